@@ -1,0 +1,1 @@
+"""widthbench.pddl_domains."""

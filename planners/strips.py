@@ -1,0 +1,691 @@
+"""The STRIPS engine: the one model of planning tasks that every part of widthbench uses.
+
+A task is facts, actions (preconditions, add, delete) and a goal. Fluent atoms are interned as
+integers and a state is an int bitmask: bit i set means ``task.atoms[i]`` holds. Static atoms
+(predicates no action changes, e.g. ``in-city``) are folded away at grounding time: they are kept in
+``task.static_atoms`` for prompts, never in states.
+
+Semantics (fixed and tested):
+- successor(s, a) = (s minus del(a)) plus add(a): an atom both deleted and added ends up true.
+- applicable_actions returns actions sorted by action name, then arguments (``Action.id`` order).
+- Only positive goal atoms plus optional negated goal atoms (``goal_neg``) are supported.
+
+Supported PDDL: ``:strips``, ``:typing``, ``:negative-preconditions`` and ``:equality`` (each used
+only where the domain declares it). Anything else is rejected with a ``UserError`` that names it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from widthbench.errors import UserError
+
+# --------------------------------------------------------------------------------------------
+# Lifted domain
+
+
+@dataclass(frozen=True, slots=True)
+class Literal:
+    """A (possibly negated) atom over variables ``?x`` and constants; predicate ``=`` is equality."""
+
+    positive: bool
+    predicate: str
+    args: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Schema:
+    name: str
+    params: tuple[str, ...]  # variable names with leading '?'
+    param_types: tuple[str, ...]  # "object" when untyped
+    pre: tuple[Literal, ...]
+    add: tuple[Literal, ...]
+    dele: tuple[Literal, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Domain:
+    name: str
+    requirements: frozenset[str]
+    types: dict  # type -> parent type ("object" is the root)
+    constants: tuple[tuple[str, str], ...]  # (name, type)
+    predicates: dict  # name -> arity
+    schemas: tuple[Schema, ...]
+    static_predicates: frozenset[str]
+    source: str = ""  # path or name it was loaded from
+    text: str = field(default="", repr=False)  # lower-cased PDDL text
+
+    def schema(self, name: str) -> Schema | None:
+        for s in self.schemas:
+            if s.name == name:
+                return s
+        return None
+
+    def is_subtype(self, t: str, ancestor: str) -> bool:
+        seen = set()
+        while t not in seen:
+            if t == ancestor or ancestor == "object":
+                return True
+            seen.add(t)
+            t = self.types.get(t, "object")
+        return False
+
+
+SUPPORTED_REQUIREMENTS = frozenset({"strips", "typing", "negative-preconditions", "equality"})
+DOMAINS_DIR = Path(__file__).resolve().parent.parent / "pddl_domains"
+
+
+def domain_path(name_or_path: str | Path) -> Path:
+    """A domain given by name (``blocksworld``, ``logistics``) or by path."""
+    p = Path(name_or_path)
+    if p.suffix == "" and not p.exists():
+        candidate = DOMAINS_DIR / f"{p.name}.pddl"
+        if candidate.exists():
+            return candidate
+        known = sorted(f.stem for f in DOMAINS_DIR.glob("*.pddl"))
+        raise UserError(f"unknown domain {str(name_or_path)!r} (known: {', '.join(known)}; or give a path)")
+    if not p.is_file():
+        raise UserError(f"domain file not found: {p}")
+    return p
+
+
+def _read(path: Path, what: str) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise UserError(f"cannot read {what} {path}: {exc.strerror}") from None
+
+
+def _clean(text: str) -> str:
+    # PDDL is case-insensitive; the pddl package is not (IPC files use upper case).
+    return text.lower().strip()
+
+
+def load_domain(name_or_path: str | Path) -> Domain:
+    path = domain_path(name_or_path)
+    return parse_domain_text(_read(path, "domain"), source=str(path))
+
+
+@functools.lru_cache(maxsize=64)
+def parse_domain_text(text: str, source: str = "<text>") -> Domain:
+    from pddl.parser.domain import DomainParser
+
+    text = _clean(text)
+    if not text:
+        raise UserError(f"{source}: empty domain file")
+    try:
+        d = DomainParser()(text)
+    except Exception as exc:  # lark raises many types; all mean malformed input
+        raise UserError(f"{source}: cannot parse domain: {_first_line(exc)}") from None
+    reqs = frozenset(str(r).lstrip(":") for r in d.requirements)
+    bad = sorted(reqs - SUPPORTED_REQUIREMENTS)
+    if bad:
+        raise UserError(f"{source}: unsupported requirement :{bad[0]} (widthbench supports "
+                        ":strips :typing :negative-preconditions :equality)")
+    if d.derived_predicates if hasattr(d, "derived_predicates") else False:
+        raise UserError(f"{source}: derived predicates are not supported")
+    types = {str(k): (str(v) if v is not None else "object") for k, v in dict(d.types).items()}
+    constants = tuple(sorted((c.name, _type_of(c)) for c in d.constants))
+    predicates = {p.name: len(p.terms) for p in d.predicates}
+    schemas = []
+    for a in sorted(d.actions, key=lambda a: a.name):
+        params = tuple("?" + v.name for v in a.parameters)
+        ptypes = tuple(_type_of(v) for v in a.parameters)
+        where = f"{source}: action {a.name}"
+        pre = tuple(_literals(a.precondition, where, "precondition", reqs, allow_neg=True))
+        eff = _literals(a.effect, where, "effect", reqs, allow_neg=True)
+        add = tuple(l for l in eff if l.positive)
+        dele = tuple(Literal(True, l.predicate, l.args) for l in eff if not l.positive)
+        for lit in pre + add + dele:
+            if lit.predicate != "=" and lit.predicate not in predicates:
+                raise UserError(f"{where}: undeclared predicate {lit.predicate!r}")
+            for arg in lit.args:
+                if arg.startswith("?") and arg not in params:
+                    raise UserError(f"{where}: variable {arg} is not a parameter")
+        if any(l.predicate == "=" for l in add + dele):
+            raise UserError(f"{where}: equality in an effect")
+        schemas.append(Schema(a.name, params, ptypes, pre, add, dele))
+    changed = {l.predicate for s in schemas for l in s.add + s.dele}
+    static = frozenset(p for p in predicates if p not in changed)
+    return Domain(d.name, reqs, types, constants, predicates, tuple(schemas), static, source, text)
+
+
+def _first_line(exc: BaseException) -> str:
+    msg = str(exc).strip().splitlines()
+    return (msg[0] if msg else type(exc).__name__)[:200]
+
+
+def _type_of(term) -> str:
+    tags = sorted(str(t) for t in getattr(term, "type_tags", ()) or ())
+    if len(tags) > 1:
+        raise UserError(f"'either' types are not supported ({term.name}: {' '.join(tags)})")
+    return tags[0] if tags else "object"
+
+
+def _term(t) -> str:
+    from pddl.logic.terms import Variable
+
+    return ("?" + t.name) if isinstance(t, Variable) else t.name
+
+
+def _literals(formula, where: str, part: str, reqs: frozenset[str], allow_neg: bool) -> list[Literal]:
+    from pddl.logic.base import And, Not
+    from pddl.logic.predicates import EqualTo, Predicate
+
+    if formula is None:
+        return []
+    if isinstance(formula, And):
+        out = []
+        for op in formula.operands:
+            out.extend(_literals(op, where, part, reqs, allow_neg))
+        return out
+    if isinstance(formula, Predicate):
+        return [Literal(True, formula.name, tuple(_term(t) for t in formula.terms))]
+    if isinstance(formula, EqualTo):
+        if "equality" not in reqs:
+            raise UserError(f"{where}: '=' used but :equality is not declared")
+        return [Literal(True, "=", (_term(formula.left), _term(formula.right)))]
+    if isinstance(formula, Not) and allow_neg:
+        inner = _literals(formula.argument, where, part, reqs, allow_neg=False)
+        if len(inner) != 1:
+            raise UserError(f"{where}: only negated atoms are supported in the {part}")
+        lit = inner[0]
+        if part == "precondition" and lit.predicate != "=" and "negative-preconditions" not in reqs:
+            raise UserError(f"{where}: negative precondition used but :negative-preconditions is not declared")
+        return [Literal(False, lit.predicate, lit.args)]
+    raise UserError(f"{where}: unsupported {part} construct {type(formula).__name__} "
+                    "(only conjunctions of atoms and negated atoms are supported)")
+
+
+# --------------------------------------------------------------------------------------------
+# Ground task
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    id: int  # index in task.actions, or -1 for an action outside the grounded set
+    name: str
+    args: tuple[str, ...]
+    pre: int
+    neg_pre: int
+    add: int
+    dele: int
+    impossible: tuple[str, ...] = ()  # preconditions that hold in no reachable state
+
+    def __str__(self) -> str:
+        return "(" + " ".join((self.name,) + self.args) + ")"
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    domain: Domain
+    domain_name: str
+    problem_name: str
+    objects: tuple[tuple[str, str], ...]  # (name, type), sorted by name
+    atoms: tuple[str, ...]
+    actions: tuple[Action, ...]
+    init: int
+    goal: int
+    goal_neg: int
+    static_atoms: tuple[str, ...]
+    atom_index: dict = field(repr=False, compare=False, hash=False)
+    action_index: dict = field(repr=False, compare=False, hash=False)
+    _triggers: tuple = field(repr=False, compare=False, hash=False)
+
+    @property
+    def n_atoms(self) -> int:
+        return len(self.atoms)
+
+    @property
+    def object_names(self) -> tuple[str, ...]:
+        return tuple(o for o, _ in self.objects)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanResult:
+    """Outcome of executing a plan from the initial state."""
+
+    valid: bool
+    states: tuple[int, ...]  # s0 .. s_k for the executed prefix
+    failed_step: int | None = None  # 1-based index of the first inapplicable step
+    failed_action: str | None = None
+    unmet_preconditions: tuple[str, ...] = ()
+    unmet_goals: tuple[str, ...] = ()
+
+    def reason(self) -> str:
+        if self.valid:
+            return "the plan is valid"
+        if self.failed_step is not None:
+            return (f"step {self.failed_step} {self.failed_action} is not applicable: unmet precondition(s) "
+                    + " ".join(self.unmet_preconditions))
+        return "the final state does not satisfy the goal: unmet goal atom(s) " + " ".join(self.unmet_goals)
+
+
+def atom_str(pred: str, args) -> str:
+    return "(" + " ".join((pred, *args)) + ")"
+
+
+_TOKEN = re.compile(r"[^\s()]+")
+
+
+def parse_atom_text(text: str) -> tuple[str, tuple[str, ...]]:
+    """``"(on a b)"`` -> ``("on", ("a", "b"))``; case-insensitive, brackets optional."""
+    t = text.strip().lower()
+    if t.startswith("(") and t.endswith(")"):
+        t = t[1:-1]
+    if "(" in t or ")" in t:
+        raise UserError(f"malformed atom {text.strip()!r}")
+    toks = _TOKEN.findall(t)
+    if not toks:
+        raise UserError(f"empty atom {text.strip()!r}")
+    return toks[0], tuple(toks[1:])
+
+
+def load_task(domain: str | Path | Domain, problem: str | Path) -> Task:
+    """Parse and ground a problem file (any formatting; case-insensitive)."""
+    dom = domain if isinstance(domain, Domain) else load_domain(domain)
+    path = Path(problem)
+    if not path.is_file():
+        raise UserError(f"problem file not found: {path}")
+    return parse_problem_text(dom, _read(path, "problem"), source=str(path))
+
+
+def parse_problem_text(dom: Domain, text: str, source: str = "<text>") -> Task:
+    from pddl.parser.problem import ProblemParser
+
+    text = _clean(text)
+    if not text:
+        raise UserError(f"{source}: empty problem file")
+    try:
+        p = ProblemParser()(text)
+    except Exception as exc:
+        raise UserError(f"{source}: cannot parse problem: {_first_line(exc)}") from None
+    if p.domain_name and p.domain_name != dom.name:
+        # Domain names differ across copies of the same domain (PlanBench vs IPC); warn-free check
+        # is the schema match below, so the name is only informational.
+        pass
+    objects = [(o.name, _type_of(o)) for o in p.objects]
+    init = []
+    for a in p.init:
+        lits = _literals(a, f"{source}: init", "init", dom.requirements, allow_neg=False)
+        init.extend((l.predicate, l.args) for l in lits)
+    goal_lits = _literals(p.goal, f"{source}: goal", "goal", dom.requirements | {"negative-preconditions"}, True)
+    goal = [(l.predicate, l.args) for l in goal_lits if l.positive]
+    goal_neg = [(l.predicate, l.args) for l in goal_lits if not l.positive]
+    return ground(dom, objects, init, goal, name=p.name, goal_neg=goal_neg, source=source)
+
+
+def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(), source: str = "<task>") -> Task:
+    """Ground a task from Python data: objects [(name, type)] or [name], atoms as (pred, args) or text.
+
+    Grounding keeps the actions reachable under a relaxed (delete-free) fixpoint from the initial
+    state; static preconditions are evaluated here and removed from the actions.
+    """
+    objs: dict[str, str] = {}
+    for o in list(dom.constants) + list(objects):
+        n, t = (o, "object") if isinstance(o, str) else o
+        objs[n] = t
+    init_atoms = {_as_atom(a) for a in init}
+    goal_atoms = [_as_atom(a) for a in goal]
+    goal_neg_atoms = [_as_atom(a) for a in goal_neg]
+    for pred, args in list(init_atoms) + goal_atoms + goal_neg_atoms:
+        if pred == "=":
+            raise UserError(f"{source}: '=' cannot appear in init or goal")
+        if pred not in dom.predicates:
+            raise UserError(f"{source}: unknown predicate {pred!r} in {atom_str(pred, args)}")
+        if len(args) != dom.predicates[pred]:
+            raise UserError(f"{source}: {atom_str(pred, args)} has {len(args)} argument(s), "
+                            f"{pred} takes {dom.predicates[pred]}")
+        for a in args:
+            if a not in objs:
+                raise UserError(f"{source}: unknown object {a!r} in {atom_str(pred, args)}")
+    static = dom.static_predicates
+    reach = _relaxed_reachable(dom, objs, init_atoms)
+    bindings = {s.name: _bindings(dom, s, objs, reach) for s in dom.schemas}
+
+    fluent = {a for a in reach if a[0] not in static} | {a for a in goal_atoms + goal_neg_atoms if a[0] not in static}
+    atoms = sorted(fluent, key=lambda a: (a[0], a[1]))
+    index = {a: i for i, a in enumerate(atoms)}
+    static_true = sorted(a for a in init_atoms if a[0] in static)
+
+    ground_actions = []
+    for s in dom.schemas:
+        for b in bindings[s.name]:
+            ground_actions.append((s.name, tuple(b[p] for p in s.params), s, b))
+    ground_actions.sort(key=lambda g: (g[0], g[1]))
+    actions = []
+    for i, (nm, args, s, b) in enumerate(ground_actions):
+        pre, neg, add, dele, imp = _masks(s, b, index, init_atoms, static)
+        assert not imp  # relaxed reachability guarantees positive preconditions are reachable
+        actions.append(Action(i, nm, args, pre, neg, add, dele))
+    init_mask = sum(1 << index[a] for a in init_atoms if a in index)
+    goal_mask = 0
+    for a in goal_atoms:
+        if a[0] in static:
+            if a not in init_atoms:
+                goal_mask = -1  # unsatisfiable static goal: no state satisfies it
+            continue
+        goal_mask |= 1 << index[a]
+    goal_neg_mask = 0
+    for a in goal_neg_atoms:
+        if a[0] in static:
+            if a in init_atoms:
+                goal_mask = -1
+            continue
+        goal_neg_mask |= 1 << index[a]
+    if goal_mask == -1:
+        # Represent "never" with an atom that no state has: the mask of all atoms plus one bit.
+        goal_mask = 1 << len(atoms)
+    atom_strs = tuple(atom_str(p, a) for p, a in atoms)
+    task = Task(
+        domain=dom, domain_name=dom.name, problem_name=name,
+        objects=tuple(sorted(objs.items())), atoms=atom_strs, actions=tuple(actions),
+        init=init_mask, goal=goal_mask, goal_neg=goal_neg_mask,
+        static_atoms=tuple(atom_str(p, a) for p, a in static_true),
+        atom_index={s: i for i, s in enumerate(atom_strs)},
+        action_index={str(a): a for a in actions},
+        _triggers=_build_triggers(actions, len(atoms)),
+    )
+    return task
+
+
+def _as_atom(a) -> tuple[str, tuple[str, ...]]:
+    if isinstance(a, str):
+        return parse_atom_text(a)
+    pred, args = a
+    return pred.lower(), tuple(x.lower() for x in args)
+
+
+def _relaxed_reachable(dom: Domain, objs: dict, init_atoms: set) -> set:
+    reach = set(init_atoms)
+    while True:
+        new = set()
+        for s in dom.schemas:
+            for b in _bindings(dom, s, objs, reach):
+                for lit in s.add:
+                    a = (lit.predicate, tuple(b.get(x, x) for x in lit.args))
+                    if a not in reach:
+                        new.add(a)
+        if not new:
+            return reach
+        reach |= new
+
+
+def _bindings(dom: Domain, s: Schema, objs: dict, reach: set) -> list[dict]:
+    """All parameter bindings whose positive preconditions hold in ``reach`` (relaxed), whose static
+    negative preconditions and (in)equalities hold, and whose objects have the parameter types."""
+    by_pred: dict[str, list[tuple]] = {}
+    for p, args in reach:
+        by_pred.setdefault(p, []).append(args)
+    static = dom.static_predicates
+    domain_of = {}
+    for v, t in zip(s.params, s.param_types):
+        domain_of[v] = [o for o, ot in objs.items() if dom.is_subtype(ot, t)]
+    positives = [l for l in s.pre if l.positive and l.predicate != "="]
+    checks = [l for l in s.pre if l.predicate == "=" or (not l.positive and l.predicate in static)]
+    out: list[dict] = []
+
+    def var_ok(b: dict) -> bool:
+        for l in checks:
+            if not all((x in b) or not x.startswith("?") for x in l.args):
+                continue
+            vals = tuple(b.get(x, x) for x in l.args)
+            if l.predicate == "=":
+                holds = vals[0] == vals[1]
+            else:
+                holds = (l.predicate, vals) in reach
+            if holds != l.positive:
+                return False
+        return True
+
+    allowed = {v: set(d) for v, d in domain_of.items()}
+
+    def extend(b: dict, remaining: list[Literal]) -> None:
+        if not remaining:
+            free = [v for v in s.params if v not in b]
+            if free:
+                v = free[0]
+                for o in domain_of[v]:
+                    b2 = dict(b)
+                    b2[v] = o
+                    if var_ok(b2):
+                        extend(b2, remaining)
+                return
+            out.append(b)
+            return
+        # most-bound literal first
+        best = max(remaining, key=lambda l: sum(1 for x in l.args if x in b or not x.startswith("?")))
+        rest = [l for l in remaining if l is not best]
+        for args in by_pred.get(best.predicate, ()):
+            b2 = b
+            ok = True
+            for x, val in zip(best.args, args):
+                if x.startswith("?"):
+                    cur = b2.get(x)
+                    if cur is None:
+                        if val not in allowed[x]:
+                            ok = False
+                            break
+                        if b2 is b:
+                            b2 = dict(b)
+                        b2[x] = val
+                    elif cur != val:
+                        ok = False
+                        break
+                elif x != val:
+                    ok = False
+                    break
+            if ok and var_ok(b2):
+                extend(b2, rest)
+
+    extend({}, positives)
+    # de-duplicate (a binding can be found through several orders only once, but keep it safe)
+    seen = set()
+    uniq = []
+    for b in out:
+        key = tuple(b[p] for p in s.params)
+        if key not in seen:
+            seen.add(key)
+            uniq.append(b)
+    return uniq
+
+
+def _masks(s: Schema, b: dict, index: dict, init_atoms: set, static: frozenset):
+    pre = neg = add = dele = 0
+    impossible = []
+    for l in s.pre:
+        vals = tuple(b.get(x, x) for x in l.args)
+        if l.predicate == "=":
+            if (vals[0] == vals[1]) != l.positive:
+                impossible.append(("(= " if l.positive else "(not (= ") + " ".join(vals) + (")" if l.positive else "))"))
+            continue
+        a = (l.predicate, vals)
+        if l.predicate in static:
+            if (a in init_atoms) != l.positive:
+                impossible.append(atom_str(*a) if l.positive else f"(not {atom_str(*a)})")
+            continue
+        if a in index:
+            if l.positive:
+                pre |= 1 << index[a]
+            else:
+                neg |= 1 << index[a]
+        elif l.positive:
+            impossible.append(atom_str(*a))
+    for l in s.add:
+        a = (l.predicate, tuple(b.get(x, x) for x in l.args))
+        if a in index:
+            add |= 1 << index[a]
+    for l in s.dele:
+        a = (l.predicate, tuple(b.get(x, x) for x in l.args))
+        if a in index:
+            dele |= 1 << index[a]
+    return pre, neg, add, dele, tuple(impossible)
+
+
+def _build_triggers(actions, n_atoms: int) -> tuple:
+    """Index each action under one of its precondition atoms (the one shared by fewest actions), so
+    that applicable_actions only tests actions whose trigger atom is true in the state."""
+    count = [0] * (n_atoms + 1)
+    for a in actions:
+        for i in _bits(a.pre):
+            count[i] += 1
+    groups: list[list] = [[] for _ in range(n_atoms)]
+    always = []
+    for a in actions:
+        bits = _bits(a.pre)
+        if not bits:
+            always.append((a.pre, a.neg_pre, a))
+            continue
+        t = min(bits, key=lambda i: (count[i], i))
+        groups[t].append((a.pre, a.neg_pre, a))
+    return tuple(tuple(g) for g in groups), tuple(always)
+
+
+def _bits(x: int) -> list[int]:
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Search-facing API
+
+
+def applicable_actions(task: Task, state: int) -> list[Action]:
+    """Applicable actions of ``state``, sorted by action name then arguments."""
+    groups, always = task._triggers
+    out = []
+    s = state
+    while s:
+        low = s & -s
+        for pre, neg, a in groups[low.bit_length() - 1]:
+            if state & pre == pre and not state & neg:
+                out.append(a)
+        s ^= low
+    for pre, neg, a in always:
+        if state & pre == pre and not state & neg:
+            out.append(a)
+    out.sort(key=_action_id)
+    return out
+
+
+def _action_id(a: Action) -> int:
+    return a.id
+
+
+def is_applicable(state: int, action: Action) -> bool:
+    return not action.impossible and state & action.pre == action.pre and not state & action.neg_pre
+
+
+def successor(state: int, action: Action) -> int:
+    return (state & ~action.dele) | action.add
+
+
+def is_goal(task: Task, state: int) -> bool:
+    return state & task.goal == task.goal and not state & task.goal_neg
+
+
+def state_atoms(task: Task, state: int) -> list[str]:
+    """The fluent atoms of a state as PDDL text, in atom-index (sorted) order."""
+    return [task.atoms[i] for i in _bits(state)]
+
+
+def goal_atoms(task: Task) -> list[str]:
+    if task.goal >> task.n_atoms:
+        return ["(unsatisfiable static goal)"]
+    return state_atoms(task, task.goal)
+
+
+def state_from_atoms(task: Task, atoms) -> int:
+    """Build a state from atom texts or (pred, args); static atoms are accepted and ignored."""
+    s = 0
+    static = set(task.static_atoms)
+    for a in atoms:
+        text = atom_str(*_as_atom(a))
+        i = task.atom_index.get(text)
+        if i is None:
+            if text in static:
+                continue
+            raise UserError(f"atom {text} is not an atom of task {task.problem_name}")
+        s |= 1 << i
+    return s
+
+
+def format_state(task: Task, state: int) -> str:
+    return " ".join(state_atoms(task, state))
+
+
+def parse_action(task: Task, text: str) -> Action:
+    """``"(unstack a b)"`` (any case, brackets optional) -> Action.
+
+    Well-formed actions outside the grounded set (e.g. ``(stack a a)``) come back with ``id = -1``
+    and their never-satisfiable preconditions in ``impossible``, so a validator can say why.
+    """
+    name, args = parse_atom_text(text)
+    key = atom_str(name, args)
+    a = task.action_index.get(key)
+    if a is not None:
+        return a
+    s = task.domain.schema(name)
+    if s is None:
+        raise UserError(f"unknown action {name!r} in {text.strip()!r}")
+    if len(args) != len(s.params):
+        raise UserError(f"action {name} takes {len(s.params)} argument(s), got {len(args)} in {text.strip()!r}")
+    objs = dict(task.objects)
+    for x, t in zip(args, s.param_types):
+        if x not in objs:
+            raise UserError(f"unknown object {x!r} in {text.strip()!r}")
+        if not task.domain.is_subtype(objs[x], t):
+            raise UserError(f"object {x} is of type {objs[x]}, not {t}, in {text.strip()!r}")
+    b = dict(zip(s.params, args))
+    static = task.domain.static_predicates
+    init_static = {parse_atom_text(x) for x in task.static_atoms}
+    pre, neg, add, dele, imp = _masks(s, b, _tuple_index(task), init_static, static)
+    return Action(-1, name, args, pre, neg, add, dele, imp)
+
+
+def _tuple_index(task: Task) -> dict:
+    return {parse_atom_text(a): i for i, a in enumerate(task.atoms)}
+
+
+def unmet_preconditions(task: Task, state: int, action: Action) -> list[str]:
+    missing = list(action.impossible)
+    missing += state_atoms(task, action.pre & ~state)
+    missing += [f"(not {a})" for a in state_atoms(task, action.neg_pre & state)]
+    return missing
+
+
+def execute_plan(task: Task, plan, state: int | None = None) -> PlanResult:
+    """Execute actions (Action objects or PDDL texts) from ``state`` (default: the initial state)."""
+    s = task.init if state is None else state
+    states = [s]
+    for i, step in enumerate(plan, start=1):
+        a = step if isinstance(step, Action) else parse_action(task, step)
+        if not is_applicable(s, a):
+            return PlanResult(False, tuple(states), i, str(a), tuple(unmet_preconditions(task, s, a)))
+        s = successor(s, a)
+        states.append(s)
+    if is_goal(task, s):
+        return PlanResult(True, tuple(states))
+    unmet = goal_atoms(task) if task.goal >> task.n_atoms else state_atoms(task, task.goal & ~s)
+    unmet += [f"(not {a})" for a in state_atoms(task, task.goal_neg & s)]
+    return PlanResult(False, tuple(states), unmet_goals=tuple(unmet))
+
+
+def read_plan(text: str, source: str = "<plan>") -> list[str]:
+    """Plan file text -> action texts. One action per line, ``;`` comments and blank lines ignored."""
+    steps = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        line = line.split(";", 1)[0].strip()
+        if not line:
+            continue
+        if not (line.startswith("(") and line.endswith(")")) or line.count("(") != 1 or line.count(")") != 1:
+            raise UserError(f"{source}:{n}: not a PDDL action: {line!r}")
+        steps.append(line.lower())
+    return steps

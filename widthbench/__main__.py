@@ -1,0 +1,5 @@
+import sys
+
+from widthbench.cli import main
+
+sys.exit(main())

@@ -1,0 +1,83 @@
+"""The `widthbench` console command.
+
+Library first, CLI thin: each subcommand lives in `widthbench/commands/<name>.py` and defines
+`HELP` (one line), `add_arguments(parser)` and `run(args) -> int`. Command modules import heavy
+libraries inside `run`, so `widthbench --help` stays fast.
+
+User mistakes raise `UserError`; they are caught here once and printed as one line on stderr
+with exit code 2. Anything else is a bug and raises.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from widthbench.errors import UserError
+
+# Subcommand name -> module under widthbench.commands (module names use underscores).
+COMMANDS = [
+    "demo",
+    "generate",
+    "render",
+    "validate",
+    "plan",
+    "widths",
+    "chat",
+    "sim-server",
+    "score",
+    "report",
+    "solve",
+]
+
+
+def _module(name: str):
+    return importlib.import_module("widthbench.commands." + name.replace("-", "_"))
+
+
+def build_parser(available: list[str] | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="widthbench",
+        description="LLM planning sub-tasks, widths and tree searches against exact classical-planning ground truth.",
+    )
+    from widthbench import __version__
+
+    parser.add_argument("--version", action="version", version=f"widthbench {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in available if available is not None else COMMANDS:
+        try:
+            mod = _module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name and exc.name.startswith("widthbench.commands."):
+                continue  # command not built yet
+            raise
+        p = sub.add_parser(name, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 2
+    try:
+        code = args._run(args)
+    except UserError as exc:
+        print(f"widthbench {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"widthbench {args.command}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return int(code or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
