@@ -1,0 +1,175 @@
+"""What a model call takes (`Request`) and gives back (`Reply`), and the sampling presets.
+
+A `Request` holds the chat messages, the thinking switch, a purpose tag for the token ledger
+(`action-generation`, `successor`, `verify`, `novelty`, `search-expand`, ...), sampling overrides,
+a seed and max_tokens. The sampling parameters actually sent are the model's preset for the mode,
+then the model's own overrides, then the request's (`resolve_params`); they are always sent in full,
+so a server default never decides a result silently.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+# Qwen3 model card, "Best Practices": thinking mode must not be greedy (it loops); the non-thinking
+# preset adds presence_penalty against repetition. top_k/min_p travel in extra_body.
+QWEN3_THINKING = MappingProxyType({"temperature": 0.6, "top_p": 0.95, "top_k": 20, "min_p": 0.0})
+QWEN3_NORMAL = MappingProxyType(
+    {"temperature": 0.7, "top_p": 0.8, "top_k": 20, "min_p": 0.0, "presence_penalty": 1.5}
+)
+PRESETS: Mapping[str, Mapping[str, Mapping[str, Any]]] = MappingProxyType(
+    {
+        "qwen3": MappingProxyType({"thinking": QWEN3_THINKING, "normal": QWEN3_NORMAL}),
+        # Send nothing but the request's own parameters (for servers that reject top_k etc.).
+        "none": MappingProxyType({"thinking": MappingProxyType({}), "normal": MappingProxyType({})}),
+    }
+)
+
+# Parameters the OpenAI chat API takes at the top level; anything else goes into extra_body.
+OPENAI_PARAMS = frozenset(
+    {"temperature", "top_p", "presence_penalty", "frequency_penalty", "stop", "logit_bias", "n"}
+)
+
+DEFAULT_MAX_TOKENS = {"thinking": 16384, "normal": 2048}
+
+
+def _freeze_messages(messages: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
+    if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
+        raise TypeError("Request.messages must be a sequence of {'role': ..., 'content': ...} dicts")
+    frozen = []
+    for m in messages:
+        if not isinstance(m, Mapping) or "role" not in m or "content" not in m:
+            raise TypeError(f"each message needs 'role' and 'content': {m!r}")
+        frozen.append(MappingProxyType(dict(m)))
+    return tuple(frozen)
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One chat completion to make. `params` override the sampling preset key by key."""
+
+    messages: tuple[Mapping[str, Any], ...]
+    thinking: bool = False
+    purpose: str = "other"
+    params: Mapping[str, Any] = field(default_factory=dict)
+    seed: int | None = None
+    max_tokens: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "messages", _freeze_messages(self.messages))
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params or {})))
+
+    @classmethod
+    def user(cls, text: str, **kwargs: Any) -> "Request":
+        """A request with one user message."""
+        return cls(messages=({"role": "user", "content": text},), **kwargs)
+
+    @property
+    def mode(self) -> str:
+        return "thinking" if self.thinking else "normal"
+
+    def message_dicts(self) -> list[dict[str, Any]]:
+        return [dict(m) for m in self.messages]
+
+    def __hash__(self) -> int:
+        return hash(
+            (
+                json.dumps(self.message_dicts(), sort_keys=True),
+                self.thinking,
+                self.purpose,
+                json.dumps(dict(self.params), sort_keys=True, default=str),
+                self.seed,
+                self.max_tokens,
+            )
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What came back. A failed request is a Reply with `error` set (after the retry budget).
+
+    `completion_tokens` includes the thinking tokens (as vLLM's usage does); `thinking_tokens` is
+    their share, `None` when it could not be counted. `thinking_tokens_from` says where the count
+    came from: "usage", "tokenize", "simulated" or None. `finish_reason == "length"` marks a reply
+    cut by max_tokens (possibly inside the thinking, with an empty `text`).
+    """
+
+    text: str
+    reasoning: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    thinking_tokens: int | None = 0
+    finish_reason: str | None = None
+    latency: float = 0.0
+    cached: bool = False
+    error: str | None = None
+    model: str = ""
+    simulated: bool = False
+    thinking_tokens_from: str | None = None
+    attempts: int = 1
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def truncated(self) -> bool:
+        return self.finish_reason == "length"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Reply":
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+def resolve_params(
+    request: Request, preset: str = "qwen3", overrides: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """The full sampling parameters sent for `request`: preset < model overrides < request params.
+
+    max_tokens is always included (request, else overrides, else a per-mode default) because it
+    decides truncation; a value of None in overrides or request params removes a preset key.
+    """
+    if preset not in PRESETS:
+        raise ValueError(f"unknown sampling preset {preset!r} (known: {', '.join(PRESETS)})")
+    params: dict[str, Any] = dict(PRESETS[preset][request.mode])
+    for layer in (overrides or {}, request.params):
+        for key, value in layer.items():
+            if value is None:
+                params.pop(key, None)
+            else:
+                params[key] = value
+    if request.max_tokens is not None:
+        params["max_tokens"] = request.max_tokens
+    params.setdefault("max_tokens", DEFAULT_MAX_TOKENS[request.mode])
+    return params
+
+
+def cache_key(
+    model: str, base_model: str, request: Request, params: Mapping[str, Any]
+) -> tuple[str, str]:
+    """(sha256 hex, canonical JSON) of exactly what determines a reply: model name, base model name,
+    messages, sampling parameters (incl. max_tokens), thinking flag and seed. The purpose tag is
+    not part of it: the same prompt asked for two purposes is one model call."""
+    canonical = json.dumps(
+        {
+            "model": model,
+            "base_model": base_model,
+            "messages": request.message_dicts(),
+            "params": dict(params),
+            "thinking": request.thinking,
+            "seed": request.seed,
+        },
+        sort_keys=True,
+        ensure_ascii=False,
+        separators=(",", ":"),
+        default=str,
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest(), canonical
