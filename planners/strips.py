@@ -128,11 +128,11 @@ def parse_domain_text(text: str, source: str = "<text>") -> Domain:
     if d.derived_predicates if hasattr(d, "derived_predicates") else False:
         raise UserError(f"{source}: derived predicates are not supported")
     types = {str(k): (str(v) if v is not None else "object") for k, v in dict(d.types).items()}
-    constants = tuple(sorted((c.name, _type_of(c)) for c in d.constants))
-    predicates = {p.name: len(p.terms) for p in d.predicates}
+    constants = tuple(sorted((str(c.name), _type_of(c)) for c in d.constants))
+    predicates = {str(p.name): len(p.terms) for p in d.predicates}
     schemas = []
     for a in sorted(d.actions, key=lambda a: a.name):
-        params = tuple("?" + v.name for v in a.parameters)
+        params = tuple("?" + str(v.name) for v in a.parameters)
         ptypes = tuple(_type_of(v) for v in a.parameters)
         where = f"{source}: action {a.name}"
         pre = tuple(_literals(a.precondition, where, "precondition", reqs, allow_neg=True))
@@ -147,10 +147,10 @@ def parse_domain_text(text: str, source: str = "<text>") -> Domain:
                     raise UserError(f"{where}: variable {arg} is not a parameter")
         if any(l.predicate == "=" for l in add + dele):
             raise UserError(f"{where}: equality in an effect")
-        schemas.append(Schema(a.name, params, ptypes, pre, add, dele))
+        schemas.append(Schema(str(a.name), params, ptypes, pre, add, dele))
     changed = {l.predicate for s in schemas for l in s.add + s.dele}
     static = frozenset(p for p in predicates if p not in changed)
-    return Domain(d.name, reqs, types, constants, predicates, tuple(schemas), static, source, text)
+    return Domain(str(d.name), reqs, types, constants, predicates, tuple(schemas), static, source, text)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -168,7 +168,7 @@ def _type_of(term) -> str:
 def _term(t) -> str:
     from pddl.logic.terms import Variable
 
-    return ("?" + t.name) if isinstance(t, Variable) else t.name
+    return ("?" + str(t.name)) if isinstance(t, Variable) else str(t.name)
 
 
 def _literals(formula, where: str, part: str, reqs: frozenset[str], allow_neg: bool) -> list[Literal]:
@@ -183,7 +183,7 @@ def _literals(formula, where: str, part: str, reqs: frozenset[str], allow_neg: b
             out.extend(_literals(op, where, part, reqs, allow_neg))
         return out
     if isinstance(formula, Predicate):
-        return [Literal(True, formula.name, tuple(_term(t) for t in formula.terms))]
+        return [Literal(True, str(formula.name), tuple(_term(t) for t in formula.terms))]
     if isinstance(formula, EqualTo):
         if "equality" not in reqs:
             raise UserError(f"{where}: '=' used but :equality is not declared")
@@ -284,21 +284,30 @@ def parse_atom_text(text: str) -> tuple[str, tuple[str, ...]]:
     return toks[0], tuple(toks[1:])
 
 
-def load_task(domain: str | Path | Domain, problem: str | Path) -> Task:
+def load_task(domain: str | Path | Domain, problem: str | Path, reader: str = "fast") -> Task:
     """Parse and ground a problem file (any formatting; case-insensitive)."""
     dom = domain if isinstance(domain, Domain) else load_domain(domain)
     path = Path(problem)
     if not path.is_file():
         raise UserError(f"problem file not found: {path}")
-    return parse_problem_text(dom, _read(path, "problem"), source=str(path))
+    return parse_problem_text(dom, _read(path, "problem"), source=str(path), reader=reader)
 
 
-def parse_problem_text(dom: Domain, text: str, source: str = "<text>") -> Task:
+def parse_problem_text(dom: Domain, text: str, source: str = "<text>", reader: str = "fast") -> Task:
+    """Problem text -> grounded Task. ``reader="fast"`` uses our plain-STRIPS reader and falls back to
+    the `pddl` package for anything it does not handle; ``reader="pddl"`` always uses the package."""
     from pddl.parser.problem import ProblemParser
 
     text = _clean(text)
     if not text:
         raise UserError(f"{source}: empty problem file")
+    if reader == "fast":
+        from widthbench.planners.problem_reader import read_problem
+
+        fast = read_problem(text)
+        if fast is not None:
+            name, _dom, objects, init, goal, goal_neg = fast
+            return ground(dom, objects, init, goal, name=name, goal_neg=goal_neg, source=source)
     try:
         p = ProblemParser()(text)
     except Exception as exc:
@@ -307,7 +316,7 @@ def parse_problem_text(dom: Domain, text: str, source: str = "<text>") -> Task:
         # Domain names differ across copies of the same domain (PlanBench vs IPC); warn-free check
         # is the schema match below, so the name is only informational.
         pass
-    objects = [(o.name, _type_of(o)) for o in p.objects]
+    objects = [(str(o.name), _type_of(o)) for o in p.objects]
     init = []
     for a in p.init:
         lits = _literals(a, f"{source}: init", "init", dom.requirements, allow_neg=False)
@@ -343,8 +352,7 @@ def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(),
             if a not in objs:
                 raise UserError(f"{source}: unknown object {a!r} in {atom_str(pred, args)}")
     static = dom.static_predicates
-    reach = _relaxed_reachable(dom, objs, init_atoms)
-    bindings = {s.name: _bindings(dom, s, objs, reach) for s in dom.schemas}
+    reach, bindings = _relaxed_reachable(dom, objs, init_atoms)
 
     fluent = {a for a in reach if a[0] not in static} | {a for a in goal_atoms + goal_neg_atoms if a[0] not in static}
     atoms = sorted(fluent, key=lambda a: (a[0], a[1]))
@@ -399,31 +407,39 @@ def _as_atom(a) -> tuple[str, tuple[str, ...]]:
     return pred.lower(), tuple(x.lower() for x in args)
 
 
-def _relaxed_reachable(dom: Domain, objs: dict, init_atoms: set) -> set:
+def _relaxed_reachable(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, dict]:
+    """Delete-free fixpoint from the initial atoms: (reachable atoms, schema -> bindings)."""
     reach = set(init_atoms)
+    domains = {s.name: _param_domains(dom, s, objs) for s in dom.schemas}
     while True:
+        by_pred: dict[str, list[tuple]] = {}
+        for p, args in reach:
+            by_pred.setdefault(p, []).append(args)
+        for v in by_pred.values():
+            v.sort()
         new = set()
+        bindings = {}
         for s in dom.schemas:
-            for b in _bindings(dom, s, objs, reach):
+            bs = _bindings(dom, s, domains[s.name], reach, by_pred)
+            bindings[s.name] = bs
+            for b in bs:
                 for lit in s.add:
                     a = (lit.predicate, tuple(b.get(x, x) for x in lit.args))
                     if a not in reach:
                         new.add(a)
         if not new:
-            return reach
+            return reach, bindings
         reach |= new
 
 
-def _bindings(dom: Domain, s: Schema, objs: dict, reach: set) -> list[dict]:
+def _param_domains(dom: Domain, s: Schema, objs: dict) -> dict:
+    return {v: [o for o, ot in sorted(objs.items()) if dom.is_subtype(ot, t)] for v, t in zip(s.params, s.param_types)}
+
+
+def _bindings(dom: Domain, s: Schema, domain_of: dict, reach: set, by_pred: dict) -> list[dict]:
     """All parameter bindings whose positive preconditions hold in ``reach`` (relaxed), whose static
     negative preconditions and (in)equalities hold, and whose objects have the parameter types."""
-    by_pred: dict[str, list[tuple]] = {}
-    for p, args in reach:
-        by_pred.setdefault(p, []).append(args)
     static = dom.static_predicates
-    domain_of = {}
-    for v, t in zip(s.params, s.param_types):
-        domain_of[v] = [o for o, ot in objs.items() if dom.is_subtype(ot, t)]
     positives = [l for l in s.pre if l.positive and l.predicate != "="]
     checks = [l for l in s.pre if l.predicate == "=" or (not l.positive and l.predicate in static)]
     out: list[dict] = []
@@ -442,6 +458,18 @@ def _bindings(dom: Domain, s: Schema, objs: dict, reach: set) -> list[dict]:
         return True
 
     allowed = {v: set(d) for v, d in domain_of.items()}
+    index: dict = {}  # (predicate, bound positions) -> bound values -> matching argument tuples
+
+    # Join order fixed once: repeatedly take the literal with most already-bound arguments.
+    order: list[Literal] = []
+    bound_vars: set[str] = set()
+    todo = list(positives)
+    while todo:
+        nxt = max(todo, key=lambda l: (sum(1 for x in l.args if x in bound_vars or not x.startswith("?")),
+                                       l.predicate in static))
+        todo.remove(nxt)
+        order.append(nxt)
+        bound_vars.update(x for x in nxt.args if x.startswith("?"))
 
     def extend(b: dict, remaining: list[Literal]) -> None:
         if not remaining:
@@ -457,10 +485,22 @@ def _bindings(dom: Domain, s: Schema, objs: dict, reach: set) -> list[dict]:
             out.append(b)
             return
         # most-bound literal first
-        best = max(remaining, key=lambda l: sum(1 for x in l.args if x in b or not x.startswith("?")))
-        rest = [l for l in remaining if l is not best]
-        for args in by_pred.get(best.predicate, ()):
-            b2 = b
+        best, rest = remaining[0], remaining[1:]
+        vals = tuple(b.get(x, None) if x.startswith("?") else x for x in best.args)
+        if None not in vals:  # fully bound: a membership test
+            if (best.predicate, vals) in reach:
+                extend(b, rest)
+            return
+        bound = tuple(i for i, v in enumerate(vals) if v is not None)
+        key = (best.predicate, bound)
+        table = index.get(key)
+        if table is None:
+            table = {}
+            for args in by_pred.get(best.predicate, ()):
+                table.setdefault(tuple(args[i] for i in bound), []).append(args)
+            index[key] = table
+        for args in table.get(tuple(vals[i] for i in bound), ()):
+            b2 = dict(b)
             ok = True
             for x, val in zip(best.args, args):
                 if x.startswith("?"):
@@ -469,19 +509,14 @@ def _bindings(dom: Domain, s: Schema, objs: dict, reach: set) -> list[dict]:
                         if val not in allowed[x]:
                             ok = False
                             break
-                        if b2 is b:
-                            b2 = dict(b)
                         b2[x] = val
-                    elif cur != val:
+                    elif cur != val:  # a variable repeated within the literal
                         ok = False
                         break
-                elif x != val:
-                    ok = False
-                    break
             if ok and var_ok(b2):
                 extend(b2, rest)
 
-    extend({}, positives)
+    extend({}, order)
     # de-duplicate (a binding can be found through several orders only once, but keep it safe)
     seen = set()
     uniq = []

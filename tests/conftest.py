@@ -1,0 +1,38 @@
+"""Shared fixtures: paths to the reference data in ../shared/data and cached task loading."""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("WIDTHBENCH_SHARED", REPO.parent / "shared")).resolve()
+DATA = SHARED / "data"
+PLANBENCH = DATA / "planbench"
+IPC = DATA / "ipc-domains"
+
+BW_DOMAIN = PLANBENCH / "plan-bench/instances/blocksworld/generated_domain.pddl"
+BW_DIR = PLANBENCH / "plan-bench/instances/blocksworld/generated_basic"
+BW_INFO = PLANBENCH / "llm_planning_analysis/instances/blocksworld/info.json"
+BWH_DOMAIN = PLANBENCH / "llm_planning_analysis/instances/blocksworld_hard/generated_domain.pddl"
+BWH_DIR = PLANBENCH / "llm_planning_analysis/instances/blocksworld_hard/generated"
+BWH_INFO = PLANBENCH / "llm_planning_analysis/instances/blocksworld_hard/info.json"
+LOG_DOMAIN = PLANBENCH / "plan-bench/instances/logistics/generated_domain.pddl"
+LOG_DIR = PLANBENCH / "plan-bench/instances/logistics/generated_basic"
+LOG_GOLD = PLANBENCH / "derived/logistics_generated_basic_gold_plans.json"
+
+
+def need_data() -> None:
+    if not DATA.is_dir():
+        pytest.skip(f"reference data not found at {DATA} (set WIDTHBENCH_SHARED)")
+
+
+@functools.lru_cache(maxsize=None)
+def cached_task(domain: str, problem: str):
+    """Parse each reference file once per test session (the pddl parser is slow)."""
+    from widthbench.planners.strips import load_task
+
+    return load_task(domain, problem)

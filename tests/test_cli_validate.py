@@ -1,0 +1,102 @@
+"""`widthbench validate`: verdicts, exit codes, and one-line errors for malformed input."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from widthbench.cli import main
+
+BW = """(define (problem p) (:domain blocksworld) (:objects a b c)
+ (:init (clear a) (on a b) (ontable b) (clear c) (ontable c) (handempty))
+ (:goal (and (on b c))))"""
+GOOD_PLAN = "(unstack a b)\n(put-down a) ; comment\n\n(pick-up b)\n(stack b c)\n"
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "p.pddl").write_text(BW)
+    (tmp_path / "plan.txt").write_text(GOOD_PLAN)
+    return tmp_path
+
+
+def test_valid_plan_prints_valid_and_exits_0(files, capsys):
+    assert main(["validate", "blocksworld", str(files / "p.pddl"), str(files / "plan.txt")]) == 0
+    assert capsys.readouterr().out.startswith("VALID")
+
+
+def test_inapplicable_step_is_named_with_its_unmet_precondition(files, capsys):
+    (files / "bad.txt").write_text("(unstack a b)\n(pick-up b)\n")
+    assert main(["validate", "blocksworld", str(files / "p.pddl"), str(files / "bad.txt")]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("INVALID") and "step 2 (pick-up b)" in out and "(handempty)" in out
+
+
+def test_unmet_goal_is_named(files, capsys):
+    (files / "short.txt").write_text("(unstack a b)\n(put-down a)\n")
+    assert main(["validate", "blocksworld", str(files / "p.pddl"), str(files / "short.txt")]) == 1
+    out = capsys.readouterr().out
+    assert "unmet goal" in out and "(on b c)" in out
+
+
+DOMAIN_OK = "(define (domain d) (:requirements :strips) (:predicates (p ?x)) (:action a :parameters (?x) :precondition (p ?x) :effect (not (p ?x))))"
+PROBLEM_OK = "(define (problem q) (:domain d) (:objects o) (:init (p o)) (:goal (not (p o))))"
+
+MALFORMED = {
+    "domain-unbalanced": ("(define (domain d) (:predicates (p ?x))", PROBLEM_OK, "(a o)"),
+    "domain-empty": ("", PROBLEM_OK, "(a o)"),
+    "domain-garbage": ("hello world", PROBLEM_OK, "(a o)"),
+    "domain-conditional-effects": (DOMAIN_OK.replace(":strips", ":strips :conditional-effects"), PROBLEM_OK, "(a o)"),
+    "domain-adl": (DOMAIN_OK.replace(":strips", ":adl"), PROBLEM_OK, "(a o)"),
+    "domain-action-costs": (DOMAIN_OK.replace(":strips", ":strips :action-costs"), PROBLEM_OK, "(a o)"),
+    "domain-undeclared-predicate": (DOMAIN_OK.replace("(p ?x) :effect", "(q ?x) :effect"), PROBLEM_OK, "(a o)"),
+    "domain-negative-pre-undeclared": (DOMAIN_OK.replace(":precondition (p ?x)", ":precondition (not (p ?x))"), PROBLEM_OK, "(a o)"),
+    "domain-disjunction": (DOMAIN_OK.replace(":strips", ":strips :disjunctive-preconditions").replace(":precondition (p ?x)", ":precondition (or (p ?x) (p ?x))"), PROBLEM_OK, "(a o)"),
+    "problem-empty": (DOMAIN_OK, "", "(a o)"),
+    "problem-unbalanced": (DOMAIN_OK, PROBLEM_OK[:-1], "(a o)"),
+    "problem-unknown-object": (DOMAIN_OK, PROBLEM_OK.replace("(init (p o))", "(init (p z))").replace("(:init (p o))", "(:init (p zz))"), "(a o)"),
+    "problem-unknown-predicate": (DOMAIN_OK, PROBLEM_OK.replace("(:init (p o))", "(:init (r o))"), "(a o)"),
+    "problem-wrong-arity": (DOMAIN_OK, PROBLEM_OK.replace("(:init (p o))", "(:init (p o o))"), "(a o)"),
+    "problem-no-goal": (DOMAIN_OK, "(define (problem q) (:domain d) (:objects o) (:init (p o)))", "(a o)"),
+    "plan-unknown-action": (DOMAIN_OK, PROBLEM_OK, "(fly o)"),
+    "plan-wrong-arity": (DOMAIN_OK, PROBLEM_OK, "(a o o)"),
+    "plan-unknown-object": (DOMAIN_OK, PROBLEM_OK, "(a zz)"),
+    "plan-not-an-action": (DOMAIN_OK, PROBLEM_OK, "a o"),
+    "plan-nested": (DOMAIN_OK, PROBLEM_OK, "((a o))"),
+    "plan-binary": (DOMAIN_OK, PROBLEM_OK, "\x00\x01(a"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(MALFORMED))
+def test_malformed_input_gives_one_line_error_and_exit_2(case, tmp_path, capsys):
+    dom, prob, plan = MALFORMED[case]
+    (tmp_path / "d.pddl").write_text(dom)
+    (tmp_path / "p.pddl").write_text(prob)
+    (tmp_path / "plan").write_text(plan)
+    code = main(["validate", str(tmp_path / "d.pddl"), str(tmp_path / "p.pddl"), str(tmp_path / "plan")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.count("\n") == 1 and err.startswith("widthbench validate: error: ")
+    assert "Traceback" not in err
+
+
+@pytest.mark.parametrize("args", [
+    ["validate", "no-such-domain", "p.pddl", "plan"],
+    ["validate", "blocksworld", "/nonexistent/p.pddl", "plan"],
+    ["validate", "blocksworld", "{p}", "/nonexistent/plan"],
+    ["validate", "/nonexistent/domain.pddl", "{p}", "{plan}"],
+])
+def test_missing_files_and_unknown_domains_give_one_line_error(args, files, capsys):
+    args = [a.format(p=files / "p.pddl", plan=files / "plan.txt") for a in args]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "error:" in err
+
+
+def test_console_script_prints_no_traceback(tmp_path):
+    (tmp_path / "d.pddl").write_text("(define (domain")
+    r = subprocess.run([sys.executable, "-m", "widthbench", "validate", str(tmp_path / "d.pddl"), "x", "y"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.count("\n") == 1

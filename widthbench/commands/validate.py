@@ -1,0 +1,42 @@
+"""`widthbench validate DOMAIN PROBLEM PLAN`: VALID (exit 0) or INVALID and why (exit 1)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from widthbench.errors import UserError
+
+HELP = "check a plan: VALID (exit 0), INVALID with the first failing step or unmet goals (exit 1)"
+DESCRIPTION = (HELP + ". Plans are PDDL actions, one per line; ';' comments are ignored. "
+               "Malformed inputs give a one-line error and exit 2.")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("domain", help="domain name (blocksworld, logistics) or path to a domain file")
+    p.add_argument("problem", help="problem file")
+    p.add_argument("plan", help="plan file ('-' reads standard input)")
+
+
+def run(args) -> int:
+    import sys
+
+    from widthbench.planners.strips import execute_plan, load_task, read_plan
+
+    task = load_task(args.domain, args.problem)
+    if args.plan == "-":
+        text, source = sys.stdin.read(), "<stdin>"
+    else:
+        path = Path(args.plan)
+        if not path.is_file():
+            raise UserError(f"plan file not found: {path}")
+        try:
+            text, source = path.read_text(encoding="utf-8", errors="replace"), str(path)
+        except OSError as exc:
+            raise UserError(f"cannot read plan {path}: {exc.strerror}") from None
+    steps = read_plan(text, source)
+    result = execute_plan(task, steps)
+    if result.valid:
+        print(f"VALID ({len(steps)} steps)")
+        return 0
+    print(f"INVALID: {result.reason()}")
+    return 1
