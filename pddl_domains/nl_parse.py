@@ -1,0 +1,264 @@
+"""Reading answers as a model writes them: normalising text, dropping layout, splitting clauses.
+
+The rules (also in docs/rendering.md):
+
+1. Normalise: lower-case; drop code-fence lines (```...), markdown emphasis (``**``, ``__``, back-ticks),
+   heading marks (``#``), block quotes (``>``) and XML-like tags (``<answer>``); collapse spaces.
+2. Per line: drop a leading bullet or number (``-``, ``*``, ``•``, ``+``, ``1.``, ``1)``, ``(1)``,
+   ``step 1:``) and a leading label (at most six words, no brackets, ending in ``:``, e.g.
+   ``Answer:``, ``The resulting state is:``).
+3. Split the rest into clauses at ``,`` ``;`` ``.`` (sentence ends) and the words ``and`` / ``then``
+   (never inside brackets). Leading connectives (``and``, ``then``, ``also``, ``first``, ``finally``,
+   ``next``, ``after that``, ``lastly``) are dropped.
+4. A clause that is empty, or is one of a small fixed set of filler phrases (``FILLER``: "the
+   resulting state is", "[plan end]", "answer", ...), is skipped. Every other clause must be read
+   completely -- by one template (natural language) or as one PDDL form -- or the parse fails with a
+   ``ParseError`` naming the clause. Nothing is skipped silently.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from widthbench.errors import ParseError
+
+ARTICLES = ("the", "a", "an")
+
+_FENCE = re.compile(r"^\s*(```|~~~).*$", re.M)
+_TAG = re.compile(r"</?[a-z][a-z0-9_-]*\s*/?>")
+_EMPHASIS = re.compile(r"\*\*|__|`")
+_BULLET = re.compile(r"^(?:[-*•+>#]+|\(?\d+[.)]|step\s+\d+\s*[:.)-]?)(?:\s+|$)")
+_LABEL = re.compile(r"^([^:()\[\]]{1,60}):(?:\s+|$)")
+_CONNECTIVE = re.compile(r"^(?:and|then|also|first|firstly|finally|next|after that|afterwards|lastly)(?:\s+|$)")
+
+_QUALIFIER = r"(?:(?:final|resulting|new|current|initial|goal|next|successor|correct|following|complete|full)\s+)*"
+_NOUN = (r"(?:state|states|answer|goal|goals|plan|solution|action|actions|action\s+sequence|next\s+action"
+         r"|facts|atoms|conditions|initial\s+conditions|result|applicable\s+actions)")
+_VERB = r"(?:\s+(?:is|are|would\s+be|will\s+be|becomes|should\s+be))?(?:\s+as\s+follows)?"
+#: Clauses that carry no content and are skipped (matched after normalisation, whole clause).
+FILLER = re.compile(
+    r"^(?:"
+    rf"(?:here\s+(?:is|are)\s+)?(?:the\s+|my\s+)?{_QUALIFIER}{_NOUN}{_VERB}"
+    r"|as\s+initial\s+conditions\s+i\s+have\s+that"
+    r"|my\s+goal\s+is\s+to\s+have\s+that"
+    r"|my\s+plan\s+is\s+as\s+follows"
+    r"|i\s+have\s+that"
+    r"|\[[a-z ]{1,30}\]"
+    r")$"
+)
+#: The same phrases as a clause prefix, e.g. "my goal is to have that the red block is clear".
+LEAD_IN = re.compile(
+    r"^(?:"
+    r"as\s+initial\s+conditions\s+i\s+have\s+that"
+    r"|my\s+goal\s+is\s+to\s+have\s+that"
+    r"|i\s+have\s+that"
+    rf"|(?:the\s+|my\s+)?{_QUALIFIER}{_NOUN}\s+(?:is|are|would\s+be|will\s+be|becomes|should\s+be)(?:\s+that)?"
+    r")\s+(?=\S)"
+)
+#: Whole answers meaning "no atoms / no actions".
+EMPTY = re.compile(r"^(?:none|nothing|no\s+actions?|no\s+atoms|no\s+facts|empty|the\s+empty\s+plan|"
+                   r"an\s+empty\s+plan|empty\s+plan|\(\s*\)|\[\s*\])$")
+
+
+@dataclass(frozen=True, slots=True)
+class Clause:
+    text: str  # normalised clause text
+    line: int  # 1-based line number in the original text
+
+
+def normalise(text: str) -> str:
+    """Lower-case and remove markup; newlines are kept, other runs of white space become one space."""
+    t = text.replace("\r\n", "\n").replace("\r", "\n").lower()
+    t = _FENCE.sub("", t)
+    t = _TAG.sub(" ", t)
+    t = _EMPHASIS.sub("", t)
+    t = t.replace("\u2019", "'").replace("\u2013", "-").replace("\u2014", "-").replace("\u2192", ",")
+    t = t.replace("->", ",")
+    return "\n".join(re.sub(r"[ \t\f\v\u00a0]+", " ", line).strip() for line in t.split("\n"))
+
+
+def strip_line_prefix(line: str) -> str:
+    """Drop bullets/numbering and a short leading label ("Answer:") from one line."""
+    prev = None
+    while prev != line:
+        prev = line
+        line = _BULLET.sub("", line, count=1).strip()
+        m = _LABEL.match(line)
+        if m and len(m.group(1).split()) <= 6:
+            line = line[m.end():].strip()
+    return line
+
+
+def split_depth0(text: str, pattern: re.Pattern) -> list[str]:
+    """Split ``text`` at matches of ``pattern`` that are outside any brackets."""
+    depth = 0
+    mask = []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        mask.append(depth)
+    out, start = [], 0
+    for m in pattern.finditer(text):
+        if mask[m.start()] == 0:
+            out.append(text[start:m.start()])
+            start = m.end()
+    out.append(text[start:])
+    return out
+
+
+_SEPARATORS = re.compile(r",|;|\.(?=\s|$)|\band\b|\bthen\b")
+
+
+def clauses(text: str) -> list[Clause]:
+    """The non-filler clauses of ``text`` (already normalised), in order."""
+    out = []
+    for n, raw in enumerate(text.split("\n"), start=1):
+        line = strip_line_prefix(raw)
+        for part in split_depth0(line, _SEPARATORS):
+            c = clean_clause(part)
+            if c and not FILLER.match(c):
+                out.append(Clause(c, n))
+    return out
+
+
+def clean_clause(part: str) -> str:
+    c = part.strip().strip("\"'“”‘’").strip()
+    prev = None
+    while prev != c:
+        prev = c
+        c = _CONNECTIVE.sub("", c).strip()
+        c = c.rstrip(".!?:;").strip()
+        c = c.strip("\"'“”‘’").strip()
+        c = strip_line_prefix(c)
+    return c
+
+
+def is_empty_answer(text: str) -> bool:
+    t = " ".join(strip_line_prefix(l) for l in text.split("\n")).strip().rstrip(".!").strip()
+    return bool(EMPTY.match(t))
+
+
+def strip_lead_in(clause: str) -> str | None:
+    m = LEAD_IN.match(clause)
+    return clause[m.end():] if m else None
+
+
+# ------------------------------------------------------------------------------------------
+# PDDL forms inside free text: (on a b), (and (on a b) (clear c)), on(a, b), bare "on a b".
+
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    name: str
+    args: tuple[str, ...]
+    negated: bool
+    fragment: str  # the text it was read from (for error messages)
+
+
+_IDENT_PAREN = re.compile(r"(?<![\w\-?])([a-z_][\w\-]*)\(")
+_TOKEN = re.compile(r"[^\s(),]+")
+
+
+def scan_pddl(text: str, read_bare) -> list[Form]:
+    """Read all PDDL forms of ``text`` (normalised) in order.
+
+    ``read_bare(clause) -> Form | None`` reads a clause outside brackets (bare ``on a b``).
+    Text between forms must be separators, bullets, labels or filler; anything else is an error.
+    """
+    # Numbering such as "1)" would read as a stray bracket: drop bullets and labels first.
+    text = "\n".join(strip_line_prefix(line) for line in text.split("\n"))
+    forms: list[Form] = []
+    i, n = 0, len(text)
+    chunk_start = 0
+    while i < n:
+        ch = text[i]
+        m = _IDENT_PAREN.match(text, i) if (ch.isalpha() or ch == "_") else None
+        if ch == "(" or m:
+            _leftover(text[chunk_start:i], forms, read_bare)
+            open_at = m.end() - 1 if m else i
+            close = _matching(text, open_at)
+            inner = text[open_at + 1:close]
+            if m:
+                if "(" in inner:
+                    raise ParseError(f"cannot read {text[i:close + 1]!r}: nested brackets in a functional form")
+                forms.append(Form(m.group(1), tuple(_TOKEN.findall(inner)), False, text[i:close + 1]))
+            else:
+                forms.extend(_sexpr(text[i:close + 1]))
+            i = chunk_start = close + 1
+            continue
+        if ch == ")":
+            raise ParseError(f"unbalanced ')' in {_around(text, i)!r}")
+        i += 1
+    _leftover(text[chunk_start:], forms, read_bare)
+    return forms
+
+
+def _matching(text: str, open_at: int) -> int:
+    depth = 0
+    for j in range(open_at, len(text)):
+        if text[j] == "(":
+            depth += 1
+        elif text[j] == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    raise ParseError(f"unbalanced '(' in {_around(text, open_at)!r}")
+
+
+def _around(text: str, i: int) -> str:
+    return text[max(0, i - 20):i + 30].replace("\n", " ")
+
+
+def _sexpr(group: str) -> list[Form]:
+    tokens = re.findall(r"\(|\)|[^\s(),]+", group)
+    pos = 0
+
+    def parse():
+        nonlocal pos
+        if tokens[pos] != "(":
+            tok = tokens[pos]
+            pos += 1
+            return tok
+        pos += 1
+        items = []
+        while tokens[pos] != ")":
+            items.append(parse())
+        pos += 1
+        return items
+
+    tree = parse()
+    out: list[Form] = []
+
+    def walk(node, negated=False):
+        if not isinstance(node, list) or not node or isinstance(node[0], list):
+            raise ParseError(f"cannot read {group!r} as PDDL atoms")
+        head = node[0]
+        if head == "and" and not negated:
+            for child in node[1:]:
+                walk(child)
+            return
+        if head == "not" and not negated and len(node) == 2:
+            walk(node[1], negated=True)
+            return
+        if any(isinstance(x, list) for x in node[1:]):
+            raise ParseError(f"cannot read {group!r}: only atoms, (and ...) and (not atom) are understood")
+        out.append(Form(head, tuple(node[1:]), negated, group))
+
+    walk(tree)
+    return out
+
+
+def _leftover(chunk: str, forms: list[Form], read_bare) -> None:
+    for line in chunk.split("\n"):
+        line = strip_line_prefix(line.strip())
+        for part in split_depth0(line, _SEPARATORS):
+            c = clean_clause(part)
+            if not c or FILLER.match(c):
+                continue
+            form = read_bare(c)
+            if form is None:
+                raise ParseError(f"cannot read {c!r}: not a PDDL atom or action of this task")
+            forms.append(form)

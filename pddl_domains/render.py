@@ -1,0 +1,585 @@
+"""PDDL <-> natural language: rendering states, goals, actions and plans, and reading them back.
+
+``Renderer(task, style="nl"|"pddl", templates="widthbench"|"planbench")`` renders with
+``state``, ``goal``, ``atom``, ``atoms``, ``action``, ``actions``, ``plan`` and reads answers back with
+``parse_atoms``, ``parse_state``, ``parse_action``, ``parse_actions``, ``parse_plan``. The parsers
+return PDDL text (``"(on a b)"``, ``"(unstack a b)"``) or a state bitmask, and raise
+``widthbench.errors.ParseError`` naming the fragment they could not read: they never guess.
+
+Natural-language templates are data: ``pddl_domains/<domain>.nl.toml`` (set "widthbench") and
+``<domain>.planbench.toml`` (set "planbench"). The set for a task is the file of that set whose
+templates cover every predicate and action of the task's domain (by name and arity), so PlanBench's,
+IPC's and our own copies of a domain all find their file. A domain no file covers falls back to a
+generic rendering: functional notation ``on(a, b)`` with the PDDL object names.
+
+Object names are a function of the task: objects sorted by a natural key (``b2`` before ``b10``,
+``z`` before ``aa``), then named by the file's scheme (colours by position for Blocksworld; role and
+number for Logistics). The layout rules for parsing are in ``nl_parse``; docs/rendering.md has both.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from widthbench.errors import ParseError, UserError
+from widthbench.planners.strips import Action, Domain, Task, parse_atom_text, state_atoms
+
+from . import nl_parse
+from .nl_parse import ARTICLES, Form
+
+STYLES = ("nl", "pddl")
+TEMPLATE_SETS = {"widthbench": "nl", "planbench": "planbench"}  # set name -> file suffix
+TEMPLATE_DIR = Path(__file__).resolve().parent
+
+_SLOT = re.compile(r"\{(\d+)\}")
+_FORBIDDEN = re.compile(r"[,;.]|\band\b|\bthen\b")
+_OPT_ARTICLE = "(?:(?:the|a|an) )?"
+
+
+# ------------------------------------------------------------------------------------------
+# Template files
+
+
+@dataclass(frozen=True, slots=True)
+class TemplateSet:
+    path: str
+    set_name: str
+    format: dict
+    objects: dict
+    predicates: dict  # name -> tuple of templates (first renders; "" = not shown)
+    actions: dict
+
+    def covers(self, domain: Domain) -> bool:
+        """True when every predicate and action schema of ``domain`` has usable templates."""
+        for p, arity in domain.predicates.items():
+            ts = self.predicates.get(p)
+            if not ts or not _slots_ok(ts, arity):
+                return False
+            if ts[0] == "" and p not in domain.static_predicates:
+                return False  # a fluent that is never shown could not be read back
+        for s in domain.schemas:
+            ts = self.actions.get(s.name)
+            if not ts or ts[0] == "" or not _slots_ok(ts, len(s.params)):
+                return False
+        return True
+
+
+def _slots_ok(templates: tuple[str, ...], arity: int) -> bool:
+    for t in templates:
+        if t == "":
+            continue
+        slots = [int(x) for x in _SLOT.findall(t)]
+        if sorted(slots) != list(range(arity)):
+            return False
+    return True
+
+
+@functools.lru_cache(maxsize=32)
+def load_template_file(path: str) -> TemplateSet:
+    """Read and check one template file (errors here are bugs in the data file: ValueError)."""
+    with open(path, "rb") as f:
+        data = tomllib.load(f)
+
+    def entries(table: str) -> dict:
+        out = {}
+        for key, value in data.get(table, {}).items():
+            ts = (value,) if isinstance(value, str) else tuple(value)
+            if not ts or not all(isinstance(t, str) for t in ts):
+                raise ValueError(f"{path}: [{table}] {key}: expected a string or a list of strings")
+            for t in ts:
+                _check_template(path, table, key, t)
+            out[key.lower()] = tuple(" ".join(t.lower().split()) for t in ts)
+        return out
+
+    return TemplateSet(path, data.get("set", Path(path).stem), dict(data.get("format", {})),
+                       dict(data.get("objects", {})), entries("predicates"), entries("actions"))
+
+
+def _check_template(path: str, table: str, key: str, t: str) -> None:
+    if t == "":
+        return
+    if _FORBIDDEN.search(t.lower()):
+        raise ValueError(f"{path}: [{table}] {key}: {t!r} contains a clause separator (, ; . and then)")
+    for word in t.split():
+        if "{" in word and not _SLOT.fullmatch(word):
+            raise ValueError(f"{path}: [{table}] {key}: slot in {t!r} must be a whole word like {{0}}")
+    slots = _SLOT.findall(t)
+    if len(slots) != len(set(slots)):
+        raise ValueError(f"{path}: [{table}] {key}: a slot appears twice in {t!r}")
+
+
+def template_set_for(domain: Domain, templates: str = "widthbench") -> TemplateSet | None:
+    """The template file of set ``templates`` that covers ``domain``; None means generic rendering."""
+    if templates not in TEMPLATE_SETS:
+        raise UserError(f"unknown template set {templates!r} (known: {', '.join(TEMPLATE_SETS)})")
+    suffix = TEMPLATE_SETS[templates]
+    for path in sorted(TEMPLATE_DIR.glob(f"*.{suffix}.toml")):
+        ts = load_template_file(str(path))
+        if ts.covers(domain):
+            return ts
+    return None
+
+
+# ------------------------------------------------------------------------------------------
+# Object names
+
+
+def natural_key(name: str) -> tuple:
+    """Sort key: digit runs compare as numbers, letter runs by length then text (z < aa)."""
+    return tuple((0, int(p), "") if p.isdigit() else (1, len(p), p) for p in re.findall(r"\d+|\D+", name))
+
+
+def object_names(task: Task, ts: TemplateSet | None) -> tuple[dict[str, str], dict[str, str]]:
+    """(PDDL name -> NL name, NL name or alias -> PDDL name) for the objects of ``task``."""
+    objs = sorted((o for o, _ in task.objects), key=natural_key)
+    spec = ts.objects if ts else {}
+    scheme = spec.get("scheme", "pddl")
+    aliases: dict[str, str] = {}
+    if scheme == "colours":
+        colours = [c.lower() for c in spec["colours"]]
+        names = {}
+        for i, o in enumerate(objs):
+            if i < len(colours):
+                names[o] = spec["name"].format(colour=colours[i])
+                if spec.get("short_names"):
+                    aliases[colours[i]] = o
+            else:
+                names[o] = spec["numbered"].format(n=i + 1)
+    elif scheme == "roles":
+        names = _role_names(task, objs, spec)
+    elif scheme == "pddl":
+        names = {o: o for o in objs}
+    else:
+        raise ValueError(f"{ts.path}: unknown object naming scheme {scheme!r}")
+    names = {o: " ".join(n.lower().split()) for o, n in names.items()}
+    if len(set(names.values())) != len(names) or set(names.values()) & set(aliases):
+        names, aliases = {o: o for o in objs}, {}  # never render two objects alike
+    reverse = dict(aliases)
+    reverse.update({n: o for o, n in names.items()})
+    return names, reverse
+
+
+def _role_names(task: Task, objs: list[str], spec: dict) -> dict[str, str]:
+    unary = {}
+    for a in task.static_atoms:
+        pred, args = parse_atom_text(a)
+        if len(args) == 1:
+            unary.setdefault(args[0], set()).add(pred)
+    types = dict(task.objects)
+    by_role: dict[str, list[str]] = {}
+    names = {}
+    for o in objs:
+        noun = next((n for pred, n in spec["roles"].items() if pred in unary.get(o, ()) or types.get(o) == pred), None)
+        if noun is None:
+            names[o] = o
+        else:
+            by_role.setdefault(noun, []).append(o)
+    group_pred = spec.get("group_by")
+    groups: dict[str, str] = {}
+    if group_pred:
+        for a in task.static_atoms:
+            pred, args = parse_atom_text(a)
+            if pred == group_pred and len(args) == 2:
+                groups[args[0]] = args[1] if args[0] not in groups else ""  # "" = in several groups
+    for noun, members in by_role.items():
+        digits = [_digits(o) for o in members]
+        if all(digits) and len(set(digits)) == len(digits):
+            names.update({o: spec["name"].format(noun=noun, digits=d) for o, d in zip(members, digits)})
+            continue
+        # IPC names locations apt1, pos1 (both in cit1): number them within their group instead.
+        owners = [_digits(groups.get(o, "")) for o in members]
+        if group_pred and all(owners):
+            seen: dict[str, int] = {}
+            for o, g in zip(members, owners):
+                k = seen[g] = seen.get(g, -1) + 1
+                names[o] = spec["name"].format(noun=noun, digits=f"{g}_{k}")
+            continue
+        names.update({o: spec["numbered"].format(noun=noun, n=i) for i, o in enumerate(members)})
+    return names
+
+
+def _digits(name: str) -> str:
+    return "_".join(re.findall(r"\d+", name))
+
+
+# ------------------------------------------------------------------------------------------
+# Compiled templates
+
+
+@dataclass(frozen=True, slots=True)
+class _Template:
+    kind: str  # "atom" | "action"
+    name: str  # predicate or action name
+    text: str
+    strict: re.Pattern
+    loose: re.Pattern
+    arity: int
+
+
+def _compile(text: str, slot_regex: str) -> str:
+    parts, article = [], False
+    for w in text.split():
+        if w in ARTICLES:
+            article = True
+            continue
+        m = _SLOT.fullmatch(w)
+        if m:
+            parts.append(f"{_OPT_ARTICLE}(?P<s{m.group(1)}>{slot_regex})")
+        else:
+            parts.append((_OPT_ARTICLE if article else "") + re.escape(w))
+        article = False
+    return " ".join(parts)
+
+
+@functools.lru_cache(maxsize=64)
+def _compile_templates(path: str, predicates: tuple, actions: tuple, names: tuple) -> tuple[_Template, ...]:
+    """The regular expressions of one template file for one domain and one set of object names
+    (cached: compiling them costs milliseconds, and every Renderer of a task needs the same)."""
+    ts = load_template_file(path)
+    # Longest names first, so that "block 13" is tried before "block 1" (full matches decide anyway).
+    alt = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))) or "(?!)"
+    out = []
+    for kind, table, wanted in (("atom", ts.predicates, predicates), ("action", ts.actions, actions)):
+        for name, arity in wanted:
+            for t in table[name]:
+                if t:
+                    out.append(_Template(kind, name, t, re.compile(_compile(t, alt)),
+                                         re.compile(_compile(t, ".+?")), arity))
+    return tuple(out)
+
+
+def _ordinal_args(m: re.Match, arity: int) -> list[str]:
+    return [m.group(f"s{i}") for i in range(arity)]
+
+
+# ------------------------------------------------------------------------------------------
+# The renderer
+
+
+class Renderer:
+    """Render and parse states, goals, actions and plans of one task in one style."""
+
+    def __init__(self, task: Task, style: str = "nl", templates: str = "widthbench"):
+        if style not in STYLES:
+            raise UserError(f"unknown style {style!r} (known: {', '.join(STYLES)})")
+        self.task = task
+        self.style = style
+        self.templates = templates
+        self.template_set = template_set_for(task.domain, templates)
+        self.names, self._objects_by_name = object_names(task, self.template_set)
+        fmt = self.template_set.format if self.template_set else {}
+        self._sep = fmt.get("state_separator", "\n")
+        self._last_sep = fmt.get("state_last_separator", self._sep)
+        self._list_sep = fmt.get("list_separator", "\n")
+        self._empty = fmt.get("empty", "none")
+        self._negation = fmt.get("negation", "it is not the case that {}")
+        self._static = frozenset(task.static_atoms)
+        self._static_tuples = frozenset(parse_atom_text(a) for a in task.static_atoms)
+        self._compiled: tuple[_Template, ...] | None = None
+
+    @property
+    def generic(self) -> bool:
+        """True when no template file covers the domain (functional notation ``on(a, b)``)."""
+        return self.template_set is None
+
+    # ---------------------------------------------------------------- rendering
+
+    def atom(self, atom) -> str:
+        """One atom (PDDL text, ``(not ...)`` allowed); "" for a static fact the set does not show."""
+        text = atom if isinstance(atom, str) else "(" + " ".join((atom[0], *atom[1])) + ")"
+        negated, pred, args = _split_not(text)
+        if self.style == "pddl":
+            core = "(" + " ".join((pred, *args)) + ")"
+            return f"(not {core})" if negated else core
+        if self.generic:
+            core = _functional(pred, args)
+            return f"(not {_pddl(pred, args)})" if negated else core
+        core = self._fill(self.template_set.predicates, pred, args, "predicate")
+        if negated:
+            return self._negation.replace("{}", core) if core else ""
+        return core
+
+    def atoms(self, atoms) -> str:
+        """A list of atoms, in the given order, joined like a state."""
+        return self._join([x for x in (self.atom(a) for a in atoms) if x])
+
+    def state(self, s: int, include_static: bool = True) -> str:
+        """A state (bitmask), with the task's static facts unless ``include_static`` is False.
+
+        Atoms are sorted by predicate, then arguments (PDDL names), as PlanBench lists them.
+        """
+        atoms = state_atoms(self.task, s)
+        if include_static:
+            atoms = atoms + list(self.task.static_atoms)
+        return self.atoms(sorted(atoms, key=parse_atom_text))
+
+    def goal(self) -> str:
+        task = self.task
+        if task.goal >> task.n_atoms:
+            raise UserError(f"task {task.problem_name}: the goal needs a static atom that is false initially")
+        atoms = state_atoms(task, task.goal) + [f"(not {a})" for a in state_atoms(task, task.goal_neg)]
+        return self.atoms(atoms)
+
+    def action(self, a) -> str:
+        """One action: an ``Action`` or PDDL text such as ``"(unstack a b)"``."""
+        if isinstance(a, Action):
+            name, args = a.name, a.args
+        else:
+            name, args = parse_atom_text(a)
+        if self.style == "pddl":
+            return _pddl(name, args)
+        if self.generic:
+            return _functional(name, args)
+        return self._fill(self.template_set.actions, name, args, "action")
+
+    def actions(self, actions) -> str:
+        """A list of actions, one per line."""
+        out = [self.action(a) for a in actions]
+        return self._list_sep.join(out) if out else self._empty
+
+    def plan(self, actions) -> str:
+        """A plan, one action per line ("none" for the empty plan)."""
+        return self.actions(actions)
+
+    def _fill(self, table: dict, name: str, args, what: str) -> str:
+        ts = table.get(name)
+        if ts is None:
+            raise UserError(f"unknown {what} {name!r} for domain {self.task.domain_name}")
+        for arg in args:
+            if arg not in self.names:
+                raise UserError(f"unknown object {arg!r} in ({name} {' '.join(args)})")
+        return _fill_text(ts[0], [self.names[a] for a in args])
+
+    def _join(self, items: list[str]) -> str:
+        if not items:
+            return self._empty
+        if self.style == "pddl":
+            return " ".join(items)
+        if self.generic:
+            return "\n".join(items)
+        if len(items) == 1:
+            return items[0]
+        return self._sep.join(items[:-1]) + self._last_sep + items[-1]
+
+    # ---------------------------------------------------------------- parsing
+
+    def parse_atoms(self, text: str) -> list[str]:
+        """Atoms in ``text`` as PDDL texts, in order, without repeats; fluent and static allowed.
+
+        Negated facts come back as ``"(not (on a b))"``. "none" alone means no atoms.
+        """
+        if _blank(text):
+            raise ParseError("empty answer: no atoms found")
+        if nl_parse.is_empty_answer(nl_parse.normalise(text)):
+            return []
+        out = []
+        for negated, name, args in self._read(text, "atom"):
+            a = _pddl(name, args)
+            a = f"(not {a})" if negated else a
+            if a not in out:
+                out.append(a)
+        if not out:
+            raise ParseError("no atoms found in the answer")
+        return out
+
+    def parse_state(self, text: str) -> int:
+        """A state bitmask; static facts (true or not) are ignored, unknown fluent atoms are errors."""
+        s = 0
+        index = self.task.atom_index
+        static_preds = self.task.domain.static_predicates
+        for a in self.parse_atoms(text):
+            if a.startswith("(not "):
+                raise ParseError(f"a state lists true facts only; cannot use the negated fact {self._show(a)!r}")
+            i = index.get(a)
+            if i is not None:
+                s |= 1 << i
+            elif parse_atom_text(a)[0] not in static_preds:
+                raise ParseError(f"{self._show(a)!r} ({a}) can never hold in task {self.task.problem_name}")
+        return s
+
+    def parse_actions(self, text: str) -> list[str]:
+        """Actions in ``text`` as PDDL texts, in the order written (repeats kept). "none" means []."""
+        if _blank(text):
+            raise ParseError("empty answer: no actions found")
+        if nl_parse.is_empty_answer(nl_parse.normalise(text)):
+            return []
+        out = []
+        for negated, name, args in self._read(text, "action"):
+            if negated:
+                raise ParseError(f"cannot read a negated action ({name} {' '.join(args)})")
+            out.append(_pddl(name, args))
+        if not out:
+            raise ParseError("no actions found in the answer")
+        return out
+
+    def parse_plan(self, text: str) -> list[str]:
+        """A plan: like ``parse_actions`` (order and repeats kept); "none" is the empty plan."""
+        return self.parse_actions(text)
+
+    def parse_action(self, text: str) -> str:
+        """Exactly one action, as PDDL text."""
+        acts = self.parse_actions(text)
+        if len(acts) != 1:
+            found = ", ".join(acts) if acts else "none"
+            raise ParseError(f"expected one action, found {len(acts)}: {found}")
+        return acts[0]
+
+    def _show(self, atom: str) -> str:
+        return self.atom(atom) or atom
+
+    def _read(self, text: str, kind: str) -> list[tuple[bool, str, tuple[str, ...]]]:
+        norm = nl_parse.normalise(text)
+        if self.style == "pddl" or self.generic:
+            forms = nl_parse.scan_pddl(norm, lambda c: self._bare(c, kind))
+            return [self._check_form(f, kind) for f in forms]
+        return [self._read_clause(c.text, c.line, kind) for c in nl_parse.clauses(norm)]
+
+    # PDDL forms
+
+    def _bare(self, clause: str, kind: str) -> Form | None:
+        toks = clause.split()
+        if not toks:
+            return None
+        name, args = toks[0], tuple(toks[1:])
+        arity = self._arity(name, kind)
+        if arity is None or arity != len(args) or not all(a in self.names for a in args):
+            return None
+        return Form(name, args, False, clause)
+
+    def _arity(self, name: str, kind: str) -> int | None:
+        if kind == "atom":
+            return self.task.domain.predicates.get(name)
+        s = self.task.domain.schema(name)
+        return None if s is None else len(s.params)
+
+    def _check_form(self, f: Form, kind: str) -> tuple[bool, str, tuple[str, ...]]:
+        arity = self._arity(f.name, kind)
+        if arity is None:
+            other = self._arity(f.name, "action" if kind == "atom" else "atom")
+            hint = f" ({f.name} is {'an action' if kind == 'atom' else 'a predicate'})" if other is not None else ""
+            raise ParseError(f"unknown {'predicate' if kind == 'atom' else 'action'} {f.name!r} in {f.fragment!r}{hint}")
+        if arity != len(f.args):
+            raise ParseError(f"{f.name} takes {arity} argument(s), got {len(f.args)} in {f.fragment!r}")
+        for a in f.args:
+            if a not in self.names:
+                raise ParseError(f"unknown object {a!r} in {f.fragment!r}")
+        if f.negated and kind == "action":
+            raise ParseError(f"cannot read a negated action in {f.fragment!r}")
+        return f.negated, f.name, f.args
+
+    # natural language
+
+    def _templates(self) -> tuple[_Template, ...]:
+        if self._compiled is None:
+            dom = self.task.domain
+            self._compiled = _compile_templates(self.template_set.path, tuple(dom.predicates.items()),
+                                                tuple((s.name, len(s.params)) for s in dom.schemas),
+                                                tuple(sorted(self._objects_by_name)))
+        return self._compiled
+
+    def _read_clause(self, clause: str, line: int, kind: str) -> tuple[bool, str, tuple[str, ...]]:
+        negated = False
+        neg_prefix = " ".join(self._negation.lower().split()).split("{}")[0]
+        if kind == "atom" and neg_prefix and clause.startswith(neg_prefix):
+            negated, body = True, clause[len(neg_prefix):].strip()
+        else:
+            body = clause
+        cands = self._match(body, kind)
+        if not cands:
+            rest = nl_parse.strip_lead_in(body)
+            if rest is not None:
+                cands = self._match(rest, kind)
+        if not cands:
+            raise self._no_match(clause, line, kind)
+        if len(cands) > 1:
+            fitting = [c for c in cands if self._fits(c, kind)]
+            if len(fitting) != 1:
+                shown = " or ".join(_pddl(n, a) for n, a in cands)
+                why = "" if fitting else ", and its objects fit none of them"
+                raise ParseError(f"line {line}: {clause!r} is ambiguous: it reads as {shown}{why}")
+            cands = fitting
+        name, args = cands[0]
+        return negated, name, args
+
+    def _match(self, clause: str, kind: str) -> list[tuple[str, tuple[str, ...]]]:
+        found = []
+        for t in self._templates():
+            if t.kind != kind:
+                continue
+            m = t.strict.fullmatch(clause)
+            if m:
+                args = tuple(self._objects_by_name[x] for x in _ordinal_args(m, t.arity))
+                if (t.name, args) not in found:
+                    found.append((t.name, args))
+        return found
+
+    def _fits(self, cand: tuple[str, tuple[str, ...]], kind: str) -> bool:
+        """Used only to choose between readings of one sentence (PlanBench's "load X into Y at Z")."""
+        name, args = cand
+        if kind == "atom":
+            text = _pddl(name, args)
+            return text in self.task.atom_index or text in self._static
+        schema = self.task.domain.schema(name)
+        types = dict(self.task.objects)
+        for var, ptype, arg in zip(schema.params, schema.param_types, args):
+            if not self.task.domain.is_subtype(types.get(arg, "object"), ptype):
+                return False
+            for lit in schema.pre:
+                if (lit.positive and lit.args == (var,) and lit.predicate in self.task.domain.static_predicates
+                        and (lit.predicate, (arg,)) not in self._static_tuples):
+                    return False
+        return True
+
+    def _no_match(self, clause: str, line: int, kind: str) -> ParseError:
+        what = "fact" if kind == "atom" else "action"
+        for body in (clause, nl_parse.strip_lead_in(clause)):
+            if body is None:
+                continue
+            for t in self._templates():
+                if t.kind != kind:
+                    continue
+                m = t.loose.fullmatch(body)
+                if not m:
+                    continue
+                unknown = [x for x in _ordinal_args(m, t.arity) if x not in self._objects_by_name]
+                if unknown:
+                    known = sorted(self.names.values(), key=natural_key)
+                    listed = ", ".join(known[:12]) + (", ..." if len(known) > 12 else "")
+                    return ParseError(f"line {line}: unknown object {unknown[0]!r} in {clause!r} "
+                                      f"(objects: {listed})")
+        if kind == "atom":
+            example = next((self.atom(a) for a in state_atoms(self.task, self.task.init) if self.atom(a)), "")
+        else:
+            example = self.action(self.task.actions[0]) if self.task.actions else ""
+        return ParseError(f"line {line}: cannot read {clause!r}: it matches no {what} sentence of the "
+                          f"{self.templates!r} templates for {self.task.domain_name} (e.g. {example!r})")
+
+
+def _split_not(text: str) -> tuple[bool, str, tuple[str, ...]]:
+    t = text.strip().lower()
+    m = re.fullmatch(r"\(\s*not\s*(\(.*\))\s*\)", t)
+    if m:
+        pred, args = parse_atom_text(m.group(1))
+        return True, pred, args
+    pred, args = parse_atom_text(t)
+    return False, pred, args
+
+
+def _fill_text(template: str, values) -> str:
+    return _SLOT.sub(lambda m: values[int(m.group(1))], template)
+
+
+def _pddl(name: str, args) -> str:
+    return "(" + " ".join((name, *args)) + ")"
+
+
+def _functional(name: str, args) -> str:
+    return f"{name}({', '.join(args)})" if args else name
+
+
+def _blank(text: str) -> bool:
+    return not nl_parse.normalise(text or "").strip()

@@ -1,0 +1,44 @@
+"""`widthbench render PROBLEM`: print a problem's initial state and goal as PDDL or natural language."""
+
+from __future__ import annotations
+
+HELP = "print a problem's initial state and goal in PDDL or natural language"
+DESCRIPTION = (
+    "Print the initial state (static facts included) and the goal of PROBLEM, rendered as PDDL atoms "
+    "or as natural-language sentences from the domain's template file (see docs/rendering.md)."
+)
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("problem", metavar="PROBLEM", help="PDDL problem file")
+    parser.add_argument("--domain", metavar="D",
+                        help="domain name (blocksworld, logistics) or domain file; default: domain.pddl next to PROBLEM")
+    parser.add_argument("--style", choices=("nl", "pddl"), default="nl", help="output style (default: nl)")
+    parser.add_argument("--templates", choices=("widthbench", "planbench"), default="widthbench",
+                        help="natural-language template set (default: widthbench)")
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from widthbench.errors import UserError
+    from widthbench.pddl_domains.render import Renderer
+    from widthbench.planners.strips import load_task
+
+    problem = Path(args.problem)
+    if not problem.is_file():
+        raise UserError(f"problem file not found: {problem}")
+    domain = args.domain
+    if domain is None:
+        candidate = problem.resolve().parent / "domain.pddl"
+        if not candidate.is_file():
+            raise UserError(f"no --domain given and no domain.pddl next to {problem}")
+        domain = str(candidate)
+    task = load_task(domain, problem)
+    r = Renderer(task, style=args.style, templates=args.templates)
+    print("Initial state:")
+    print(r.state(task.init))
+    print()
+    print("Goal:")
+    print(r.goal())
+    return 0
