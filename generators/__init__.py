@@ -1,1 +1,38 @@
-"""widthbench.generators."""
+"""widthbench.generators: seeded instance generators and instance sets on disk.
+
+- ``generate(domain, count, seed, **options) -> list[Instance]`` dispatches to
+  ``generators.blocksworld.generate`` (options: ``blocks``) or ``generators.logistics.generate``
+  (options: ``cities``, ``locations``, ``trucks``, ``airplanes``, ``packages``); both also take
+  ``min_plan_length``, ``max_plan_length``, ``optimal``, ``planner``, ``timeout``,
+  ``max_failed_draws`` and ``progress``.
+- ``write_instance_set(dir, domain, instances)`` / ``read_instance_set(dir)``: see ``instance.py``.
+
+(The Game of 24 lives in ``generators.game24``; it is not a STRIPS domain and is not dispatched here.)
+"""
+
+from __future__ import annotations
+
+from widthbench.errors import UserError
+from widthbench.generators.instance import Instance, read_instance_set, write_instance_set
+
+DOMAINS = ("blocksworld", "logistics")
+
+__all__ = ["DOMAINS", "Instance", "generate", "read_instance_set", "write_instance_set"]
+
+
+def generate(domain: str, count: int, seed: int, **options) -> list[Instance]:
+    """``count`` distinct seeded instances of ``domain``; same arguments -> same instances."""
+    if domain == "blocksworld":
+        from widthbench.generators import blocksworld as mod
+    elif domain == "logistics":
+        from widthbench.generators import logistics as mod
+    else:
+        raise UserError(f"no generator for domain {domain!r} (choose from {', '.join(DOMAINS)})")
+    import inspect
+
+    allowed = set(inspect.signature(mod.generate).parameters) - {"count", "seed"}
+    unknown = sorted(set(options) - allowed)
+    if unknown:
+        raise UserError(f"{domain} generator: unknown option(s) {', '.join(unknown)} "
+                        f"(known: {', '.join(sorted(allowed))})")
+    return mod.generate(count, seed, **options)

@@ -1,0 +1,216 @@
+"""Instances and instance sets on disk.
+
+An ``Instance`` is one planning problem as PDDL text plus where it came from. An *instance set* is a
+folder holding ``domain.pddl``, one problem file per instance and ``manifest.jsonl``:
+
+    DIR/domain.pddl            the domain, byte-identical to pddl_domains/<name>.pddl
+    DIR/instance-0001.pddl     problem files, numbered in set order (4 digits, more if needed)
+    DIR/manifest.jsonl         one JSON object per line, keys sorted:
+        {"domain", "file", "id", "optimal_length", "optimal_plan", "parameters", "seed"}
+
+``optimal_length``/``optimal_plan`` are null when they were not computed; ``seed`` is the instance
+seed (see ``generators.common``) or null for files that did not come from a generator.
+
+``read_instance_set`` also reads folders without a manifest (a copy of the IPC or PlanBench files):
+any ``domain.pddl`` (or the single ``*domain*.pddl``) plus the other ``*.pddl`` files, in natural
+order (``instance-2`` before ``instance-10``), ids = file stems. Problems are parsed by the engine
+(``strips.load_task``/``strips.parse_problem_text``, whose fast plain-STRIPS reader avoids the slow
+``pddl`` parser), so a broken file raises a ``UserError`` naming it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from widthbench.errors import UserError
+from widthbench.planners import strips
+
+MANIFEST = "manifest.jsonl"
+DOMAIN_FILE = "domain.pddl"
+BUILTIN_DOMAINS = ("blocksworld", "logistics")
+
+
+@dataclass(frozen=True, slots=True)
+class Instance:
+    id: str  # "bw-0007"
+    domain: str  # a built-in domain name ("blocksworld") or the path of a domain file
+    problem_pddl: str
+    params: dict = field(default_factory=dict, hash=False)
+    seed: int | None = None
+    optimal_length: int | None = None
+    optimal_plan: tuple[str, ...] | None = None
+
+    def task(self, domain: str | Path | strips.Domain | None = None) -> strips.Task:
+        """Ground the problem (without the ``pddl`` parser when the text is plain STRIPS)."""
+        dom = domain if isinstance(domain, strips.Domain) else strips.load_domain(domain or self.domain)
+        return strips.parse_problem_text(dom, self.problem_pddl, source=self.id)
+
+
+# --------------------------------------------------------------------------------------------
+# Instance sets on disk
+
+
+def problem_file_names(n: int) -> list[str]:
+    width = max(4, len(str(n)))
+    return [f"instance-{i:0{width}d}.pddl" for i in range(1, n + 1)]
+
+
+def domain_source_text(domain: str | Path | strips.Domain) -> str:
+    if isinstance(domain, strips.Domain):
+        if domain.source and Path(domain.source).is_file():
+            return Path(domain.source).read_text(encoding="utf-8")
+        return domain.text
+    return strips.domain_path(domain).read_text(encoding="utf-8")
+
+
+def manifest_row(inst: Instance, file: str) -> dict:
+    return {
+        "id": inst.id,
+        "file": file,
+        "domain": inst.domain,
+        "parameters": inst.params,
+        "seed": inst.seed,
+        "optimal_length": inst.optimal_length,
+        "optimal_plan": list(inst.optimal_plan) if inst.optimal_plan is not None else None,
+    }
+
+
+def write_instance_set(directory: str | Path, domain: str | Path | strips.Domain, instances) -> list[Path]:
+    """Write ``domain.pddl``, one problem file per instance and ``manifest.jsonl``; return the paths.
+
+    The bytes depend only on the arguments (sorted JSON keys, ``\\n`` line ends, no timestamps).
+    Existing files of the same names are overwritten; nothing else in the folder is touched.
+    """
+    instances = list(instances)
+    out = Path(directory)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create output folder {out}: {exc.strerror}") from None
+    ids = [i.id for i in instances]
+    if len(set(ids)) != len(ids):
+        dup = next(x for x in ids if ids.count(x) > 1)
+        raise UserError(f"instance id {dup!r} occurs twice in the set")
+    written = []
+    written.append(_write(out / DOMAIN_FILE, domain_source_text(domain)))
+    rows = []
+    for inst, name in zip(instances, problem_file_names(len(instances))):
+        text = inst.problem_pddl if inst.problem_pddl.endswith("\n") else inst.problem_pddl + "\n"
+        written.append(_write(out / name, text))
+        rows.append(json.dumps(manifest_row(inst, name), sort_keys=True, ensure_ascii=False))
+    written.append(_write(out / MANIFEST, "".join(r + "\n" for r in rows)))
+    return written
+
+
+def _write(path: Path, text: str) -> Path:
+    try:
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    except OSError as exc:
+        raise UserError(f"cannot write {path}: {exc.strerror}") from None
+    return path
+
+
+def _natural_key(name: str):
+    return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.findall(r"\d+|\D+", name)]
+
+
+def _find_domain(folder: Path) -> Path:
+    d = folder / DOMAIN_FILE
+    if d.is_file():
+        return d
+    candidates = sorted(p for p in folder.glob("*.pddl") if "domain" in p.name.lower())
+    if len(candidates) == 1:
+        return candidates[0]
+    if not candidates:
+        raise UserError(f"{folder}: no {DOMAIN_FILE} (an instance set needs a domain file)")
+    raise UserError(f"{folder}: no {DOMAIN_FILE} and several domain files "
+                    f"({', '.join(p.name for p in candidates)}); keep one")
+
+
+def builtin_name(domain: strips.Domain) -> str | None:
+    """The built-in domain this one is equivalent to, if any: the same predicates and the same action
+    schemas up to the names of their parameters and the order of their literals."""
+    mine = _canonical(domain)
+    for name in BUILTIN_DOMAINS:
+        if _canonical(strips.load_domain(name)) == mine:
+            return name
+    return None
+
+
+def _canonical(domain: strips.Domain):
+    def lits(schema, literals):
+        rename = {p: f"?{i}" for i, p in enumerate(schema.params)}
+        return tuple(sorted((l.positive, l.predicate, tuple(rename.get(a, a) for a in l.args)) for l in literals))
+
+    schemas = tuple(sorted((s.name, s.param_types, lits(s, s.pre), lits(s, s.add), lits(s, s.dele))
+                           for s in domain.schemas))
+    return tuple(sorted(domain.predicates.items())), tuple(sorted(domain.constants)), schemas
+
+
+def read_instance_set(directory: str | Path, validate: bool = True) -> list[Instance]:
+    """Read a folder written by ``write_instance_set`` or any folder of domain + problem files.
+
+    ``Instance.domain`` is the built-in name when the folder's domain file is equivalent to a built-in
+    domain (e.g. PlanBench's ``blocksworld-4ops``), else the absolute path of the domain file.
+    With ``validate`` every problem is grounded once, so a broken file fails here, with its name.
+    """
+    folder = Path(directory)
+    if not folder.is_dir():
+        raise UserError(f"instance set folder not found: {folder}")
+    dom_path = _find_domain(folder)
+    dom = strips.load_domain(dom_path)
+    dom_name = builtin_name(dom) or str(dom_path.resolve())
+    manifest = folder / MANIFEST
+    instances, paths = [], []
+    if manifest.is_file():
+        for n, line in enumerate(manifest.read_text(encoding="utf-8").splitlines(), start=1):
+            if not line.strip():
+                continue
+            where = f"{manifest}:{n}"
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise UserError(f"{where}: not JSON ({exc.msg})") from None
+            if not isinstance(row, dict) or not isinstance(row.get("id"), str) or not isinstance(row.get("file"), str):
+                raise UserError(f"{where}: a manifest row needs string fields 'id' and 'file'")
+            path = folder / row["file"]
+            if not path.is_file():
+                raise UserError(f"{where}: problem file {row['file']} not found in {folder}")
+            plan = row.get("optimal_plan")
+            length = row.get("optimal_length")
+            if plan is not None and (not isinstance(plan, list) or not all(isinstance(a, str) for a in plan)):
+                raise UserError(f"{where}: 'optimal_plan' must be a list of action texts")
+            if length is not None and (isinstance(length, bool) or not isinstance(length, int)):
+                raise UserError(f"{where}: 'optimal_length' must be an integer")
+            params = row.get("parameters") or {}
+            if not isinstance(params, dict):
+                raise UserError(f"{where}: 'parameters' must be an object")
+            seed = row.get("seed")
+            if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+                raise UserError(f"{where}: 'seed' must be an integer")
+            paths.append(path)
+            instances.append(Instance(
+                id=row["id"], domain=dom_name, problem_pddl=_read_text(path), params=params, seed=seed,
+                optimal_length=length, optimal_plan=tuple(plan) if plan is not None else None))
+    else:
+        files = sorted((p for p in folder.glob("*.pddl") if p != dom_path), key=lambda p: _natural_key(p.name))
+        if not files:
+            raise UserError(f"{folder}: no problem files (*.pddl besides {dom_path.name})")
+        for p in files:
+            paths.append(p)
+            instances.append(Instance(id=p.stem, domain=dom_name, problem_pddl=_read_text(p)))
+    if validate:
+        for inst, path in zip(instances, paths):
+            strips.load_task(dom, path)
+    return instances
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise UserError(f"cannot read {path}: {exc.strerror}") from None
