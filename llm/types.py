@@ -30,11 +30,6 @@ PRESETS: Mapping[str, Mapping[str, Mapping[str, Any]]] = MappingProxyType(
     }
 )
 
-# Parameters the OpenAI chat API takes at the top level; anything else goes into extra_body.
-OPENAI_PARAMS = frozenset(
-    {"temperature", "top_p", "presence_penalty", "frequency_penalty", "stop", "logit_bias", "n"}
-)
-
 DEFAULT_MAX_TOKENS = {"thinking": 16384, "normal": 2048}
 
 

@@ -1,0 +1,43 @@
+"""The model options every command shares: `add_model_arguments(parser)` then
+`open_model_from_args(args)`, so --model, --base-url, --concurrency, ... mean the same everywhere."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = True,
+                        concurrency: int = 8, retries: int = 8) -> None:
+    g = parser.add_argument_group("model")
+    g.add_argument("--model", required=required, metavar="SPEC",
+                   help="openai:NAME, vllm-batch:NAME, or sim:oracle | sim:noisy:P | sim:random | "
+                   "sim:const:TEXT | sim:gibberish | sim:echo (see docs/llm.md)")
+    g.add_argument("--base-url", action="append", default=None, metavar="URL",
+                   help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1; repeat or "
+                   "comma-separate to balance over several (default $WIDTHBENCH_BASE_URL)")
+    g.add_argument("--concurrency", type=int, default=concurrency,
+                   help=f"requests in flight at most (default {concurrency})")
+    g.add_argument("--base-model", default=None,
+                   help="the weights behind a served name (part of the cache key; default NAME)")
+    g.add_argument("--preset", default="qwen3", choices=("qwen3", "none"),
+                   help="sampling preset per mode (default qwen3)")
+    g.add_argument("--timeout", type=float, default=1800.0,
+                   help="seconds per attempt (default 1800: a 16k-token thinking reply is slow)")
+    g.add_argument("--retries", type=int, default=retries,
+                   help=f"retries on transient errors (default {retries})")
+    g.add_argument("--cache-dir", default=None,
+                   help="reply cache folder (default $WIDTHBENCH_CACHE_DIR or ~/.cache/widthbench/llm)")
+    g.add_argument("--no-cache", action="store_true", help="neither read nor write the reply cache")
+    g.add_argument("--batch-cmd", default=None,
+                   help="vllm-batch command template with {input} {output} {model} "
+                   "(default $WIDTHBENCH_VLLM_BATCH_CMD or scripts/vllm_cpu_server.sh batch)")
+
+
+def open_model_from_args(args: argparse.Namespace, **overrides):
+    from widthbench.llm.model import open_model
+
+    options = dict(base_urls=args.base_url, cache_dir=args.cache_dir, use_cache=not args.no_cache,
+                   concurrency=args.concurrency, base_model=args.base_model, preset=args.preset,
+                   timeout=args.timeout, max_retries=args.retries, batch_cmd=args.batch_cmd)
+    options.update(overrides)
+    return open_model(args.model, **options)

@@ -1,0 +1,303 @@
+"""`open_model(spec)` and `Model`: every model call of widthbench goes through here.
+
+A run (`Model.run(requests)`) looks every request up in the on-disk cache, sends each missing one
+exactly once (identical requests in a run are sent once), with at most `concurrency` in flight,
+retrying transient failures with exponential backoff and full jitter, and commits each reply to the
+cache the moment it arrives. Results come back in request order; a request that still fails after the
+retry budget comes back as a Reply with `error` set (not cached, so a rerun retries it). Every reply,
+cached or not, is added to the model's token ledger.
+
+Specs: openai:NAME (any OpenAI-compatible server, `base_urls`), vllm-batch:NAME (vLLM's offline
+batch runner), sim:oracle | sim:noisy:P | sim:random | sim:const:TEXT | sim:gibberish | sim:echo.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import os
+import random
+import sys
+import threading
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from widthbench.errors import UserError
+from widthbench.llm.backend import FatalError, Pending, RetryableError
+from widthbench.llm.cache import ReplyCache, default_cache_dir
+from widthbench.llm.ledger import Ledger
+from widthbench.llm.types import PRESETS, Reply, Request, cache_key, resolve_params
+
+BACKENDS = ("openai", "vllm-batch", "sim")
+MAX_ERRORS_SHOWN = 5
+
+
+def _split_urls(base_urls: str | Sequence[str] | None) -> list[str]:
+    if base_urls is None:
+        base_urls = os.environ.get("WIDTHBENCH_BASE_URL", "")
+    if isinstance(base_urls, str):
+        base_urls = [base_urls]
+    return [u.strip() for item in base_urls for u in item.split(",") if u.strip()]
+
+
+def open_model(
+    spec: str,
+    *,
+    base_urls: str | Sequence[str] | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    use_cache: bool = True,
+    concurrency: int = 8,
+    base_model: str | None = None,
+    preset: str = "qwen3",
+    params: Mapping[str, Any] | None = None,
+    timeout: float = 1800.0,
+    max_retries: int = 8,
+    backoff: float = 0.5,
+    max_backoff: float = 30.0,
+    api_key: str | None = None,
+    preflight: bool = True,
+    batch_cmd: str | None = None,
+    batch_size: int = 2000,
+    work_dir: str | os.PathLike[str] | None = None,
+) -> "Model":
+    """Open a model by spec. Nothing is contacted until a request must be sent.
+
+    base_urls: one URL, a comma-separated list or a list (default $WIDTHBENCH_BASE_URL, else
+      http://127.0.0.1:8000/v1); requests are balanced over them.
+    cache_dir: default $WIDTHBENCH_CACHE_DIR, else ~/.cache/widthbench/llm; use_cache=False disables.
+    base_model: the weights behind a served name (part of the cache key; default: NAME).
+    preset: sampling preset per mode ("qwen3", or "none"); params: overrides for every request.
+    batch_cmd: vllm-batch command template with {input} {output} {model} (default
+      $WIDTHBENCH_VLLM_BATCH_CMD, else `bash scripts/vllm_cpu_server.sh batch -i {input} -o {output}
+      --model {model}`); batch files go under work_dir (default: the cache folder)/batches.
+    timeout: seconds per attempt; max_retries, backoff, max_backoff: the retry policy.
+    preflight: check each URL's /v1/models before the model's first request.
+    """
+    kind, sep, name = spec.partition(":")
+    if not sep or not name or kind not in BACKENDS:
+        raise UserError(
+            f"unknown model spec {spec!r}: use openai:NAME, vllm-batch:NAME or sim:KIND "
+            "(sim:oracle, sim:noisy:P, sim:random, sim:const:TEXT, sim:gibberish, sim:echo)")
+    if preset not in PRESETS:
+        raise UserError(f"unknown sampling preset {preset!r} (known: {', '.join(PRESETS)})")
+    if concurrency < 1:
+        raise UserError(f"concurrency must be at least 1, got {concurrency}")
+    if kind == "sim":
+        from widthbench.llm.simulated import SimBackend
+
+        name = spec
+        backend: Any = SimBackend(spec)
+    elif kind == "openai":
+        from widthbench.llm.online import OpenAIBackend
+
+        backend = OpenAIBackend(name, _split_urls(base_urls), timeout=timeout, api_key=api_key,
+                                preflight=preflight, concurrency=concurrency)
+    else:
+        from widthbench.llm.batch import VLLMBatchBackend
+
+        backend = VLLMBatchBackend(name, command=batch_cmd, batch_size=batch_size,
+                                   work_dir=work_dir or cache_dir)
+    cache = None
+    if use_cache:
+        cache = ReplyCache(cache_dir if cache_dir is not None else default_cache_dir())
+    return Model(spec=spec, name=name, base_model=base_model or name, backend=backend,
+                 cache=cache, preset=preset, params=dict(params or {}), concurrency=concurrency,
+                 max_retries=max_retries, backoff=backoff, max_backoff=max_backoff)
+
+
+class Model:
+    """A model with a cache, a retry policy and a token ledger. Use `run` or `complete`."""
+
+    def __init__(self, *, spec: str, name: str, base_model: str, backend: Any,
+                 cache: ReplyCache | None, preset: str, params: dict[str, Any], concurrency: int,
+                 max_retries: int, backoff: float, max_backoff: float):
+        self.spec = spec
+        self.name = name
+        self.base_model = base_model
+        self.backend = backend
+        self.cache = cache
+        self.preset = preset
+        self.params = params
+        self.concurrency = concurrency
+        self.max_retries = max_retries
+        self.backoff = backoff
+        self.max_backoff = max_backoff
+        self.simulated = bool(backend.simulated)
+        self.ledger = Ledger(models={name: self.simulated})
+        # Across this model's runs: requests looked up, found in the cache, sent (distinct requests
+        # that went to the backend), attempts (incl. retries) and final errors.
+        self.counters = {"requests": 0, "cached": 0, "sent": 0, "attempts": 0, "errors": 0}
+        self._jitter = random.Random()
+
+    def __repr__(self) -> str:
+        return f"Model({self.spec!r}, simulated={self.simulated})"
+
+    # ---- public API ----------------------------------------------------------------------------
+    def pending_item(self, request: Request) -> Pending:
+        params = resolve_params(request, self.preset, self.params)
+        key, key_json = cache_key(self.name, self.base_model, request, params)
+        return Pending(request, params, key, key_json)
+
+    def complete(self, request: Request) -> Reply:
+        return self.run([request], progress=False)[0]
+
+    def run(self, requests: Iterable[Request], progress: bool = True,
+            ledger: Ledger | None = None) -> list[Reply]:
+        """Answer all requests (ordered like them). Safe to call from inside a running event loop
+        (it then runs on a helper thread); async code can await `arun` instead."""
+        requests = list(requests)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self.arun(requests, progress, ledger))
+        box: dict[str, Any] = {}
+
+        def target() -> None:
+            try:
+                box["out"] = asyncio.run(self.arun(requests, progress, ledger))
+            except BaseException as exc:  # re-raised in the caller's thread
+                box["exc"] = exc
+
+        t = threading.Thread(target=target)
+        t.start()
+        t.join()
+        if "exc" in box:
+            raise box["exc"]
+        return box["out"]
+
+    async def arun(self, requests: Sequence[Request], progress: bool = True,
+                   ledger: Ledger | None = None) -> list[Reply]:
+        items = [self.pending_item(r) for r in requests]
+        found = self.cache.get_many(i.key for i in items) if self.cache is not None else {}
+        results: dict[str, Reply] = {k: dataclasses.replace(r, cached=True) for k, r in found.items()}
+        pending = list({i.key: i for i in items if i.key not in results}.values())
+        self.counters["requests"] += len(items)
+        self.counters["cached"] += len(items) - len(pending)
+        if pending:
+            bar = _Progress(len(pending), f"{self.name}", progress)
+            try:
+                if hasattr(self.backend, "run_batch"):
+                    await self._run_batch(pending, results, bar)
+                else:
+                    await self._run_online(pending, results, bar)
+            finally:
+                bar.close()
+        out = []
+        seen: set[str] = set()
+        for item in items:
+            reply = results[item.key]
+            if item.key in seen and not reply.cached:
+                reply = dataclasses.replace(reply, cached=True)  # a repeat within the run
+            seen.add(item.key)
+            out.append(reply)
+            self.ledger.add(reply, item.request.purpose, item.request.mode)
+            if ledger is not None:
+                ledger.add(reply, item.request.purpose, item.request.mode)
+        return out
+
+    def close(self) -> None:
+        if self.cache is not None:
+            self.cache.close()
+
+    # ---- internals -----------------------------------------------------------------------------
+    def _record(self, item: Pending, reply: Reply, results: dict[str, Reply], bar) -> None:
+        results[item.key] = reply
+        self.counters["sent"] += 1
+        if reply.error is not None:
+            self.counters["errors"] += 1
+            if self.counters["errors"] <= MAX_ERRORS_SHOWN:
+                bar.write(f"widthbench: {self.name}: {item.request.purpose} request failed: {reply.error}")
+            elif self.counters["errors"] == MAX_ERRORS_SHOWN + 1:
+                bar.write(f"widthbench: {self.name}: more failed requests; see the errors in the results")
+        elif self.cache is not None:
+            self.cache.put(item.key, self.name, item.key_json, reply)
+        bar.update(reply)
+
+    async def _run_online(self, pending: list[Pending], results: dict[str, Reply], bar) -> None:
+        session = await self.backend.open(len(pending))
+        sem = asyncio.Semaphore(self.concurrency)
+        try:
+            async def one(item: Pending) -> None:
+                self._record(item, await self._with_retries(session, item, sem), results, bar)
+
+            await asyncio.gather(*(one(i) for i in pending))
+        finally:
+            await session.close()
+
+    async def _with_retries(self, session, item: Pending, sem: asyncio.Semaphore) -> Reply:
+        last, avoid = "", None
+        attempts = 0
+        for attempt in range(self.max_retries + 1):
+            async with sem:
+                attempts += 1
+                self.counters["attempts"] += 1
+                try:
+                    reply = await session.attempt(item, avoid)
+                    return dataclasses.replace(reply, attempts=attempts)
+                except RetryableError as exc:
+                    last, avoid, retry_after = str(exc), exc.where, exc.retry_after
+                except FatalError as exc:
+                    return self._failed(f"{exc}", attempts)
+            if attempt == self.max_retries:
+                break
+            # Full jitter (AWS architecture blog): spreads retries of a burst of failures.
+            delay = self._jitter.uniform(0, min(self.max_backoff, self.backoff * 2**attempt))
+            if retry_after is not None:
+                delay = max(delay, min(retry_after, self.max_backoff))
+            await asyncio.sleep(delay)
+        return self._failed(f"gave up after {attempts} attempts; last error: {last}", attempts)
+
+    def _failed(self, message: str, attempts: int) -> Reply:
+        return Reply(text="", error=message, model=self.name, simulated=self.simulated,
+                     attempts=attempts)
+
+    async def _run_batch(self, pending: list[Pending], results: dict[str, Reply], bar) -> None:
+        lock = threading.Lock()
+
+        def on_reply(item: Pending, reply: Reply) -> None:
+            with lock:
+                self.counters["attempts"] += 1
+                self._record(item, reply, results, bar)
+
+        await asyncio.to_thread(self.backend.run_batch, pending, on_reply)
+        for item in pending:  # the backend must answer all; guard against a silent drop anyway
+            if item.key not in results:
+                self._record(item, self._failed("no result from the batch runner", 1), results, bar)
+
+
+class _Progress:
+    """A tqdm bar on stderr: requests done, tokens, errors. Silent when disabled."""
+
+    def __init__(self, total: int, desc: str, enabled: bool):
+        self.bar = None
+        self.tokens = 0
+        self.errors = 0
+        self._last = 0.0
+        if enabled:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, desc=desc, unit="req", file=sys.stderr, mininterval=0.5,
+                            dynamic_ncols=True, leave=True)
+
+    def update(self, reply: Reply) -> None:
+        self.tokens += reply.prompt_tokens + reply.completion_tokens
+        self.errors += reply.error is not None
+        if self.bar is None:
+            return
+        self.bar.update(1)
+        now = time.monotonic()
+        if now - self._last > 0.5:
+            self._last = now
+            self.bar.set_postfix(tokens=self.tokens, errors=self.errors, refresh=False)
+
+    def write(self, line: str) -> None:
+        if self.bar is not None:
+            self.bar.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.set_postfix(tokens=self.tokens, errors=self.errors, refresh=False)
+            self.bar.close()

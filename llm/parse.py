@@ -1,0 +1,81 @@
+"""Reading a chat completion body in each shape servers send.
+
+- vLLM (current): `message.reasoning` holds the thinking, `content` the answer; usage carries
+  `completion_tokens_details.reasoning_tokens`.
+- vLLM (older): `message.reasoning_content` instead of `reasoning`, often no reasoning token detail.
+- no reasoning parser: the thinking sits inside `content` as `<think>…</think>answer`; a reply cut
+  inside the thinking has `<think>` and no `</think>`. Qwen3 templates that open `<think>` in the
+  prompt leave only the closing tag in the output: everything before `</think>` is thinking.
+- llama.cpp: `reasoning_content`, with '' instead of None when there is none.
+
+`parse_completion` returns the fields a Reply needs; `thinking_tokens` is None when the body does not
+carry the count, and the caller counts the reasoning text itself (the server's /tokenize).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+OPEN, CLOSE = "<think>", "</think>"
+
+
+class BadResponse(ValueError):
+    """The body is not a chat completion (retryable: a broken or truncated reply)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    text: str
+    reasoning: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    thinking_tokens: int | None
+    finish_reason: str | None
+    simulated: bool
+
+
+def split_think(content: str) -> tuple[str | None, str]:
+    """(reasoning, answer) of a content string that may carry <think>…</think> inline."""
+    if CLOSE in content:
+        before, _, after = content.partition(CLOSE)
+        start = before.find(OPEN)
+        reasoning = before[start + len(OPEN):] if start >= 0 else before
+        return reasoning.strip(), after.strip()
+    start = content.find(OPEN)
+    if start >= 0 and not content[:start].strip():
+        # Cut inside the thinking (max_tokens): all of it is reasoning, there is no answer.
+        return content[start + len(OPEN):].strip(), ""
+    return None, content.strip()
+
+
+def parse_completion(body: Mapping[str, Any]) -> Parsed:
+    try:
+        choice = body["choices"][0]
+        message = choice.get("message") or {}
+    except (KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise BadResponse(f"not a chat completion: {str(body)[:200]}") from exc
+    content = message.get("content") or ""
+    reasoning = message.get("reasoning")
+    if not reasoning:
+        reasoning = message.get("reasoning_content")
+    reasoning = reasoning or None  # llama.cpp sends '' for "none"
+    if reasoning is None:
+        reasoning, text = split_think(content)
+    else:
+        text = content.strip()
+        reasoning = reasoning.strip()
+    usage = body.get("usage") or {}
+    details = usage.get("completion_tokens_details") or {}
+    thinking = details.get("reasoning_tokens")
+    if thinking is None and not reasoning:
+        thinking = 0  # nothing to count
+    return Parsed(
+        text=text,
+        reasoning=reasoning,
+        prompt_tokens=int(usage.get("prompt_tokens") or 0),
+        completion_tokens=int(usage.get("completion_tokens") or 0),
+        thinking_tokens=None if thinking is None else int(thinking),
+        finish_reason=choice.get("finish_reason"),
+        simulated=bool(body.get("simulated")) or str(body.get("model", "")).startswith("sim:"),
+    )

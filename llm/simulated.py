@@ -1,0 +1,222 @@
+"""Simulated models: labelled `simulated` everywhere, deterministic per request, no weights.
+
+Task-independent models are implemented here:
+  sim:echo          repeats the last user message
+  sim:const:TEXT    always answers TEXT (e.g. sim:const:yes)
+  sim:gibberish     seeded nonsense words
+Task-aware models read widthbench's own prompts back and ask the engine; they live with the
+sub-task evaluators, in `widthbench.subtasks.simulate.answer(kind, messages, thinking, rng)`, and
+are imported lazily:
+  sim:oracle        correct answers
+  sim:noisy:P       oracle answers corrupted with probability P
+  sim:random        random well-formed answers
+
+Every answer's random generator is seeded from the request's cache key (model, messages, sampling
+parameters, thinking, seed), never from call order, so a retried or resumed request gets the same
+answer, in-process or over the sim-server. max_tokens is honoured like a real server: the thinking
+counts against it, and a cut reply ends with finish_reason "length".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from widthbench.errors import UserError
+from widthbench.llm import tokens
+
+SIMULATE_MODULE = "widthbench.subtasks.simulate"
+TASK_AWARE = ("oracle", "noisy", "random")
+
+_WORDS = (
+    "block stack table hand clear truck plane city package airport move pick put unstack "
+    "goal state action plan left right above below first then maybe perhaps because"
+).split()
+
+
+@dataclass(frozen=True, slots=True)
+class Completion:
+    """A simulated reply before it is put into any wire shape."""
+
+    text: str
+    reasoning: str | None
+    prompt_tokens: int
+    completion_tokens: int
+    thinking_tokens: int
+    finish_reason: str
+
+
+AnswerFn = Callable[[Sequence[Mapping[str, Any]], bool, random.Random], tuple[str, str | None]]
+
+
+def _last_user(messages: Sequence[Mapping[str, Any]]) -> str:
+    for m in reversed(messages):
+        if m.get("role") == "user":
+            return str(m.get("content") or "")
+    return ""
+
+
+def _musing(rng: random.Random, question: str) -> str:
+    n = tokens.count_tokens(question)
+    words = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(8, 24)))
+    return f"The question has {n} tokens. Let me think step by step: {words}. I am ready to answer."
+
+
+def _gibberish(rng: random.Random) -> str:
+    return " ".join(rng.choice(_WORDS) for _ in range(rng.randint(3, 20))).capitalize() + "."
+
+
+def parse_sim_spec(name: str) -> tuple[str, str]:
+    """("echo"|"const"|"gibberish"|"oracle"|"noisy"|"random", argument) of a `sim:...` name."""
+    if not name.startswith("sim:"):
+        raise UserError(f"not a simulated model: {name!r}")
+    rest = name[4:]
+    kind, _, arg = rest.partition(":")
+    if kind in ("echo", "gibberish", "oracle", "random") and not arg:
+        return kind, ""
+    if kind == "const" and _ == ":":
+        return kind, arg
+    if kind == "noisy":
+        try:
+            p = float(arg)
+        except ValueError:
+            p = -1.0
+        if not 0.0 <= p <= 1.0:
+            raise UserError(f"sim:noisy:P needs a probability P in [0, 1], got {name!r}")
+        return kind, arg
+    raise UserError(
+        f"unknown simulated model {name!r} (known: sim:oracle, sim:noisy:P, sim:random, "
+        "sim:const:TEXT, sim:gibberish, sim:echo)"
+    )
+
+
+def _task_answer_fn() -> Callable[..., tuple[str, str | None]]:
+    try:
+        module = importlib.import_module(SIMULATE_MODULE)
+    except ModuleNotFoundError as exc:
+        if exc.name and SIMULATE_MODULE.startswith(exc.name):
+            raise UserError(
+                f"task-aware simulated models need {SIMULATE_MODULE}.answer(kind, messages, thinking, rng), "
+                f"and {SIMULATE_MODULE} does not exist yet; use sim:echo, sim:const:TEXT or sim:gibberish"
+            ) from None
+        raise
+    fn = getattr(module, "answer", None)
+    if fn is None:
+        raise UserError(f"{SIMULATE_MODULE} has no function answer(kind, messages, thinking, rng)")
+    return fn
+
+
+def answer_function(name: str) -> AnswerFn:
+    """The (messages, thinking, rng) -> (text, reasoning) function of simulated model `name`.
+
+    Raises UserError at once for an unknown name or a missing task-aware module, so a run fails
+    before it starts rather than item by item.
+    """
+    kind, arg = parse_sim_spec(name)
+    if kind in TASK_AWARE:
+        task_answer = _task_answer_fn()
+        label = f"noisy:{arg}" if kind == "noisy" else kind
+
+        def task(messages, thinking, rng):
+            return task_answer(label, list(messages), thinking, rng)
+
+        return task
+
+    def simple(messages, thinking, rng):
+        question = _last_user(messages)
+        if kind == "echo":
+            text = question
+        elif kind == "const":
+            text = arg
+        else:
+            text = _gibberish(rng)
+        return text, (_musing(rng, question) if thinking else None)
+
+    return simple
+
+
+def request_rng(
+    model: str,
+    messages: Sequence[Mapping[str, Any]],
+    params: Mapping[str, Any],
+    thinking: bool,
+    seed: int | None,
+) -> random.Random:
+    """A generator seeded by what determines a reply (model, messages, sampling parameters incl.
+    max_tokens, thinking, seed) — stable across processes, unlike hash(), and the same whether the
+    request is answered in-process or by the sim-server from the HTTP body."""
+    canonical = json.dumps(
+        [model, [dict(m) for m in messages], dict(params), bool(thinking), seed],
+        sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str,
+    )
+    return random.Random(int.from_bytes(hashlib.sha256(canonical.encode()).digest()[:8], "big"))
+
+
+def simulate(
+    answer: AnswerFn,
+    messages: Sequence[Mapping[str, Any]],
+    thinking: bool,
+    max_tokens: int | None,
+    rng: random.Random,
+) -> Completion:
+    """Answer, then count and cut tokens as a server would (thinking first, then the answer)."""
+    text, reasoning = answer(messages, thinking, rng)
+    if not thinking:
+        reasoning = None
+    text = text or ""
+    limit = max_tokens if max_tokens is not None else 10**9
+    n_think = tokens.count_tokens(reasoning)
+    n_text = tokens.count_tokens(text)
+    finish = "stop"
+    if reasoning is not None and n_think >= limit:
+        reasoning, text, n_think, n_text, finish = (
+            tokens.truncate_tokens(reasoning, limit), "", limit, 0, "length")
+    elif n_think + n_text > limit:
+        n_text = limit - n_think
+        text, finish = tokens.truncate_tokens(text, n_text), "length"
+    return Completion(
+        text=text,
+        reasoning=reasoning,
+        prompt_tokens=tokens.count_prompt_tokens(messages),
+        completion_tokens=n_think + n_text,
+        thinking_tokens=n_think,
+        finish_reason=finish,
+    )
+
+
+class SimBackend:
+    """Answers `sim:...` models in-process (no HTTP); same answers as the sim-server gives."""
+
+    simulated = True
+
+    def __init__(self, name: str):
+        self.name = name
+        self.answer = answer_function(name)
+
+    async def open(self, pending: int) -> "SimBackend":
+        return self  # stateless: the backend is its own session
+
+    async def attempt(self, item, avoid: str | None = None):
+        import time
+
+        from widthbench.llm.types import Reply
+
+        start = time.perf_counter()
+        request = item.request
+        rng = request_rng(self.name, request.messages, item.params, request.thinking, request.seed)
+        c = simulate(self.answer, request.messages, request.thinking,
+                     item.params.get("max_tokens"), rng)
+        return Reply(
+            text=c.text, reasoning=c.reasoning, prompt_tokens=c.prompt_tokens,
+            completion_tokens=c.completion_tokens, thinking_tokens=c.thinking_tokens,
+            finish_reason=c.finish_reason, latency=time.perf_counter() - start, model=self.name,
+            simulated=True, thinking_tokens_from="simulated",
+        )
+
+    async def close(self) -> None:
+        return None

@@ -1,0 +1,54 @@
+"""`widthbench chat`: one message to a model; prints the reply, the reasoning and a usage line."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "send one message to a model and print the reply (and reasoning) with token usage"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from widthbench.llm.cli_args import add_model_arguments
+
+    parser.add_argument("message", metavar="MESSAGE", help="the user message")
+    parser.add_argument("--thinking", choices=("on", "off"), default="off",
+                        help="Qwen3 thinking mode (chat_template_kwargs.enable_thinking; default off)")
+    parser.add_argument("--system", default=None, help="an optional system message")
+    parser.add_argument("--max-tokens", type=int, default=None)
+    parser.add_argument("--temperature", type=float, default=None)
+    parser.add_argument("--top-p", type=float, default=None)
+    parser.add_argument("--top-k", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=None)
+    add_model_arguments(parser, concurrency=1, retries=3)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from widthbench.llm import Request
+    from widthbench.llm.cli_args import open_model_from_args
+
+    params = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p),
+                                 ("top_k", args.top_k)) if v is not None}
+    messages = [{"role": "system", "content": args.system}] if args.system else []
+    messages.append({"role": "user", "content": args.message})
+    model = open_model_from_args(args)
+    request = Request(messages=messages, thinking=args.thinking == "on", purpose="chat",
+                      params=params, seed=args.seed, max_tokens=args.max_tokens)
+    reply = model.run([request], progress=False)[0]
+    model.close()
+    if reply.error is not None:
+        print(f"widthbench chat: error: {reply.error}", file=sys.stderr)
+        return 1
+    if request.thinking and reply.reasoning:
+        print("[reasoning]")
+        print(reply.reasoning)
+        print("[answer]")
+    print(reply.text)
+    thinking = "?" if reply.thinking_tokens is None else reply.thinking_tokens
+    print(
+        f"[usage] model={reply.model} prompt={reply.prompt_tokens} completion={reply.completion_tokens} "
+        f"thinking={thinking} finish={reply.finish_reason} latency={reply.latency:.2f}s "
+        f"cached={'yes' if reply.cached else 'no'}" + (" simulated" if reply.simulated else "")
+    )
+    return 0
