@@ -5,11 +5,16 @@ custom_id = cache key, method, url, body — the same body the online backend se
 started as a subprocess, and its output lines are read back into the same cache as online replies,
 so a grid of thousands of prompts runs at offline throughput without importing vllm here.
 
-The command is a template with {input}, {output} and {model}: the `command` argument, else
+The command is a template with {input}, {output}, {model} (NAME, the served model name every
+request carries) and {model_dir} (the weights: the `model_dir` argument, else
+$WIDTHBENCH_VLLM_MODEL_DIR, else NAME itself): the `command` argument, else
 $WIDTHBENCH_VLLM_BATCH_CMD, else `bash scripts/vllm_cpu_server.sh batch -i {input} -o {output}
---model {model}`, run from the repository root. Requests go in chunks of `batch_size`; each chunk's
-folder is named by its content, so after a crash the output lines already written are read back
-instead of recomputed. A request with no output line, or an error line, comes back with `error` set.
+--model {model_dir} --served-model-name {model}`, run from the repository root. vLLM's run_batch
+answers 404 (body null) to a request whose `model` is not a served name, so the served name must be
+NAME. Requests go in chunks of `batch_size`; each chunk's folder is named by its content, so after a
+crash the output lines already written are read back instead of recomputed. A request with no output
+line, or any error line (an `error`, a status other than 200, no body), comes back with `error` set:
+the runner exits 0 even when every line failed, so its exit code proves nothing.
 Thinking tokens come from usage when the runner reports them (`--reasoning-parser qwen3` on recent
 vLLM); otherwise they are left uncounted (None), never guessed.
 """
@@ -29,7 +34,8 @@ from widthbench.llm.online import request_body
 from widthbench.llm.parse import BadResponse, parse_completion
 from widthbench.llm.types import Reply
 
-DEFAULT_COMMAND = "bash scripts/vllm_cpu_server.sh batch -i {input} -o {output} --model {model}"
+DEFAULT_COMMAND = ("bash scripts/vllm_cpu_server.sh batch -i {input} -o {output} --model {model_dir} "
+                   "--served-model-name {model}")
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -42,10 +48,12 @@ class VLLMBatchBackend:
     simulated = False
 
     def __init__(self, name: str, *, command: str | None = None, batch_size: int = 2000,
-                 work_dir: str | os.PathLike[str] | None = None):
+                 work_dir: str | os.PathLike[str] | None = None,
+                 model_dir: str | os.PathLike[str] | None = None):
         self.name = name
         self.simulated = name.startswith("sim:")
         self.command = command or os.environ.get("WIDTHBENCH_VLLM_BATCH_CMD") or DEFAULT_COMMAND
+        self.model_dir = str(model_dir or os.environ.get("WIDTHBENCH_VLLM_MODEL_DIR") or name)
         self.batch_size = max(1, batch_size)
         if work_dir is None:
             from widthbench.llm.cache import default_cache_dir
@@ -54,7 +62,8 @@ class VLLMBatchBackend:
         self.work_dir = Path(work_dir) / "batches"
 
     def argv(self, input_path: Path, output_path: Path) -> list[str]:
-        values = {"input": str(input_path), "output": str(output_path), "model": self.name}
+        values = {"input": str(input_path), "output": str(output_path), "model": self.name,
+                  "model_dir": self.model_dir}
         return [part.format(**values) for part in shlex.split(self.command)]
 
     def run_batch(self, items: list[Pending], on_reply) -> None:
@@ -101,6 +110,8 @@ class VLLMBatchBackend:
                     line = json.loads(raw)
                 except json.JSONDecodeError:
                     continue  # a line cut by a crash
+                if not isinstance(line, dict):
+                    continue
                 item = by_key.get(line.get("custom_id"))
                 if item is None or item.key in done:
                     continue
@@ -112,13 +123,19 @@ class VLLMBatchBackend:
         return done
 
     def _reply(self, line: dict, latency: float) -> Reply:
-        response = line.get("response") or {}
-        if line.get("error") or response.get("status_code", 200) != 200:
-            detail = line.get("error") or (response.get("body") or {})
-            return self._error(f"batch runner error (status {response.get('status_code')}): "
-                               f"{json.dumps(detail)[:300]}")
+        response = line.get("response")
+        response = response if isinstance(response, dict) else {}
+        status, body = response.get("status_code", 200), response.get("body")
+        if line.get("error") or status != 200 or not isinstance(body, dict):
+            detail = line.get("error") or body
+            detail = "no response body" if detail is None else json.dumps(detail)[:300]
+            hint = ""
+            if status == 404:
+                hint = (f" (the runner does not serve {self.name!r}: pass --served-model-name "
+                        "{model} in the batch command)")
+            return self._error(f"batch runner error (status {status}): {detail}{hint}")
         try:
-            parsed = parse_completion(response.get("body") or {})
+            parsed = parse_completion(body)
         except BadResponse as exc:
             return self._error(str(exc))
         return Reply(

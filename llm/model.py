@@ -60,6 +60,7 @@ def open_model(
     batch_cmd: str | None = None,
     batch_size: int = 2000,
     work_dir: str | os.PathLike[str] | None = None,
+    model_dir: str | os.PathLike[str] | None = None,
 ) -> "Model":
     """Open a model by spec. Nothing is contacted until a request must be sent.
 
@@ -68,9 +69,11 @@ def open_model(
     cache_dir: default $WIDTHBENCH_CACHE_DIR, else ~/.cache/widthbench/llm; use_cache=False disables.
     base_model: the weights behind a served name (part of the cache key; default: NAME).
     preset: sampling preset per mode ("qwen3", or "none"); params: overrides for every request.
-    batch_cmd: vllm-batch command template with {input} {output} {model} (default
+    batch_cmd: vllm-batch command template with {input} {output} {model} {model_dir} (default
       $WIDTHBENCH_VLLM_BATCH_CMD, else `bash scripts/vllm_cpu_server.sh batch -i {input} -o {output}
-      --model {model}`); batch files go under work_dir (default: the cache folder)/batches.
+      --model {model_dir} --served-model-name {model}`); batch files go under work_dir (default:
+      the cache folder)/batches. model_dir: the weights vLLM loads for vllm-batch:NAME (default
+      $WIDTHBENCH_VLLM_MODEL_DIR, else NAME); NAME is the served name every request carries.
     timeout: seconds per attempt; max_retries, backoff, max_backoff: the retry policy.
     preflight: check each URL's /v1/models before the model's first request.
     """
@@ -97,7 +100,7 @@ def open_model(
         from widthbench.llm.batch import VLLMBatchBackend
 
         backend = VLLMBatchBackend(name, command=batch_cmd, batch_size=batch_size,
-                                   work_dir=work_dir or cache_dir)
+                                   work_dir=work_dir or cache_dir, model_dir=model_dir)
     cache = None
     if use_cache:
         cache = ReplyCache(cache_dir if cache_dir is not None else default_cache_dir())

@@ -1,20 +1,32 @@
 """The `openai:NAME` backend: any OpenAI-compatible chat server, one or several base URLs.
 
+HTTP goes through the official `openai` package (design contract: "Our side speaks HTTP with the
+`openai` client"): one `AsyncOpenAI` per base URL per run (a run's connections belong to its event
+loop), built with `max_retries=0` so the Model's retry loop, not the client's, decides what is
+retried and when. Every chat request is `chat.completions.with_raw_response.create(...)`; the raw
+JSON body is handed to `parse_completion`, which knows every shape servers send.
+
 Qwen3 on vLLM, as NOTES §4 has it: thinking is switched per request with
-`chat_template_kwargs={"enable_thinking": ...}`; the full sampling preset is sent every time, with
-`top_k`/`min_p` as top-level body fields (what the openai client's `extra_body` produces; vLLM reads
-them there); `seed` when the request has one. Reasoning is read from `reasoning`,
-`reasoning_content` or inline `<think>`; thinking tokens come from usage when the server reports
-them, else from the server's /tokenize endpoint applied to the reasoning text.
+`extra_body={"chat_template_kwargs": {"enable_thinking": ...}}`; the full sampling preset is sent
+every time, the parameters the client knows (temperature, top_p, max_tokens, presence_penalty,
+seed, ...) as its documented arguments and the others (`top_k`, `min_p`, ...) in `extra_body`,
+which the client merges into the top level of the JSON body (vLLM reads them there). The body that
+reaches the server equals `request_body(...)`, the one the batch files carry. Reasoning is read from
+`reasoning`, `reasoning_content` or inline `<think>`; thinking tokens come from usage when the server
+reports them, else from the server's /tokenize endpoint applied to the reasoning text.
 
 Several base URLs are load-balanced by fewest requests in flight. Before the first request a model
-sends, each URL's /v1/models is checked once: a URL that cannot be reached is dropped with a warning, and if
-none is left (or the model is not served) the run stops with one clear UserError line.
-HTTP goes through `llm/http.py` (see there why not the openai package).
+sends, each URL's /v1/models is checked once (`models.list`): a URL that cannot be reached is dropped
+with a warning, and if none is left (or the model is not served) the run stops with one UserError line.
+
+Failures map onto the Model's retry policy: `APIConnectionError` (refused, reset, a body cut off),
+`APITimeoutError`, HTTP 408/409/425/429/5xx and a 200 whose body is not a chat completion are
+retryable; every other status (400, 404, ...) is final at once.
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
@@ -22,12 +34,21 @@ from typing import Any
 
 from widthbench.errors import UserError
 from widthbench.llm.backend import FatalError, Pending, RetryableError
-from widthbench.llm.http import HTTPClient, HTTPError, Response, Timeout
 from widthbench.llm.parse import BadResponse, parse_completion
 from widthbench.llm.types import Reply
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
+NO_KEY = "EMPTY"  # what local servers get when no key is set (vLLM ignores it without --api-key)
+PREFLIGHT_TIMEOUT = 10.0
+TOKENIZE_TIMEOUT = 60.0
+
+# Body fields sent as documented arguments of `chat.completions.create`; everything else in the body
+# (top_k, min_p, chat_template_kwargs, structured_outputs, ...) travels in `extra_body`.
+DOCUMENTED_PARAMS = frozenset({
+    "temperature", "top_p", "max_tokens", "max_completion_tokens", "presence_penalty",
+    "frequency_penalty", "seed", "n", "stop", "logprobs", "top_logprobs", "logit_bias",
+})
 
 
 def request_body(model: str, item: Pending) -> dict[str, Any]:
@@ -40,17 +61,49 @@ def request_body(model: str, item: Pending) -> dict[str, Any]:
     return body
 
 
+def create_arguments(body: dict[str, Any]) -> dict[str, Any]:
+    """`chat.completions.create` keyword arguments that send exactly `body`."""
+    args: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, value in body.items():
+        if key in ("model", "messages") or key in DOCUMENTED_PARAMS:
+            args[key] = value
+        else:
+            extra[key] = value
+    args["extra_body"] = extra
+    return args
+
+
 def _root(base_url: str) -> str:
     url = base_url.rstrip("/")
     return url[: -len("/v1")] if url.endswith("/v1") else url
 
 
+def _http_lib():
+    """The HTTP library the installed openai package is built on (httpx2 for openai 3.x, httpx
+    before): its Timeout, Limits and AsyncClient configure the client's connection pool."""
+    import importlib
+
+    import openai
+
+    base = next(c for c in openai.DefaultAsyncHttpxClient.__mro__[1:] if c.__name__ == "AsyncClient")
+    return importlib.import_module(base.__module__.partition(".")[0])
+
+
+@functools.cache
+def _ssl_context():
+    """One verifying SSL context per process (loading the CA store costs ~50 ms; httpx would do it
+    for every client, i.e. every run). Made on first use, never at import."""
+    return _http_lib().create_ssl_context()
+
+
 class _Server:
     def __init__(self, base_url: str):
         self.base_url = base_url.rstrip("/")
-        self.chat_url = self.base_url + "/chat/completions"
         self.tokenize_url = _root(self.base_url) + "/tokenize"
         self.in_flight = 0
+        self.client: Any = None  # AsyncOpenAI for this URL, made by the session
+        self.create: Any = None  # its chat.completions.with_raw_response.create, bound once
 
 
 class OpenAIBackend:
@@ -69,10 +122,12 @@ class OpenAIBackend:
         self._checked: list[str] | None = None  # URLs that passed the /v1/models check
 
     async def open(self, pending: int) -> "_Session":
-        # Local servers need no key; one is sent only if given or set in OPENAI_API_KEY.
-        key = self.api_key or os.environ.get("OPENAI_API_KEY")
-        headers = {"Authorization": f"Bearer {key}"} if key else {}
-        session = _Session(self, HTTPClient(timeout=self.timeout, headers=headers))
+        # Local servers need no key: the option, else OPENAI_API_KEY when the run starts, else a
+        # dummy (the openai client insists on one).
+        key = self.api_key or os.environ.get("OPENAI_API_KEY") or NO_KEY
+        for url in self.urls:
+            _check_url(url)
+        session = _Session(self, key)
         try:
             if self.preflight and self._checked is None:
                 # Once per model, not per run: searches call complete() thousands of times.
@@ -86,27 +141,45 @@ class OpenAIBackend:
 
 
 class _Session:
-    def __init__(self, backend: OpenAIBackend, http: HTTPClient):
+    def __init__(self, backend: OpenAIBackend, api_key: str):
+        import openai
+
+        httpx = _http_lib()
         self.backend = backend
         self.name = backend.name
-        self.http = http
         self.servers = [_Server(u) for u in backend.urls]
+        self._all = list(self.servers)
         self._turn = 0
+        # Timeouts per attempt: connecting, and then no byte for `timeout` seconds (vLLM sends a
+        # non-streamed reply in one piece, so this is the time the reply may take).
+        timeout = httpx.Timeout(backend.timeout)
+        # One pool per server, sized to the run's concurrency: every slot keeps its connection
+        # alive between requests, and nothing waits for a connection.
+        size = max(1, backend.concurrency)
+        limits = httpx.Limits(max_connections=size, max_keepalive_connections=size)
+        for s in self.servers:
+            http = httpx.AsyncClient(timeout=timeout, limits=limits, verify=_ssl_context())
+            s.client = openai.AsyncOpenAI(base_url=s.base_url, api_key=api_key, max_retries=0,
+                                          timeout=timeout, http_client=http)
+            s.create = s.client.chat.completions.with_raw_response.create
+        self._openai = openai
 
     async def check(self) -> list[_Server]:
         """The servers that answer /v1/models; a UserError if none does or the model is absent."""
+        import openai
+
         alive, problems = [], []
         for s in self.servers:
             try:
-                r = await self.http.request("GET", s.base_url + "/models", timeout=10.0)
-            except HTTPError as exc:
-                problems.append(f"{s.base_url}: {exc}")
+                raw = await s.client.models.with_raw_response.list(timeout=PREFLIGHT_TIMEOUT)
+            except openai.APIStatusError as exc:
+                problems.append(f"{s.base_url}/models: HTTP {exc.status_code}")
                 continue
-            if r.status != 200:
-                problems.append(f"{s.base_url}/models: HTTP {r.status}")
+            except openai.APIError as exc:
+                problems.append(f"{s.base_url}: {_transport_error(exc)}")
                 continue
             try:
-                served = [m.get("id") for m in r.json().get("data", [])]
+                served = [m.get("id") for m in raw.http_response.json().get("data", [])]
             except (ValueError, AttributeError):
                 served = []
             if served and self.name not in served:
@@ -121,7 +194,9 @@ class _Session:
         return alive
 
     async def close(self) -> None:
-        await self.http.aclose()
+        for s in self._all:
+            if s.client is not None:
+                await s.client.close()
 
     def _pick(self, avoid: str | None = None) -> _Server:
         n = len(self.servers)
@@ -134,27 +209,33 @@ class _Session:
     async def attempt(self, item: Pending, avoid: str | None = None) -> Reply:
         """One try at the least busy server (preferring one other than `avoid`, where the last
         try failed)."""
+        openai = self._openai
         server = self._pick(avoid)
-        where, timeout = server.base_url, self.backend.timeout
+        where = server.base_url
         server.in_flight += 1
         start = time.perf_counter()
         try:
-            r = await self.http.request("POST", server.chat_url, request_body(self.name, item))
-        except Timeout:
-            raise RetryableError(f"timeout after {timeout:g} s at {where}", where=where) from None
-        except HTTPError as exc:
-            raise RetryableError(f"{exc} at {where}", where=where) from None
+            raw = await server.create(**create_arguments(request_body(self.name, item)))
+            body = raw.http_response.json()
+        except openai.APITimeoutError:
+            raise RetryableError(f"timeout after {self.backend.timeout:g} s at {where}",
+                                 where=where) from None
+        except openai.APIStatusError as exc:
+            status = exc.status_code
+            message = f"HTTP {status} from {where}: {_detail(exc.response)}"
+            if status in RETRY_STATUS or status >= 500:
+                raise RetryableError(message, _retry_after(exc.response), where) from None
+            raise FatalError(message) from None
+        except openai.APIError as exc:  # connection refused or reset, a reply cut off
+            raise RetryableError(f"{_transport_error(exc)} at {where}", where=where) from None
+        except ValueError as exc:  # a 200 whose body is not JSON
+            raise RetryableError(f"bad response from {where}: {exc}"[:400], where=where) from None
         finally:
             server.in_flight -= 1
         latency = time.perf_counter() - start
-        if r.status != 200:
-            message = f"HTTP {r.status} from {where}: {_detail(r)}"
-            if r.status in RETRY_STATUS or r.status >= 500:
-                raise RetryableError(message, _retry_after(r), where)
-            raise FatalError(message)
         try:
-            parsed = parse_completion(r.json())
-        except (ValueError, BadResponse) as exc:  # broken JSON body
+            parsed = parse_completion(body)
+        except BadResponse as exc:  # JSON, but not a chat completion
             raise RetryableError(f"bad response from {where}: {exc}"[:400], where=where) from None
         thinking, source = parsed.thinking_tokens, "usage"
         if thinking is None:
@@ -171,33 +252,71 @@ class _Session:
 
     async def count_tokens(self, server: _Server, text: str) -> int | None:
         """Tokens of `text` by the server's /tokenize (vLLM: prompt -> count; llama.cpp:
-        content -> tokens). None if the server cannot tell."""
+        content -> tokens). None if the server cannot tell.
+
+        /tokenize sits at the server root, outside /v1, and the openai package has no method for
+        it: the same client's generic `post` with an absolute URL sends it (same connections, key
+        and timeouts); `cast_to=object` gives the decoded JSON as it is."""
+        openai = self._openai
+
         if not text:
             return 0
         for payload in ({"model": self.name, "prompt": text, "add_special_tokens": False},
                         {"content": text, "add_special": False}):
             for _ in range(3):
                 try:
-                    r = await self.http.request("POST", server.tokenize_url, payload, timeout=60.0)
-                except HTTPError:
+                    data = await server.client.post(server.tokenize_url, body=payload,
+                                                    cast_to=object,
+                                                    options={"timeout": TOKENIZE_TIMEOUT})
+                except openai.APIStatusError as exc:
+                    if exc.status_code >= 500:
+                        continue
+                    break
+                except openai.APIError:
                     continue
-                if r.status >= 500:
-                    continue
-                if r.status != 200:
+                except ValueError:  # a body that is not JSON
                     break
                 try:
-                    data = r.json()
                     return int(data["count"]) if "count" in data else len(data["tokens"])
                 except (ValueError, KeyError, TypeError):
                     break
         return None
 
 
-def _detail(r: Response) -> str:
+def _check_url(url: str) -> None:
+    from urllib.parse import urlsplit
+
     try:
-        body = r.json()
+        parts = urlsplit(url)
+        ok = parts.scheme in ("http", "https") and bool(parts.hostname)
+        parts.port  # noqa: B018 -- raises ValueError when out of range
     except ValueError:
-        return r.body[:300].decode(errors="replace")
+        ok = False
+    if not ok:
+        raise UserError(f"bad base URL {url!r}: use http(s)://HOST[:PORT]/v1")
+
+
+def _transport_error(exc: BaseException) -> str:
+    """A one-line account of a connection-level failure, naming its cause (the openai client's
+    own message is just "Connection error.")."""
+    causes = []
+    e: BaseException | None = exc.__cause__ or exc.__context__
+    while e is not None and len(causes) < 4:
+        causes.append(e)
+        e = e.__cause__ or e.__context__
+    if any(isinstance(c, ConnectionRefusedError) for c in causes) or any(
+            "refused" in str(c).lower() for c in causes):
+        return "cannot connect (connection refused)"
+    detail = next((f"{type(c).__name__}: {c}" for c in causes if str(c)), "")
+    text = f"{exc.message if hasattr(exc, 'message') else exc}".rstrip(".")
+    return f"{text} ({detail})"[:300] if detail else text
+
+
+def _detail(response: Any) -> str:
+    try:
+        body = response.json()
+    except ValueError:
+        return response.content[:300].decode(errors="replace")
     if isinstance(body, dict):
         inner = body.get("error")
         msg = body.get("message") or (inner.get("message") if isinstance(inner, dict) else inner)
@@ -206,9 +325,9 @@ def _detail(r: Response) -> str:
     return str(body)[:300]
 
 
-def _retry_after(r: Response) -> float | None:
+def _retry_after(response: Any) -> float | None:
     try:
-        value = r.headers.get("retry-after")
+        value = response.headers.get("retry-after")
         return float(value) if value is not None else None
     except (AttributeError, ValueError):
         return None

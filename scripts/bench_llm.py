@@ -11,7 +11,9 @@ same requests with the same cache and shows the server received 0 requests. With
 third pass runs against a second server injecting faults at rate F and checks that every request
 is answered exactly once and the results equal the clean run's. Each timed run is paired with a
 bare asyncio socket client sending the same bodies to the same server: on a shared machine its wall
-time shows how much of a miss is the machine's load rather than the layer.
+time shows how much of a miss is the machine's load rather than the layer. The client's CPU per
+request is printed for both: the layer runs in one event loop, so N times its CPU per request is a
+floor on its wall time whatever the server's latency (the `openai` client's cost; docs/llm.md).
 """
 
 from __future__ import annotations
@@ -31,13 +33,22 @@ from widthbench.llm.online import request_body
 from widthbench.llm.sim_server import fetch_stats
 
 
+def _runqueue_wait() -> float | None:
+    """Seconds this process has spent runnable but waiting for a CPU (Linux schedstat), or None."""
+    try:
+        with open("/proc/self/schedstat") as f:
+            return int(f.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def start_server(*args: str) -> tuple[subprocess.Popen, str]:
     proc = subprocess.Popen([sys.executable, "-m", "widthbench", "sim-server", "--port", "0", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     return proc, proc.stdout.readline().strip()
 
 
-async def _bare_client(url: str, bodies: list[bytes], concurrency: int) -> float:
+async def _bare_client(url: str, bodies: list[bytes], concurrency: int) -> tuple[float, float]:
     """The same requests from a bare asyncio socket client (no parsing, cache or retries): the
     floor this machine allows right now, to tell machine load apart from the layer's overhead."""
     host, port = url.split("//")[1].split("/")[0].split(":")
@@ -54,12 +65,12 @@ async def _bare_client(url: str, bodies: list[bytes], concurrency: int) -> float
             await reader.readexactly(length)
             idle.append((reader, writer))
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     await asyncio.gather(*(one(b) for b in bodies))
-    wall = time.perf_counter() - t0
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     for _, writer in idle:
         writer.close()
-    return wall
+    return wall, cpu
 
 
 def main() -> int:
@@ -78,18 +89,22 @@ def main() -> int:
                              purpose="bench", seed=i) for i in range(n)]
     proc, url = start_server("--model", "sim:echo", "--latency", str(lat))
     try:
-        walls, bare, cpu = [], [], []
+        walls, bare, cpu, bare_cpu, waits = [], [], [], [], []
         probe = open_model("openai:sim:echo", use_cache=False)
         bodies = [json.dumps(request_body("sim:echo", probe.pending_item(r))).encode()
                   for r in requests]
         for k in range(args.repeat):
-            bare.append(asyncio.run(_bare_client(url, bodies, c)))
+            wall, used = asyncio.run(_bare_client(url, bodies, c))
+            bare.append(wall)
+            bare_cpu.append(used)
             with tempfile.TemporaryDirectory() as cache:
                 model = open_model("openai:sim:echo", base_urls=url, cache_dir=cache, concurrency=c)
-                t0, c0 = time.perf_counter(), time.process_time()
+                t0, c0, q0 = time.perf_counter(), time.process_time(), _runqueue_wait()
                 replies = model.run(requests, progress=False)
                 walls.append(time.perf_counter() - t0)
                 cpu.append(time.process_time() - c0)
+                q1 = _runqueue_wait()
+                waits.append(None if q0 is None or q1 is None else q1 - q0)
                 assert all(r.ok for r in replies), [r.error for r in replies if not r.ok][:3]
                 if k == args.repeat - 1:
                     before = fetch_stats(url)["chat_requests"]
@@ -109,7 +124,15 @@ def main() -> int:
               f"{med / ideal:.2f}x ideal (target <= 1.1x: {'met' if best <= 1.1 * ideal else 'missed'})")
         print("bare-socket control on the same server: " + ", ".join(f"{w:.3f}" for w in bare)
               + f" s; best {min(bare) / ideal:.2f}x ideal (what this machine allows right now)")
-        print(f"client CPU: {1000 * min(cpu) / n:.2f} ms per request (cache writes included)")
+        print(f"client CPU: {1000 * min(cpu) / n:.2f} ms per request (openai client, parsing, cache "
+              f"writes), {min(cpu):.2f} s per run = {min(cpu) / ideal:.2f}x ideal on one core; "
+              f"bare-socket control {1000 * min(bare_cpu) / n:.2f} ms per request")
+        if all(w is not None for w in waits):
+            print("client waited for a CPU (runnable, not running; other jobs' load): "
+                  + ", ".join(f"{w:.2f}" for w in waits) + " s of the walls above")
+            net = min(w - q for w, q in zip(walls, waits))
+            print(f"best wall less that wait: {net:.3f} s = {net / ideal:.2f}x ideal (an estimate of "
+                  "the layer on a machine of its own, not a measurement)")
         print(f"tokens: prompt {ledger['prompt']}, completion {ledger['completion']}, "
               f"thinking {ledger['thinking']}")
         print(f"rerun with the same cache: {rerun_sent} requests sent, {rerun_wall:.3f} s, "

@@ -17,8 +17,9 @@
 #   start MODEL_DIR NAME [PORT]    start a server in the background (free loopback port if none given),
 #                                  wait for /health, print the base URL (http://127.0.0.1:PORT/v1)
 #   stop [NAME]                    stop the server NAME (default: every server this run dir knows)
-#   batch -i IN -o OUT --model DIR [ARGS...]
-#                                  run vLLM's offline OpenAI batch runner (run_batch) in the venv
+#   batch -i IN -o OUT --model DIR [--served-model-name NAME] [ARGS...]
+#                                  run vLLM's offline OpenAI batch runner (run_batch) in the venv;
+#                                  each request's "model" must be NAME (default: DIR), else 404
 #   python                         print the venv's python path
 #
 # Environment:
@@ -44,7 +45,7 @@ PY="$VENV/bin/python"
 
 die() { echo "vllm_cpu_server.sh: $*" >&2; exit 2; }
 
-usage() { sed -n '2,34p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
 
 require_venv() {
     [[ -f "$MARKER" ]] || die "no vLLM venv at $VENV (run: $0 setup)"
@@ -172,6 +173,14 @@ cmd_batch() {
     local args=("$@")
     [[ " ${args[*]} " == *" -i "* && " ${args[*]} " == *" -o "* && " ${args[*]} " == *" --model "* ]] \
         || die "usage: $0 batch -i IN -o OUT --model DIR [--served-model-name NAME] [ARGS...]"
+    # --served-model-name is forwarded as given (run_batch answers 404 to any other request model)
+    local i
+    for ((i = 0; i < ${#args[@]}; i++)); do
+        if [[ "${args[i]}" == "--served-model-name" ]]; then
+            [[ -n "${args[i + 1]:-}" && "${args[i + 1]}" != -* ]] \
+                || die "batch: --served-model-name needs a NAME"
+        fi
+    done
     HF_HUB_OFFLINE=1 VLLM_CPU_KVCACHE_SPACE=1 "$PY" -m vllm.entrypoints.openai.run_batch \
         --reasoning-parser qwen3 --dtype float32 --max-model-len 4096 --enforce-eager "${args[@]}"
 }

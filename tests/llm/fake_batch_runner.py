@@ -1,7 +1,10 @@
 """A stand-in for vLLM's run_batch: reads an OpenAI batch file, writes OpenAI batch output lines.
 
-Answers with the sim-server's completion logic (shape via --shape). --fail-after K writes K lines
-then exits 1 (a crashed runner); --error-every M answers every M-th request with an error line.
+Answers with the sim-server's completion logic (shape via --shape). Like vLLM's run_batch, it
+serves the names given by --served-model-name (default: the --model value) and answers a request
+whose "model" is not one of them with a 404 line (body null, an error object) while still exiting 0.
+--fail-after K writes K lines then exits 1 (a crashed runner); --error-every M answers every M-th
+request with an error line.
 Each invocation appends the number of input lines to --log, so tests can count runner calls.
 """
 
@@ -16,12 +19,15 @@ def main() -> int:
     ap.add_argument("-i", required=True)
     ap.add_argument("-o", required=True)
     ap.add_argument("--model", required=True)
+    ap.add_argument("--served-model-name", nargs="+", default=None)
     ap.add_argument("--shape", default="raw-think")
     ap.add_argument("--fail-after", type=int, default=None)
     ap.add_argument("--error-every", type=int, default=None)
     ap.add_argument("--log", default=None)
     args = ap.parse_args()
-    server = SimServer(SimServerConfig(model=args.model, shape=args.shape))
+    served = args.served_model_name or [args.model]
+    sim = next((name for name in served if name.startswith("sim:")), "sim:echo")
+    server = SimServer(SimServerConfig(model=sim, shape=args.shape))
     lines = [json.loads(line) for line in open(args.i) if line.strip()]
     if args.log:
         with open(args.log, "a") as f:
@@ -31,7 +37,14 @@ def main() -> int:
             if args.fail_after is not None and i >= args.fail_after:
                 return 1
             assert line["method"] == "POST" and line["url"] == "/v1/chat/completions"
-            if args.error_every and i % args.error_every == 0:
+            name = line["body"].get("model")
+            if name not in served:  # vLLM's ErrorResponse line: status 404, body null
+                result = {"id": f"b{i}", "custom_id": line["custom_id"],
+                          "response": {"status_code": 404, "request_id": f"r{i}", "body": None},
+                          "error": {"error": {"message": f"The model `{name}` does not exist.",
+                                              "type": "NotFoundError", "param": "model",
+                                              "code": 404}}}
+            elif args.error_every and i % args.error_every == 0:
                 result = {"id": f"b{i}", "custom_id": line["custom_id"],
                           "response": {"status_code": 400, "request_id": f"r{i}",
                                        "body": {"object": "error", "message": "bad request"}},

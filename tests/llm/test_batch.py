@@ -4,6 +4,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from widthbench.llm import Request, open_model
 from widthbench.llm.batch import DEFAULT_COMMAND, VLLMBatchBackend
 
@@ -23,11 +25,58 @@ def _runs(log: Path) -> list[int]:
     return [int(x) for x in log.read_text().split()] if log.exists() else []
 
 
-def test_default_command_is_the_vllm_cpu_script():
-    assert DEFAULT_COMMAND == "bash scripts/vllm_cpu_server.sh batch -i {input} -o {output} --model {model}"
+def test_default_command_is_the_vllm_cpu_script(monkeypatch):
+    monkeypatch.delenv("WIDTHBENCH_VLLM_BATCH_CMD", raising=False)
+    monkeypatch.delenv("WIDTHBENCH_VLLM_MODEL_DIR", raising=False)
+    assert DEFAULT_COMMAND == ("bash scripts/vllm_cpu_server.sh batch -i {input} -o {output} "
+                               "--model {model_dir} --served-model-name {model}")
+    # NAME alone: the weights are NAME (a hub id or a folder), served under NAME
     backend = VLLMBatchBackend("Qwen/Qwen3-0.6B", work_dir="/tmp/x")
-    assert backend.argv(Path("in.jsonl"), Path("out.jsonl"))[-6:] == [
-        "-i", "in.jsonl", "-o", "out.jsonl", "--model", "Qwen/Qwen3-0.6B"]
+    assert backend.argv(Path("in.jsonl"), Path("out.jsonl"))[-8:] == [
+        "-i", "in.jsonl", "-o", "out.jsonl", "--model", "Qwen/Qwen3-0.6B",
+        "--served-model-name", "Qwen/Qwen3-0.6B"]
+    # a served name over a model folder: the option, else $WIDTHBENCH_VLLM_MODEL_DIR
+    backend = VLLMBatchBackend("qwen", work_dir="/tmp/x", model_dir="/models/qwen3-14b")
+    assert backend.argv(Path("i"), Path("o"))[-4:] == ["--model", "/models/qwen3-14b",
+                                                       "--served-model-name", "qwen"]
+    monkeypatch.setenv("WIDTHBENCH_VLLM_MODEL_DIR", "/models/from-env")
+    assert open_model("vllm-batch:qwen", use_cache=False).backend.argv(Path("i"), Path("o"))[-4:] == [
+        "--model", "/models/from-env", "--served-model-name", "qwen"]
+    assert open_model("vllm-batch:qwen", use_cache=False, model_dir="/m").backend.model_dir == "/m"
+
+
+def test_404_lines_from_a_runner_serving_another_name_are_errors_not_successes(cache_dir, tmp_path):
+    """vLLM's run_batch serves --served-model-name (default: the --model folder) and answers any
+    other request model with a 404 line whose body is null, then exits 0."""
+    log = tmp_path / "runs.log"
+    runner = f"{sys.executable} {RUNNER} -i {{input}} -o {{output}} --log {log} --model {{model_dir}}"
+    requests = _requests(6)
+    model = open_model("vllm-batch:sim:echo", cache_dir=cache_dir, model_dir=str(tmp_path / "weights"),
+                       batch_cmd=runner)
+    replies = model.run(requests, progress=False)
+    assert _runs(log) == [6] and not any(r.ok for r in replies)
+    assert all("status 404" in r.error and "does not exist" in r.error
+               and "--served-model-name" in r.error for r in replies)
+    assert model.counters["errors"] == 6 and model.ledger.to_dict()["total"]["errors"] == 6
+    # nothing was cached: with the served name passed, the rerun sends all six and they succeed
+    fixed = open_model("vllm-batch:sim:echo", cache_dir=cache_dir, model_dir=str(tmp_path / "weights"),
+                       batch_cmd=runner + " --served-model-name {model}")
+    again = fixed.run(requests, progress=False)
+    assert _runs(log) == [6, 6] and all(r.ok and not r.cached for r in again)
+
+
+@pytest.mark.parametrize("line", [
+    {"response": {"status_code": 404, "request_id": "r", "body": None}, "error": None},
+    {"response": {"status_code": 200, "request_id": "r", "body": None}, "error": None},
+    {"response": None, "error": "Request must not be sent in stream mode"},
+    {"response": None, "error": None},
+    {"response": {"status_code": 500, "body": {"object": "chat.completion", "choices": []}}},
+    {"response": {"status_code": 200, "body": {"object": "error", "message": "oops"}}},
+    {"response": {"status_code": 200, "body": []}},
+])
+def test_every_kind_of_error_line_is_an_error_reply(line):
+    reply = VLLMBatchBackend("m", work_dir="/tmp/x")._reply({"custom_id": "k", **line}, 0.0)
+    assert reply.error and not reply.ok
 
 
 def test_batch_results_equal_online_and_fill_the_cache(cache_dir, tmp_path, monkeypatch):
@@ -79,7 +128,8 @@ def test_error_lines_become_error_replies_and_chunks_respected(cache_dir, tmp_pa
     replies = model.run(_requests(), progress=False)
     assert _runs(log) == [5, 5, 2]
     bad = [i for i, r in enumerate(replies) if not r.ok]
-    assert bad == [0, 4, 5, 9, 10]  # every 4th line of each chunk and "status 400" in replies[0].error
+    assert bad == [0, 4, 5, 9, 10]  # every 4th line of each chunk
+    assert "status 400" in replies[0].error and model.counters["errors"] == 5
 
 
 def test_missing_runner_is_an_error_per_request_not_a_crash(cache_dir):

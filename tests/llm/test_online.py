@@ -36,6 +36,27 @@ def test_sampling_presets_sent_explicitly_and_overridable(sim_server):
     assert "seed" not in n
 
 
+def test_body_on_the_wire_is_the_batch_body(sim_server):
+    """Through the openai client (documented arguments + extra_body) the server receives exactly
+    request_body(), the body the vllm-batch files carry: same cache key, same request."""
+    from widthbench.llm.online import create_arguments, request_body
+
+    server = sim_server(model="sim:const:ok")
+    model = _model(server, params={"repetition_penalty": 1.1, "stop": ["\n\n"]})
+    requests = [Request.user("t", thinking=True, seed=3),
+                Request(messages=[{"role": "system", "content": "be brief"},
+                                  {"role": "user", "content": "n"}],
+                        params={"min_p": 0.05, "temperature": 0.2}, max_tokens=9)]
+    model.run(requests, progress=False)
+    got = {b["messages"][-1]["content"]: b for b in server.stats(bodies=True)["recent_bodies"]}
+    for r in requests:
+        want = request_body("sim:const:ok", model.pending_item(r))
+        assert got[r.messages[-1]["content"]] == want
+    args = create_arguments(want)
+    assert set(args["extra_body"]) == {"top_k", "min_p", "repetition_penalty", "chat_template_kwargs"}
+    assert {"temperature", "top_p", "presence_penalty", "max_tokens", "stop"} <= set(args)
+
+
 @pytest.mark.parametrize("shape,source", [("vllm", "usage"), ("vllm-old", "tokenize"),
                                           ("raw-think", "tokenize"), ("llamacpp", "tokenize")])
 def test_each_response_shape_parsed_over_http(sim_server, shape, source):
@@ -87,6 +108,12 @@ def test_server_down_is_one_clear_user_error():
     model = open_model("openai:qwen", base_urls="http://127.0.0.1:9/v1", use_cache=False)
     with pytest.raises(UserError, match="cannot reach the model server.*connection refused"):
         model.run([Request.user("hi")], progress=False)
+
+
+@pytest.mark.parametrize("url", ["localhost:8000/v1", "ftp://127.0.0.1/v1", "http://127.0.0.1:99999/v1"])
+def test_malformed_base_url_is_a_clear_user_error(url):
+    with pytest.raises(UserError, match="bad base URL"):
+        open_model("openai:qwen", base_urls=url, use_cache=False).complete(Request.user("hi"))
 
 
 def test_unknown_model_is_a_clear_user_error(sim_server):
