@@ -1,0 +1,132 @@
+"""State models: what a width-based search needs to know about a problem.
+
+A state model (Geffner & Bonet's S = <S, s0, SG, A, f>, plus the boolean features novelty counts)
+is anything with:
+
+- ``initial_state()`` -> a hashable state;
+- ``successors(state)`` -> list of ``(label, state)`` in a fixed, deterministic order (the label
+  names the action; ``str(label)`` is its text);
+- ``is_goal(state)`` -> bool;
+- ``atoms(state)`` -> the ints of the features (atoms) true in the state.
+
+Optional, used when present: ``atom_mask(state)`` (the same atoms as an int bitmask; IW calls it
+instead of ``atoms``), ``goal_mask`` (int: the goal atoms, for SIW and single-atom goals),
+``goal_is_mask`` (True when ``is_goal(s)`` holds exactly when all ``goal_mask`` atoms are true in s:
+IW then tests the mask instead of calling ``is_goal``),
+``horizon`` (int: no path is longer, the state tree is finite), ``describe_state(state)`` and
+``describe_atom(i)`` (text for reports and prompts), ``name``.
+
+`StripsModel` adapts a grounded STRIPS task: states are the engine's int bitmasks, atoms are the set
+bits (static atoms are folded away by the engine, so they are not features), successors come in the
+engine's order (`applicable_actions`: action name, then arguments), and the goal can be replaced by
+a single goal atom (``StripsModel(task, goal=1 << i)``, the Lipovetzky & Geffner single-goal setting).
+The Game of 24 model lives in `widthbench.generators.game24`.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Iterable, Protocol, runtime_checkable
+
+from widthbench.planners.novelty import bits
+from widthbench.planners.strips import Action, Task, applicable_actions, format_state
+
+
+@runtime_checkable
+class StateModel(Protocol):
+    def initial_state(self) -> Hashable: ...
+
+    def successors(self, state) -> list[tuple[object, Hashable]]: ...
+
+    def is_goal(self, state) -> bool: ...
+
+    def atoms(self, state) -> Iterable[int]: ...
+
+
+def atom_mask_fn(model):
+    """A function state -> int bitmask of its atoms (the model's own if it has one)."""
+    fn = getattr(model, "atom_mask", None)
+    if fn is not None:
+        return fn
+    atoms = model.atoms
+
+    def mask(state) -> int:
+        m = 0
+        for a in atoms(state):
+            m |= 1 << a
+        return m
+
+    return mask
+
+
+class StripsModel:
+    """A STRIPS task as a state model; optionally with its goal replaced by ``goal`` (a bitmask)."""
+
+    __slots__ = ("task", "goal_mask", "goal_neg", "name")
+
+    def __init__(self, task: Task, goal: int | None = None, name: str | None = None):
+        self.task = task
+        self.goal_mask = task.goal if goal is None else goal
+        self.goal_neg = task.goal_neg if goal is None else 0
+        self.name = name or task.problem_name
+
+    def initial_state(self) -> int:
+        return self.task.init
+
+    def successors(self, state: int) -> list[tuple[Action, int]]:
+        """(action, successor) for the applicable actions, in the engine's order (action name,
+        then arguments)."""
+        return [(a, (state & ~a.dele) | a.add) for a in applicable_actions(self.task, state)]
+
+    def is_goal(self, state: int) -> bool:
+        g = self.goal_mask
+        return state & g == g and not state & self.goal_neg
+
+    def atoms(self, state: int) -> list[int]:
+        return bits(state)
+
+    @staticmethod
+    def atom_mask(state: int) -> int:
+        return state
+
+    def describe_state(self, state: int) -> str:
+        return format_state(self.task, state)
+
+    def describe_atom(self, i: int) -> str:
+        return self.task.atoms[i]
+
+    def goal_atoms(self) -> list[int]:
+        """The positive goal atoms (ints); empty if the goal is an unsatisfiable static atom."""
+        if self.goal_mask >> self.task.n_atoms:
+            return []
+        return bits(self.goal_mask)
+
+    def single_goal(self, atom: int) -> "StripsModel":
+        """The same task with the single goal atom ``atom``."""
+        return StripsModel(self.task, goal=1 << atom, name=f"{self.name} {self.task.atoms[atom]}")
+
+
+
+class AtomGoalModel:
+    """Any state model with its goal replaced by "atom ``atom`` is true" (single-atom goals).
+
+    Everything else (successors, atoms, optional helpers) is the wrapped model's.
+    """
+
+    def __init__(self, model, atom: int, name: str | None = None):
+        self.model = model
+        self.atom = atom
+        self.goal_mask = 1 << atom
+        self.goal_is_mask = True
+        self.name = name or f"{getattr(model, 'name', 'model')} atom {atom}"
+        self.atom_mask = atom_mask_fn(model)
+        self.successors = model.successors
+        self.atoms = model.atoms
+
+    def initial_state(self):
+        return self.model.initial_state()
+
+    def is_goal(self, state) -> bool:
+        return bool(self.atom_mask(state) & self.goal_mask)
+
+    def __getattr__(self, name):  # optional helpers: horizon, tree_size, describe_state, ...
+        return getattr(self.model, name)

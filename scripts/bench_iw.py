@@ -1,0 +1,323 @@
+"""Benchmark: our IW(1)/IW(2) against LAPKT, our exhaustive breadth-first search against pyperplan's
+(and LAPKT's), and the wall time of all 1362 Game-of-24 widths. Prints the ratios.
+
+Needs the optional bench extra (``pip install -e .[bench]``: lapkt, clingo, pyperplan). A benchmark,
+not a test: timings depend on the machine and its load (each figure is the best of --repeat runs).
+
+Fairness: every planner searches the *same* grounded task. Our engine grounds each instance once;
+that task is fed to LAPKT through its Python problem-building API (atoms, actions, preconditions,
+effects, init, goal: no LAPKT grounding) and to pyperplan as a `pyperplan.task.Task` built from the
+same atoms and operators. Only search is timed (LAPKT's match-tree set-up is excluded). LAPKT's IW
+planner raises its bound from 1 to --iw-bound like our `iterated_width(model, 2, min_k=1)`; we
+compare it only for k <= 2 (its novelty test looks wrong for k >= 3). LAPKT counts as "generated"
+the nodes it keeps (our ``kept``); the node columns are a sanity check, not equal by design
+(successor order and duplicate bookkeeping differ, see docs/widths.md).
+
+    python scripts/bench_iw.py                # everything (about two minutes)
+    python scripts/bench_iw.py --skip-game24 --skip-full
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from widthbench.generators import generate
+from widthbench.planners.bfs import reachable_states
+from widthbench.planners.iw import iterated_width, iw
+from widthbench.planners.model import StripsModel
+from widthbench.planners.novelty import bits
+
+
+def lapkt_planner(cls: str, task, goal_mask: int, **settings):
+    """A LAPKT planner object holding our grounded task (built through LAPKT's Python interface)."""
+    from lapkt.core.lib import planner
+
+    p = getattr(planner, cls)()
+    p.ignore_action_costs = True
+    for a in task.atoms:
+        p.add_atom(a)
+    quiet(p.create_negated_fluents)  # sizes LAPKT's negation table (we have no negated conditions)
+    for a in task.actions:
+        p.add_action(str(a), False)
+    for a in task.actions:
+        p.add_precondition(a.id, [(i, False) for i in bits(a.pre)])
+        p.add_effect(a.id, [(i, False) for i in bits(a.add)] + [(i, True) for i in bits(a.dele & ~a.add)])
+    p.finalize_actions()
+    p.set_init([(i, False) for i in bits(task.init)])
+    p.set_goal([(i, False) for i in bits(goal_mask)])
+    p.set_domain_name(task.domain_name)
+    p.set_problem_name(task.problem_name)
+    p.log_filename = "lapkt.log"
+    p.plan_filename = "lapkt.plan"
+    for k, v in settings.items():
+        setattr(p, k, v)
+    quiet(lambda: p.setup(True))
+    return p
+
+
+def quiet(fn):
+    """Run fn with the process's stdout (C++ included) captured; return (seconds, captured text)."""
+    sys.stdout.flush()
+    with tempfile.TemporaryFile(mode="w+") as tmp:
+        saved = os.dup(1)
+        os.dup2(tmp.fileno(), 1)
+        try:
+            t = time.perf_counter()
+            fn()
+            elapsed = time.perf_counter() - t
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+        tmp.seek(0)
+        return elapsed, tmp.read()
+
+
+def best(fn, repeat: int) -> tuple[float, object]:
+    out, times = None, []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        out = fn()
+        times.append(time.perf_counter() - t)
+    return min(times), out
+
+
+def lapkt_best(make, repeat: int) -> tuple[float, int]:
+    times, gen = [], 0
+    for _ in range(repeat):
+        p = make()
+        t, text = quiet(p.solve)
+        times.append(t)
+        gen = sum(int(x) for x in re.findall(r"Nodes generated during search: (\d+)", text))
+    return min(times), gen
+
+
+def single_goal_sets(args):
+    bw = [generate("blocksworld", 1, args.seed, blocks=str(b), optimal=False)[0] for b in args.bw_blocks]
+    lg = generate("logistics", args.log_instances, args.seed, cities="3", locations="3", airplanes="2",
+                  packages=args.log_packages, optimal=False)
+    sets = []
+    for name, insts in (("Blocksworld", bw), ("Logistics", lg)):
+        goals = []
+        for inst in insts:
+            task = inst.task()
+            model = StripsModel(task)
+            for g in model.goal_atoms()[: args.goals_per_instance]:
+                if not task.init >> g & 1:
+                    goals.append((inst.id, task, g))
+        sets.append((name, insts, goals))
+    return sets
+
+
+def bench_iw(args) -> list[tuple]:
+    rows = []
+    for name, insts, goals in single_goal_sets(args):
+        sizes = ", ".join(str(len(i.task().object_names)) for i in insts)
+        print(f"\n{name}: {len(insts)} instances (objects: {sizes}), {len(goals)} single goals not true initially")
+        for bound in (1, 2):
+            ours_t = lapkt_t = 0.0
+            ours_kept = lapkt_kept = 0
+            widths = []
+            for _iid, task, g in goals:
+                model = StripsModel(task).single_goal(g)
+                if bound == 1:
+                    t, r = best(lambda: iw(model, 1), args.repeat)
+                    kept, solved_k = r.kept, (1 if r.solved else None)
+                else:
+                    t, r = best(lambda: iterated_width(model, 2, min_k=1), args.repeat)
+                    kept, solved_k = sum(x.kept for x in r.runs), r.width
+                ours_t += t
+                ours_kept += kept
+                widths.append(solved_k)
+                lt, lgen = lapkt_best(lambda: lapkt_planner("IW_Planner", task, 1 << g, iw_bound=bound), args.repeat)
+                lapkt_t += lt
+                lapkt_kept += lgen
+                if args.verbose:
+                    print(f"    {_iid} {task.atoms[g]}: width {solved_k}, ours {t:.3f} s kept {kept}; "
+                          f"LAPKT {lt:.3f} s kept {lgen}")
+            solved = sum(1 for w in widths if w is not None)
+            label = f"{name} IW({bound})" if bound == 1 else f"{name} IW(1..2)"
+            rows.append((label, ours_t, lapkt_t, "LAPKT"))
+            per_ours, per_lapkt = 1e6 * ours_t / ours_kept, 1e6 * lapkt_t / max(lapkt_kept, 1)
+            rows.append((label + " per kept node", per_ours / 1e6, per_lapkt / 1e6, "LAPKT"))
+            print(f"  IW{'(1)' if bound == 1 else '(1..2)'}: ours {ours_t:7.3f} s (kept {ours_kept}), "
+                  f"LAPKT {lapkt_t:7.3f} s (kept {lapkt_kept}); solved {solved}/{len(goals)}; "
+                  f"ratio ours/LAPKT = {ours_t / lapkt_t:.2f}; per kept node {per_ours:.1f} vs "
+                  f"{per_lapkt:.1f} us ({per_ours / per_lapkt:.2f}x)")
+    return rows
+
+
+def pyperplan_task(task, goal_atoms):
+    from pyperplan.task import Operator, Task
+
+    ops = [Operator(str(a), {task.atoms[i] for i in bits(a.pre)}, {task.atoms[i] for i in bits(a.add)},
+                    {task.atoms[i] for i in bits(a.dele)}) for a in task.actions]
+    init = frozenset(task.atoms[i] for i in bits(task.init))
+    return Task(task.problem_name, set(task.atoms), init, frozenset(goal_atoms), ops)
+
+
+def bench_full(args) -> list[tuple]:
+    from pyperplan.search import breadth_first_search
+
+    task = generate("blocksworld", 1, args.seed, blocks="8", optimal=False)[0].task()
+    # an unreachable goal makes every search exhaust the space
+    never = ["(on a b)", "(on b a)"]
+    never_mask = sum(1 << task.atom_index[a] for a in never)
+    print(f"\nFull state space of 8-block Blocksworld ({len(task.atoms)} atoms, {len(task.actions)} actions)")
+    t_engine, depth = best(lambda: reachable_states(task), args.repeat_full)
+    print(f"  ours, planners.bfs.reachable_states: {len(depth)} states in {t_engine:.2f} s")
+    t_iw, r = best(lambda: iw(StripsModel(task, goal=never_mask), None), args.repeat_full)
+    print(f"  ours, iw(model, k=None) (plain breadth-first search): {r.kept} states in {t_iw:.2f} s")
+    ptask = pyperplan_task(task, never)
+    t_py, plan = best(lambda: breadth_first_search(ptask), 1)
+    assert plan is None
+    print(f"  pyperplan 2.1 breadth_first_search (same atoms and operators): {t_py:.2f} s")
+    t_lapkt, gen = lapkt_best(lambda: lapkt_planner("BRFS_Planner", task, never_mask), args.repeat_full)
+    print(f"  LAPKT BRFS_Planner: {t_lapkt:.2f} s")
+    return [("8-block BFS (bfs.reachable_states)", t_engine, t_py, "pyperplan"),
+            ("8-block BFS (iw, k=None)", t_iw, t_py, "pyperplan"),
+            ("8-block BFS (bfs.reachable_states)", t_engine, t_lapkt, "LAPKT")]
+
+
+def bench_game24(args) -> float:
+    with tempfile.TemporaryDirectory() as out:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "widthbench", "widths", "game24", "--max-k", "4", "--jobs",
+                        str(args.jobs), "--out", out, "--quiet"], check=True, stdout=subprocess.DEVNULL)
+        wall = time.perf_counter() - t
+    print(f"\nGame of 24: all 1362 widths (widthbench widths game24 --max-k 4 --jobs {args.jobs}), "
+          f"whole command: {wall:.2f} s wall")
+    return wall
+
+
+class ShuffledModel:
+    """A STRIPS model whose successors come in a random order (fixed per state and seed)."""
+
+    def __init__(self, model, seed: int):
+        import random
+
+        self.model, self.seed, self.random = model, seed, random.Random
+        self.goal_mask = model.goal_mask
+        self.atom_mask = model.atom_mask
+        self.atoms = model.atoms
+        self.is_goal = model.is_goal
+
+    def initial_state(self):
+        return self.model.initial_state()
+
+    def successors(self, state):
+        out = self.model.successors(state)
+        self.random(state * 1_000_003 + self.seed).shuffle(out)
+        return out
+
+
+def order_study(folders, seeds: int) -> None:
+    """Single-goal widths with the engine's successor order, LAPKT's order, and random orders."""
+    from collections import Counter
+
+    from widthbench.generators import read_instance_set
+
+    for folder in folders:
+        ours, lapkt, shuffled = Counter(), Counter(), [Counter() for _ in range(seeds)]
+        for inst in read_instance_set(folder, validate=False):
+            if re.search(r"\(\s*define\s*\(\s*domain\b", inst.problem_pddl, re.IGNORECASE):
+                continue  # a second domain file in the folder
+            task = inst.task()
+            base = StripsModel(task)
+            for g in base.goal_atoms():
+                model = base.single_goal(g)
+                ours[_label(iterated_width(model, 2).width)] += 1
+                if task.init >> g & 1:
+                    lapkt["0"] += 1
+                else:
+                    p = lapkt_planner("IW_Planner", task, 1 << g, iw_bound=1)
+                    _, text = quiet(p.solve)
+                    solved1 = "Plan found" in text
+                    if solved1:
+                        lapkt["1"] += 1
+                    else:
+                        p = lapkt_planner("IW_Planner", task, 1 << g, iw_bound=2)
+                        _, text = quiet(p.solve)
+                        lapkt["2" if "Plan found" in text else ">2"] += 1
+                for i in range(seeds):
+                    shuffled[i][_label(iterated_width(ShuffledModel(model, i), 2).width)] += 1
+        n = sum(ours.values())
+        print(f"\nSingle-goal widths in {folder} ({n} goals; 0 = true initially):")
+        print(f"  engine order (name, then arguments): {_hist(ours, n)}")
+        print(f"  LAPKT's order (its IW(1), then IW(2)): {_hist(lapkt, n)}")
+        ones = sorted(100 * (c["1"]) / n for c in shuffled)
+        print(f"  {seeds} random orders: width 1 for {ones[0]:.0f}%..{ones[-1]:.0f}% of the goals "
+              f"(median {ones[len(ones) // 2]:.0f}%); widths > 2: {sum(c['>2'] for c in shuffled)}")
+
+
+def _label(w) -> str:
+    return str(w) if w is not None else ">2"
+
+
+def _hist(c, n) -> str:
+    return "  ".join(f"{k}: {c.get(k, 0)} ({100 * c.get(k, 0) / n:.0f}%)" for k in ("0", "1", "2", ">2"))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--bw-blocks", type=int, nargs="+", default=[15, 20, 25, 30],
+                    help="Blocksworld sizes, one generated instance each (default 15 20 25 30)")
+    ap.add_argument("--log-instances", type=int, default=2)
+    ap.add_argument("--log-packages", default="10-12")
+    ap.add_argument("--goals-per-instance", type=int, default=6)
+    ap.add_argument("--repeat", type=int, default=3, help="best of N for IW runs")
+    ap.add_argument("--repeat-full", type=int, default=1, help="best of N for the full-space searches")
+    ap.add_argument("--jobs", type=int, default=2, help="--jobs for the Game-of-24 run")
+    ap.add_argument("--skip-iw", action="store_true")
+    ap.add_argument("--verbose", action="store_true", help="one line per goal")
+    ap.add_argument("--skip-full", action="store_true")
+    ap.add_argument("--skip-game24", action="store_true")
+    ap.add_argument("--order-study", nargs="*", metavar="FOLDER",
+                    help="also compare single-goal widths under our, LAPKT's and --seeds random successor orders")
+    ap.add_argument("--seeds", type=int, default=10, help="random orders for --order-study")
+    args = ap.parse_args(argv)
+    try:
+        import lapkt  # noqa: F401
+        import pyperplan  # noqa: F401
+    except ImportError as exc:
+        print(f"bench_iw needs the bench extra (pip install -e '.[bench]'): {exc}", file=sys.stderr)
+        return 2
+    try:
+        load = os.getloadavg()[0]
+        print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start")
+    except OSError:
+        pass
+    workdir = tempfile.mkdtemp(prefix="bench_iw_")
+    here = Path.cwd()
+    os.chdir(workdir)  # LAPKT writes its log and plan files into the working directory
+    rows: list[tuple] = []
+    try:
+        if not args.skip_iw:
+            rows += bench_iw(args)
+        if not args.skip_full:
+            rows += bench_full(args)
+        if args.order_study:
+            order_study([Path(here, f) for f in args.order_study], args.seeds)
+    finally:
+        os.chdir(here)
+    g24 = None if args.skip_game24 else bench_game24(args)
+    print("\nRatios (time ours / time peer; < 1 means we are faster):")
+    for name, ours, peer, who in rows:
+        unit, scale = ("us", 1e6) if "per kept node" in name else ("s ", 1)
+        print(f"  {name:<40} ours {ours * scale:8.3f} {unit}  {who:<9} {peer * scale:8.3f} {unit}  "
+              f"ours/{who} = {ours / peer:6.2f}   ({who}/ours = {peer / ours:.2f})")
+    print("Targets: IW(1..2) within 5x of LAPKT; exhaustive search >= 2x faster than pyperplan; "
+          "1362 Game-of-24 widths < 10 s" + (f" (now {g24:.2f} s)" if g24 is not None else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,323 @@
+"""IW(k), IW and SIW: incremental novelty against full enumeration, and hand-checked cases."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import IPC, cached_task, need_data
+from widthbench.planners.bfs import shortest_plan
+from widthbench.planners.iw import iterated_width, iw, siw
+from widthbench.planners.iw_reference import reference_iw, reference_width
+from widthbench.planners.model import AtomGoalModel, StripsModel
+from widthbench.planners.novelty import NoveltyTable, ReferenceNoveltyTable, as_mask, bits
+from widthbench.planners.strips import execute_plan, ground, parse_domain_text, state_from_atoms
+
+BW = "blocksworld"
+
+
+# ---------------------------------------------------------------------------------------------
+# The novelty table
+
+
+def test_novelty_table_hand_sequence():
+    t = NoveltyTable(2)
+    t.add({0, 1})
+    assert t.novelty({0, 2}) == 1  # atom 2 is new
+    t.add({0, 2})
+    assert t.novelty({1, 2}) == 2  # the pair {1, 2} is new
+    t.add({1, 2})
+    assert t.novelty({0, 1, 2}) == 3  # every pair seen: novelty > 2
+    assert t.novelty({0, 1, 2}, parent_atoms={0, 1}) == 3
+    assert t.novelty({0, 1}) == 3  # a duplicate has no new tuple
+    assert NoveltyTable(0).novelty({5}) == 1  # IW(0) prunes everything
+    t3 = NoveltyTable(3)
+    for s in ({0, 1, 2}, {0, 1, 3}, {0, 2, 3}):
+        t3.add(s)
+    assert t3.novelty({0, 1, 2, 3}) == 3  # every atom and pair seen; the triple {1, 2, 3} is new
+    assert t3.novelty({0, 1, 2, 3}, parent_atoms={0, 1, 2}) == 3
+    t3.add({0, 1, 2, 3}, parent_atoms={0, 1, 2})
+    assert t3.novelty({1, 2, 3}) == 4
+
+
+def test_bitmask_and_iterable_inputs_agree():
+    t = NoveltyTable(2)
+    t.add(0b0111)
+    assert t.novelty(0b1100) == t.novelty([2, 3]) == 1
+    assert as_mask([0, 3]) == 0b1001 and bits(0b1001) == [0, 3]
+
+
+atom_sets = st.lists(st.frozensets(st.integers(0, 7), max_size=6), min_size=1, max_size=25)
+
+
+@settings(max_examples=150, deadline=None)
+@given(atom_sets, st.integers(1, 4), st.data())
+def test_incremental_novelty_equals_full_enumeration(states, k, data):
+    inc, ref = NoveltyTable(k), ReferenceNoveltyTable(k)
+    added: list[frozenset] = []
+    for s in states:
+        # a parent must be a state already added (its tuples are recorded)
+        parent = data.draw(st.sampled_from(added)) if added and data.draw(st.booleans()) else None
+        full = ref.novelty(s)
+        assert inc.novelty(s) == full
+        # tuples inside s & parent are tuples of the parent, recorded when it was added
+        assert inc.novelty(s, parent_atoms=parent) == full
+        if full <= k:
+            inc.add(s, parent_atoms=parent)
+            ref.add(s)
+            added.append(s)
+
+
+# ---------------------------------------------------------------------------------------------
+# Random small STRIPS tasks (0-ary predicates) and a non-STRIPS wrapper of them
+
+
+def _random_task(n_atoms: int, acts, init: int, goal: int):
+    preds = " ".join(f"(p{i})" for i in range(n_atoms))
+
+    def conj(lits):
+        return "(and " + " ".join(lits) + ")" if lits else "(and)"
+
+    schemas = []
+    for j, (pre, add, dele) in enumerate(acts):
+        pl = [f"(p{i})" for i in range(n_atoms) if pre >> i & 1]
+        el = [f"(p{i})" for i in range(n_atoms) if add >> i & 1]
+        el += [f"(not (p{i}))" for i in range(n_atoms) if dele >> i & 1 and not add >> i & 1]
+        schemas.append(f"(:action a{j:02d} :parameters () :precondition {conj(pl)} :effect {conj(el)})")
+    text = f"(define (domain rnd) (:requirements :strips) (:predicates {preds}) {' '.join(schemas)})"
+    dom = parse_domain_text(text)
+    init_atoms = [f"(p{i})" for i in range(n_atoms) if init >> i & 1]
+    goal_atoms = [f"(p{i})" for i in range(n_atoms) if goal >> i & 1]
+    return ground(dom, [], init_atoms, goal_atoms, name="rnd")
+
+
+@st.composite
+def tasks(draw):
+    n = draw(st.integers(3, 6))
+    m = draw(st.integers(2, 7))
+    mask = st.integers(0, (1 << n) - 1)
+    acts = [(draw(mask), draw(mask), draw(mask)) for _ in range(m)]
+    init = draw(mask)
+    goal = draw(mask.filter(lambda g: g != 0))
+    return _random_task(n, acts, init, goal)
+
+
+class Wrapped:
+    """The same task behind the plain protocol (no atom_mask, no goal_mask): the generic paths."""
+
+    def __init__(self, task):
+        self.m = StripsModel(task)
+
+    def initial_state(self):
+        return self.m.initial_state()
+
+    def successors(self, s):
+        return self.m.successors(s)
+
+    def is_goal(self, s):
+        return self.m.is_goal(s)
+
+    def atoms(self, s):
+        return bits(s)
+
+
+def _same_run(a, b):
+    assert (a.solved, a.plan, a.goal_state, a.counts, a.at_goal) == (b.solved, b.plan, b.goal_state, b.counts,
+                                                                     b.at_goal)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tasks(), st.sampled_from(["after-prune", "before-prune"]), st.booleans())
+def test_iw_paths_agree_with_reference(task, goal_test, stop):
+    model, wrapped = StripsModel(task), Wrapped(task)
+    for k in (0, 1, 2, 3, 4):
+        ref = reference_iw(wrapped, k, goal_test, stop_at_goal=stop)
+        general = iw(model, k, goal_test=goal_test, stop_at_goal=stop, trace=True)  # table, trace
+        with_ref_table = iw(wrapped, k, goal_test=goal_test, stop_at_goal=stop, trace=True,
+                            table=ReferenceNoveltyTable(k))
+        fast = iw(model, k, goal_test=goal_test, stop_at_goal=stop)  # inline paths for k = 1, 2
+        fast_generic = iw(wrapped, k, goal_test=goal_test, stop_at_goal=stop)
+        order = tuple((e.state, e.verdict, e.novelty) for e in general.trace)
+        assert order == ref.order  # the same pruned sets, in the same order
+        assert tuple((e.state, e.verdict, e.novelty) for e in with_ref_table.trace) == ref.order
+        assert (general.solved, general.plan, general.generated, general.expanded) == (
+            ref.solved, ref.plan, ref.generated, ref.expanded)
+        for other in (with_ref_table, fast, fast_generic):
+            _same_run(general, other)
+    for max_k in (2, 3):
+        assert iterated_width(model, max_k, goal_test=goal_test).width == reference_width(wrapped, max_k, goal_test)
+    # k=None (plain breadth-first search): the general loop and the inlined ones agree
+    bfs = iw(model, None, goal_test=goal_test, stop_at_goal=stop, trace=True)
+    assert bfs.pruned_novelty == 0
+    _same_run(bfs, iw(model, None, goal_test=goal_test, stop_at_goal=stop))
+    _same_run(bfs, iw(wrapped, None, goal_test=goal_test, stop_at_goal=stop))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tasks())
+def test_plain_bfs_finds_the_engine_bfs_plan(task):
+    """k=None is breadth-first search in the engine's successor order: same plan as bfs.py."""
+    r = iw(StripsModel(task), None)
+    b = shortest_plan(task)
+    assert r.plan == b.plan if b.plan is not None else not r.solved
+
+
+# ---------------------------------------------------------------------------------------------
+# Hand-checked cases
+
+
+def _bw_task(init, goal):
+    from widthbench.planners.strips import load_domain
+
+    objs = sorted({x for a in init + goal for x in a.strip("()").split()[1:]})
+    return ground(load_domain(BW), objs, init, goal, name="hand")
+
+
+def test_iw1_expands_exactly_the_states_computed_by_hand():
+    # c on a, a and b on the table; goal (on a b). Worked out by hand in docs/widths.md.
+    task = _bw_task(["(on c a)", "(ontable a)", "(ontable b)", "(clear c)", "(clear b)", "(handempty)"],
+                    ["(on a b)"])
+    s = lambda *atoms: state_from_atoms(task, atoms)  # noqa: E731
+    s0 = task.init
+    s1 = s("(clear c)", "(holding b)", "(on c a)", "(ontable a)")
+    s2 = s("(clear a)", "(clear b)", "(holding c)", "(ontable a)", "(ontable b)")
+    s3 = s("(clear b)", "(handempty)", "(on b c)", "(on c a)", "(ontable a)")
+    s4 = s("(clear a)", "(clear b)", "(clear c)", "(handempty)", "(ontable a)", "(ontable b)", "(ontable c)")
+    s5 = s("(clear a)", "(clear c)", "(handempty)", "(on c b)", "(ontable a)", "(ontable b)")
+    s6 = s("(clear b)", "(clear c)", "(holding a)", "(ontable b)", "(ontable c)")
+    s8 = s("(clear a)", "(clear c)", "(handempty)", "(on a b)", "(ontable b)", "(ontable c)")
+    pruned_b = s("(clear a)", "(clear c)", "(holding b)", "(ontable a)", "(ontable c)")  # pick-up b in s4
+    pruned_a = s("(clear c)", "(holding a)", "(on c b)", "(ontable b)")  # pick-up a in s5
+    r = iw(StripsModel(task), 1, trace=True)
+    kept = [e.state for e in r.trace if e.verdict == "kept"]
+    assert kept == [s0, s1, s2, s3, s4, s5, s6, s8]
+    assert r.expanded == 7  # s0 .. s6; the goal s8 is reached when generated
+    assert {e.state for e in r.trace if e.verdict == "novelty"} == {pruned_b, pruned_a}
+    assert (r.generated, r.pruned_duplicate, r.pruned_novelty, r.kept) == (16, 6, 2, 8)
+    assert [str(a) for a in r.plan] == ["(unstack c a)", "(put-down c)", "(pick-up a)", "(stack a b)"]
+    fast = iw(StripsModel(task), 1)
+    assert fast.counts == r.counts and fast.plan == r.plan
+
+
+def test_trivial_goal_has_width_zero():
+    task = _bw_task(["(on a b)", "(ontable b)", "(clear a)", "(handempty)"], ["(on a b)"])
+    res = iterated_width(StripsModel(task), 3)
+    assert res.width == 0 and res.last.plan == () and len(res.runs) == 1
+    assert not iw(StripsModel(_bw_task(["(ontable a)", "(ontable b)", "(clear a)", "(clear b)", "(handempty)"],
+                                       ["(on a b)"])), 0).solved  # IW(0) prunes every successor
+
+
+def _ipc_blocks():
+    need_data()
+    folder = IPC / "blocksworld"
+    return [cached_task(str(folder / "domain.pddl"), str(p)) for p in sorted(folder.glob("probBLOCKS-*.pddl"))
+            if int(p.stem.split("-")[1]) <= 7]
+
+
+def test_single_clear_goals_have_width_one_and_on_goals_at_most_two():
+    n_clear = n_on = 0
+    for task in _ipc_blocks():
+        model = StripsModel(task)
+        for i, atom in enumerate(task.atoms):
+            if atom.startswith("(clear") and not task.init >> i & 1:
+                assert iterated_width(model.single_goal(i), 2).width == 1, atom
+                n_clear += 1
+        for i in model.goal_atoms():
+            assert iterated_width(model.single_goal(i), 2).width in (0, 1, 2)
+            n_on += 1
+    assert n_clear > 20 and n_on > 20
+
+
+def test_iw_stops_raising_k_once_nothing_was_pruned():
+    # p0 -> p1 only; goal p2 is unreachable
+    task = _random_task(3, [(0b001, 0b010, 0b001)], init=0b001, goal=0b100)
+    res = iterated_width(StripsModel(task), 4)
+    assert res.width is None and res.unsolvable
+    assert [r.k for r in res.runs] == [0, 1]  # IW(1) pruned nothing: it was a full search
+    assert res.runs[-1].pruned_novelty == 0 and res.runs[-1].exhausted
+
+
+def test_before_prune_goal_test_can_lower_the_width():
+    from widthbench.generators.game24 import Game24Model, load_puzzles
+
+    lower = 0
+    for p in load_puzzles("1-40"):
+        m = Game24Model(p.numbers)
+        after = iterated_width(m, 4).width
+        before = iterated_width(m, 4, goal_test="before-prune").width
+        assert before <= after
+        lower += before < after
+    assert lower > 0
+
+
+def test_trace_records_every_generated_state_with_its_verdict():
+    task = _ipc_blocks()[3]
+    r = iw(StripsModel(task), 2, trace=True, stop_at_goal=False)
+    assert len(r.trace) == r.generated
+    v = [e.verdict for e in r.trace]
+    assert (v.count("kept"), v.count("duplicate"), v.count("novelty")) == (r.kept, r.pruned_duplicate,
+                                                                          r.pruned_novelty)
+    assert all(e.novelty is None for e in r.trace if e.verdict == "duplicate")
+    assert all(e.novelty == 3 for e in r.trace if e.verdict == "novelty")
+    assert all(e.novelty in (1, 2) for e in r.trace[1:] if e.verdict == "kept")
+    assert all(r.trace[e.parent].verdict == "kept" for e in r.trace[1:])
+    seen = set()
+    for e in r.trace:  # duplicates equal an earlier generated state; the others do not
+        assert (e.state in seen) == (e.verdict == "duplicate")
+        seen.add(e.state)
+
+
+def test_max_generated_truncates():
+    task = _ipc_blocks()[-1]
+    r = iw(StripsModel(task), 2, max_generated=50, stop_at_goal=False)
+    assert r.truncated and not r.exhausted and r.generated == 50
+
+
+def test_siw_plans_are_valid_and_keep_achieved_goals():
+    solved = 0
+    for task in _ipc_blocks():
+        r = siw(StripsModel(task), 3)
+        assert 0 <= r.pruned_fraction < 1 and all(w in (1, 2, 3) for w in r.widths)
+        if task.problem_name.startswith("blocks-4-"):
+            assert r.solved, task.problem_name
+        if r.solved:
+            solved += 1
+            assert execute_plan(task, list(r.plan)).valid
+            # each subproblem makes at least one more goal atom true
+            assert 1 <= len(r.widths) <= bin(task.goal & ~task.init).count("1")
+        else:  # greedy serialization can reach a dead end (no goal-ordering check, see docs)
+            assert r.plan is None
+    assert solved >= 9
+
+
+def test_atom_goal_wrapper_matches_strips_single_goal():
+    task = _ipc_blocks()[4]
+    model = StripsModel(task)
+    for i in model.goal_atoms():
+        a = iterated_width(model.single_goal(i), 2)
+        b = iterated_width(AtomGoalModel(Wrapped(task), i), 2)
+        assert a.width == b.width and a.last.counts == b.last.counts
+
+
+def test_bad_arguments():
+    task = _ipc_blocks()[0]
+    with pytest.raises(ValueError):
+        iw(StripsModel(task), 1, goal_test="sometimes")
+    with pytest.raises(ValueError):
+        iw(StripsModel(task), -1)
+    with pytest.raises(TypeError):
+        siw(Wrapped(task))
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_lapkt_style_counts_are_consistent(k):
+    # kept + pruned for novelty + duplicates = generated, for every run
+    for task in _ipc_blocks()[:6]:
+        for goal in StripsModel(task).goal_atoms():
+            r = iw(StripsModel(task).single_goal(goal), k, stop_at_goal=False)
+            assert r.kept + r.pruned_novelty + r.pruned_duplicate == r.generated
+            assert r.expanded == r.kept  # a complete run expands every kept state
+            if r.solved:
+                a = r.at_goal
+                assert a.kept + a.pruned_novelty + a.pruned_duplicate == a.generated <= r.generated
