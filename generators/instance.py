@@ -197,7 +197,9 @@ def read_instance_set(directory: str | Path, validate: bool = True) -> list[Inst
                 id=row["id"], domain=dom_name, problem_pddl=_read_text(path), params=params, seed=seed,
                 optimal_length=length, optimal_plan=tuple(plan) if plan is not None else None))
     else:
-        files = sorted((p for p in folder.glob("*.pddl") if p != dom_path), key=lambda p: _natural_key(p.name))
+        # Other domain files (e.g. a second copy of the domain under another name) are not problems.
+        files = sorted((p for p in folder.glob("*.pddl") if p != dom_path and not _defines_domain(p)),
+                       key=lambda p: _natural_key(p.name))
         if not files:
             raise UserError(f"{folder}: no problem files (*.pddl besides {dom_path.name})")
         for p in files:
@@ -207,6 +209,13 @@ def read_instance_set(directory: str | Path, validate: bool = True) -> list[Inst
         for inst, path in zip(instances, paths):
             strips.load_task(dom, path)
     return instances
+
+
+_DOMAIN_HEAD = re.compile(r"^\s*(?:;[^\n]*\n\s*)*\(\s*define\s*\(\s*domain\b", re.IGNORECASE)
+
+
+def _defines_domain(path: Path) -> bool:
+    return bool(_DOMAIN_HEAD.match(_read_text(path)[:4096]))
 
 
 def _read_text(path: Path) -> str:

@@ -139,3 +139,14 @@ def test_instance_is_frozen(bw_set):
     with pytest.raises(AttributeError):
         bw_set[0].id = "x"  # type: ignore[misc]
     assert isinstance(bw_set[0], Instance)
+
+
+def test_a_second_domain_file_in_the_folder_is_not_read_as_a_problem(tmp_path):
+    from widthbench.generators import read_instance_set, generate, write_instance_set
+
+    write_instance_set(tmp_path, "blocksworld", generate("blocksworld", 2, seed=3, optimal=False))
+    (tmp_path / "domain-copy.pddl").write_text("; another copy\n(define (domain other) (:predicates (p)))")
+    assert [i.id for i in read_instance_set(tmp_path)] == [i.id for i in read_instance_set(tmp_path)]
+    (tmp_path / "manifest.jsonl").unlink()
+    ids = [i.id for i in read_instance_set(tmp_path)]
+    assert len(ids) == 2 and "domain-copy" not in ids
