@@ -1,1 +1,8 @@
-"""widthbench.subtasks."""
+"""widthbench.subtasks: seed 000's sub-task evaluations against exact ground truth.
+
+`api` (prompts and parsers, shared with the tree searches), `prompts` (templates under llm/prompts/),
+`parse` (reading rules), `items` (seeded items with truths), `truth` (small exact computations),
+`score` (asking and scoring one item), `run` (the resumable grid), `stats` (Wilson intervals),
+`report` (tables, chart, error analysis), `simulate` (sim:oracle / sim:noisy:P / sim:random).
+See docs/subtasks.md.
+"""

@@ -1,0 +1,92 @@
+"""The settings of one search run (`SearchConfig`), with the defaults of the seed papers.
+
+ToT (seed 000): max_depth 8, branch_factor 2. MCTS (seed 002, NOTES §5): λ = 1.4, τ_pre = 0.3,
+τ_post = 0.4, at most 60 rollouts, early stop after 10 rollouts without improvement. CaT (seed 003,
+NOTES §5): softmax temperature T = 1, an iteration budget.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from widthbench.errors import UserError
+
+METHODS = ("naive", "tot-bfs", "tot-dfs", "mcts", "cat")
+MAPPINGS = ("direct", "esa")
+NOVELTY = ("off", "llm", "oracle")
+VERIFY = ("engine", "llm")
+SOURCES = ("llm", "engine")
+STYLES = ("nl", "pddl")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchConfig:
+    method: str = "tot-dfs"
+    mapping: str = "direct"  # direct: one prompt gives the next state; esa: action, then successor
+    novelty: str = "off"
+    verify: str = "engine"
+    actions: str = "llm"  # who proposes actions (or direct successors): llm | engine
+    successors: str = "llm"  # who maps an action to its successor (esa): llm | engine
+    style: str = "nl"
+    thinking: bool = False
+    extension: bool = True  # seed 000's pick-up/unstack example in next-action, direct and naive prompts
+    novelty_width: int | None = None  # llm novelty: None = seed 000's undefined "novel"; k = IW(k)'s test
+    seed: int = 0
+    max_depth: int = 8
+    branch_factor: int = 2
+    max_states: int = 1000  # budget on generated states per instance (ToT, MCTS, CaT)
+    # MCTS (ToolTree)
+    rollouts: int = 60
+    lam: float = 1.4
+    tau_pre: float = 0.3
+    tau_post: float = 0.4
+    patience: int = 10
+    # CaT
+    iterations: int = 40
+    temperature: float = 1.0
+    # LLM novelty: the list of previous states is summarised beyond this many characters
+    novelty_max_chars: int = 48000
+    max_tokens: int | None = None
+
+    def check(self) -> "SearchConfig":
+        for name, allowed in (("method", METHODS), ("mapping", MAPPINGS), ("novelty", NOVELTY),
+                              ("verify", VERIFY), ("actions", SOURCES), ("successors", SOURCES),
+                              ("style", STYLES)):
+            value = getattr(self, name)
+            if value not in allowed:
+                raise UserError(f"--{name} {value!r}: choose from {', '.join(allowed)}")
+        for name in ("max_depth", "branch_factor", "max_states", "rollouts", "iterations",
+                     "patience"):
+            if getattr(self, name) < 1:
+                raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
+        if self.temperature <= 0:
+            raise UserError(f"--temperature must be positive, got {self.temperature}")
+        if not (0 <= self.tau_pre <= 1 and 0 <= self.tau_post <= 1):
+            raise UserError("--tau-pre and --tau-post must lie in [0, 1]")
+        if self.novelty_width is not None and self.novelty_width < 1:
+            raise UserError(f"--novelty-width must be at least 1, got {self.novelty_width}")
+        if self.novelty_max_chars < 1000:
+            raise UserError(f"--novelty-max-chars must be at least 1000, got {self.novelty_max_chars}")
+        return self
+
+    def label(self) -> str:
+        """A short name of the configuration for tables and figures."""
+        if self.method == "naive":
+            parts = ["naive"]
+        else:
+            parts = [self.method, self.mapping, f"nov-{self.novelty}"]
+            if self.verify != "engine":
+                parts.append("verify-llm")
+            if self.actions != "llm":
+                parts.append("actions-engine")
+            if self.successors != "llm" and self.mapping == "esa":
+                parts.append("succ-engine")
+        parts.append("thinking" if self.thinking else "normal")
+        return " ".join(parts)
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SearchConfig":
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})

@@ -1,0 +1,19 @@
+"""The naive baseline (seed 000): one prompt asks for the whole plan (Game of 24: the expression;
+--tasks: the answer); the engine (or the exact-answer checker) judges it. No search, no hooks."""
+
+from __future__ import annotations
+
+from widthbench.errors import ParseError
+from widthbench.planners.search.broker import LLM
+
+
+async def naive(problem, llm: LLM) -> tuple[list | None, str | None]:
+    """(plan, None), or (None, why the answer could not be read)."""
+    reply = await llm.ask(problem.naive_messages(), "naive")
+    if reply.error is not None:
+        return None, f"model call failed: {reply.error}"
+    try:
+        return problem.parse_naive(reply.text or ""), None
+    except ParseError as exc:
+        llm.unreadable("naive")
+        return None, str(exc)

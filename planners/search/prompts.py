@@ -1,0 +1,91 @@
+"""The search prompts the sub-task API lacks: template files under llm/prompts/search/.
+
+- STRIPS domains: one TOML file per kind (``direct``, ``naive``, ``judge_pre``, ``judge_post``,
+  ``value``, ``novelty_summary``, ``novelty_summarised``), one text per style (``pddl``, ``nl``); the
+  system message is the sub-task domain context (`widthbench.subtasks.prompts.system_message`).
+- Game of 24 and --tasks question sets: ``game24.toml`` / ``tasks.toml`` hold every kind, one text
+  each, with the system message ``context.game24.txt`` / ``context.tasks.txt``.
+
+Templates are also the contract with the simulated models (`planners/search/simulate.py`): a
+filled template is read back by matching it (fixed text literal, each ``{field}`` a lazy group), as
+`widthbench.subtasks.prompts` does for the sub-task templates. Every placeholder is followed by
+fixed text that cannot occur inside it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from pathlib import Path
+
+from widthbench.errors import UserError
+
+SEARCH_DIR = Path(__file__).resolve().parent.parent.parent / "llm" / "prompts" / "search"
+STRIPS_KINDS = ("direct", "naive", "judge_pre", "judge_post", "value", "novelty_summary",
+                "novelty_summarised")
+_FIELD = re.compile(r"\{([a-z_]+)\}")
+
+
+def search_dir() -> Path:
+    if not SEARCH_DIR.is_dir():
+        raise UserError(f"search prompt templates not found at {SEARCH_DIR}")
+    return SEARCH_DIR
+
+
+@functools.lru_cache(maxsize=None)
+def load(name: str) -> dict[str, str]:
+    """The TOML table of ``llm/prompts/search/<name>.toml``."""
+    with open(search_dir() / f"{name}.toml", "rb") as f:
+        data = tomllib.load(f)
+    return {k: v.strip("\n") for k, v in data.items() if isinstance(v, str)}
+
+
+@functools.lru_cache(maxsize=None)
+def text_file(name: str) -> str:
+    return (search_dir() / name).read_text(encoding="utf-8").strip()
+
+
+def fill(template: str, **fields: str) -> str:
+    missing = set(_FIELD.findall(template)) - set(fields)
+    if missing:
+        raise ValueError(f"template needs field(s) {', '.join(sorted(missing))}")
+    return _FIELD.sub(lambda m: fields[m.group(1)], template)
+
+
+def strips_template(kind: str, style: str) -> str:
+    return load(kind)[style]
+
+
+@functools.lru_cache(maxsize=None)
+def regex(template: str) -> re.Pattern:
+    parts, pos = [], 0
+    for m in _FIELD.finditer(template):
+        parts.append(re.escape(template[pos:m.start()]))
+        parts.append(f"(?P<{m.group(1)}>.*?)")
+        pos = m.end()
+    parts.append(re.escape(template[pos:]))
+    return re.compile("".join(parts), re.S)
+
+
+@functools.lru_cache(maxsize=None)
+def _longest_literal(template: str) -> str:
+    return max(_FIELD.split(template)[::2], key=len)
+
+
+def match(template: str, text: str) -> dict[str, str] | None:
+    # The fixed text must occur before the (backtracking) regex is tried: prompts can be long.
+    if _longest_literal(template) not in text:
+        return None
+    m = regex(template).fullmatch(text.strip())
+    return m.groupdict() if m else None
+
+
+def match_strips(text: str) -> tuple[str, str, dict[str, str]] | None:
+    """(kind, style, fields) of a user message filled from a STRIPS search template, or None."""
+    for kind in STRIPS_KINDS:
+        for style in ("pddl", "nl"):
+            fields = match(strips_template(kind, style), text)
+            if fields is not None:
+                return kind, style, fields
+    return None

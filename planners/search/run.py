@@ -1,0 +1,379 @@
+"""Running a search configuration over many instances: items.jsonl, summary.json, tokens.json.
+
+`load_problems(...)` picks the instances (generated Blocksworld/Logistics, an instance folder, Game
+of 24 rows, or a --tasks file); `solve(config, problems, model, out)` runs them all concurrently
+(one asyncio task per instance, sharing the model through `Broker`), appends each finished item to
+``RUN/items.jsonl`` at once, and writes ``RUN/summary.json`` and ``RUN/tokens.json`` at the end.
+
+Resume: a rerun with the same ``--out`` skips the instances already in items.jsonl (a half-written
+last line is dropped) and re-asks the unfinished ones; their model calls hit the reply cache, so a
+killed run loses nothing. The configuration is stored in ``RUN/config.json``; a rerun with a
+different configuration is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from widthbench.errors import ParseError, UserError
+from widthbench.planners.search.broker import LLM, Broker
+from widthbench.planners.search.config import SearchConfig
+from widthbench.planners.search.hooks import build_hooks
+
+ITEMS = "items.jsonl"
+SUMMARY = "summary.json"
+CONFIG = "config.json"
+TOKENS = "tokens.json"
+
+
+# ---- instances ------------------------------------------------------------------------------
+
+def _sample(items: list, count: int | None, seed: int) -> list:
+    if count is None or count >= len(items):
+        return items
+    keep = sorted(random.Random(seed).sample(range(len(items)), count))
+    return [items[i] for i in keep]
+
+
+def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0,
+                  max_plan_length: int | None = None, min_plan_length: int | None = None,
+                  instances: str | None = None, rows: str | None = None, tasks: str | None = None,
+                  style: str = "nl", extension: bool = True, novelty_width: int | None = None,
+                  generator_options: dict | None = None) -> list:
+    """The problems of a run. Exactly one source: ``tasks`` (a JSONL file), ``instances`` (a
+    folder), ``domain="game24"`` (``rows``, default 901-1000), or a generated domain."""
+    if tasks is not None:
+        from widthbench.planners.search.tasks import load_problems as load_tasks
+
+        return _sample(load_tasks(tasks), count, seed)
+    if domain == "game24":
+        from widthbench.planners.search.game24 import load_problems as load_g24
+
+        return _sample(load_g24(rows), count, seed)
+    from widthbench.planners.search.strips_problem import StripsProblem
+
+    if instances is not None:
+        from widthbench.generators import read_instance_set
+
+        insts = read_instance_set(instances)
+        if max_plan_length is not None or min_plan_length is not None:
+            insts = [i for i in insts if i.optimal_length is not None
+                     and (max_plan_length is None or i.optimal_length <= max_plan_length)
+                     and (min_plan_length is None or i.optimal_length >= min_plan_length)]
+        insts = _sample(insts, count, seed)
+    else:
+        if domain is None:
+            raise UserError("choose --domain (blocksworld, logistics, game24), --instances DIR or --tasks FILE")
+        from widthbench.generators import generate
+
+        insts = generate(domain, count or 20, seed, max_plan_length=max_plan_length,
+                         min_plan_length=min_plan_length, **(generator_options or {}))
+    if not insts:
+        raise UserError("no instances to solve (check the plan-length filter)")
+    return [StripsProblem(i, style=style, extension=extension, novelty_width=novelty_width) for i in insts]
+
+
+def check_config(config: SearchConfig, problems: list) -> None:
+    if not problems:
+        return
+    p = problems[0]
+    if not p.has_engine:
+        used = [f"--{name} engine" for name in ("actions", "successors")
+                if getattr(config, name) == "engine" and config.method != "naive"]
+        if config.novelty == "oracle" and config.method != "naive":
+            used.append("--novelty oracle")
+        if used:
+            raise UserError(f"{p.domain} has no engine model of actions: {', '.join(used)} is not available")
+
+
+# ---- one instance -----------------------------------------------------------------------------
+
+async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bool) -> dict:
+    from widthbench.planners.search.cat import cat
+    from widthbench.planners.search.mcts import mcts
+    from widthbench.planners.search.naive import naive
+    from widthbench.planners.search.tot import tot_bfs, tot_dfs
+
+    llm = LLM(broker, seed=config.seed, thinking=config.thinking, max_tokens=config.max_tokens)
+    rng = random.Random(f"{config.seed}/{problem.id}")
+    start = time.perf_counter()
+    tree, goal, stats, width = None, None, {}, None
+    if config.method == "naive":
+        plan, error = await naive(problem, llm)
+        check = problem.check(plan) if plan is not None else {"plan_valid": False, "solved": False, "reason": error}
+        goal_claimed = plan is not None
+    else:
+        hooks = build_hooks(problem, config, llm)
+        if config.novelty == "oracle":
+            width = problem.width()
+        if config.method == "tot-bfs":
+            tree, goal = await tot_bfs(problem, hooks, config)
+        elif config.method == "tot-dfs":
+            tree, goal = await tot_dfs(problem, hooks, config)
+        elif config.method == "mcts":
+            tree, goal, stats = await mcts(problem, hooks, config, rng)
+        else:
+            tree, goal, stats = await cat(problem, hooks, config, rng)
+        goal_claimed = goal is not None
+        plan = tree.plan(goal) if goal is not None else None
+        if goal is not None:
+            check = problem.check(plan, goal.state)
+        else:
+            check = {"plan_valid": False, "solved": False,
+                     "reason": "budget used up" if tree.exhausted() else "search ended without a goal"}
+    wall = time.perf_counter() - start
+    tokens = llm.log.tokens()
+    counts = tree.counts() if tree is not None else {
+        "generated": 0, "dead": 0, "pruned": 0, "pruned_duplicate": 0, "pruned_novelty": 0,
+        "pruned_pre": 0, "pruned_post": 0, "expanded": 0}
+    item = {
+        "id": problem.id,
+        "domain": problem.domain,
+        "method": config.method,
+        "config": config.label(),
+        "simulated": simulated,
+        "solved": bool(check["solved"]),
+        "plan": None if plan is None else ([problem.show_action(a) for a in plan] if not isinstance(plan, str) else plan),
+        "plan_length": None if plan is None or isinstance(plan, str) else len(plan),
+        "plan_valid": bool(check["plan_valid"]),
+        "goal_claimed": goal_claimed,
+        "reason": check.get("reason"),
+        "optimal_length": problem.optimal_length,
+        "states_generated": counts["generated"],
+        "states_pruned": counts["pruned"],
+        "dead_nodes": counts["dead"],
+        "counts": counts,
+        "llm_calls": tokens["calls"],
+        "tokens": tokens["tokens"],
+        "tokens_detail": {k: tokens[k] for k in ("prompt", "completion", "thinking", "cached", "errors", "truncated")},
+        "tokens_by_purpose": tokens["by_purpose"],
+        "ledger": llm.log.ledger.to_dict(),
+        "unreadable": dict(sorted(llm.log.unreadable.items())),
+        "wall_time": round(wall, 4),
+    }
+    if width is not None:
+        item["novelty_width"] = width
+    if "answer" in check:
+        item["answer"], item["gold"] = check["answer"], check["gold"]
+    item.update({k: v for k, v in stats.items()})
+    if tree is not None:
+        item["tree"] = tree.to_json(problem.show_state, problem.show_action)
+    return item
+
+
+# ---- a run ------------------------------------------------------------------------------------
+
+def read_items(run_dir: Path) -> list[dict]:
+    path = Path(run_dir) / ITEMS
+    if not path.exists():
+        return []
+    items = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip():
+            continue
+        try:
+            items.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue  # a line cut by a kill: its instance is solved again
+    return items
+
+
+def _repair(path: Path) -> None:
+    """Drop a half-written last line (a kill during the write)."""
+    if not path.exists():
+        return
+    data = path.read_bytes()
+    if data and not data.endswith(b"\n"):
+        path.write_bytes(data[: data.rfind(b"\n") + 1])
+
+
+def _write_config(run_dir: Path, record: dict) -> None:
+    path = run_dir / CONFIG
+    if path.exists():
+        old = json.loads(path.read_text())
+        if old != record:
+            flat_old = {**old, **{f"--{k.replace('_', '-')}": v for k, v in old.get("config", {}).items()}}
+            flat_new = {**record, **{f"--{k.replace('_', '-')}": v for k, v in record.get("config", {}).items()}}
+            changed = sorted(k for k in set(flat_old) | set(flat_new)
+                             if k != "config" and flat_old.get(k) != flat_new.get(k))
+            raise UserError(f"{run_dir} holds a run with a different configuration ({', '.join(changed)}); "
+                            "use another --out")
+        return
+    path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+
+
+def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 64,
+          source: dict | None = None, progress: bool | None = None) -> dict:
+    """Run ``config`` on ``problems``; returns the summary (also written to RUN/summary.json)."""
+    config.check()
+    check_config(config, problems)
+    run_dir = Path(out)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    simulated = bool(model.simulated)
+    if simulated:
+        install_search_answers(model)
+    record = {"kind": "solve", "config": config.to_dict(), "model": model.spec, "simulated": simulated,
+              "instances": [p.id for p in problems], "source": source or {}}
+    _write_config(run_dir, record)
+    items_path = run_dir / ITEMS
+    _repair(items_path)
+    done = {it["id"] for it in read_items(run_dir)}
+    todo = [p for p in problems if p.id not in done]
+    started = time.perf_counter()
+    if todo:
+        asyncio.run(_run_all(config, todo, model, items_path, parallel, simulated, progress))
+    elapsed = time.perf_counter() - started
+    wanted = {p.id for p in problems}
+    items = [it for it in read_items(run_dir) if it["id"] in wanted]
+    summary = summarise(items, config, model.spec, simulated, source)
+    summary["run_wall_time"] = round(elapsed, 3)
+    _write_json(run_dir / SUMMARY, summary)
+    _write_json(run_dir / TOKENS, ledger_totals(items, simulated))
+    return summary
+
+
+async def _run_all(config, problems, model, items_path: Path, parallel: int, simulated: bool,
+                   progress: bool | None) -> None:
+    broker = Broker(model)
+    sem = asyncio.Semaphore(max(1, parallel))
+    show = sys.stderr.isatty() if progress is None else progress
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(problems), desc=config.label(), unit="inst", file=sys.stderr, leave=False)
+
+    async def one(problem):
+        async with sem:
+            item = await solve_one(problem, config, broker, simulated)
+        line = json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n"
+        with items_path.open("a", encoding="utf-8") as f:
+            f.write(line)
+            f.flush()
+            os.fsync(f.fileno())
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        await asyncio.gather(*(one(p) for p in problems))
+    finally:
+        await broker.close()
+        if bar is not None:
+            bar.close()
+
+
+def _write_json(path: Path, data) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=2) + "\n")
+    os.replace(tmp, path)
+
+
+def _mean(xs) -> float | None:
+    xs = list(xs)
+    return round(sum(xs) / len(xs), 3) if xs else None
+
+
+def summarise(items: list[dict], config: SearchConfig, model: str, simulated: bool,
+              source: dict | None = None) -> dict:
+    purposes: dict[str, dict] = {}
+    for it in items:
+        for purpose, t in it["tokens_by_purpose"].items():
+            p = purposes.setdefault(purpose, {"calls": 0, "tokens": 0, "prompt": 0, "completion": 0, "thinking": 0})
+            for k in p:
+                p[k] += t.get(k, 0)
+    n = len(items)
+    for p in purposes.values():
+        p["mean_tokens"] = round(p["tokens"] / n, 3) if n else None
+    solved = sum(it["solved"] for it in items)
+    return {
+        "kind": "solve",
+        "simulated": simulated,
+        "model": model,
+        "label": config.label() + (" (simulated)" if simulated else ""),
+        "config": config.to_dict(),
+        "domain": items[0]["domain"] if items else None,
+        "source": source or {},
+        "n": n,
+        "solved": solved,
+        "success_rate": round(solved / n, 4) if n else None,
+        "plan_valid": sum(it["plan_valid"] for it in items),
+        "goal_claimed": sum(it["goal_claimed"] for it in items),
+        "false_goals": sum(it["goal_claimed"] and not it["solved"] for it in items),
+        "mean_tokens": _mean(it["tokens"] for it in items),
+        "mean_tokens_solved": _mean(it["tokens"] for it in items if it["solved"]),
+        "mean_states": _mean(it["states_generated"] for it in items),
+        "mean_pruned": _mean(it["states_pruned"] for it in items),
+        "mean_dead": _mean(it["dead_nodes"] for it in items),
+        "mean_calls": _mean(it["llm_calls"] for it in items),
+        "total_tokens": sum(it["tokens"] for it in items),
+        "total_calls": sum(it["llm_calls"] for it in items),
+        "tokens_by_purpose": dict(sorted(purposes.items())),
+        "wall_time_items": round(sum(it["wall_time"] for it in items), 3),
+        "states_per_instance": [it["states_generated"] for it in items],
+        "tokens_per_instance": [it["tokens"] for it in items],
+    }
+
+
+def ledger_totals(items: list[dict], simulated: bool) -> dict:
+    """The run's token ledger: the per-instance ledgers added up (same layout as Ledger.write)."""
+    out = {"run": "", "simulated": simulated, "models": {}, "total": {}, "by_purpose": {}, "by_mode": {},
+           "by_purpose_mode": {}}
+
+    def add(into: dict, other: dict) -> None:
+        for k, v in other.items():
+            into[k] = round(into.get(k, 0) + v, 3) if isinstance(v, float) else into.get(k, 0) + v
+
+    for it in items:
+        led = it["ledger"]
+        out["models"].update(led.get("models", {}))
+        add(out["total"], led["total"])
+        for table in ("by_purpose", "by_mode", "by_purpose_mode"):
+            for key, totals in led[table].items():
+                add(out[table].setdefault(key, {}), totals)
+    for table in ("by_purpose", "by_mode", "by_purpose_mode"):
+        out[table] = dict(sorted(out[table].items()))
+    return out
+
+
+# ---- simulated models -------------------------------------------------------------------------
+
+def install_search_answers(model) -> bool:
+    """Let a task-aware simulated model answer the search prompts too.
+
+    The sub-task simulator (`widthbench.subtasks.simulate.answer`) answers the sub-task prompts; the
+    search prompts are answered by `widthbench.planners.search.simulate.answer`. Until the former
+    dispatches to the latter, wrap this model's answer function (this model only; the answers of
+    every other prompt are unchanged: the search simulator returns None without touching the
+    random generator). Returns True if a wrapper was installed."""
+    backend = getattr(model, "backend", None)
+    inner = getattr(backend, "answer", None)
+    if inner is None or getattr(inner, "search_hook", False):
+        return False
+    from widthbench.llm.simulated import parse_sim_spec
+    from widthbench.planners.search import simulate as search_simulate
+
+    kind, arg = parse_sim_spec(model.name)
+    if kind not in ("oracle", "noisy", "random"):
+        return False
+    label = f"noisy:{arg}" if kind == "noisy" else kind
+
+    def answer(messages, thinking, rng):
+        hit = search_simulate.answer(label, list(messages), thinking, rng)
+        if hit is not None:
+            return hit
+        try:
+            return inner(messages, thinking, rng)
+        except (ParseError, UserError, ValueError) as exc:
+            # The sub-task simulator cannot read a state of this prompt (e.g. a wrong state the
+            # model wrote earlier): answer as it does for prompts it cannot read.
+            return f"(simulated model: cannot read this prompt: {exc})", None
+
+    answer.search_hook = True
+    backend.answer = answer
+    return True

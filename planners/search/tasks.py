@@ -1,0 +1,366 @@
+"""Question/answer sets (--tasks FILE.jsonl) as search problems: MATH-style, seed 000's Table 5.
+
+FILE.jsonl holds one JSON object per line: ``question`` (or ``problem``), ``answer`` (or a
+``solution`` whose last ``\\boxed{...}`` is the answer), optional ``id``. The user supplies the data.
+
+A state is the tuple of steps written so far (the root: no steps). Direct mapping asks for the next
+step; ESA asks what the next step should do (the "action"), then asks the model to carry it out
+(the "successor"). A step that reaches the answer ends with "Final answer: X". There is no engine
+for actions, successors or novelty here: the engine verifier only checks that the last step states a
+final answer (it never looks at the gold answer), and success is decided afterwards by the
+exact-answer checker (`answers_equal`: the same text after normalising LaTeX wrappers and spaces,
+or the same exact rational number).
+
+`sim_question` makes the simulated models answer these prompts: they can only do arithmetic (the
+oracle evaluates the arithmetic expression of a question like "What is 17 * 23 + 4?"; noisy models
+are off by one; questions without an expression get no final answer).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from pathlib import Path
+
+from widthbench.errors import ParseError, UserError
+from widthbench.planners.search import prompts as search_prompts
+from widthbench.planners.search.parsing import numbered, parse_score, parse_scores
+from widthbench.subtasks.parse import parse_novelty, parse_yes_no, reply_text
+
+_ANSWER_LABEL = re.compile(r"(?im)^[\s>*#_`\-]*answer[\s*_`]*:[*_`]*")
+_FINAL = re.compile(r"(?im)^[\s>*#_`\-]*final\s+answer[\s*_`]*(?:is)?[\s*_`]*[:=][*_`]*\s*(.+?)\s*$")
+
+
+def section(text: str) -> str:
+    """What follows the first "Answer:" label line (not "Final answer:"), else the whole reply."""
+    t = reply_text(text)
+    m = _ANSWER_LABEL.search(t)
+    return (t[m.end():] if m else t).strip()
+
+
+def final_answer(text: str) -> str | None:
+    found = _FINAL.findall(text or "")
+    if found:
+        return found[-1].strip()
+    boxed = _boxed(text or "")
+    return boxed[-1] if boxed else None
+
+
+def _boxed(text: str) -> list[str]:
+    out = []
+    for m in re.finditer(r"\\boxed\s*\{", text):
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            i += 1
+        if depth == 0:
+            out.append(text[m.end():i - 1])
+    return out
+
+
+def normalise_answer(text: str) -> str:
+    t = text.strip().strip("$").strip()
+    boxed = _boxed(t)
+    if boxed:
+        t = boxed[-1]
+    t = re.sub(r"\\text\{([^}]*)\}", r"\1", t)
+    t = re.sub(r"\\[dt]frac", r"\\frac", t)
+    for junk in ("\\left", "\\right", "\\!", "\\,", "\\;", "$"):
+        t = t.replace(junk, "")
+    t = t.rstrip(".").replace(" ", "").lower()
+    return t
+
+
+def _as_number(t: str) -> Fraction | None:
+    m = re.fullmatch(r"(-?)\\frac\{(-?\d+)\}\{(\d+)\}", t)
+    if m:
+        t = f"{m.group(1)}{m.group(2)}/{m.group(3)}"
+    t = t.replace(",", "")
+    try:
+        return Fraction(t)
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def answers_equal(given: str | None, gold: str) -> bool:
+    """The exact-answer checker."""
+    if given is None:
+        return False
+    a, b = normalise_answer(given), normalise_answer(gold)
+    if a == b:
+        return True
+    x, y = _as_number(a), _as_number(b)
+    return x is not None and x == y
+
+
+def read_tasks(path) -> list[dict]:
+    p = Path(path)
+    try:
+        lines = p.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise UserError(f"cannot read --tasks {p}: {exc.strerror}") from None
+    out = []
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{p}:{n}: not JSON ({exc.msg})") from None
+        if not isinstance(row, dict):
+            raise UserError(f"{p}:{n}: expected a JSON object")
+        question = row.get("question", row.get("problem"))
+        gold = row.get("answer")
+        if gold is None and isinstance(row.get("solution"), str):
+            boxed = _boxed(row["solution"])
+            gold = boxed[-1] if boxed else None
+        if not isinstance(question, str) or gold is None:
+            raise UserError(f"{p}:{n}: needs 'question' (or 'problem') and 'answer' (or a 'solution' with \\boxed{{}})")
+        out.append({"id": str(row.get("id", f"task-{len(out) + 1:04d}")), "question": question,
+                    "answer": str(gold)})
+    if not out:
+        raise UserError(f"--tasks {p}: no questions")
+    ids = [r["id"] for r in out]
+    if len(set(ids)) != len(ids):
+        raise UserError(f"--tasks {p}: duplicate ids")
+    return out
+
+
+class TaskProblem:
+    kind = "qa"
+    has_engine = False
+    domain = "tasks"
+
+    def __init__(self, row: dict):
+        self.id = row["id"]
+        self.question = row["question"]
+        self.gold = row["answer"]
+        self.initial: tuple[str, ...] = ()
+        self.optimal_length = None
+        self.t = search_prompts.load("tasks")
+        self.system = search_prompts.text_file("context.tasks.txt")
+
+    def key(self, state):
+        return tuple(" ".join(s.split()) for s in state)
+
+    def action_key(self, action):
+        return " ".join(str(action).split()) if action is not None else None
+
+    def show_state(self, state) -> str:
+        if not state:
+            return "(no steps yet)"
+        return "\n".join(f"Step {i}: {s}" for i, s in enumerate(state, 1))
+
+    def show_action(self, action) -> str:
+        return str(action)
+
+    def _no_engine(self, *_):
+        raise UserError("--tasks has no engine for actions, successors or novelty: use the llm hooks")
+
+    engine_ranked = engine_successor = novelty_mask = width = _no_engine
+
+    def engine_is_goal(self, state) -> bool:
+        return bool(state) and final_answer(state[-1]) is not None
+
+    def check(self, plan, final_state=None) -> dict:
+        text = plan if isinstance(plan, str) else (final_state[-1] if final_state else None)
+        given = final_answer(text) if text else None
+        solved = answers_equal(given, self.gold)
+        return {"plan_valid": given is not None, "solved": solved, "answer": given, "gold": self.gold,
+                "reason": "correct" if solved else ("no final answer" if given is None else "wrong answer")}
+
+    # prompts
+    def _messages(self, kind: str, **fields) -> list[dict]:
+        return [{"role": "system", "content": self.system},
+                {"role": "user", "content": search_prompts.fill(self.t[kind], question=self.question, **fields)}]
+
+    def _step(self, text: str) -> str:
+        body = section(text)
+        if not body:
+            raise ParseError("empty step")
+        return body
+
+    def next_action_messages(self, state):
+        return self._messages("next_action", state=self.show_state(state))
+
+    def parse_next_action(self, text, state):
+        return self._step(text)
+
+    def successor_messages(self, state, action):
+        return self._messages("successor", state=self.show_state(state), action=str(action))
+
+    def parse_successor(self, text, state, action):
+        return tuple(state) + (self._step(text),)
+
+    def direct_messages(self, state):
+        return self._messages("direct", state=self.show_state(state))
+
+    def parse_direct(self, text, state):
+        step = self._step(text)
+        return step, tuple(state) + (step,)
+
+    def action_list_messages(self, state):
+        return self._messages("action_list", state=self.show_state(state))
+
+    def parse_action_list(self, text, state):
+        out = [re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", x).strip() for x in section(text).splitlines()]
+        out = [x for x in out if x]
+        if not out:
+            raise ParseError("no possibilities in the answer")
+        return list(dict.fromkeys(out))
+
+    def goal_check_messages(self, state):
+        return self._messages("goal_check", state=self.show_state(state))
+
+    def parse_goal_check(self, text) -> bool:
+        return parse_yes_no(text)
+
+    def _listed(self, states) -> str:
+        return "\n\n".join(f"Partial solution {i}:\n{self.show_state(s)}" for i, s in enumerate(states, 1)) or "none"
+
+    def novelty_messages(self, previous, state):
+        return self._messages("novelty", count=str(len(previous)), previous=self._listed(previous),
+                              new_state=self.show_state(state))
+
+    def parse_novelty(self, text) -> bool:
+        return parse_novelty(text)
+
+    def summary_messages(self, states):
+        return self._messages("novelty_summary", count=str(len(states)), previous=self._listed(states))
+
+    def parse_summary(self, text) -> str:
+        body = section(text)
+        if not body:
+            raise ParseError("empty summary")
+        return body
+
+    def novelty_summary_messages(self, summaries, recent, state):
+        text = "\n\n".join(f"Summary {i}:\n{s}" for i, s in enumerate(summaries, 1))
+        return self._messages("novelty_summarised", summaries=text, count=str(len(recent)),
+                              previous=self._listed(recent), new_state=self.show_state(state))
+
+    def judge_pre_messages(self, state, actions):
+        return self._messages("judge_pre", state=self.show_state(state), count=str(len(actions)),
+                              actions=numbered([" ".join(str(a).split()) for a in actions]))
+
+    def judge_post_messages(self, state, action, new_state):
+        return self._messages("judge_post", state=self.show_state(state), action=str(action),
+                              new_state=self.show_state(new_state))
+
+    def value_messages(self, state):
+        return self._messages("value", state=self.show_state(state))
+
+    def parse_scores(self, text, count):
+        return parse_scores(section(text), count)
+
+    def parse_score(self, text):
+        return parse_score(section(text))
+
+    def naive_messages(self):
+        return self._messages("naive")
+
+    def parse_naive(self, text):
+        t = reply_text(text)
+        if final_answer(t) is None:
+            raise ParseError("no 'Final answer:' line")
+        return t
+
+
+def load_problems(path) -> list[TaskProblem]:
+    return [TaskProblem(r) for r in read_tasks(path)]
+
+
+# ---- simulated answers -------------------------------------------------------------------------
+
+_EXPR = re.compile(r"[-+*/()\d\s]*\d[-+*/()\d\s]*")
+
+
+def _arithmetic(question: str) -> tuple[str, Fraction] | None:
+    from widthbench.planners.search.game24 import evaluate
+
+    best = None
+    for m in _EXPR.finditer(question):
+        text = m.group(0).strip()
+        if not re.search(r"\d\s*[-+*/]\s*[\d(]", text):
+            continue
+        try:
+            value, _ = evaluate(text)
+        except ParseError:
+            continue
+        if best is None or len(text) > len(best[0]):
+            best = (text, value)
+    return best
+
+
+def _fmt(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def sim_question(system: str, user: str, question_cls):
+    try:
+        context = search_prompts.text_file("context.tasks.txt")
+    except (OSError, UserError):
+        return None
+    if system.strip() != context:
+        return None
+    for kind, template in search_prompts.load("tasks").items():
+        fields = search_prompts.match(template, user)
+        if fields is not None:
+            return question_cls(kind, fields, _sim)
+    return None
+
+
+def _has_final(text: str) -> bool:
+    return final_answer(text) is not None
+
+
+def _sim(q, mode, corrupt, rng):
+    kind, f = q.kind, q.fields
+    found = _arithmetic(f["question"])
+    if found is None or mode == "random":
+        if kind in ("goal_check", "novelty", "novelty_summarised"):
+            return rng.choice(("yes", "no")), "I guess."
+        if kind in ("judge_post", "value"):
+            return str(rng.randint(0, 10)), "I guess."
+        if kind == "judge_pre":
+            n = len(re.findall(r"(?m)^\d+\.", f["actions"]))
+            return "\n".join(f"{i}: {rng.randint(0, 10)}" for i in range(1, n + 1)), "I guess."
+        return "I need to think more about this question.", "I do not know how to solve this."
+    expr, value = found
+    answer = value + 1 if corrupt else value
+    compute = f"Compute {expr}."
+    work = f"{expr} = {_fmt(answer)}.\nFinal answer: {_fmt(answer)}"
+    if kind in ("next_action",):
+        return compute, "One computation is needed."
+    if kind == "action_list":
+        return f"{compute}\nRestate the question in my own words.", "Two ideas."
+    if kind in ("successor", "direct", "naive"):
+        return work, "I compute it."
+    if kind == "goal_check":
+        done = _has_final(f["state"])
+        return ("yes" if done != corrupt else "no"), "I look for a final answer."
+    if kind in ("novelty", "novelty_summarised"):
+        listed = f["previous"]
+        new = f["new_state"].strip()
+        blocks = [b.split("\n", 1)[1].strip() for b in re.split(r"\n\n(?=Partial solution \d+:)", listed.strip())
+                  if "\n" in b]
+        novel = new not in blocks
+        return ("yes" if novel != corrupt else "no"), "I look for a repeat."
+    if kind == "novelty_summary":
+        return "Computations of the expression in the question.", "Summary."
+    if kind == "judge_pre":
+        lines = re.findall(r"(?m)^(\d+)\.\s*(.*)$", f["actions"])
+        scores = [10 if expr in text else 2 for _, text in lines]
+        if corrupt and scores:
+            i = rng.randrange(len(scores))
+            scores[i] = 12 - scores[i]
+        return "\n".join(f"{i}: {x}" for i, x in enumerate(scores, 1)), "I weigh the ideas."
+    if kind in ("judge_post", "value"):
+        text = f["new_state"] if kind == "judge_post" else f["state"]
+        given = final_answer(text)
+        score = 5 if given is None else (10 if answers_equal(given, _fmt(value)) else 0)
+        if corrupt:
+            score = 10 - score if score != 5 else 0
+        return str(score), "I check the arithmetic."
+    return "I cannot answer this.", "Unknown prompt."

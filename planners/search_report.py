@@ -1,0 +1,219 @@
+"""Reports of solve runs (summary.json kind "solve"): seed 000's Table 3/4 layout and Figures 2-3.
+
+    write_report(run_dir)                  # one run
+    write_report([run1, run2, ...], out)   # several configurations side by side
+
+Writes, into ``out`` (default: the first run folder):
+
+- ``search_table.md`` / ``search_table.csv``: seed 000's Table 3/4 layout. Rows: search (DFS, BFS,
+  MCTS, CaT, naive) x method (Direct, ESA); columns: Normal / Thinking x Base / Nov. pruning (llm)
+  / Oracle pruning, each with Perf. (solved/n) and ATU (average tokens used per instance, prompt +
+  completion, thinking included). Runs with other settings (LLM verification, engine hooks, other
+  domains) get rows of their own.
+- ``search_runs.md``: every run in one line: solved, mean states, mean tokens, pruned, dead nodes,
+  calls, false goals (goals claimed by an LLM verifier that the engine rejects), tokens per purpose.
+- ``search_success_tokens.png`` (Figure 2: success vs average tokens per configuration) and
+  ``search_states.png`` (Figure 3: distribution of generated states per instance).
+
+Simulated runs are labelled "simulated" in every title.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+from widthbench.errors import UserError
+
+SEARCH_NAMES = {"tot-dfs": "DFS", "tot-bfs": "BFS", "mcts": "MCTS", "cat": "CaT", "naive": "Naive"}
+SEARCH_ORDER = ["DFS", "BFS", "MCTS", "CaT", "Naive"]
+NOVELTY_NAMES = {"off": "Base", "llm": "Nov. pruning", "oracle": "Oracle pruning"}
+
+
+def _load(run_dir) -> dict:
+    path = Path(run_dir) / "summary.json"
+    if not path.is_file():
+        raise UserError(f"{run_dir}: no summary.json (not a finished run folder)")
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path}: not valid JSON ({exc.msg})") from None
+    if summary.get("kind") != "solve":
+        raise UserError(f"{path}: not a solve run (kind {summary.get('kind')!r})")
+    summary["_dir"] = str(run_dir)
+    return summary
+
+
+def _atu(x) -> str:
+    if x is None:
+        return "–"
+    if x >= 1e6:
+        return f"{x / 1e6:.1f}M"
+    if x >= 1e3:
+        return f"{x / 1e3:.0f}k" if x >= 1e4 else f"{x / 1e3:.1f}k"
+    return f"{x:.0f}"
+
+
+def _row_key(s: dict) -> tuple:
+    c = s["config"]
+    search = SEARCH_NAMES.get(c["method"], c["method"])
+    method = "Naive" if c["method"] == "naive" else ("Direct" if c["mapping"] == "direct" else "ESA")
+    extras = []
+    if c["method"] != "naive":
+        if c.get("verify", "engine") != "engine":
+            extras.append("verify llm")
+        if c.get("actions", "llm") != "llm":
+            extras.append("engine actions")
+        if c.get("successors", "llm") != "llm" and c["mapping"] == "esa":
+            extras.append("engine successors")
+    if extras:
+        method += f" ({', '.join(extras)})"
+    return (s.get("domain") or "", search, method)
+
+
+def _col_key(s: dict) -> tuple:
+    c = s["config"]
+    return ("Thinking" if c.get("thinking") else "Normal",
+            "Base" if c["method"] == "naive" else NOVELTY_NAMES.get(c["novelty"], c["novelty"]))
+
+
+def table(summaries: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """(header, rows) of the Table 3/4 layout."""
+    modes = [m for m in ("Normal", "Thinking") if any(_col_key(s)[0] == m for s in summaries)]
+    novs = [n for n in NOVELTY_NAMES.values() if any(_col_key(s)[1] == n for s in summaries)]
+    cols = [(m, n) for m in modes for n in novs]
+    cells: dict[tuple, dict] = {}
+    for s in summaries:
+        cells[(_row_key(s), _col_key(s))] = s
+    rows_keys = sorted({_row_key(s) for s in summaries},
+                       key=lambda k: (k[0], SEARCH_ORDER.index(k[1]) if k[1] in SEARCH_ORDER else 99, k[2]))
+    multi_domain = len({k[0] for k in rows_keys}) > 1
+    header = (["Domain"] if multi_domain else []) + ["Search", "Method"]
+    for m, n in cols:
+        header += [f"{m} {n} Perf.", f"{m} {n} ATU"]
+    rows = []
+    for rk in rows_keys:
+        row = ([rk[0]] if multi_domain else []) + [rk[1], rk[2]]
+        for col in cols:
+            s = cells.get((rk, col))
+            row += ["–", "–"] if s is None else [f"{s['solved']}/{s['n']}", _atu(s.get("mean_tokens"))]
+        rows.append(row)
+    return header, rows
+
+
+def _markdown(header: list[str], rows: list[list[str]]) -> str:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(str(x) for x in r) + " |" for r in rows]
+    return "\n".join(out) + "\n"
+
+
+def runs_table(summaries: list[dict]) -> tuple[list[str], list[list[str]]]:
+    header = ["Run", "Configuration", "n", "Solved", "Mean states", "Mean pruned", "Mean dead",
+              "Mean calls", "Mean tokens", "False goals", "Tokens per purpose (mean)"]
+    rows = []
+    for s in summaries:
+        per = ", ".join(f"{p} {_atu(v.get('mean_tokens'))}" for p, v in s.get("tokens_by_purpose", {}).items())
+        rows.append([Path(s["_dir"]).name, s.get("label", ""), s["n"], f"{s['solved']}/{s['n']}",
+                     s.get("mean_states"), s.get("mean_pruned"), s.get("mean_dead"), s.get("mean_calls"),
+                     _atu(s.get("mean_tokens")), s.get("false_goals", 0), per])
+    return header, rows
+
+
+def _short(s: dict) -> str:
+    c = s["config"]
+    if c["method"] == "naive":
+        label = "naive"
+    else:
+        label = f"{SEARCH_NAMES.get(c['method'], c['method'])} {'Direct' if c['mapping'] == 'direct' else 'ESA'} {NOVELTY_NAMES[c['novelty']]}"
+    return label + (" (T)" if c.get("thinking") else "")
+
+
+def figures(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    written = []
+    markers = {"off": "o", "llm": "s", "oracle": "^"}
+    fig, ax = plt.subplots(figsize=(10, 5.5))
+    colours = plt.get_cmap("tab20").colors
+    groups = sorted({(s["config"]["method"], s["config"]["mapping"]) for s in summaries})
+    for s in summaries:
+        c = s["config"]
+        x, y = s.get("mean_tokens") or 0, s.get("success_rate") or 0
+        colour = colours[groups.index((c["method"], c["mapping"])) % len(colours)]
+        nov = "off" if c["method"] == "naive" else c["novelty"]
+        ax.scatter([max(x, 1)], [100 * y], marker=markers.get(nov, "o"), s=60,
+                   facecolors="none" if c.get("thinking") else colour, edgecolors=colour,
+                   label=f"{_short(s)}: {s['solved']}/{s['n']}, {_atu(s.get('mean_tokens'))}")
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    ax.set_xscale("log")
+    ax.set_xlabel("average tokens per instance (log scale)")
+    ax.set_ylabel("solved instances (%)")
+    ax.set_ylim(-5, 105)
+    ax.set_title(f"Success vs token cost per configuration{title_tag}\n"
+                 "(circle: no pruning, square: LLM novelty, triangle: oracle novelty; hollow: thinking)", fontsize=10)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    p = out / "search_success_tokens.png"
+    fig.savefig(p, dpi=120)
+    plt.close(fig)
+    written.append(p)
+
+    novelty_order = list(NOVELTY_NAMES)
+    searched = sorted((s for s in summaries if s["config"]["method"] != "naive"),
+                      key=lambda s: (SEARCH_ORDER.index(SEARCH_NAMES.get(s["config"]["method"], "Naive")),
+                                     s["config"]["mapping"], bool(s["config"].get("thinking")),
+                                     novelty_order.index(s["config"]["novelty"])))
+    if searched:
+        fig, ax = plt.subplots(figsize=(min(14, max(6, 0.45 * len(searched) + 2)), 5.5))
+        data = [s.get("states_per_instance") or [0] for s in searched]
+        ax.boxplot(data, showmeans=True)
+        ax.set_xticks(range(1, len(searched) + 1))
+        ax.set_xticklabels([_short(s) for s in searched], rotation=45, ha="right", fontsize=7)
+        ax.set_ylabel("generated states per instance (symlog)")
+        ax.set_yscale("symlog", linthresh=10)
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"Distribution of generated states per instance{title_tag}", fontsize=10)
+        ax.grid(alpha=0.3, axis="y")
+        fig.tight_layout()
+        p = out / "search_states.png"
+        fig.savefig(p, dpi=120)
+        plt.close(fig)
+        written.append(p)
+    return written
+
+
+def write_report(runs, out=None) -> list[Path]:
+    """Write the search report of one run folder or a list of them; returns the files written."""
+    if isinstance(runs, (str, Path)):
+        runs = [runs]
+    runs = list(runs)
+    if not runs:
+        raise UserError("no run folders given")
+    summaries = [_load(r) for r in runs]
+    out_dir = Path(out) if out is not None else Path(runs[0])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    simulated = any(s.get("simulated") for s in summaries)
+    tag = " (simulated)" if simulated else ""
+    models = sorted({s.get("model", "") for s in summaries})
+    header, rows = table(summaries)
+    md = [f"# Search results{tag}", "",
+          f"Model(s): {', '.join(models)}{' — simulated model' if simulated else ''}. "
+          "Perf. = solved/n (every counted plan validated by the engine); ATU = average tokens per "
+          "instance (prompt + completion, thinking included, novelty calls included).", "",
+          _markdown(header, rows)]
+    p_table = out_dir / "search_table.md"
+    p_table.write_text("\n".join(md), encoding="utf-8")
+    p_csv = out_dir / "search_table.csv"
+    with p_csv.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(header + ["simulated"])
+        for r in rows:
+            w.writerow(r + [simulated])
+    rh, rr = runs_table(summaries)
+    p_runs = out_dir / "search_runs.md"
+    p_runs.write_text(f"# Search runs{tag}\n\n" + _markdown(rh, rr), encoding="utf-8")
+    return [p_table, p_csv, p_runs] + figures(summaries, out_dir, tag)

@@ -1,0 +1,266 @@
+"""Exact ground truth for one task: h*(s) and the set of optimal next actions of any state s.
+
+    gt = GroundTruth(task)
+    gt.h_star(s)                  # length of an optimal plan from s (math.inf if none exists)
+    gt.optimal_next_actions(s)    # every applicable a with h*(succ(s, a)) = h*(s) - 1, sorted
+    gt.optimal_plan(s)            # one optimal plan from s, as Actions
+
+Definitions. All actions cost 1, so h*(s) is the length of a shortest plan from s. An action a is an
+optimal next action of s iff it is applicable and h*(succ(s, a)) = h*(s) - 1, i.e. some optimal plan
+from s starts with a. The set is empty in goal states (nothing needs doing) and in dead ends. An
+action whose successor equals s (a truck driving to where it is) is never optimal.
+
+How. A ``GroundTruth`` caches h* per state for one task. When the state space reachable from the
+queried state has at most ``max_space`` states (Blocksworld up to 7 blocks, small Logistics), it is
+enumerated once, and all distances to the goal are computed at once by a backward breadth-first
+(Dijkstra, unit costs) pass over the reversed transition graph; every later query is a lookup.
+Larger spaces fall back to optimal planning per state (``planners.optimal``: exact A*/LM-cut or
+Fast Downward), caching h* along each optimal plan found (every suffix of an optimal plan is
+optimal). For the optimal-next-action test on such spaces, a successor t is rejected for free when
+LM-cut(t) > h*(s) - 1, and otherwise decided by a search bounded at h*(s) - 1.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections import deque
+
+from widthbench.planners.optimal import (DEFAULT_TIMEOUT, PLANNERS, Unsolvable, bounded_optimal_plan,
+                                         optimal_plan)
+from widthbench.planners.strips import Action, Task, applicable_actions, is_goal, parse_action, successor
+from widthbench.errors import UserError
+
+DEFAULT_MAX_SPACE = 100_000  # states enumerated at most for the all-at-once distance computation
+INF = math.inf
+
+
+class GroundTruth:
+    """h* and optimal next actions for the states of one task, with a per-task cache.
+
+    ``planner`` ("auto" | "exact" | "fd") and ``timeout`` (seconds per planner call) apply only
+    when a state space is too large to enumerate (``max_space`` states; 0 disables enumeration).
+    """
+
+    def __init__(self, task: Task, *, planner: str = "auto", timeout: float = DEFAULT_TIMEOUT,
+                 max_space: int = DEFAULT_MAX_SPACE):
+        if planner not in PLANNERS:
+            raise UserError(f"unknown planner {planner!r} (choose from {', '.join(PLANNERS)})")
+        self.task = task
+        self.planner = planner
+        self.timeout = timeout
+        self.max_space = max_space
+        self._h: dict[int, float] = {}  # exact h* (int, or INF for dead ends)
+        self._lower: dict[int, int] = {}  # proven lower bounds on h* for states without exact h*
+        self._enumerated = 0  # states whose distances came from enumeration
+        size = _space_size_hint(task)
+        self._too_large = max_space <= 0 or (size is not None and size > max_space)
+        self._heuristic = None
+        self._planner = planner  # becomes "fd" once "auto" has had to hand a state over to FD
+        self.planner_calls = 0
+
+    # ---- public API ------------------------------------------------------------------------
+
+    def h_star(self, state: int | None = None) -> float:
+        """h*(state) (default: the initial state): an int, or ``math.inf`` if no plan exists."""
+        s = self.task.init if state is None else state
+        h = self._h.get(s)
+        if h is not None:
+            return h
+        if not self._too_large and self._enumerate(s):
+            return self._h[s]
+        return self._search(s)
+
+    def optimal_next_actions(self, state: int | None = None) -> list[Action]:
+        """Applicable actions a with h*(succ(state, a)) = h*(state) - 1, sorted by action id."""
+        s = self.task.init if state is None else state
+        h = self.h_star(s)
+        if h == 0 or h == INF:
+            return []
+        out = []
+        for a in applicable_actions(self.task, s):
+            t = successor(s, a)
+            if t != s and self._is_at_most(t, h - 1):
+                out.append(a)
+        return out
+
+    def optimal_plan(self, state: int | None = None) -> tuple[Action, ...]:
+        """One optimal plan from ``state``: at each step the first applicable action (in action-id
+        order) whose successor is known to be one step closer; in an enumerated space that is the
+        first optimal next action. Raises ``Unsolvable`` if no plan exists."""
+        s = self.task.init if state is None else state
+        h = self.h_star(s)
+        if h == INF:
+            raise Unsolvable(f"{self.task.problem_name}: no plan exists from this state")
+        plan = []
+        while h > 0:
+            step = None
+            for a in applicable_actions(self.task, s):
+                if self._h.get(successor(s, a)) == h - 1:
+                    step = a
+                    break
+            if step is None:  # nothing cached on an optimal path yet: decide exactly
+                step = self.optimal_next_actions(s)[0]
+            plan.append(step)
+            s = successor(s, step)
+            h -= 1
+        assert is_goal(self.task, s)
+        return tuple(plan)
+
+    def is_optimal_next_action(self, state: int, action: Action | str) -> bool:
+        """Whether ``action`` (an Action or PDDL text) is one of the optimal next actions of ``state``."""
+        a = action if isinstance(action, Action) else parse_action(self.task, action)
+        return any(b.id == a.id and b.id >= 0 for b in self.optimal_next_actions(state))
+
+    @property
+    def exhaustive(self) -> bool:
+        """True when distances come from an enumerated state space (no planner is ever called)."""
+        return self._enumerated > 0 and not self._too_large
+
+    # ---- all distances at once -------------------------------------------------------------
+
+    def _enumerate(self, root: int) -> bool:
+        """Enumerate the states reachable from ``root`` that have no exact h* yet and compute their
+        distances. Known states are successor-closed (they were enumerated earlier), so they act as
+        boundary nodes with known distances. Returns False (and stops trying) if over budget."""
+        task = self.task
+        known = self._h
+        index = {root: 0}
+        states = [root]
+        succs: list[list[int]] = []
+        bindex: dict[int, int] = {}  # known successor state -> boundary node number
+        queue = deque([root])
+        while queue:
+            s = queue.popleft()
+            out = []
+            for a in applicable_actions(task, s):
+                t = (s & ~a.dele) | a.add
+                if t in known:
+                    j = bindex.get(t)
+                    if j is None:
+                        j = bindex[t] = len(bindex)
+                    out.append(-1 - j)  # boundary nodes are encoded as negative numbers
+                    continue
+                i = index.get(t)
+                if i is None:
+                    i = index[t] = len(states)
+                    states.append(t)
+                    if len(states) > self.max_space:
+                        self._too_large = True
+                        return False
+                    queue.append(t)
+                out.append(i)
+            succs.append(out)
+        n = len(states)
+        bstates = list(bindex)
+        preds: list[list[int]] = [[] for _ in range(n)]
+        bpreds: list[list[int]] = [[] for _ in bstates]
+        for i, out in enumerate(succs):
+            for j in out:
+                if j >= 0:
+                    preds[j].append(i)
+                else:
+                    bpreds[-1 - j].append(i)
+        dist = [INF] * n
+        heap = []
+        for i, s in enumerate(states):
+            if is_goal(task, s):
+                dist[i] = 0
+                heap.append((0, i))
+        for j, t in enumerate(bstates):
+            d = known[t]
+            if d == INF:
+                continue
+            for i in bpreds[j]:
+                if d + 1 < dist[i]:
+                    dist[i] = d + 1
+                    heap.append((d + 1, i))
+        heapq.heapify(heap)
+        while heap:
+            d, i = heapq.heappop(heap)
+            if d > dist[i]:
+                continue
+            for p in preds[i]:
+                if d + 1 < dist[p]:
+                    dist[p] = d + 1
+                    heapq.heappush(heap, (d + 1, p))
+        for s, d in zip(states, dist):
+            known[s] = d
+        self._enumerated += n
+        return True
+
+    # ---- per-state search ------------------------------------------------------------------
+
+    def _search(self, s: int) -> float:
+        self.planner_calls += 1
+        try:
+            res = optimal_plan(self.task, planner=self._planner, timeout=self.timeout, state=s)
+        except Unsolvable:
+            self._h[s] = INF
+            return INF
+        if res.planner == "fd":
+            # the exact stage ran over its budget on this task: skip it for the task's other states
+            self._planner = "fd"
+        self._record(s, res.plan)
+        return self._h[s]
+
+    def _record(self, s: int, plan: tuple[str, ...]) -> None:
+        """Every state on an optimal plan gets its h* (each suffix of an optimal plan is optimal)."""
+        n = len(plan)
+        self._h[s] = n
+        for i, text in enumerate(plan):
+            s = successor(s, parse_action(self.task, text))
+            self._h[s] = n - i - 1
+
+    def _is_at_most(self, t: int, bound: int) -> bool:
+        """Whether h*(t) <= bound, deciding as cheaply as possible."""
+        h = self._h.get(t)
+        if h is None and not self._too_large and self._enumerate(t):
+            h = self._h[t]
+        if h is not None:
+            return h <= bound
+        if self._lower.get(t, 0) > bound:
+            return False
+        if self._heuristic is None:
+            from widthbench.planners.astar import make_heuristic
+
+            self._heuristic = make_heuristic(self.task, "auto")
+        lb = self._heuristic(t)
+        if lb is None:
+            self._h[t] = INF
+            return False
+        if lb > bound:
+            self._lower[t] = lb
+            return False
+        self.planner_calls += 1
+        res = bounded_optimal_plan(self.task, bound, planner=self._planner, timeout=self.timeout, state=t)
+        if res is None:
+            self._lower[t] = bound + 1
+            return False
+        self._record(t, res.plan)
+        return True
+
+
+def _space_size_hint(task: Task) -> int | None:
+    """The exact number of states of an n-block Blocksworld (towers of the n blocks, hand empty,
+    or one block held), so that a too-large space is never enumerated in vain; None elsewhere."""
+    from widthbench.planners.astar import is_blocksworld
+
+    if not is_blocksworld(task):
+        return None
+    n = len(task.objects)
+    # towers(n): ways to arrange n labelled blocks into ordered towers on the table (OEIS A000262)
+    towers = [1, 1]
+    for k in range(2, n + 1):
+        towers.append((2 * k - 1) * towers[k - 1] - (k - 1) * (k - 2) * towers[k - 2])
+    return towers[n] + n * towers[n - 1] if n >= 1 else 1
+
+
+def h_star(task: Task, state: int | None = None, **options) -> float:
+    """h*(state) for a single query (no cache kept; use ``GroundTruth`` for many states)."""
+    return GroundTruth(task, **options).h_star(state)
+
+
+def optimal_next_actions(task: Task, state: int | None = None, **options) -> list[Action]:
+    """The optimal next actions of ``state`` for a single query (see ``GroundTruth``)."""
+    return GroundTruth(task, **options).optimal_next_actions(state)

@@ -1,0 +1,227 @@
+"""Sub-task prompts and parsers: the public API (docs/design.md, "Sub-task prompts and parsers").
+
+Each ``*_prompt`` returns chat messages (a system message with the domain context, a user message
+filled from a template under ``llm/prompts/``); each parser reads a reply back into PDDL terms and
+raises ``widthbench.errors.ParseError`` when it cannot (it never guesses). ``style`` is ``"pddl"``
+or ``"nl"``. States are the engine's int bitmasks; actions are ``Action`` objects or PDDL texts on the
+way in and PDDL texts (``"(unstack a b)"``) on the way out.
+
+Prompts show the static facts with every state (statics are part of what the model sees); parsed
+states hold fluent atoms only, so a model that repeats or omits static facts is neither rewarded
+nor punished. The answer section and the tolerance rules are in `widthbench.subtasks.parse`.
+"""
+
+from __future__ import annotations
+
+from widthbench.errors import ParseError
+from widthbench.pddl_domains.render import Renderer, natural_key
+from widthbench.planners.strips import Action, Task
+from widthbench.subtasks import parse as _parse
+from widthbench.subtasks import prompts as _prompts
+from widthbench.subtasks.parse import parse_integer, parse_novelty, parse_verdict, parse_yes_no
+
+__all__ = [
+    "action_generation_prompt", "parse_action_list",
+    "next_action_prompt", "parse_single_action",
+    "successor_prompt", "parse_successor",
+    "successor_mapping_prompt", "parse_successor_mapping",
+    "verification_prompt", "parse_verdict",
+    "novelty_prompt", "parse_novelty",
+    "goal_check_prompt", "parse_yes_no",
+    "novelty_estimate_prompt", "width_estimate_prompt", "parse_integer",
+    "renderer", "objects_text", "previous_states_text",
+]
+
+
+_RENDERERS: dict[tuple[int, str], tuple[Task, Renderer]] = {}
+_MAX_RENDERERS = 64
+
+
+def renderer(task: Task, style: str) -> Renderer:
+    """The renderer of ``task`` in ``style``, kept for the last few tasks (building one costs ~ms).
+
+    Task holds dicts and is not hashable, so the cache is keyed on identity and keeps the task alive.
+    """
+    key = (id(task), style)
+    hit = _RENDERERS.get(key)
+    if hit is not None and hit[0] is task:
+        return hit[1]
+    r = Renderer(task, style)
+    if len(_RENDERERS) >= _MAX_RENDERERS:
+        _RENDERERS.pop(next(iter(_RENDERERS)))
+    _RENDERERS[key] = (task, r)
+    return r
+
+
+def objects_text(task: Task, style: str) -> str:
+    """The task's objects in natural order: PDDL names space-separated, or NL names comma-separated."""
+    objs = sorted(task.object_names, key=natural_key)
+    if style == "pddl":
+        return " ".join(objs)
+    names = renderer(task, style).names
+    return ", ".join(names[o] for o in objs)
+
+
+def _action_text(task: Task, a: Action | str) -> str:
+    return str(a) if isinstance(a, Action) else a
+
+
+def _user(task: Task, kind: str, style: str, **fields: str) -> str:
+    return _prompts.fill(kind, style, objects=objects_text(task, style), **fields)
+
+
+# ---------------------------------------------------------------------------------------------
+# Action generation
+
+
+def action_generation_prompt(task: Task, state: int, style: str) -> list[dict]:
+    """List every applicable action of ``state``."""
+    r = renderer(task, style)
+    return _prompts.messages(task.domain_name, _user(task, "action_generation", style, state=r.state(state)))
+
+
+def parse_action_list(task: Task, text: str, style: str) -> list[str]:
+    """The actions of the answer as PDDL texts, in order, repeats removed ("none" -> [])."""
+    acts = renderer(task, style).parse_actions(_parse.answer_section(text))
+    return list(dict.fromkeys(acts))
+
+
+# ---------------------------------------------------------------------------------------------
+# Next action
+
+
+def next_action_prompt(task: Task, state: int, style: str, extension: bool = False) -> list[dict]:
+    """The next action from ``state`` towards the task's goal; ``extension`` appends the domain's
+    prompt extension to the context (Blocksworld: seed 000's pick-up-versus-unstack example)."""
+    r = renderer(task, style)
+    user = _user(task, "next_action", style, state=r.state(state), goal=r.goal())
+    return _prompts.messages(task.domain_name, user, extended=extension)
+
+
+def parse_single_action(task: Task, text: str, style: str) -> str:
+    """Exactly one action, as PDDL text (an explanation after the answer line is allowed)."""
+    return _parse.one_value(renderer(task, style).parse_action, text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Successors
+
+
+def successor_prompt(task: Task, state: int, action: Action | str, style: str) -> list[dict]:
+    """The state after taking ``action`` in ``state``."""
+    r = renderer(task, style)
+    user = _user(task, "successor", style, state=r.state(state), action=r.action(_action_text(task, action)))
+    return _prompts.messages(task.domain_name, user)
+
+
+def parse_successor(task: Task, text: str, style: str) -> int:
+    """The resulting state (fluent atoms; static facts in the answer are ignored)."""
+    return renderer(task, style).parse_state(_parse.answer_section(text))
+
+
+def successor_mapping_prompt(task: Task, state: int, actions, style: str) -> list[dict]:
+    """The state after each of ``actions`` (Actions or PDDL texts), all in one prompt."""
+    r = renderer(task, style)
+    listed = r.actions([_action_text(task, a) for a in actions])
+    user = _user(task, "successor_mapping", style, state=r.state(state), actions=listed)
+    return _prompts.messages(task.domain_name, user)
+
+
+def parse_successor_mapping(task: Task, text: str, style: str, actions) -> dict[str, int]:
+    """PDDL action text -> resulting state, for every block of the answer.
+
+    Keys follow the order of ``actions``, then any other action the answer maps (a wrong answer,
+    scored as such). An unreadable block, or an action mapped twice, is a ParseError.
+    """
+    r = renderer(task, style)
+    found: dict[str, int] = {}
+    for action_text, state_text in _parse.split_mapping_blocks(_parse.answer_section(text)):
+        try:
+            a = r.parse_action(action_text)
+        except ParseError as exc:
+            raise ParseError(f"action {action_text!r}: {exc}") from None
+        if a in found:
+            raise ParseError(f"action {a} is mapped twice")
+        try:
+            found[a] = r.parse_state(state_text)
+        except ParseError as exc:
+            raise ParseError(f"state after {a}: {exc}") from None
+    given = [_action_text(task, x) for x in actions]
+    ordered = {a: found[a] for a in given if a in found}
+    ordered.update({a: s for a, s in found.items() if a not in ordered})
+    return ordered
+
+
+# ---------------------------------------------------------------------------------------------
+# Plan verification and goal check
+
+
+def verification_prompt(task: Task, plan, style: str) -> list[dict]:
+    """Does ``plan`` (Actions or PDDL texts) lead from the initial state to the goal?"""
+    r = renderer(task, style)
+    user = _user(task, "verification", style, state=r.state(task.init), goal=r.goal(),
+                 plan=r.plan([_action_text(task, a) for a in plan]))
+    return _prompts.messages(task.domain_name, user)
+
+
+def goal_check_prompt(task: Task, state: int, style: str) -> list[dict]:
+    """Does the goal hold in ``state``?"""
+    r = renderer(task, style)
+    user = _user(task, "goal_check", style, state=r.state(state), goal=r.goal())
+    return _prompts.messages(task.domain_name, user)
+
+
+# ---------------------------------------------------------------------------------------------
+# Novelty
+
+
+def previous_states_text(task: Task, states, style: str) -> str:
+    """The numbered list of previously generated states (fluent facts only; statics are shown once)."""
+    r = renderer(task, style)
+    return "\n\n".join(f"State {i}:\n{r.state(s, include_static=False)}" for i, s in enumerate(states, 1))
+
+
+def _novelty_fields(task: Task, previous_states, new_state: int, style: str) -> dict[str, str]:
+    r = renderer(task, style)
+    previous = list(previous_states)
+    static = r.atoms(sorted(task.static_atoms)) if task.static_atoms else "none"
+    return dict(static=static or "none", count=str(len(previous)),
+                previous=previous_states_text(task, previous, style) if previous else "none",
+                new_state=r.state(new_state, include_static=False))
+
+
+def novelty_criterion(width: int | None) -> str:
+    """The sentence defining novelty: for threshold ``width`` (IW(k)'s test) or for any size."""
+    table = _prompts.load_kind("novelty")
+    if width is None:
+        return table["criterion_any"]
+    if width < 1:
+        raise ValueError(f"novelty width must be at least 1, got {width}")
+    if width == 1:
+        return table["criterion_width_1"]
+    return table["criterion_width_k"].replace("{k}", str(width))
+
+
+def novelty_prompt(task: Task, previous_states, new_state: int, style: str,
+                   width: int | None = None) -> list[dict]:
+    """Is ``new_state`` novel given ``previous_states`` (every state generated before it)?
+
+    ``width=k`` defines novel as IW(k) does (some tuple of at most k facts true for the first time);
+    ``width=None`` asks about combinations of any size (a repeat is never novel).
+    """
+    fields = _novelty_fields(task, previous_states, new_state, style)
+    user = _user(task, "novelty", style, criterion=novelty_criterion(width), **fields)
+    return _prompts.messages(task.domain_name, user)
+
+
+def novelty_estimate_prompt(task: Task, previous_states, new_state: int, style: str) -> list[dict]:
+    """The integer novelty of ``new_state`` given ``previous_states``."""
+    user = _user(task, "novelty_estimate", style, **_novelty_fields(task, previous_states, new_state, style))
+    return _prompts.messages(task.domain_name, user)
+
+
+def width_estimate_prompt(task: Task, style: str) -> list[dict]:
+    """The effective width of the task (IW)."""
+    r = renderer(task, style)
+    user = _user(task, "width_estimate", style, state=r.state(task.init), goal=r.goal())
+    return _prompts.messages(task.domain_name, user)

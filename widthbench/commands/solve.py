@@ -1,0 +1,117 @@
+"""`widthbench solve`: run an LLM tree search (or the naive baseline) on many instances."""
+
+from __future__ import annotations
+
+import argparse
+
+from widthbench.errors import UserError
+
+HELP = "solve instances with an LLM search (naive, tot-bfs, tot-dfs, mcts, cat) and a token ledger"
+DESCRIPTION = (
+    "Run one search configuration on generated Blocksworld/Logistics instances, an instance folder, "
+    "Game of 24 rows or a --tasks JSONL file. Writes RUN/items.jsonl (one line per instance, as it "
+    "finishes), RUN/summary.json (kind 'solve') and RUN/tokens.json; a rerun with the same --out "
+    "resumes (finished instances are skipped, repeated model calls come from the cache). Every plan "
+    "counted as solved is validated by the engine. See docs/searches.md."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    from widthbench.llm.cli_args import add_model_arguments
+    from widthbench.planners.search.config import MAPPINGS, METHODS, NOVELTY, SOURCES, STYLES, VERIFY
+
+    d = p.add_argument_group("search")
+    d.add_argument("--method", default="tot-dfs", choices=METHODS, help="search method (default tot-dfs)")
+    d.add_argument("--mapping", default="direct", choices=MAPPINGS,
+                   help="direct: one prompt gives the next state; esa: action generation, then successor mapping")
+    d.add_argument("--novelty", default="off", choices=NOVELTY,
+                   help="off, llm (seed 000's yes/no question) or oracle (exact novelty at the instance width)")
+    d.add_argument("--verify", default="engine", choices=VERIFY, help="goal check by the engine or the model")
+    d.add_argument("--actions", default="llm", choices=SOURCES,
+                   help="who proposes actions or next states (engine: best-first applicable actions)")
+    d.add_argument("--successors", default="llm", choices=SOURCES, help="who maps actions to successors (esa)")
+    d.add_argument("--max-depth", type=int, default=8, help="depth limit (default 8, seed 000)")
+    d.add_argument("--branch-factor", type=int, default=2, help="proposals per expansion (default 2, seed 000)")
+    d.add_argument("--max-states", type=int, default=1000, help="budget of generated states per instance")
+    d.add_argument("--style", default="nl", choices=STYLES, help="prompt style (STRIPS domains)")
+    d.add_argument("--thinking", default="off", choices=("on", "off"), help="model thinking mode")
+    d.add_argument("--no-prompt-extension", action="store_true",
+                   help="leave out seed 000's pick-up/unstack example from next-action, direct and naive prompts")
+    d.add_argument("--novelty-width", type=int, default=None, metavar="K",
+                   help="llm novelty: define novel as IW(K) does (default: seed 000's undefined 'novel')")
+    d.add_argument("--novelty-max-chars", type=int, default=48000,
+                   help="llm novelty: summarise older states beyond this many characters (default 48000)")
+    m = p.add_argument_group("mcts (ToolTree) and cat (Caterpillar of Thoughts)")
+    m.add_argument("--rollouts", type=int, default=60, help="mcts rollout budget (default 60)")
+    m.add_argument("--lambda", dest="lam", type=float, default=1.4, help="mcts exploration weight λ (default 1.4)")
+    m.add_argument("--tau-pre", type=float, default=0.3, help="mcts pre-pruning threshold (default 0.3)")
+    m.add_argument("--tau-post", type=float, default=0.4, help="mcts post-pruning threshold (default 0.4)")
+    m.add_argument("--patience", type=int, default=10, help="mcts early stop after N rollouts without improvement")
+    m.add_argument("--iterations", type=int, default=40, help="cat iteration budget (default 40)")
+    m.add_argument("--temperature", type=float, default=1.0, help="cat softmax temperature T (default 1)")
+    s = p.add_argument_group("instances")
+    s.add_argument("--domain", choices=("blocksworld", "logistics", "game24"), default=None,
+                   help="generate Blocksworld/Logistics instances, or Game of 24 puzzles")
+    s.add_argument("--instances", metavar="DIR", help="an instance folder (widthbench generate or any PDDL set)")
+    s.add_argument("--tasks", metavar="FILE.jsonl", help="question/answer set with an exact-answer checker")
+    s.add_argument("--rows", default=None, help="game24: puzzle ranks (default 901-1000)")
+    s.add_argument("--count", type=int, default=None, help="number of instances (default: 20 generated, all others)")
+    s.add_argument("--seed", type=int, default=0, help="seed: instances, sampling, MCTS ties, CaT rewinds")
+    s.add_argument("--max-plan-length", type=int, default=None, metavar="L", help="optimal plan length at most L")
+    s.add_argument("--min-plan-length", type=int, default=None, metavar="L", help="optimal plan length at least L")
+    s.add_argument("--blocks", default=None, metavar="N|LO-HI", help="blocksworld generator: blocks (default 4-5)")
+    s.add_argument("--packages", default=None, metavar="N|LO-HI", help="logistics generator: packages")
+    o = p.add_argument_group("output")
+    o.add_argument("--out", required=True, metavar="RUN", help="run folder (created; reused to resume)")
+    o.add_argument("--parallel", type=int, default=64, help="instances searched at once (default 64)")
+    o.add_argument("--max-tokens", type=int, default=None, help="max_tokens per model call")
+    o.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_model_arguments(p, concurrency=16)
+
+
+def run(args) -> int:
+    from widthbench.llm.cli_args import open_model_from_args
+    from widthbench.planners.search.config import SearchConfig
+    from widthbench.planners.search.run import load_problems, solve
+
+    sources = [x for x in (args.tasks and "--tasks", args.instances and "--instances",
+                           args.domain and "--domain") if x]
+    if len(sources) != 1:
+        raise UserError("give exactly one of --domain, --instances DIR or --tasks FILE")
+    if args.count is not None and args.count < 1:
+        raise UserError(f"--count must be at least 1, got {args.count}")
+    config = SearchConfig(
+        method=args.method, mapping=args.mapping, novelty=args.novelty, verify=args.verify,
+        actions=args.actions, successors=args.successors, style=args.style,
+        thinking=args.thinking == "on", seed=args.seed, max_depth=args.max_depth,
+        branch_factor=args.branch_factor, max_states=args.max_states, rollouts=args.rollouts,
+        lam=args.lam, tau_pre=args.tau_pre, tau_post=args.tau_post, patience=args.patience,
+        iterations=args.iterations, temperature=args.temperature,
+        novelty_max_chars=args.novelty_max_chars, novelty_width=args.novelty_width,
+        extension=not args.no_prompt_extension, max_tokens=args.max_tokens).check()
+    gen = {}
+    if args.blocks is not None:
+        gen["blocks"] = args.blocks
+    if args.packages is not None:
+        gen["packages"] = args.packages
+    if gen and args.domain not in ("blocksworld", "logistics"):
+        raise UserError("--blocks/--packages apply to generated blocksworld/logistics instances only")
+    source = {"domain": args.domain, "instances": args.instances, "tasks": args.tasks, "rows": args.rows,
+              "count": args.count, "seed": args.seed, "max_plan_length": args.max_plan_length,
+              "min_plan_length": args.min_plan_length, **gen}
+    problems = load_problems(args.domain, count=args.count, seed=args.seed,
+                             max_plan_length=args.max_plan_length, min_plan_length=args.min_plan_length,
+                             instances=args.instances, rows=args.rows, tasks=args.tasks, style=args.style,
+                             extension=config.extension, novelty_width=args.novelty_width,
+                             generator_options=gen)
+    model = open_model_from_args(args)
+    try:
+        summary = solve(config, problems, model, args.out, parallel=args.parallel, source=source,
+                        progress=False if args.quiet else None)
+    finally:
+        model.close()
+    tag = " (simulated)" if summary["simulated"] else ""
+    print(f"{summary['label']}: solved {summary['solved']}/{summary['n']}{tag}, mean tokens "
+          f"{summary['mean_tokens']}, mean states {summary['mean_states']}, wall {summary['run_wall_time']} s "
+          f"-> {args.out}")
+    return 0
