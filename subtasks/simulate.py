@@ -122,7 +122,7 @@ def read_prompt(messages) -> Question:
 def _provisional(domain: str, style: str, objects_text: str):
     """(PDDL objects, implicit type facts, a renderer that reads the prompt's atoms)."""
     dom = strips.load_domain(domain)
-    objects, type_facts = _objects(dom, style, objects_text)
+    objects, type_facts = prompt_objects(dom, style, objects_text)
     task = strips.ground(dom, objects, type_facts, [], name="prompt")
     return tuple(objects), tuple(type_facts), Renderer(task, style)
 
@@ -168,7 +168,7 @@ def _ground_truth(task: strips.Task):
     return hit[1]
 
 
-def _objects(dom: strips.Domain, style: str, text: str) -> tuple[list[str], list[str]]:
+def prompt_objects(dom: strips.Domain, style: str, text: str) -> tuple[list[str], list[str]]:
     """PDDL object names, and the type facts an NL prompt leaves implicit in the names."""
     if style == "pddl":
         return text.split(), []

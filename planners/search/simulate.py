@@ -30,17 +30,18 @@ simulated model answers the thousands of prompts of a search in milliseconds eac
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from dataclasses import dataclass
 
 from widthbench.errors import ParseError, UserError
-from widthbench.pddl_domains.render import Renderer, template_set_for
+from widthbench.pddl_domains.render import Renderer
 from widthbench.planners import strips
 from widthbench.planners.search import prompts as search_prompts
 from widthbench.subtasks import api
 from widthbench.subtasks import prompts as sub_prompts
+from widthbench.subtasks.simulate import prompt_objects as _objects
+from widthbench.subtasks.truth import novelty_of
 
 UNREADABLE_FACT = {"nl": "the table is floating above the ceiling", "pddl": "(floating table ceiling)"}
 
@@ -104,29 +105,6 @@ class _StripsTruth:
 
 _TRUTHS: dict[tuple, _StripsTruth] = {}
 _MAX_TRUTHS = 256
-
-
-def _objects(dom, style: str, text: str) -> tuple[list[str], list[str]]:
-    """PDDL object names and the type facts an NL prompt leaves implicit (as the sub-task simulator
-    reads them: colours by position, roles by name)."""
-    if style == "pddl":
-        return text.split(), []
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    ts = template_set_for(dom)
-    scheme = ts.objects.get("scheme", "pddl") if ts else "pddl"
-    if scheme == "colours":
-        width = len(str(len(names)))
-        return [f"o{i:0{width}d}" for i in range(1, len(names) + 1)], []
-    if scheme == "roles":
-        hidden = {p for p, t in ts.predicates.items() if t and t[0] == "" and p in dom.predicates}
-        facts = []
-        for n in names:
-            m = re.match(r"^(.*?)_\d", n)
-            noun = m.group(1) if m else n
-            facts += [f"({p} {n})" for p, role in ts.objects.get("roles", {}).items()
-                      if role == noun and p in hidden]
-        return names, facts
-    return names, []
 
 
 _STATE_FIELDS = ("state", "new_state", "previous")
@@ -362,19 +340,6 @@ def _criterion_width(text: str) -> int | None:
     if not m:
         raise ValueError("unknown novelty criterion")
     return int(m.group(1))
-
-
-def novelty_of(state: int, previous, max_size: int | None) -> int | None:
-    """Size of the smallest set of atoms of ``state`` never all true in a ``previous`` state."""
-    prev = list(previous)
-    atoms = [1 << i for i in range(state.bit_length()) if state >> i & 1]
-    top = len(atoms) if max_size is None else min(max_size, len(atoms))
-    for size in range(1, top + 1):
-        for combo in itertools.combinations(atoms, size):
-            m = sum(combo)
-            if not any(p & m == m for p in prev):
-                return size
-    return None
 
 
 def _novelty_summarised(q, mode, corrupt, rng):
