@@ -26,7 +26,8 @@ Semantics (each fixed here, tested in tests/planners/test_iw.py, documented in d
 
 Counters: ``generated`` counts the initial state and every successor produced (duplicates
 included); ``pruned_duplicate`` + ``pruned_novelty`` + ``kept`` = ``generated``; ``expanded``
-counts states whose successors were produced. (LAPKT's "generated" is our ``kept``.)
+counts states whose successors were produced. (LAPKT's "generated" is our ``kept`` minus the initial
+state of each IW(k) run.)
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from typing import Hashable
 
 from widthbench.planners.model import StripsModel, atom_mask_fn
-from widthbench.planners.novelty import NoveltyTable
+from widthbench.planners.novelty import NoveltyTable, bits
 from widthbench.planners.strips import applicable_actions
 
 GOAL_TESTS = ("after-prune", "before-prune")
@@ -143,6 +144,8 @@ def iw(model, k: int | None, *, goal_test: str = "after-prune", stop_at_goal: bo
         raise ValueError(f"k must be >= 0, got {k}")
     before = goal_test == "before-prune"
     if table is None and not trace and k in (None, 1, 2):
+        if k is not None and type(model) is StripsModel:
+            return _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated)
         return _iw_fast(model, k, goal_test, before, stop_at_goal, max_generated)
     return _iw_general(model, k, goal_test, before, stop_at_goal, trace, max_generated, table)
 
@@ -269,10 +272,11 @@ def _iw_fast(model, k, goal_test, before, stop_at_goal, max_generated) -> IWResu
     while queue:
         s, smask, d = popleft()
         expanded += 1
-        max_depth = d1 = d + 1
+        d1 = d + 1
         pairs = None if strips else successors(s)
         for item in (applicable_actions(task, s) if strips else pairs):
             generated += 1
+            max_depth = d1
             if strips:
                 label = item
                 t = tmask = (s & ~item.dele) | item.add
@@ -341,6 +345,255 @@ def _iw_fast(model, k, goal_test, before, stop_at_goal, max_generated) -> IWResu
     table._seen1 = seen1
 
     plan = _extract(parent, goal_state) if found else None
+    counts = Counts(generated, expanded, dup, pruned, kept)
+    return IWResult(k, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
+                    truncated, max_depth)
+
+
+class _StripsTables:
+    """Per-task tables for `_iw_strips`, indexed by action id (``task.actions[i].id == i``).
+
+    ``step[i]`` = (keep, add, adds, flip, plain): keep = the atoms action i does not delete, as a
+    non-negative mask of all the task's atoms (a successor is ``s & keep | add``, no negative ints);
+    add = its add mask; adds = its add atoms; flip = the XOR of the Zobrist keys of the atoms it
+    flips when its add atoms are false and the atoms it makes false are true; plain = the atoms it
+    makes false are all preconditions (so they are true wherever it applies). ``off[i]``: the
+    trigger atoms it makes false. ``groups[atom]``: the actions the engine indexes under that
+    trigger atom (``task._triggers``, so the candidates are those of `applicable_actions`) as
+    ``(rest of pre, id)``, or ``(rest of pre, neg, id)`` if some action has negative preconditions;
+    ``rest of pre`` leaves out the trigger atom itself; ``one[atom]`` is the pair itself for a
+    group of one action (None otherwise). ``zobrist[atom]``: a random 61-bit key per atom.
+    """
+
+    __slots__ = ("task", "n", "full", "step", "off", "groups", "one", "always", "has_neg", "trigger",
+                 "zobrist")
+
+    def __init__(self, task, zobrist=None):
+        import random
+
+        self.task = task
+        self.n = n = task.n_atoms
+        self.full = full = (1 << n) - 1
+        acts = task.actions
+        assert all(a.id == i for i, a in enumerate(acts))
+        groups, always = task._triggers
+        self.has_neg = has_neg = any(a.neg_pre for a in acts)
+        self.trigger = trigger = [bool(g) for g in groups]
+        if zobrist is None:  # any keys give the same results; fixed ones give reproducible timings
+            rng = random.Random(20120827)
+            zobrist = [rng.getrandbits(61) for _ in range(n)]
+        self.zobrist = z = zobrist
+        self.step, self.off = [], []
+        for a in acts:
+            off = a.dele & ~a.add  # the atoms the action makes false
+            flip = 0
+            for i in bits(off | a.add):
+                flip ^= z[i]
+            self.step.append((full & ~a.dele, a.add, tuple(bits(a.add)), flip, not off & ~a.pre))
+            self.off.append(tuple(i for i in bits(off) if trigger[i]))
+        self.groups = [tuple((pre & ~(1 << i), neg, a.id) if has_neg else (pre & ~(1 << i), a.id)
+                             for pre, neg, a in g) for i, g in enumerate(groups)]
+        self.one = [g[0] if len(g) == 1 and not has_neg else None for g in self.groups]
+        self.always = tuple((pre, neg, a.id) for pre, neg, a in always)
+
+
+_TABLES: dict = {}  # id(task) -> _StripsTables (which holds the task, so the id stays its own)
+
+
+def _strips_tables(task) -> _StripsTables:
+    tab = _TABLES.get(id(task))
+    if tab is None or tab.task is not task:
+        if len(_TABLES) >= 8:
+            _TABLES.clear()
+        tab = _TABLES[id(task)] = _StripsTables(task)
+    return tab
+
+
+def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWResult:
+    """IW(1) and IW(2) on a `StripsModel`: the same search and counters as `_iw_general`, written
+    for speed (tests check it against the general loop and the full-enumeration reference).
+
+    - Novelty is tested before duplicates, with the same verdicts: a state generated earlier has no
+      new tuple (a kept state recorded all its tuples; a pruned one had none new; the table only
+      grows), so a state with novelty <= k is never a duplicate and is kept, and only states with
+      novelty > k are looked up among the generated ones (duplicate, or pruned).
+    - One table for both k: ``unseen[p]`` = the atoms q such that the tuple {p, q} was not seen
+      (q = p: the atom p itself). For k = 1 it is all atoms until p is seen, then none. A new state
+      t has novelty <= k iff ``t & unseen[p]`` for some atom p new relative to its parent. For k = 2
+      the pairs are symmetric and a kept state clears only the pairs that are actually new.
+    - Generated states are found by a Zobrist key (XOR of random per-atom keys, one XOR per
+      successor) rather than by Python's hash of the int, which walks the whole bitmask: ``seen``
+      maps a key to the state's code (-1 for the root, else parent number * n_actions + action id,
+      so pruned states are not kept in memory); a state whose key is taken by another one goes to
+      ``spill`` (exact in every case).
+    - Successors are action ids: the applicable ones are the engine's trigger candidates of the
+      state's true trigger atoms (a list built from the parent's, not from the bits), sorted by id,
+      which is the engine's order. Kept states are numbered: ``states[j]``, ``codes[j]``.
+    """
+    task = model.task
+    tab = _strips_tables(task)
+    full, step, off, groups, one, always, has_neg, trigger, z = (
+        tab.full, tab.step, tab.off, tab.groups, tab.one, tab.always, tab.has_neg, tab.trigger, tab.zobrist)
+    gmask, gneg = model.goal_mask, model.goal_neg
+    two = k == 2
+    na = len(task.actions)
+
+    root = task.init
+    rtrig = [i for i in bits(root) if trigger[i]]
+    rkey = 0
+    for i in bits(root):
+        rkey ^= z[i]
+    unseen = [full] * tab.n
+    nroot = full ^ root if two else 0
+    for p in bits(root):
+        unseen[p] = nroot
+    seen = {rkey: -1}
+    put_seen = seen.setdefault
+    spill: set = set()
+    states, codes = [root], [-1]
+    put_state, put_code = states.append, codes.append
+    goal_code = None  # code of the goal state (None: the root, or no goal)
+
+    generated, expanded, dup, pruned, kept = 1, 0, 0, 0, 1
+    max_depth = 0
+    goal_state = at_goal = None
+    found = truncated = stopped = False
+    if root & gmask == gmask and not root & gneg:
+        found, goal_state, at_goal = True, root, Counts(1, 0, 0, 0, 1)
+        stopped = stop_at_goal
+    # queue entries: (state, key, number, its parent's true trigger atoms, the action id that made it,
+    # the atoms it made true, depth); the state's own trigger list is built when it is expanded
+    queue = deque() if stopped else deque(((root, rkey, 0, rtrig, -1, (), 0),))
+    popleft, push = queue.popleft, queue.append
+    limit = max_generated if max_generated is not None else -1
+    while queue:
+        s, skey, snum, trig, via, made, d = popleft()
+        expanded += 1
+        d1 = d + 1
+        if via >= 0:
+            trig = trig.copy()
+            for i in off[via]:  # trigger atoms the action made false
+                try:
+                    trig.remove(i)
+                except ValueError:  # it was false already
+                    pass
+            for i in made:
+                if trigger[i]:
+                    trig.append(i)
+        # applicable action ids, in id order (the engine's order)
+        ids = []
+        if has_neg:
+            for i in trig:
+                for pre, neg, aid in groups[i]:
+                    if s & pre == pre and not s & neg:
+                        ids.append(aid)
+        else:
+            for i in trig:
+                g = one[i]
+                if g is not None:
+                    pre, aid = g
+                    if s & pre == pre:
+                        ids.append(aid)
+                else:
+                    for pre, aid in groups[i]:
+                        if s & pre == pre:
+                            ids.append(aid)
+        for pre, neg, aid in always:
+            if s & pre == pre and not s & neg:
+                ids.append(aid)
+        if not ids:
+            continue
+        ids.sort()
+        max_depth = d1
+        g0 = generated
+        generated += len(ids)
+        if g0 < limit <= generated:  # the limit falls in this expansion
+            ids = ids[:limit - g0]
+            generated = limit
+            truncated = True
+        base = snum * na
+        for aid in ids:
+            keep, add, new_atoms, flip, plain = step[aid]
+            t = s & keep | add
+            if add & s or not plain:  # only the add atoms that were false are new
+                new_atoms = tuple(bits(add & ~s))
+                key = skey
+                for i in bits(t ^ s):
+                    key ^= z[i]
+            else:
+                key = skey ^ flip
+            # novelty <= k iff some tuple containing an atom new relative to the parent is new
+            for p in new_atoms:
+                if t & unseen[p]:
+                    break
+            else:  # novelty > k: a duplicate, or pruned
+                code = base + aid
+                other = put_seen(key, code)
+                if other is not code:  # the key is taken: by this very state (a duplicate) or another
+                    if other < 0:
+                        same = t == root
+                    else:
+                        okeep, oadd = step[other % na][:2]
+                        same = states[other // na] & okeep | oadd == t
+                    if same or t in spill:
+                        dup += 1
+                        continue
+                    spill.add(t)
+                pruned += 1
+                # before-prune: every non-duplicate is goal-tested, pruned or not
+                if not before or found or t & gmask != gmask or t & gneg:
+                    continue
+                found, goal_state, goal_code = True, t, code
+                at_goal = Counts(g0 + ids.index(aid) + 1, expanded, dup, pruned, kept)
+                if stop_at_goal:
+                    generated, truncated, stopped = at_goal.generated, False, True
+                    queue.clear()
+                    break
+                continue
+            # novelty <= k: never generated before, kept
+            code = base + aid
+            if put_seen(key, code) is not code:
+                spill.add(t)
+            put_state(t)
+            put_code(code)
+            push((t, key, kept, trig, aid, new_atoms, d1))
+            kept += 1
+            if two:  # record the new pairs (and atoms)
+                for p in new_atoms:
+                    pairs = t & unseen[p]
+                    if pairs:
+                        unseen[p] ^= pairs
+                        bp = 1 << p
+                        pairs &= ~bp
+                        while pairs:
+                            low = pairs & -pairs
+                            unseen[low.bit_length() - 1] ^= bp
+                            pairs ^= low
+            else:
+                for p in new_atoms:
+                    unseen[p] = 0
+            if found or t & gmask != gmask or t & gneg:
+                continue
+            found, goal_state, goal_code = True, t, code
+            at_goal = Counts(g0 + ids.index(aid) + 1, expanded, dup, pruned, kept)
+            if stop_at_goal:
+                generated, truncated, stopped = at_goal.generated, False, True
+                queue.clear()
+                break
+        if truncated:
+            queue.clear()
+            break
+
+    plan = None
+    if found:
+        acts = task.actions
+        steps = []
+        code = goal_code if goal_code is not None else -1
+        while code >= 0:
+            num, aid = divmod(code, na)
+            steps.append(acts[aid])
+            code = codes[num]
+        plan = tuple(reversed(steps))
     counts = Counts(generated, expanded, dup, pruned, kept)
     return IWResult(k, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
                     truncated, max_depth)

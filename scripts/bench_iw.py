@@ -1,5 +1,5 @@
 """Benchmark: our IW(1)/IW(2) against LAPKT, our exhaustive breadth-first search against pyperplan's
-(and LAPKT's), and the wall time of all 1362 Game-of-24 widths. Prints the ratios.
+(and LAPKT's), and the wall time of all 1362 Game-of-24 widths. Prints the ratios and the load.
 
 Needs the optional bench extra (``pip install -e .[bench]``: lapkt, clingo, pyperplan). A benchmark,
 not a test: timings depend on the machine and its load (each figure is the best of --repeat runs).
@@ -7,11 +7,16 @@ not a test: timings depend on the machine and its load (each figure is the best 
 Fairness: every planner searches the *same* grounded task. Our engine grounds each instance once;
 that task is fed to LAPKT through its Python problem-building API (atoms, actions, preconditions,
 effects, init, goal: no LAPKT grounding) and to pyperplan as a `pyperplan.task.Task` built from the
-same atoms and operators. Only search is timed (LAPKT's match-tree set-up is excluded). LAPKT's IW
-planner raises its bound from 1 to --iw-bound like our `iterated_width(model, 2, min_k=1)`; we
-compare it only for k <= 2 (its novelty test looks wrong for k >= 3). LAPKT counts as "generated"
-the nodes it keeps (our ``kept``); the node columns are a sanity check, not equal by design
-(successor order and duplicate bookkeeping differ, see docs/widths.md).
+same atoms and operators. Only search is timed (LAPKT's match-tree set-up is excluded; so are our
+per-task successor tables, `planners.iw._strips_tables`, built once per task), by default as CPU time
+of this process (``--clock cpu``; LAPKT runs in-process), so other jobs on a shared machine do not
+skew the ratios. LAPKT's IW planner raises its bound from 1 to --iw-bound like our
+`iterated_width(model, 2, min_k=1)`; we compare it only for k <= 2 (its novelty test looks wrong for
+k >= 3). Both goal-test a state when it is generated and survives the prune, and stop there.
+LAPKT counts as "generated" the nodes it keeps (our ``kept``) minus the root of each IW(k) run; the
+bench counts ours the same way. Node counts are not equal by design: successor orders differ (ours:
+action name, then arguments; LAPKT: its match tree's), so the planners expand different states; the
+time per expanded node compares the implementations, the total time the planners as they are.
 
     python scripts/bench_iw.py                # everything (about two minutes)
     python scripts/bench_iw.py --skip-game24 --skip-full
@@ -62,6 +67,12 @@ def lapkt_planner(cls: str, task, goal_mask: int, **settings):
     return p
 
 
+# The clock of the IW and BFS comparisons (--clock): "cpu" (default) is this process's CPU time, which
+# both planners run in (LAPKT is an extension module), so other jobs on a shared machine do not count;
+# "wall" is elapsed time.
+CLOCK = time.process_time
+
+
 def quiet(fn):
     """Run fn with the process's stdout (C++ included) captured; return (seconds, captured text)."""
     sys.stdout.flush()
@@ -69,9 +80,9 @@ def quiet(fn):
         saved = os.dup(1)
         os.dup2(tmp.fileno(), 1)
         try:
-            t = time.perf_counter()
+            t = CLOCK()
             fn()
-            elapsed = time.perf_counter() - t
+            elapsed = CLOCK() - t
         finally:
             sys.stdout.flush()
             os.dup2(saved, 1)
@@ -83,20 +94,25 @@ def quiet(fn):
 def best(fn, repeat: int) -> tuple[float, object]:
     out, times = None, []
     for _ in range(repeat):
-        t = time.perf_counter()
+        t = CLOCK()
         out = fn()
-        times.append(time.perf_counter() - t)
+        times.append(CLOCK() - t)
     return min(times), out
 
 
-def lapkt_best(make, repeat: int) -> tuple[float, int]:
-    times, gen = [], 0
+def lapkt_best(make, repeat: int) -> tuple[float, int, int, bool]:
+    """Best time of ``repeat`` LAPKT solves, with its node counts (summed over its IW(k) runs) and
+    whether it found a plan. LAPKT's "generated" counts the nodes it puts on the open list, the root
+    of each IW(k) run excluded (its planner reads the counter after ``start()``)."""
+    times, gen, exp, solved = [], 0, 0, False
     for _ in range(repeat):
         p = make()
         t, text = quiet(p.solve)
         times.append(t)
         gen = sum(int(x) for x in re.findall(r"Nodes generated during search: (\d+)", text))
-    return min(times), gen
+        exp = sum(int(x) for x in re.findall(r"Nodes expanded during search: (\d+)", text))
+        solved = "Plan found" in text
+    return min(times), gen, exp, solved
 
 
 def single_goal_sets(args):
@@ -117,40 +133,60 @@ def single_goal_sets(args):
 
 
 def bench_iw(args) -> list[tuple]:
+    """Single-goal IW(1) and IW(1..2), ours against LAPKT's IW planner on the same grounded tasks.
+
+    Node counts are compared as LAPKT counts them: "kept" = states put on the open list, the root of
+    each IW(k) run excluded (ours: ``kept - 1`` per run); "expanded" as both report it. Both planners
+    goal-test a state when it is generated and survives the novelty prune, and stop there. They
+    differ in successor order (ours: the engine's; LAPKT: its match tree's), so they do not expand
+    the same states: the time per expanded node compares the implementations, the total time the
+    planners as they are.
+    """
     rows = []
     for name, insts, goals in single_goal_sets(args):
         sizes = ", ".join(str(len(i.task().object_names)) for i in insts)
         print(f"\n{name}: {len(insts)} instances (objects: {sizes}), {len(goals)} single goals not true initially")
         for bound in (1, 2):
             ours_t = lapkt_t = 0.0
-            ours_kept = lapkt_kept = 0
-            widths = []
+            ours_kept = lapkt_kept = ours_exp = lapkt_exp = 0
+            widths, lapkt_solved = [], 0
             for _iid, task, g in goals:
                 model = StripsModel(task).single_goal(g)
                 if bound == 1:
                     t, r = best(lambda: iw(model, 1), args.repeat)
-                    kept, solved_k = r.kept, (1 if r.solved else None)
+                    runs, solved_k = (r,), (1 if r.solved else None)
                 else:
                     t, r = best(lambda: iterated_width(model, 2, min_k=1), args.repeat)
-                    kept, solved_k = sum(x.kept for x in r.runs), r.width
+                    runs, solved_k = r.runs, r.width
+                kept = sum(x.kept - 1 for x in runs)  # the root excluded, as LAPKT counts
+                exp = sum(x.expanded for x in runs)
                 ours_t += t
                 ours_kept += kept
+                ours_exp += exp
                 widths.append(solved_k)
-                lt, lgen = lapkt_best(lambda: lapkt_planner("IW_Planner", task, 1 << g, iw_bound=bound), args.repeat)
+                lt, lgen, lexp, lsolved = lapkt_best(
+                    lambda: lapkt_planner("IW_Planner", task, 1 << g, iw_bound=bound), args.repeat)
                 lapkt_t += lt
                 lapkt_kept += lgen
+                lapkt_exp += lexp
+                lapkt_solved += lsolved
                 if args.verbose:
-                    print(f"    {_iid} {task.atoms[g]}: width {solved_k}, ours {t:.3f} s kept {kept}; "
-                          f"LAPKT {lt:.3f} s kept {lgen}")
+                    print(f"    {_iid} {task.atoms[g]}: width {solved_k}, ours {t:.3f} s kept {kept} expanded {exp}; "
+                          f"LAPKT {lt:.3f} s kept {lgen} expanded {lexp}{'' if lsolved else ' (no plan)'}")
             solved = sum(1 for w in widths if w is not None)
             label = f"{name} IW({bound})" if bound == 1 else f"{name} IW(1..2)"
             rows.append((label, ours_t, lapkt_t, "LAPKT"))
-            per_ours, per_lapkt = 1e6 * ours_t / ours_kept, 1e6 * lapkt_t / max(lapkt_kept, 1)
+            per_ours, per_lapkt = 1e6 * ours_t / max(ours_kept, 1), 1e6 * lapkt_t / max(lapkt_kept, 1)
+            pex_ours, pex_lapkt = 1e6 * ours_t / max(ours_exp, 1), 1e6 * lapkt_t / max(lapkt_exp, 1)
             rows.append((label + " per kept node", per_ours / 1e6, per_lapkt / 1e6, "LAPKT"))
-            print(f"  IW{'(1)' if bound == 1 else '(1..2)'}: ours {ours_t:7.3f} s (kept {ours_kept}), "
-                  f"LAPKT {lapkt_t:7.3f} s (kept {lapkt_kept}); solved {solved}/{len(goals)}; "
-                  f"ratio ours/LAPKT = {ours_t / lapkt_t:.2f}; per kept node {per_ours:.1f} vs "
-                  f"{per_lapkt:.1f} us ({per_ours / per_lapkt:.2f}x)")
+            rows.append((label + " per expanded node", pex_ours / 1e6, pex_lapkt / 1e6, "LAPKT"))
+            print(f"  IW{'(1)' if bound == 1 else '(1..2)'}: ours {ours_t:7.3f} s, LAPKT {lapkt_t:7.3f} s; "
+                  f"ratio ours/LAPKT = {ours_t / lapkt_t:.2f}; solved: ours {solved}, LAPKT {lapkt_solved} "
+                  f"of {len(goals)}\n"
+                  f"    kept {ours_kept} vs {lapkt_kept} ({ours_kept / max(lapkt_kept, 1):.2f}x), "
+                  f"per kept node {per_ours:.1f} vs {per_lapkt:.1f} us ({per_ours / per_lapkt:.2f}x)\n"
+                  f"    expanded {ours_exp} vs {lapkt_exp} ({ours_exp / max(lapkt_exp, 1):.2f}x), "
+                  f"per expanded node {pex_ours:.1f} vs {pex_lapkt:.1f} us ({pex_ours / pex_lapkt:.2f}x)")
     return rows
 
 
@@ -179,7 +215,8 @@ def bench_full(args) -> list[tuple]:
     t_py, plan = best(lambda: breadth_first_search(ptask), 1)
     assert plan is None
     print(f"  pyperplan 2.1 breadth_first_search (same atoms and operators): {t_py:.2f} s")
-    t_lapkt, gen = lapkt_best(lambda: lapkt_planner("BRFS_Planner", task, never_mask), args.repeat_full)
+    t_lapkt, _gen, _exp, _solved = lapkt_best(lambda: lapkt_planner("BRFS_Planner", task, never_mask),
+                                              args.repeat_full)
     print(f"  LAPKT BRFS_Planner: {t_lapkt:.2f} s")
     return [("8-block BFS (bfs.reachable_states)", t_engine, t_py, "pyperplan"),
             ("8-block BFS (iw, k=None)", t_iw, t_py, "pyperplan"),
@@ -276,6 +313,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="best of N for IW runs")
     ap.add_argument("--repeat-full", type=int, default=1, help="best of N for the full-space searches")
     ap.add_argument("--jobs", type=int, default=2, help="--jobs for the Game-of-24 run")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="time IW and BFS searches by this process's CPU time (default; other jobs on the "
+                         "machine do not count) or by elapsed time")
     ap.add_argument("--skip-iw", action="store_true")
     ap.add_argument("--verbose", action="store_true", help="one line per goal")
     ap.add_argument("--skip-full", action="store_true")
@@ -284,6 +324,8 @@ def main(argv=None) -> int:
                     help="also compare single-goal widths under our, LAPKT's and --seeds random successor orders")
     ap.add_argument("--seeds", type=int, default=10, help="random orders for --order-study")
     args = ap.parse_args(argv)
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     try:
         import lapkt  # noqa: F401
         import pyperplan  # noqa: F401
@@ -292,7 +334,7 @@ def main(argv=None) -> int:
         return 2
     try:
         load = os.getloadavg()[0]
-        print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start")
+        print(f"machine: {os.cpu_count()} cores, load average {load:.2f} at start; clock: {args.clock} time")
     except OSError:
         pass
     workdir = tempfile.mkdtemp(prefix="bench_iw_")
@@ -311,8 +353,8 @@ def main(argv=None) -> int:
     g24 = None if args.skip_game24 else bench_game24(args)
     print("\nRatios (time ours / time peer; < 1 means we are faster):")
     for name, ours, peer, who in rows:
-        unit, scale = ("us", 1e6) if "per kept node" in name else ("s ", 1)
-        print(f"  {name:<40} ours {ours * scale:8.3f} {unit}  {who:<9} {peer * scale:8.3f} {unit}  "
+        unit, scale = ("us", 1e6) if " per " in name else ("s ", 1)
+        print(f"  {name:<44} ours {ours * scale:8.3f} {unit}  {who:<9} {peer * scale:8.3f} {unit}  "
               f"ours/{who} = {ours / peer:6.2f}   ({who}/ours = {peer / ours:.2f})")
     print("Targets: IW(1..2) within 5x of LAPKT; exhaustive search >= 2x faster than pyperplan; "
           "1362 Game-of-24 widths < 10 s" + (f" (now {g24:.2f} s)" if g24 is not None else ""))

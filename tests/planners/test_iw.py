@@ -125,6 +125,7 @@ class Wrapped:
 def _same_run(a, b):
     assert (a.solved, a.plan, a.goal_state, a.counts, a.at_goal) == (b.solved, b.plan, b.goal_state, b.counts,
                                                                      b.at_goal)
+    assert (a.max_depth, a.exhausted, a.truncated) == (b.max_depth, b.exhausted, b.truncated)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -152,6 +153,49 @@ def test_iw_paths_agree_with_reference(task, goal_test, stop):
     assert bfs.pruned_novelty == 0
     _same_run(bfs, iw(model, None, goal_test=goal_test, stop_at_goal=stop))
     _same_run(bfs, iw(wrapped, None, goal_test=goal_test, stop_at_goal=stop))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tasks(), st.sampled_from(["after-prune", "before-prune"]), st.booleans(), st.integers(0, 3))
+def test_strips_fast_path_is_exact_when_state_keys_collide(task, goal_test, stop, spread):
+    """The STRIPS path finds generated states by Zobrist keys; states whose key is taken go to a
+    spill set. With keys forced to collide (all 0, or 0..spread) it must still match the general
+    loop exactly."""
+    from widthbench.planners import iw as iw_module
+
+    model = StripsModel(task)
+    tables = iw_module._TABLES
+    keys = [i % (spread + 1) for i in range(task.n_atoms)]
+    for k in (1, 2):
+        general = iw(model, k, goal_test=goal_test, stop_at_goal=stop, trace=True)
+        tables[id(task)] = iw_module._StripsTables(task, zobrist=keys)
+        try:
+            fast = iw(model, k, goal_test=goal_test, stop_at_goal=stop)
+        finally:
+            tables.pop(id(task), None)
+        _same_run(general, fast)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tasks(), st.sampled_from(["after-prune", "before-prune"]), st.booleans(), st.integers(1, 40))
+def test_strips_fast_path_truncates_like_the_general_loop(task, goal_test, stop, limit):
+    model = StripsModel(task)
+    for k in (1, 2):
+        general = iw(model, k, goal_test=goal_test, stop_at_goal=stop, trace=True, max_generated=limit)
+        fast = iw(model, k, goal_test=goal_test, stop_at_goal=stop, max_generated=limit)
+        _same_run(general, fast)
+
+
+def test_strips_fast_path_matches_the_general_loop_on_blocksworld():
+    # larger than the random tasks: every single goal of an IPC task, IW(1) and IW(2), run to the end
+    task = _ipc_blocks()[-1]
+    model = StripsModel(task)
+    for g in model.goal_atoms():
+        for k in (1, 2):
+            m = model.single_goal(g)
+            general = iw(m, k, trace=True, stop_at_goal=False)
+            fast = iw(m, k, stop_at_goal=False)
+            _same_run(general, fast)
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
