@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from widthbench.planners.strips import bits
+
 
 def as_mask(atoms) -> int:
     """A bitmask from an int bitmask or an iterable of atom ints."""
@@ -41,16 +43,6 @@ def as_mask(atoms) -> int:
     for a in atoms:
         m |= 1 << a
     return m
-
-
-def bits(mask: int) -> list[int]:
-    """The atom ints of a bitmask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class NoveltyTable:

@@ -565,21 +565,22 @@ def _build_triggers(actions, n_atoms: int) -> tuple:
     that applicable_actions only tests actions whose trigger atom is true in the state."""
     count = [0] * (n_atoms + 1)
     for a in actions:
-        for i in _bits(a.pre):
+        for i in bits(a.pre):
             count[i] += 1
     groups: list[list] = [[] for _ in range(n_atoms)]
     always = []
     for a in actions:
-        bits = _bits(a.pre)
-        if not bits:
+        pre_bits = bits(a.pre)
+        if not pre_bits:
             always.append((a.pre, a.neg_pre, a))
             continue
-        t = min(bits, key=lambda i: (count[i], i))
+        t = min(pre_bits, key=lambda i: (count[i], i))
         groups[t].append((a.pre, a.neg_pre, a))
     return tuple(tuple(g) for g in groups), tuple(always)
 
 
-def _bits(x: int) -> list[int]:
+def bits(x: int) -> list[int]:
+    """The indices of the set bits of ``x`` (a state's atoms, an action's preconditions), ascending."""
     out = []
     while x:
         low = x & -x
@@ -628,7 +629,7 @@ def is_goal(task: Task, state: int) -> bool:
 
 def state_atoms(task: Task, state: int) -> list[str]:
     """The fluent atoms of a state as PDDL text, in atom-index (sorted) order."""
-    return [task.atoms[i] for i in _bits(state)]
+    return [task.atoms[i] for i in bits(state)]
 
 
 def goal_atoms(task: Task) -> list[str]:
