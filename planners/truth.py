@@ -17,7 +17,8 @@ enumerated once, and all distances to the goal are computed at once by a backwar
 Larger spaces fall back to optimal planning per state (``planners.optimal``: exact A*/LM-cut or
 Fast Downward), caching h* along each optimal plan found (every suffix of an optimal plan is
 optimal). For the optimal-next-action test on such spaces, a successor t is rejected for free when
-LM-cut(t) > h*(s) - 1, and otherwise decided by a search bounded at h*(s) - 1.
+the admissible heuristic (Blocksworld or LM-cut) exceeds h*(s) - 1, and otherwise decided by an exact
+A* bounded at h*(s) - 1 or, once a task has needed Fast Downward, by FD's h*(t).
 """
 
 from __future__ import annotations
@@ -232,6 +233,8 @@ class GroundTruth:
         if lb > bound:
             self._lower[t] = lb
             return False
+        if self._planner == "fd":  # FD gives h*(t) as fast as it can bound it (see fd.fd_optimal_plan)
+            return self._search(t) <= bound
         self.planner_calls += 1
         res = bounded_optimal_plan(self.task, bound, planner=self._planner, timeout=self.timeout, state=t)
         if res is None:
