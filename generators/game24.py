@@ -34,6 +34,7 @@ from math import gcd
 from pathlib import Path
 
 from widthbench.errors import UserError
+from widthbench.planners.strips import bits
 
 DATA = Path(__file__).resolve().parent / "data" / "24.csv"
 TARGET = 24
@@ -357,13 +358,7 @@ class Game24Model:
         return state is self.goal
 
     def atoms(self, state: Game24State) -> list[int]:
-        m = self.atom_mask(state)
-        out = []
-        while m:
-            low = m & -m
-            out.append(low.bit_length() - 1)
-            m ^= low
-        return out
+        return bits(self.atom_mask(state))
 
     def atom_mask(self, state: Game24State) -> int:
         m = self._masks.get(state)

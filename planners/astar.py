@@ -29,8 +29,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from widthbench.planners.bfs import SearchLimit
-from widthbench.planners.strips import Action, Task, applicable_actions
+from widthbench.planners.bfs import SearchLimit, extract_plan as _extract
+from widthbench.planners.strips import Action, Task, applicable_actions, bits
 
 
 class SearchTimeout(SearchLimit):
@@ -167,24 +167,6 @@ def breadth_first(task: Task, state: int | None = None, deadline: float | None =
     return AStarResult(None, expanded, len(parent))
 
 
-def _extract(parent: dict, t: int) -> tuple[Action, ...]:
-    plan = []
-    while parent[t] is not None:
-        s, a = parent[t]
-        plan.append(a)
-        t = s
-    return tuple(reversed(plan))
-
-
-def _bits(x: int) -> list[int]:
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
-    return out
-
-
 class _HMax:
     """Unit-cost h_max: relaxed-planning-graph layers until the goal appears."""
 
@@ -237,10 +219,10 @@ class _LMCut:
         for a in task.actions:
             if not a.add:
                 continue
-            p = _bits(a.pre) or [n]
+            p = bits(a.pre) or [n]
             pres.append(p)
-            adds.append(_bits(a.add))
-        goal_bits = _bits(task.goal) if not task.goal >> n else None
+            adds.append(bits(a.add))
+        goal_bits = bits(task.goal) if not task.goal >> n else None
         self.goal_bits = goal_bits
         pres.append(goal_bits or [n])
         adds.append([n + 1])
@@ -266,7 +248,7 @@ class _LMCut:
         n_actions = self.n_actions
         cost = [1] * n_actions
         cost[-1] = 0
-        init_atoms = _bits(s)
+        init_atoms = bits(s)
         init_atoms.append(n)
         INF = 1 << 30
         hval = self._hmax(init_atoms, cost)
@@ -336,7 +318,7 @@ class _LMCut:
         INF = 1 << 30
         n = self.n
         hval = [INF] * (n + 2)
-        pres, adds, pre_of = self.pre, self.add, self.pre_of
+        adds, pre_of = self.add, self.pre_of
         remaining = list(self.pre_count)
         best_pre = [0] * self.n_actions
         heap = []
@@ -437,7 +419,7 @@ class _Blocksworld:
         self.gclear: set[str] = set()
         self.goal_handempty = False
         goal = task.goal if not task.goal >> task.n_atoms else 0
-        for i in _bits(goal):
+        for i in bits(goal):
             pred, args = self.atom[i]
             if pred == "on":
                 self.gon[args[0]] = args[1]
@@ -452,7 +434,7 @@ class _Blocksworld:
     def __call__(self, s: int) -> int | None:
         below: dict[str, str] = {}
         held = None
-        for i in _bits(s):
+        for i in bits(s):
             pred, args = self.atom[i]
             if pred == "on":
                 if args[0] in below or args[0] == args[1]:

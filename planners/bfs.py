@@ -41,14 +41,14 @@ def shortest_plan(task: Task, state: int | None = None, max_states: int | None =
                 continue
             parent[t] = (s, a)
             if t & goal == goal and not t & goal_neg:
-                return SearchResult(_extract(parent, t), expanded, len(parent))
+                return SearchResult(extract_plan(parent, t), expanded, len(parent))
             if max_states is not None and len(parent) > max_states:
                 raise SearchLimit(f"breadth-first search exceeded {max_states} states")
             queue.append(t)
     return SearchResult(None, expanded, len(parent))
 
 
-def _extract(parent: dict, t: int) -> tuple[Action, ...]:
+def extract_plan(parent: dict, t: int) -> tuple[Action, ...]:
     plan = []
     while parent[t] is not None:
         s, a = parent[t]
