@@ -4,9 +4,7 @@ Downward through unified-planning agree; failures raise; `widthbench plan` print
 from __future__ import annotations
 
 import dataclasses
-import os
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -17,9 +15,9 @@ from widthbench.planners.optimal import (OptimalPlan, PlanningTimeout, Unsolvabl
                                          optimal_plan)
 from widthbench.planners.strips import execute_plan, ground, load_domain, load_task
 from widthbench.planners.truth import GroundTruth
+from tests.conftest import PLANBENCH
 
-REPO = Path(__file__).resolve().parents[2]
-PB = Path(os.environ.get("WIDTHBENCH_SHARED", REPO.parent / "shared")).resolve() / "data" / "planbench"
+PB = PLANBENCH
 BW = PB / "plan-bench" / "instances" / "blocksworld"
 LG = PB / "plan-bench" / "instances" / "logistics"
 HARD = PB / "llm_planning_analysis" / "instances" / "blocksworld_hard"

@@ -14,15 +14,14 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from tests.conftest import PLANBENCH
 
-REPO = Path(__file__).resolve().parents[2]
-PB = Path(os.environ.get("WIDTHBENCH_SHARED", REPO.parent / "shared")).resolve() / "data" / "planbench"
+PB = PLANBENCH
 BW_DIR = PB / "plan-bench" / "instances" / "blocksworld"
 HARD_DIR = PB / "llm_planning_analysis" / "instances" / "blocksworld_hard"
 LG_DIR = PB / "plan-bench" / "instances" / "logistics"

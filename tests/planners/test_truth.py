@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 
 import pytest
 
@@ -12,9 +10,9 @@ from widthbench.planners.optimal import Unsolvable
 from widthbench.planners.strips import (applicable_actions, ground, load_domain, load_task, parse_action,
                                         parse_domain_text, state_from_atoms, successor)
 from widthbench.planners.truth import GroundTruth, h_star, optimal_next_actions
+from tests.conftest import PLANBENCH
 
-REPO = Path(__file__).resolve().parents[2]
-PB = Path(os.environ.get("WIDTHBENCH_SHARED", REPO.parent / "shared")).resolve() / "data" / "planbench"
+PB = PLANBENCH
 HARD = PB / "llm_planning_analysis" / "instances" / "blocksworld_hard"
 
 
