@@ -29,12 +29,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from widthbench.planners.bfs import SearchLimit, extract_plan as _extract
+from widthbench.planners.bfs import SearchLimit, SearchTimeout, shortest_plan, extract_plan as _extract
 from widthbench.planners.strips import Action, Task, applicable_actions, bits
-
-
-class SearchTimeout(SearchLimit):
-    """The search ran past its deadline."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,41 +126,10 @@ def astar(task: Task, state: int | None = None, heuristic: str | Heuristic = "au
 
 def breadth_first(task: Task, state: int | None = None, deadline: float | None = None,
                   max_states: int | None = None, bound: int | None = None) -> AStarResult:
-    """A shortest plan by breadth-first search (goal test at generation), honouring a deadline,
-    a state budget and a depth ``bound`` (plans longer than ``bound`` are not sought: ``plan`` is
-    None when there is none within it). Same successor order as ``bfs.shortest_plan``."""
-    from collections import deque
-
-    start = task.init if state is None else state
-    goal, goal_neg = task.goal, task.goal_neg
-    if start & goal == goal and not start & goal_neg:
-        return AStarResult((), 0, 1)
-    if bound is not None and bound < 1:
-        return AStarResult(None, 0, 1)
-    parent: dict[int, tuple[int, Action] | None] = {start: None}
-    depth = {start: 0}
-    queue = deque([start])
-    expanded = 0
-    while queue:
-        s = queue.popleft()
-        d = depth[s] + 1
-        if bound is not None and d > bound:
-            break
-        expanded += 1
-        if deadline is not None and not expanded & 63 and time.monotonic() > deadline:
-            raise SearchTimeout(f"breadth-first search passed its deadline after {expanded} expansions")
-        for a in applicable_actions(task, s):
-            t = (s & ~a.dele) | a.add
-            if t in parent:
-                continue
-            parent[t] = (s, a)
-            if t & goal == goal and not t & goal_neg:
-                return AStarResult(_extract(parent, t), expanded, len(parent))
-            if max_states is not None and len(parent) > max_states:
-                raise SearchLimit(f"breadth-first search exceeded {max_states} states")
-            depth[t] = d
-            queue.append(t)
-    return AStarResult(None, expanded, len(parent))
+    """``bfs.shortest_plan`` with a deadline, a state budget and a depth ``bound`` (plans longer than
+    ``bound`` are not sought: ``plan`` is None when there is none within it)."""
+    r = shortest_plan(task, state, max_states=max_states, deadline=deadline, bound=bound)
+    return AStarResult(r.plan, r.expanded, r.generated)
 
 
 class _HMax:
