@@ -125,8 +125,8 @@ def identify_domain(system: str) -> tuple[str, bool]:
 
 
 @functools.lru_cache(maxsize=None)
-def _template_regex(kind: str, style: str) -> re.Pattern:
-    text = template(kind, style)
+def template_regex(text: str) -> re.Pattern:
+    """A regex that reads a filled-in template back: each {field} becomes a named lazy group."""
     parts, pos = [], 0
     for m in _FIELD.finditer(text):
         parts.append(re.escape(text[pos:m.start()]))
@@ -134,6 +134,10 @@ def _template_regex(kind: str, style: str) -> re.Pattern:
         pos = m.end()
     parts.append(re.escape(text[pos:]))
     return re.compile("".join(parts), re.S)
+
+
+def _template_regex(kind: str, style: str) -> re.Pattern:
+    return template_regex(template(kind, style))
 
 
 def match_user_message(text: str) -> tuple[str, str, dict[str, str]]:

@@ -20,6 +20,7 @@ import tomllib
 from pathlib import Path
 
 from widthbench.errors import UserError
+from widthbench.subtasks.prompts import template_regex
 
 SEARCH_DIR = Path(__file__).resolve().parent.parent.parent / "llm" / "prompts" / "search"
 STRIPS_KINDS = ("direct", "naive", "judge_pre", "judge_post", "value", "novelty_summary",
@@ -57,15 +58,7 @@ def strips_template(kind: str, style: str) -> str:
     return load(kind)[style]
 
 
-@functools.lru_cache(maxsize=None)
-def regex(template: str) -> re.Pattern:
-    parts, pos = [], 0
-    for m in _FIELD.finditer(template):
-        parts.append(re.escape(template[pos:m.start()]))
-        parts.append(f"(?P<{m.group(1)}>.*?)")
-        pos = m.end()
-    parts.append(re.escape(template[pos:]))
-    return re.compile("".join(parts), re.S)
+regex = template_regex  # the sub-task templates' reader serves the search templates too
 
 
 @functools.lru_cache(maxsize=None)
