@@ -224,18 +224,10 @@ def _errors_md(analysis: dict) -> list[str]:
 
 
 def load_run(run_dir: str | Path) -> tuple[dict, list[dict]]:
-    from widthbench.subtasks.run import SUMMARY, read_records
+    from widthbench.runfiles import load_summary
+    from widthbench.subtasks.run import read_records
 
-    path = Path(run_dir) / SUMMARY
-    if not path.is_file():
-        raise UserError(f"{run_dir}: no {SUMMARY} (run `widthbench score --out {run_dir}` first)")
-    try:
-        summary = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
-    if summary.get("kind") != "score":
-        raise UserError(f"{path}: kind {summary.get('kind')!r}, expected 'score'")
-    return summary, read_records(run_dir)
+    return load_summary(run_dir, "score"), read_records(run_dir)
 
 
 def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:

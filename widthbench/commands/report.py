@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
         for path in write_report(score, args.out):
             print(f"wrote {path}")
     if solve:  # Table 3/4 compares configurations, so all solve runs go into one report
-        from widthbench.planners.search_report import write_report as write_search_report
+        from widthbench.reports.search import write_report as write_search_report
 
         for path in write_search_report(solve, args.out) or ():
             print(f"wrote {path}")

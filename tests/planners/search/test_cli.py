@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from widthbench.cli import main
-from widthbench.planners.search_report import write_report
+from widthbench.reports.search import write_report
 
 
 def test_solve_then_report(tmp_path, capsys):

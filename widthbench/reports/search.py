@@ -21,7 +21,6 @@ Simulated runs are labelled "simulated" in every title.
 from __future__ import annotations
 
 import csv
-import json
 from pathlib import Path
 
 from widthbench.errors import UserError
@@ -32,15 +31,9 @@ NOVELTY_NAMES = {"off": "Base", "llm": "Nov. pruning", "oracle": "Oracle pruning
 
 
 def _load(run_dir) -> dict:
-    path = Path(run_dir) / "summary.json"
-    if not path.is_file():
-        raise UserError(f"{run_dir}: no summary.json (not a finished run folder)")
-    try:
-        summary = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: not valid JSON ({exc.msg})") from None
-    if summary.get("kind") != "solve":
-        raise UserError(f"{path}: not a solve run (kind {summary.get('kind')!r})")
+    from widthbench.runfiles import load_summary
+
+    summary = load_summary(run_dir, "solve")
     summary["_dir"] = str(run_dir)
     return summary
 
