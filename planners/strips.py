@@ -10,8 +10,16 @@ Semantics (fixed and tested):
 - applicable_actions returns actions sorted by action name, then arguments (``Action.id`` order).
 - Only positive goal atoms plus optional negated goal atoms (``goal_neg``) are supported.
 
-Supported PDDL: ``:strips``, ``:typing``, ``:negative-preconditions`` and ``:equality`` (each used
-only where the domain declares it). Anything else is rejected with a ``UserError`` that names it.
+Supported PDDL: ``:strips``, ``:typing`` (with ``either`` types and PDDL's implicit root type
+``object``, declared or not), ``:negative-preconditions`` and ``:equality`` (each used only where the
+domain declares it). ``:adl`` and ``:action-costs`` may be declared (ACPBench's alfred does) as long as
+the actions use only the constructs above and no costs. Anything else is rejected with a ``UserError``
+that names it.
+
+Typing checks (a problem never grounds silently to nothing): every object type of a problem must be a
+type of the domain, and the problem's ``(:domain NAME)`` must be the domain's name or a name of the same
+family (``blocksworld`` / ``blocksworld-4ops`` / ``blocks``: copies of one domain are named
+differently); otherwise ``UserError`` names both. Tests: tests/planners/test_strips.py.
 """
 
 from __future__ import annotations
@@ -44,6 +52,10 @@ class Schema:
     pre: tuple[Literal, ...]
     add: tuple[Literal, ...]
     dele: tuple[Literal, ...]
+    # Disjunctive preconditions, each a tuple of static literals of which one must hold: decided at
+    # grounding time like the other static preconditions (ACPBench's alfred: "the knife is a knife
+    # or a butter knife"). A disjunction over fluents is rejected.
+    pre_or: tuple[tuple[Literal, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +77,13 @@ class Domain:
         return None
 
     def is_subtype(self, t: str, ancestor: str) -> bool:
+        """Whether an object of type ``t`` may stand where ``ancestor`` is wanted. Either types are
+        written ``(either a b)``: as ``ancestor`` any member will do; as the type of an object, the
+        object belongs to every member, so one fitting member is enough."""
+        if ancestor.startswith("(either"):
+            return any(self.is_subtype(t, a) for a in either_members(ancestor))
+        if t.startswith("(either"):
+            return any(self.is_subtype(x, ancestor) for x in either_members(t))
         seen = set()
         while t not in seen:
             if t == ancestor or ancestor == "object":
@@ -74,7 +93,22 @@ class Domain:
         return False
 
 
+def either_members(t: str) -> tuple[str, ...]:
+    """``"(either a b)"`` -> ``("a", "b")``; a plain type -> ``(t,)``."""
+    if t.startswith("(either"):
+        return tuple(t[len("(either"):-1].split())
+    return (t,)
+
+
 SUPPORTED_REQUIREMENTS = frozenset({"strips", "typing", "negative-preconditions", "equality"})
+# Declared by some domains that use only STRIPS constructs (ACPBench's alfred: ":action-costs :adl").
+# Declaring them is harmless; what the actions use is checked construct by construct.
+TOLERATED_REQUIREMENTS = frozenset({"adl", "action-costs"})
+# Requirements that :adl implies and that we support.
+_ADL_IMPLIES = frozenset({"strips", "typing", "negative-preconditions", "equality"})
+# The pddl parser reserves `object` and refuses it as a parameter type unless some type's parent is
+# `object`; PDDL allows it anywhere. We parse such files with a stand-in type name mapped back after.
+_OBJECT_STANDIN = "widthbench--object"
 DOMAINS_DIR = Path(__file__).resolve().parent.parent / "pddl_domains"
 
 
@@ -117,17 +151,25 @@ def parse_domain_text(text: str, source: str = "<text>") -> Domain:
     if not text:
         raise UserError(f"{source}: empty domain file")
     try:
-        d = DomainParser()(text)
+        d = DomainParser()(_object_standin(text))
     except Exception as exc:  # lark raises many types; all mean malformed input
         raise UserError(f"{source}: cannot parse domain: {_first_line(exc)}") from None
-    reqs = frozenset(str(r).lstrip(":") for r in d.requirements)
-    bad = sorted(reqs - SUPPORTED_REQUIREMENTS)
+    declared = frozenset(str(r).lstrip(":") for r in d.requirements)
+    bad = sorted(declared - SUPPORTED_REQUIREMENTS - TOLERATED_REQUIREMENTS)
     if bad:
         raise UserError(f"{source}: unsupported requirement :{bad[0]} (widthbench supports "
                         ":strips :typing :negative-preconditions :equality)")
+    reqs = declared - TOLERATED_REQUIREMENTS
+    if "adl" in declared:
+        reqs |= _ADL_IMPLIES
+    if getattr(d, "functions", None):
+        raise UserError(f"{source}: numeric functions are not supported "
+                        f"({', '.join(sorted(str(f) for f in d.functions)[:3])})")
     if d.derived_predicates if hasattr(d, "derived_predicates") else False:
         raise UserError(f"{source}: derived predicates are not supported")
-    types = {str(k): (str(v) if v is not None else "object") for k, v in dict(d.types).items()}
+    types = {_unstandin(str(k)): (_unstandin(str(v)) if v is not None else "object")
+             for k, v in dict(d.types).items()}
+    types.pop("object", None)
     constants = tuple(sorted((str(c.name), _type_of(c)) for c in d.constants))
     predicates = {str(p.name): len(p.terms) for p in d.predicates}
     schemas = []
@@ -135,11 +177,13 @@ def parse_domain_text(text: str, source: str = "<text>") -> Domain:
         params = tuple("?" + str(v.name) for v in a.parameters)
         ptypes = tuple(_type_of(v) for v in a.parameters)
         where = f"{source}: action {a.name}"
-        pre = tuple(_literals(a.precondition, where, "precondition", reqs, allow_neg=True))
+        pre_all = _literals(a.precondition, where, "precondition", reqs, allow_neg=True, allow_or=True)
+        pre = tuple(l for l in pre_all if isinstance(l, Literal))
+        pre_or = tuple(l for l in pre_all if not isinstance(l, Literal))
         eff = _literals(a.effect, where, "effect", reqs, allow_neg=True)
         add = tuple(l for l in eff if l.positive)
         dele = tuple(Literal(True, l.predicate, l.args) for l in eff if not l.positive)
-        for lit in pre + add + dele:
+        for lit in pre + add + dele + tuple(x for alt in pre_or for x in alt):
             if lit.predicate != "=" and lit.predicate not in predicates:
                 raise UserError(f"{where}: undeclared predicate {lit.predicate!r}")
             for arg in lit.args:
@@ -147,9 +191,15 @@ def parse_domain_text(text: str, source: str = "<text>") -> Domain:
                     raise UserError(f"{where}: variable {arg} is not a parameter")
         if any(l.predicate == "=" for l in add + dele):
             raise UserError(f"{where}: equality in an effect")
-        schemas.append(Schema(str(a.name), params, ptypes, pre, add, dele))
+        schemas.append(Schema(str(a.name), params, ptypes, pre, add, dele, pre_or))
     changed = {l.predicate for s in schemas for l in s.add + s.dele}
     static = frozenset(p for p in predicates if p not in changed)
+    for sc in schemas:
+        for alt in sc.pre_or:
+            fluent = [l for l in alt if l.predicate != "=" and l.predicate not in static]
+            if fluent:
+                raise UserError(f"{source}: action {sc.name}: a disjunctive precondition over the fluent "
+                                f"{fluent[0].predicate!r} is not supported (only disjunctions of static facts)")
     return Domain(str(d.name), reqs, types, constants, predicates, tuple(schemas), static, source, text)
 
 
@@ -159,10 +209,65 @@ def _first_line(exc: BaseException) -> str:
 
 
 def _type_of(term) -> str:
-    tags = sorted(str(t) for t in getattr(term, "type_tags", ()) or ())
+    tags = sorted({_unstandin(str(t)) for t in getattr(term, "type_tags", ()) or ()})
+    if "object" in tags or not tags:
+        return "object"  # (either object x) is any object
     if len(tags) > 1:
-        raise UserError(f"'either' types are not supported ({term.name}: {' '.join(tags)})")
-    return tags[0] if tags else "object"
+        return "(either " + " ".join(tags) + ")"
+    return tags[0]
+
+
+def _unstandin(t: str) -> str:
+    return "object" if t == _OBJECT_STANDIN else t
+
+
+_OBJECT_TYPE = re.compile(r"(-\s*)object(?![\w-])")
+_EITHER = re.compile(r"\(\s*either\b[^)]*\)")
+_TYPES_SECTION = re.compile(r"\(\s*:types\b")
+
+
+def _object_standin(text: str) -> str:
+    """Domain text in which ``object`` used as a type outside ``(:types ...)`` is the stand-in type,
+    declared in ``(:types ...)`` (or in a new one) so that the `pddl` parser accepts it."""
+    original, text = text, _strip_comments(text)
+    m = _TYPES_SECTION.search(text)
+    if m:
+        end = _matching_paren(text, m.start())
+        before, section, after = text[:m.start()], text[m.start():end], text[end:]
+    else:
+        before, section, after = text, "", ""
+    if not re.search(r"-\s*(?:\(\s*either[^)]*)?\bobject\b", before + after):
+        return original
+    before, after = _standin_types(before), _standin_types(after)
+    if section:
+        return before + section[:-1] + f" {_OBJECT_STANDIN})" + after
+    # no (:types ...): add one after the requirements (or the domain name)
+    anchor = re.search(r"\(\s*:requirements[^)]*\)", before) or re.search(r"\(\s*domain\s+[^)]*\)", before)
+    if anchor is None:
+        return original
+    return before[:anchor.end()] + f" (:types {_OBJECT_STANDIN})" + before[anchor.end():]
+
+
+def _standin_types(text: str) -> str:
+    text = _OBJECT_TYPE.sub(lambda m: m.group(1) + _OBJECT_STANDIN, text)
+    return _EITHER.sub(lambda m: re.sub(r"(?<![\w-])object(?![\w-])", _OBJECT_STANDIN, m.group(0)), text)
+
+
+def _strip_comments(text: str) -> str:
+    return re.sub(r";[^\n]*", " ", text)
+
+
+def _matching_paren(text: str, start: int) -> int:
+    depth = 0
+    for i in range(start, len(text)):
+        c = text[i]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return len(text)
 
 
 def _term(t) -> str:
@@ -171,8 +276,11 @@ def _term(t) -> str:
     return ("?" + str(t.name)) if isinstance(t, Variable) else str(t.name)
 
 
-def _literals(formula, where: str, part: str, reqs: frozenset[str], allow_neg: bool) -> list[Literal]:
-    from pddl.logic.base import And, Not
+def _literals(formula, where: str, part: str, reqs: frozenset[str], allow_neg: bool,
+              allow_or: bool = False) -> list:
+    """Literals of a conjunction; with ``allow_or`` a top-level ``(or l1 l2 ...)`` of literals comes
+    back as a tuple of Literals (checked to be static by the caller)."""
+    from pddl.logic.base import And, Not, Or
     from pddl.logic.predicates import EqualTo, Predicate
 
     if formula is None:
@@ -180,8 +288,16 @@ def _literals(formula, where: str, part: str, reqs: frozenset[str], allow_neg: b
     if isinstance(formula, And):
         out = []
         for op in formula.operands:
-            out.extend(_literals(op, where, part, reqs, allow_neg))
+            out.extend(_literals(op, where, part, reqs, allow_neg, allow_or))
         return out
+    if isinstance(formula, Or) and allow_or:
+        alt = []
+        for op in formula.operands:
+            inner = _literals(op, where, part, reqs, allow_neg)
+            if len(inner) != 1:
+                raise UserError(f"{where}: only atoms and negated atoms are supported inside 'or'")
+            alt.append(inner[0])
+        return [tuple(alt)]
     if isinstance(formula, Predicate):
         return [Literal(True, str(formula.name), tuple(_term(t) for t in formula.terms))]
     if isinstance(formula, EqualTo):
@@ -306,16 +422,15 @@ def parse_problem_text(dom: Domain, text: str, source: str = "<text>", reader: s
 
         fast = read_problem(text)
         if fast is not None:
-            name, _dom, objects, init, goal, goal_neg = fast
+            name, problem_domain, objects, init, goal, goal_neg = fast
+            check_domain_name(dom, problem_domain, source)
             return ground(dom, objects, init, goal, name=name, goal_neg=goal_neg, source=source)
     try:
         p = ProblemParser()(text)
     except Exception as exc:
         raise UserError(f"{source}: cannot parse problem: {_first_line(exc)}") from None
-    if p.domain_name and p.domain_name != dom.name:
-        # Domain names differ across copies of the same domain (PlanBench vs IPC); warn-free check
-        # is the schema match below, so the name is only informational.
-        pass
+    if p.domain_name:
+        check_domain_name(dom, str(p.domain_name), source)
     objects = [(str(o.name), _type_of(o)) for o in p.objects]
     init = []
     for a in p.init:
@@ -325,6 +440,32 @@ def parse_problem_text(dom: Domain, text: str, source: str = "<text>", reader: s
     goal = [(l.predicate, l.args) for l in goal_lits if l.positive]
     goal_neg = [(l.predicate, l.args) for l in goal_lits if not l.positive]
     return ground(dom, objects, init, goal, name=p.name, goal_neg=goal_neg, source=source)
+
+
+def _family(name: str) -> str:
+    return re.split(r"[-_\s]", name.lower(), maxsplit=1)[0]
+
+
+def check_domain_name(dom: Domain, problem_domain: str, source: str) -> None:
+    """A problem written for another domain is an error. Names of one family are accepted: the
+    first word of one name starts the first word of the other (``blocksworld-4ops`` and ``blocks``
+    problems with the ``blocksworld`` domain; ``logistics-strips`` with ``logistics``)."""
+    a, b = _family(dom.name), _family(problem_domain)
+    if a.startswith(b) or b.startswith(a):
+        return
+    raise UserError(f"{source}: the problem is for domain {problem_domain!r}, but the domain given is "
+                    f"{dom.name!r} ({dom.source})")
+
+
+def check_object_types(dom: Domain, objects: dict, source: str) -> None:
+    """Every object type must be a type of the domain: a typed problem read with an untyped (or
+    another) domain would otherwise ground to no actions without a word."""
+    known = set(dom.types) | {"object"}
+    unknown = sorted({t for ot in objects.values() for t in either_members(ot)} - known)
+    if unknown:
+        declared = ", ".join(sorted(dom.types)) if dom.types else "none: the domain is untyped"
+        raise UserError(f"{source}: object type(s) {', '.join(unknown)} of the problem are not types of "
+                        f"domain {dom.name!r} ({dom.source}; its types: {declared})")
 
 
 def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(), source: str = "<task>") -> Task:
@@ -337,6 +478,7 @@ def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(),
     for o in list(dom.constants) + list(objects):
         n, t = (o, "object") if isinstance(o, str) else o
         objs[n] = t
+    check_object_types(dom, objs, source)
     init_atoms = {_as_atom(a) for a in init}
     goal_atoms = [_as_atom(a) for a in goal]
     goal_neg_atoms = [_as_atom(a) for a in goal_neg]
@@ -444,16 +586,20 @@ def _bindings(dom: Domain, s: Schema, domain_of: dict, reach: set, by_pred: dict
     checks = [l for l in s.pre if l.predicate == "=" or (not l.positive and l.predicate in static)]
     out: list[dict] = []
 
+    def holds(l: Literal, b: dict) -> bool:
+        vals = tuple(b.get(x, x) for x in l.args)
+        value = vals[0] == vals[1] if l.predicate == "=" else (l.predicate, vals) in reach
+        return value == l.positive
+
+    def bound(l: Literal, b: dict) -> bool:
+        return all((x in b) or not x.startswith("?") for x in l.args)
+
     def var_ok(b: dict) -> bool:
         for l in checks:
-            if not all((x in b) or not x.startswith("?") for x in l.args):
-                continue
-            vals = tuple(b.get(x, x) for x in l.args)
-            if l.predicate == "=":
-                holds = vals[0] == vals[1]
-            else:
-                holds = (l.predicate, vals) in reach
-            if holds != l.positive:
+            if bound(l, b) and not holds(l, b):
+                return False
+        for alt in s.pre_or:  # static, so ``reach`` holds exactly the initial facts of them
+            if all(bound(l, b) for l in alt) and not any(holds(l, b) for l in alt):
                 return False
         return True
 
@@ -549,6 +695,15 @@ def _masks(s: Schema, b: dict, index: dict, init_atoms: set, static: frozenset):
                 neg |= 1 << index[a]
         elif l.positive:
             impossible.append(atom_str(*a))
+    for alt in s.pre_or:
+        def ok(l):
+            vals = tuple(b.get(x, x) for x in l.args)
+            value = vals[0] == vals[1] if l.predicate == "=" else (l.predicate, vals) in init_atoms
+            return value == l.positive
+        if not any(ok(l) for l in alt):
+            shown = [("" if l.positive else "not ") + atom_str(l.predicate, tuple(b.get(x, x) for x in l.args))
+                     for l in alt]
+            impossible.append("(or " + " ".join(x if x.startswith("(") else f"({x})" for x in shown) + ")")
     for l in s.add:
         a = (l.predicate, tuple(b.get(x, x) for x in l.args))
         if a in index:

@@ -49,8 +49,9 @@ MALFORMED = {
     "domain-empty": ("", PROBLEM_OK, "(a o)"),
     "domain-garbage": ("hello world", PROBLEM_OK, "(a o)"),
     "domain-conditional-effects": (DOMAIN_OK.replace(":strips", ":strips :conditional-effects"), PROBLEM_OK, "(a o)"),
-    "domain-adl": (DOMAIN_OK.replace(":strips", ":adl"), PROBLEM_OK, "(a o)"),
-    "domain-action-costs": (DOMAIN_OK.replace(":strips", ":strips :action-costs"), PROBLEM_OK, "(a o)"),
+    # :adl and :action-costs may be declared (issue 14: alfred); what is used is still checked.
+    "domain-adl-forall": (DOMAIN_OK.replace(":strips", ":adl").replace(":effect (not (p ?x))", ":effect (forall (?y) (not (p ?y)))"), PROBLEM_OK, "(a o)"),
+    "domain-action-costs": (DOMAIN_OK.replace(":strips", ":strips :action-costs").replace("(:predicates (p ?x))", "(:predicates (p ?x)) (:functions (total-cost) - number)"), PROBLEM_OK, "(a o)"),
     "domain-undeclared-predicate": (DOMAIN_OK.replace("(p ?x) :effect", "(q ?x) :effect"), PROBLEM_OK, "(a o)"),
     "domain-negative-pre-undeclared": (DOMAIN_OK.replace(":precondition (p ?x)", ":precondition (not (p ?x))"), PROBLEM_OK, "(a o)"),
     "domain-disjunction": (DOMAIN_OK.replace(":strips", ":strips :disjunctive-preconditions").replace(":precondition (p ?x)", ":precondition (or (p ?x) (p ?x))"), PROBLEM_OK, "(a o)"),
