@@ -1,43 +1,34 @@
-"""`widthbench report RUN [RUN2 ...]`: tables, chart and error analysis of finished runs."""
+"""`widthbench report RUN [RUN2 ...]`: tables, charts, error analysis and report.html of finished runs."""
 
 from __future__ import annotations
 
 import argparse
 
-HELP = "write tables (markdown, CSV), a chart and an error analysis for score or solve runs"
+HELP = "write tables (markdown, CSV), charts, an error analysis and report.html for score or solve runs"
 DESCRIPTION = (
-    "Read RUN/summary.json of each run and write the report. Score runs (kind 'score'): "
-    "table.md and table.csv in seed 000's Table 1 layout (cells k/n), rows.csv, table.png with 95%% "
-    "CI bars and an error analysis (most frequent wrong or missing actions and facts, pick-up/unstack "
-    "confusions), written to --out (default: the first RUN). Solve runs (kind 'solve'): the search report."
+    "Read RUN/summary.json of each run and write the report, to --out (default: the first RUN). "
+    "Score runs (kind 'score'): table.md and table.csv in seed 000's Table 1 layout (cells k/n), "
+    "rows.csv, table.png with 95%% CI bars and an error analysis (most frequent wrong or missing "
+    "actions and facts, pick-up/unstack confusions). Solve runs (kind 'solve'): the search report "
+    "(Table 3/4 layout, Figures 2 and 3). Always also report.html: one self-contained page with the "
+    "tables, the charts and every item behind each cell (several runs side by side)."
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run folder(s) holding summary.json")
     parser.add_argument("--out", default=None, metavar="DIR",
-                        help="score runs: folder for the combined report (default: the first RUN)")
-
-
-def _kind(run_dir: str) -> str:
-    import json
-    from pathlib import Path
-
-    from widthbench.errors import UserError
-
-    path = Path(run_dir) / "summary.json"
-    if not path.is_file():
-        raise UserError(f"{run_dir}: no summary.json (not a finished run folder)")
-    try:
-        return json.loads(path.read_text(encoding="utf-8")).get("kind", "")
-    except json.JSONDecodeError as exc:
-        raise UserError(f"{path}: not valid JSON ({exc.msg}, line {exc.lineno})") from None
+                        help="folder for the combined report (default: the first RUN)")
+    parser.add_argument("--html", action="store_true",
+                        help="report.html is always written; the flag is accepted for clarity")
 
 
 def run(args: argparse.Namespace) -> int:
     from widthbench.errors import UserError
+    from widthbench.reports.html import write_html
+    from widthbench.runfiles import summary_kind
 
-    kinds = {r: _kind(r) for r in args.runs}
+    kinds = {r: summary_kind(r) for r in args.runs}
     score = [r for r, k in kinds.items() if k == "score"]
     solve = [r for r, k in kinds.items() if k == "solve"]
     other = [f"{r} ({k!r})" for r, k in kinds.items() if k not in ("score", "solve")]
@@ -53,4 +44,5 @@ def run(args: argparse.Namespace) -> int:
 
         for path in write_search_report(solve, args.out) or ():
             print(f"wrote {path}")
+    print(f"wrote {write_html(list(args.runs), args.out)}")
     return 0

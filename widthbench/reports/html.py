@@ -1,0 +1,269 @@
+"""One self-contained report.html for finished runs: the tables, the charts and every item behind
+each cell, readable from a file:// URL with no server and no network.
+
+    build_html([load_run("runs/a"), load_run("runs/b")]) -> str     # data in, one HTML string out
+    write_html(["runs/a", "runs/b"], out=None) -> Path              # out/report.html
+
+The page is a small vanilla-JS app (``assets/report.js``, ``assets/report.css``, ``assets/report.html``
+inlined) over one JSON payload embedded in the page:
+
+- score runs (summary kind "score"): the summary rows, labelled and ordered as Table 1
+  (`widthbench.subtasks.report.label`; unknown sub-tasks get a generic label), the run's token
+  ledger, and every record of items.jsonl with its prompt. Prompt messages repeat (the system
+  message is the domain context; thinking on and off ask the same user message), so every message
+  text is stored once in a string table and records point into it.
+- solve runs (kind "solve"): the summary, the Table 3/4 layout of all solve runs together
+  (`widthbench.reports.search.table`), and each instance with its search tree (nodes with status,
+  note, values and, when the run recorded them, tokens).
+
+Records may carry a second reader (``"reader"`` names the one behind the headline fields,
+``"readings"`` holds each reader's parsed/correct/metrics/parse_error, the flexible one with the
+``span`` it read and the ``rule``); summary rows may carry ``"reader"``. Records and rows without
+these keys have one reader. Simulated runs say SIMULATED in the page title and on every table.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+
+from widthbench.errors import UserError
+from widthbench.runfiles import load_summary, summary_kind
+
+REPORT = "report.html"
+
+
+# ---- reading run folders ----------------------------------------------------------------------
+
+def _read_jsonl(path: Path) -> list[dict]:
+    out = []
+    if not path.is_file():
+        return out
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue  # a line cut by a kill; the run redoes it
+    return out
+
+
+def _read_json(path: Path) -> dict | None:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return None
+
+
+def load_run(run_dir: str | os.PathLike) -> dict:
+    """A run folder as data: {"dir", "kind", "summary", "records", "tokens", "config"}."""
+    run_dir = Path(run_dir)
+    kind = summary_kind(run_dir)
+    if kind not in ("score", "solve"):
+        raise UserError(f"{run_dir / 'summary.json'}: unknown kind {kind!r} (expected 'score' or 'solve')")
+    summary = load_summary(run_dir, kind)
+    if kind == "score":
+        from widthbench.subtasks.run import read_records
+
+        records = read_records(run_dir)
+    else:
+        records = _read_jsonl(run_dir / "items.jsonl")
+    return {"dir": str(run_dir), "kind": kind, "summary": summary, "records": records,
+            "tokens": _read_json(run_dir / "tokens.json"), "config": _read_json(run_dir / "config.json")}
+
+
+# ---- the payload ------------------------------------------------------------------------------
+
+class _Strings:
+    """A table of distinct texts; records refer to them by index."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, text: str) -> int:
+        i = self._index.get(text)
+        if i is None:
+            i = self._index[text] = len(self.texts)
+            self.texts.append(text)
+        return i
+
+
+def _messages(messages, strings: _Strings):
+    """[{"role", "content"}, ...] -> [[role, text index], ...]; a list of such lists (one per request)
+    stays a list of lists."""
+    if not isinstance(messages, list):
+        return messages
+    if messages and isinstance(messages[0], list):
+        return [_messages(m, strings) for m in messages]
+    out = []
+    for m in messages:
+        if isinstance(m, dict) and isinstance(m.get("content"), str):
+            out.append([m.get("role", "?"), strings.add(m["content"])])
+        else:
+            out.append([m.get("role", "?") if isinstance(m, dict) else "?", strings.add(json.dumps(m))])
+    return out
+
+
+def _labelled_rows(rows: list[dict]) -> list[dict]:
+    """The summary rows with Table 1's ``label`` and their position ``order`` (the markdown report's
+    labels and order, `widthbench.subtasks.report`; rows it cannot label get a generic label)."""
+    from widthbench.subtasks import report as score_report
+
+    def name(row: dict) -> str:
+        try:
+            return score_report.label(row)
+        except Exception:  # a row shape the markdown report does not know: label it generically
+            return f"{row.get('subtask')} {row.get('metric')}" + (" + extension" if row.get("extension") else "")
+
+    sort_key = getattr(score_report, "_sort_key", None)
+    try:
+        ranked = sorted(range(len(rows)), key=lambda i: sort_key(rows[i])) if sort_key else range(len(rows))
+    except Exception:  # the summary's own order (sub-task order) then
+        ranked = range(len(rows))
+    out: list[dict | None] = [None] * len(rows)
+    first: dict[str, int] = {}
+    for rank, i in enumerate(ranked):
+        label = name(rows[i])
+        out[i] = {**rows[i], "label": label, "order": first.setdefault(label, rank)}
+    return out
+
+
+def _headline_reader(summary: dict, records: list[dict]) -> str | None:
+    readers = [r.get("reader") for r in summary.get("rows", []) if r.get("reader")]
+    if not readers:
+        return None
+    named = summary.get("headline_reader") or summary.get("reader")
+    if isinstance(named, str):
+        return named
+    from collections import Counter
+
+    from_records = Counter(r.get("reader") for r in records if r.get("reader"))
+    if from_records:
+        return from_records.most_common(1)[0][0]
+    return "flexible" if "flexible" in readers else readers[0]
+
+
+def _score_run(run: dict, strings: _Strings) -> dict:
+    summary = run["summary"]
+    rows = _labelled_rows(summary.get("rows", []))
+    records = []
+    for rec in run["records"]:
+        rec = dict(rec)
+        if "prompt" in rec:
+            rec["prompt"] = _messages(rec["prompt"], strings)
+        records.append(rec)
+    return {"kind": "score", "dir": run["dir"], "name": Path(run["dir"]).name or run["dir"],
+            "model": summary.get("model"), "simulated": bool(summary.get("simulated")),
+            "config": summary.get("config", {}), "timing": summary.get("timing"),
+            "headline": summary.get("headline", {}),
+            "headline_reader": _headline_reader(summary, run["records"]),
+            "ledger": run.get("tokens"), "rows": rows, "records": records}
+
+
+_SOLVE_DROP = ("ledger",)  # per-instance copies of what tokens_by_purpose already says
+
+
+def _solve_run(run: dict) -> dict:
+    summary = dict(run["summary"])
+    items = [{k: v for k, v in item.items() if k not in _SOLVE_DROP} for item in run["records"]]
+    return {"kind": "solve", "dir": run["dir"], "name": Path(run["dir"]).name or run["dir"],
+            "model": summary.get("model"), "simulated": bool(summary.get("simulated")),
+            "label": summary.get("label", ""), "summary": summary, "ledger": run.get("tokens"),
+            "items": items}
+
+
+def _solve_tables(runs: list[dict]) -> dict | None:
+    from widthbench.reports import search
+
+    solve = [r for r in runs if r["kind"] == "solve"]
+    if not solve:
+        return None
+    summaries = []
+    for r in solve:
+        s = dict(r["summary"])
+        s["_dir"] = r["dir"]
+        summaries.append(s)
+    header, rows = search.table(summaries)
+    # Which run fills each Table 3/4 cell, so that a click opens its instances.
+    keys = sorted({search._row_key(s) for s in summaries},
+                  key=lambda k: (k[0], search.SEARCH_ORDER.index(k[1]) if k[1] in search.SEARCH_ORDER else 99, k[2]))
+    modes = [m for m in ("Normal", "Thinking") if any(search._col_key(s)[0] == m for s in summaries)]
+    novs = [n for n in search.NOVELTY_NAMES.values() if any(search._col_key(s)[1] == n for s in summaries)]
+    cols = [(m, n) for m in modes for n in novs]
+    cell_runs = []
+    for rk in keys:
+        line = []
+        for col in cols:
+            idx = next((i for i, s in enumerate(summaries) if search._row_key(s) == rk and search._col_key(s) == col), None)
+            line.append(idx)
+        cell_runs.append(line)
+    rh, rr = search.runs_table(summaries)
+    return {"header": header, "rows": rows, "cell_runs": cell_runs, "lead": len(header) - 2 * len(cols),
+            "runs_header": rh, "runs_rows": rr, "short": [search._short(s) for s in summaries]}
+
+
+def payload(runs: list[dict]) -> dict:
+    """The data the page shows (JSON-serialisable)."""
+    strings = _Strings()
+    out_runs = []
+    for run in runs:
+        out_runs.append(_score_run(run, strings) if run["kind"] == "score" else _solve_run(run))
+    simulated = any(r["simulated"] for r in out_runs)
+    models = list(dict.fromkeys(str(r.get("model")) for r in out_runs))
+    return {"title": title(out_runs), "simulated": simulated, "models": models,
+            "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "strings": strings.texts, "runs": out_runs, "solve_tables": _solve_tables(runs)}
+
+
+def title(runs: list[dict]) -> str:
+    kinds = {r["kind"] for r in runs}
+    what = " and ".join(k for k in ("score", "solve") if k in kinds)
+    models = ", ".join(dict.fromkeys(str(r.get("model")) for r in runs))
+    sim = any(r.get("simulated") for r in runs)
+    return (("SIMULATED — " if sim else "") + f"widthbench {what} report: {models}"
+            + (f" ({len(runs)} runs)" if len(runs) > 1 else ""))
+
+
+# ---- the page ---------------------------------------------------------------------------------
+
+def _asset(name: str) -> str:
+    return (resources.files("widthbench.reports") / "assets" / name).read_text(encoding="utf-8")
+
+
+def _html_escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def _script_json(data) -> str:
+    # Inside <script> nothing may look like a closing tag or a comment opener: escape every "<".
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
+
+
+def build_html(runs: list[dict]) -> str:
+    """The whole page for loaded runs (`load_run`): one HTML string, nothing outside it."""
+    if not runs:
+        raise ValueError("no runs")
+    data = payload(runs)
+    parts = {"TITLE": _html_escape(data["title"]), "CSS": _asset("report.css"),
+             "JS": _asset("report.js"), "DATA": _script_json(data)}
+    return re.sub(r"\{\{(TITLE|CSS|JS|DATA)\}\}", lambda m: parts[m.group(1)], _asset("report.html"))
+
+
+def write_html(run_dirs, out: str | os.PathLike | None = None) -> Path:
+    """Write ``report.html`` for one or more run folders into ``out`` (default: the first run)."""
+    if isinstance(run_dirs, (str, os.PathLike)):
+        run_dirs = [run_dirs]
+    runs = [load_run(d) for d in run_dirs]
+    dest = Path(out) if out is not None else Path(run_dirs[0])
+    dest.mkdir(parents=True, exist_ok=True)
+    path = dest / REPORT
+    path.write_text(build_html(runs), encoding="utf-8")
+    return path
