@@ -30,7 +30,8 @@ from dataclasses import dataclass
 from typing import Callable
 
 from widthbench.planners.bfs import SearchLimit, SearchTimeout, shortest_plan, extract_plan as _extract
-from widthbench.planners.strips import Action, Task, applicable_actions, bits
+from widthbench.planners.model import strips_successors
+from widthbench.planners.strips import Action, Task, bits
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,8 +105,7 @@ def astar(task: Task, state: int | None = None, heuristic: str | Heuristic = "au
         if deadline is not None and time.monotonic() > deadline:
             raise SearchTimeout(f"A* search passed its deadline after {expanded} expansions")
         gt = gs + 1
-        for a in applicable_actions(task, s):
-            t = (s & ~a.dele) | a.add
+        for a, t in strips_successors(task, s):
             old = g.get(t)
             if old is not None and old <= gt:
                 continue

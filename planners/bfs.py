@@ -10,7 +10,8 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from widthbench.planners.strips import Action, Task, applicable_actions, is_goal
+from widthbench.planners.model import strips_successors
+from widthbench.planners.strips import Action, Task, is_goal
 
 
 class SearchLimit(Exception):
@@ -52,8 +53,7 @@ def shortest_plan(task: Task, state: int | None = None, max_states: int | None =
         expanded += 1
         if deadline is not None and not expanded & 63 and time.monotonic() > deadline:
             raise SearchTimeout(f"breadth-first search passed its deadline after {expanded} expansions")
-        for a in applicable_actions(task, s):
-            t = (s & ~a.dele) | a.add
+        for a, t in strips_successors(task, s):
             if t in parent:
                 continue
             parent[t] = (s, a)
@@ -83,8 +83,7 @@ def reachable_states(task: Task, state: int | None = None, max_states: int | Non
     while queue:
         s = queue.popleft()
         d = depth[s] + 1
-        for a in applicable_actions(task, s):
-            t = (s & ~a.dele) | a.add
+        for _, t in strips_successors(task, s):
             if t not in depth:
                 depth[t] = d
                 if max_states is not None and len(depth) > max_states:

@@ -38,7 +38,6 @@ from typing import Hashable
 
 from widthbench.planners.model import StripsModel, atom_mask_fn
 from widthbench.planners.novelty import NoveltyTable, bits
-from widthbench.planners.strips import applicable_actions
 
 GOAL_TESTS = ("after-prune", "before-prune")
 KEPT, DUPLICATE, PRUNED = "kept", "duplicate", "novelty"
@@ -143,28 +142,45 @@ def iw(model, k: int | None, *, goal_test: str = "after-prune", stop_at_goal: bo
     if k is not None and k < 0:
         raise ValueError(f"k must be >= 0, got {k}")
     before = goal_test == "before-prune"
-    if table is None and not trace and k in (None, 1, 2):
-        if k is not None and type(model) is StripsModel:
-            return _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated)
-        return _iw_fast(model, k, goal_test, before, stop_at_goal, max_generated)
+    if table is None and not trace and k in (1, 2) and type(model) is StripsModel:
+        return _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated)
     return _iw_general(model, k, goal_test, before, stop_at_goal, trace, max_generated, table)
 
 
 def _iw_general(model, k, goal_test, before, stop_at_goal, trace, max_generated, table) -> IWResult:
-    """Any k, any novelty table, optional trace: the novelty test is `table.novelty_and_add`."""
+    """Any model, any k, any novelty table, optional trace. With the default table, no trace and
+    k in (None, 1, 2), the novelty test and update of `NoveltyTable` are written out in the loop
+    (same semantics, no calls); otherwise the test is ``table.novelty_and_add``.
+
+    Tests check both forms against each other, against `_iw_strips` and against the
+    full-enumeration reference (tests/planners/iw_reference.py).
+    """
+    strips = type(model) is StripsModel  # a subclass may change the goal: ask is_goal
     mask_of = atom_mask_fn(model)
+    own_mask = mask_of is StripsModel.atom_mask  # states are their own atom masks
     successors = model.successors
     is_goal = model.is_goal
-    if k is not None and table is None:
-        table = NoveltyTable(k)
-    nov_add = table.novelty_and_add if k is not None else None
-    bound = k if k is not None else 0
+    # a model whose goal is exactly "the goal_mask atoms are true" says so with goal_is_mask
+    by_mask = strips or getattr(model, "goal_is_mask", False)
+    gmask = getattr(model, "goal_mask", 0)
+    gneg = model.goal_neg if strips else 0
+    prune = k is not None
+    inline = table is None and not trace and k in (None, 1, 2)
+    two = inline and k == 2
+    if table is None:
+        table = NoveltyTable(k if prune else 0)
+    nov_add = table.novelty_and_add if prune and not inline else None
 
     root = model.initial_state()
     rmask = mask_of(root)
-    if table is not None:
-        table.add_mask(rmask)
-    seen: dict = {root: None}  # every generated state -> (parent state, label); root -> None
+    table.add_mask(rmask)
+    seen1 = table._seen1 if inline else 0
+    seen2 = table._seen2 if inline else {}
+    get2 = seen2.get
+    parent: dict = {root: None}  # kept states (and a goal) -> (parent state, label)
+    # every generated state; without pruning every new state is kept, so parent holds them all
+    seen = set(parent) if prune else parent
+    add_seen = seen.add if prune else None
     log: list[TraceEntry] | None = None
     index: dict = {}
     if trace:
@@ -193,143 +209,60 @@ def _iw_general(model, k, goal_test, before, stop_at_goal, trace, max_generated,
                 if log is not None:
                     log.append(TraceEntry(len(log), t, index[s], label, d1, None, DUPLICATE))
             else:
-                seen[t] = (s, label)
-                tmask = mask_of(t)
-                goal_here = before and not found and is_goal(t)
-                nov = nov_add(tmask, smask) if nov_add is not None else 0
-                if nov > bound:
-                    pruned += 1
-                    verdict = PRUNED
-                else:
-                    kept += 1
-                    push((t, tmask, d1))
-                    verdict = KEPT
-                    if not before and not found and is_goal(t):
-                        goal_here = True
-                if log is not None:
-                    index[t] = len(log)
-                    log.append(TraceEntry(len(log), t, index[s], label, d1, nov if k is not None else None,
-                                          verdict))
-                if goal_here:
-                    found, goal_state = True, t
-                    at_goal = Counts(generated, expanded, dup, pruned, kept)
-                    if stop_at_goal:
-                        stopped = True
-                        queue.clear()
-                        break
-            if generated == limit:
-                truncated = True
-                queue.clear()
-                break
-
-    plan = _extract(seen, goal_state) if found else None
-    counts = Counts(generated, expanded, dup, pruned, kept)
-    return IWResult(k, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
-                    truncated, max_depth, tuple(log) if log is not None else None)
-
-
-def _iw_fast(model, k, goal_test, before, stop_at_goal, max_generated) -> IWResult:
-    """IW(1), IW(2) and plain breadth-first search (k=None) with the novelty test and update of
-    `NoveltyTable` written out in the loop (same semantics, no calls), and for STRIPS models the
-    successor computation as well.
-
-    Tests check it against `_iw_general` and against the full-enumeration reference.
-    """
-    strips = type(model) is StripsModel  # a subclass may change successors: general path
-    mask_of = atom_mask_fn(model)
-    successors = model.successors
-    is_goal = model.is_goal
-    # a model whose goal is exactly "the goal_mask atoms are true" says so with goal_is_mask
-    by_mask = strips or getattr(model, "goal_is_mask", False)
-    gmask = getattr(model, "goal_mask", 0)
-    gneg = model.goal_neg if strips else 0
-    if strips:
-        task = model.task
-    two = k == 2
-    prune = k is not None
-
-    root = model.initial_state()
-    rmask = mask_of(root)
-    table = NoveltyTable(k if prune else 0)
-    table.add_mask(rmask)
-    seen1 = table._seen1
-    seen2 = table._seen2
-    get2 = seen2.get
-    seen = {root}  # every generated state
-    add_seen = seen.add
-    parent: dict = {root: None}  # kept states (and a goal) -> (parent state, label)
-
-    generated, expanded, dup, pruned, kept = 1, 0, 0, 0, 1
-    max_depth = 0
-    goal_state = at_goal = None
-    found = truncated = stopped = False
-    if is_goal(root):
-        found, goal_state, at_goal = True, root, Counts(1, 0, 0, 0, 1)
-        stopped = stop_at_goal
-    queue = deque() if stopped else deque(((root, rmask, 0),))
-    popleft, push = queue.popleft, queue.append
-    limit = max_generated if max_generated is not None else -1
-    while queue:
-        s, smask, d = popleft()
-        expanded += 1
-        d1 = d + 1
-        pairs = None if strips else successors(s)
-        for item in (applicable_actions(task, s) if strips else pairs):
-            generated += 1
-            max_depth = d1
-            if strips:
-                label = item
-                t = tmask = (s & ~item.dele) | item.add
-            else:
-                label, t = item
-            if t in seen:
-                dup += 1
-            else:
-                add_seen(t)
-                if not strips:
-                    tmask = mask_of(t)
+                if prune:
+                    add_seen(t)
+                tmask = t if own_mask else mask_of(t)
                 if by_mask:
                     goal_now = tmask & gmask == gmask and not tmask & gneg
                 else:
-                    goal_now = is_goal(t)
+                    goal_now = not found and is_goal(t)
                 goal_here = before and goal_now and not found
-                # novelty <= k iff some tuple containing an atom new relative to the parent is new
-                new = tmask & ~smask
-                novel = not prune
-                if novel:
-                    pass
-                elif new & ~seen1:
+                nov = None
+                if nov_add is not None:
+                    nov = nov_add(tmask, smask)
+                    novel = nov <= k
+                elif not prune:
                     novel = True
-                elif two and new:
-                    n = new
-                    while n:
-                        low = n & -n
-                        if tmask & ~(get2(low.bit_length() - 1, 0) | low):
-                            novel = True
-                            break
-                        n ^= low
+                else:
+                    # novelty <= k iff some tuple containing an atom new relative to the parent is new
+                    new = tmask & ~smask
+                    novel = False
+                    if new & ~seen1:
+                        novel = True
+                    elif two and new:
+                        n = new
+                        while n:
+                            low = n & -n
+                            if tmask & ~(get2(low.bit_length() - 1, 0) | low):
+                                novel = True
+                                break
+                            n ^= low
+                    if novel:  # record the new atoms (and pairs)
+                        seen1 |= new
+                        if two:
+                            n = new
+                            while n:
+                                low = n & -n
+                                i = low.bit_length() - 1
+                                seen2[i] = get2(i, 0) | tmask
+                                n ^= low
+                            o = tmask & ~new
+                            while o:
+                                low = o & -o
+                                i = low.bit_length() - 1
+                                seen2[i] = get2(i, 0) | new
+                                o ^= low
                 if novel:
                     kept += 1
                     parent[t] = (s, label)
                     push((t, tmask, d1))
-                    seen1 |= new  # (unused when k is None)
-                    if two:
-                        n = new
-                        while n:
-                            low = n & -n
-                            i = low.bit_length() - 1
-                            seen2[i] = get2(i, 0) | tmask
-                            n ^= low
-                        o = tmask & ~new
-                        while o:
-                            low = o & -o
-                            i = low.bit_length() - 1
-                            seen2[i] = get2(i, 0) | new
-                            o ^= low
                     if goal_now and not before and not found:
                         goal_here = True
                 else:
                     pruned += 1
+                if log is not None:
+                    index[t] = len(log)
+                    log.append(TraceEntry(len(log), t, index[s], label, d1, nov, KEPT if novel else PRUNED))
                 if goal_here:
                     parent[t] = (s, label)
                     found, goal_state = True, t
@@ -342,12 +275,13 @@ def _iw_fast(model, k, goal_test, before, stop_at_goal, max_generated) -> IWResu
                 truncated = True
                 queue.clear()
                 break
-    table._seen1 = seen1
+    if inline:
+        table._seen1 = seen1
 
     plan = _extract(parent, goal_state) if found else None
     counts = Counts(generated, expanded, dup, pruned, kept)
     return IWResult(k, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
-                    truncated, max_depth)
+                    truncated, max_depth, tuple(log) if log is not None else None)
 
 
 class _StripsTables:

@@ -27,6 +27,7 @@ import heapq
 import math
 from collections import deque
 
+from widthbench.planners.model import strips_successors
 from widthbench.planners.optimal import (DEFAULT_TIMEOUT, PLANNERS, Unsolvable, bounded_optimal_plan,
                                          optimal_plan)
 from widthbench.planners.strips import Action, Task, applicable_actions, is_goal, parse_action, successor
@@ -134,8 +135,7 @@ class GroundTruth:
         while queue:
             s = queue.popleft()
             out = []
-            for a in applicable_actions(task, s):
-                t = (s & ~a.dele) | a.add
+            for _, t in strips_successors(task, s):
                 if t in known:
                     j = bindex.get(t)
                     if j is None:

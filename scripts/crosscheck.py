@@ -57,7 +57,7 @@ def check_instance(seed: int, index: int) -> list[tuple[str, bool, str]]:
     from widthbench.planners.optimal import optimal_plan
     from widthbench.planners.strips import applicable_actions, successor
     from widthbench.planners.truth import GroundTruth
-    from widthbench.planners.verification import precondition_violation_plan, random_walk_plan
+    from widthbench.subtasks.truth import precondition_violation_plan, random_walk_plan
 
     inst = instance_for(seed, index)
     task = inst.task()

@@ -1,14 +1,36 @@
-"""Small exact computations the items and the simulator share: novelty against a list of states,
-random walks, no-op actions, and the inapplicable actions a model plausibly confuses.
+"""Small exact computations the items and the simulators share: novelty against a list of states,
+random walks, no-op actions, the inapplicable actions a model plausibly confuses (the one generator
+of pick-up/unstack confusions), and labelled verification plans.
 
 Ground truth proper (h*, optimal next actions) is `widthbench.planners.truth.GroundTruth`; IW runs
 are `widthbench.planners.iw`.
+
+Verification plans (`verification_plans`, `classify_plan`) come in three kinds, the verdict classes
+of PlanBench's task 3 plus the seed 000 kind:
+
+- ``"valid"``: an optimal plan (executable, reaches the goal).
+- ``"invalid-goal"``: an executable random walk whose final state does not satisfy the goal (the
+  kind seed 000 used). Its length is drawn from [max(1, L-2), L+2] around the optimal length L so
+  that length alone does not give the verdict away; each step is drawn uniformly from the applicable
+  actions whose successor differs from the state (no self-loop moves).
+- ``"invalid-precondition"``: a plan with an inapplicable step (PlanBench's other kind), made by
+  one mutation of the optimal plan: ``"replace"`` a step by an action inapplicable at that point,
+  ``"delete"`` a step, or ``"swap"`` two adjacent steps; a mutation is kept only if execution then
+  stops at an unmet precondition. Steps after the first failing one are kept (a verifier must stop
+  at the first failure, as VAL and PlanBench do).
+
+Each stores the first failing step (1-based), the failing action, the unmet preconditions or unmet
+goal atoms, and the engine's one-line reason (``strips.PlanResult.reason``). ``classify_plan``
+labels any plan the same way (for a model's own plans or PlanBench's). The plan-verification
+sub-task (`subtasks.tasks.plan_verification`) builds its items from `random_walk` and
+`inapplicable_action` directly.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
+from dataclasses import dataclass
 
 from widthbench.planners import strips
 
@@ -62,13 +84,14 @@ def random_walk(task: strips.Task, rng: random.Random, length: int, avoid_goal: 
     return s, tuple(steps)
 
 
-def confusions(task: strips.Task, state: int) -> list[str]:
-    """Inapplicable actions that mirror an applicable one: pick-up x for unstack x y, unstack x y for
-    pick-up x, put-down x for stack x y, stack x y for put-down x (Blocksworld's pick-up/unstack
-    confusion, seed 000's main failure). Empty for domains without these actions."""
-    applicable = [str(a) for a in strips.applicable_actions(task, state)]
+def confusions(task: strips.Task, state: int, actions=None) -> list[str]:
+    """Inapplicable actions that mirror one of ``actions`` (default: every applicable action):
+    pick-up x for unstack x y, unstack x y for pick-up x, put-down x for stack x y, stack x y for
+    put-down x (Blocksworld's pick-up/unstack confusion, seed 000's main failure). Empty for domains
+    without these actions."""
+    mirrored = strips.applicable_actions(task, state) if actions is None else actions
     out: list[str] = []
-    for text in applicable:
+    for text in map(str, mirrored):
         name, args = strips.parse_atom_text(text)
         if name == "unstack":
             out.append(f"(pick-up {args[0]})")
@@ -82,10 +105,121 @@ def confusions(task: strips.Task, state: int) -> list[str]:
             if c in task.action_index and not strips.is_applicable(state, task.action_index[c])]
 
 
-def inapplicable_action(task: strips.Task, state: int, rng: random.Random) -> str | None:
-    """A confusion if there is one, else any grounded action not applicable in ``state``."""
-    conf = confusions(task, state)
+def inapplicable_action(task: strips.Task, state: int, rng: random.Random, like=None,
+                        confuse: bool = True) -> str | None:
+    """A confusion of one of ``like`` (default: any applicable action; see `confusions`) if there
+    is one and ``confuse``, else any grounded action not applicable in ``state``."""
+    conf = confusions(task, state, like) if confuse else None
     if conf:
         return rng.choice(conf)
     rest = [str(a) for a in task.actions if not strips.is_applicable(state, a)]
     return rng.choice(rest) if rest else None
+
+
+# ---------------------------------------------------------------------------------------------
+# Labelled verification plans (see the module docstring)
+
+KINDS = ("valid", "invalid-goal", "invalid-precondition")
+MAX_TRIES = 200
+
+
+class NoSuchPlan(ValueError):
+    """No plan of the requested kind exists for this task (e.g. every walk ends in a goal state)."""
+
+
+@dataclass(frozen=True, slots=True)
+class VerificationPlan:
+    kind: str  # one of KINDS
+    plan: tuple[str, ...]  # PDDL action texts
+    failed_step: int | None  # 1-based index of the first inapplicable step (invalid-precondition)
+    failed_action: str | None
+    unmet: tuple[str, ...]  # unmet preconditions (invalid-precondition) or unmet goal atoms (invalid-goal)
+    reason: str  # one line, from strips.PlanResult.reason()
+    how: str = ""  # how it was made: "optimal", "random-walk", "replace@i", "delete@i", "swap@i", "given"
+
+    @property
+    def valid(self) -> bool:
+        return self.kind == "valid"
+
+
+def classify_plan(task: strips.Task, plan, how: str = "given") -> VerificationPlan:
+    """Execute ``plan`` (action texts or Actions) from the initial state and label the outcome."""
+    texts = tuple(map(str, plan))
+    r = strips.execute_plan(task, texts)
+    if r.valid:
+        kind = "valid"
+        unmet: tuple[str, ...] = ()
+    elif r.failed_step is not None:
+        kind = "invalid-precondition"
+        unmet = r.unmet_preconditions
+    else:
+        kind = "invalid-goal"
+        unmet = r.unmet_goals
+    return VerificationPlan(kind, texts, r.failed_step, r.failed_action, unmet, r.reason(), how)
+
+
+def verification_plans(task: strips.Task, seed: int, optimal_plan=None, *, n_valid: int = 1,
+                       n_goal: int = 1, n_precondition: int = 1) -> list[VerificationPlan]:
+    """Labelled plans for ``task``: ``n_valid`` valid, ``n_goal`` invalid-goal and ``n_precondition``
+    invalid-precondition ones, in that order. Same task and seed, same plans.
+
+    ``optimal_plan`` (action texts) is computed with ``planners.optimal.optimal_plan`` if omitted.
+    Raises ``NoSuchPlan`` when a kind cannot be produced (e.g. every state is a goal state).
+    """
+    if optimal_plan is None:
+        from widthbench.planners.optimal import optimal_plan as solve
+
+        optimal_plan = solve(task).plan
+    opt = tuple(map(str, optimal_plan))
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n_valid):
+        item = classify_plan(task, opt, "optimal")
+        if not item.valid:
+            raise ValueError(f"the given optimal plan is not valid: {item.reason}")
+        out.append(item)
+    for _ in range(n_goal):
+        out.append(random_walk_plan(task, rng, len(opt)))
+    for _ in range(n_precondition):
+        out.append(precondition_violation_plan(task, rng, opt))
+    return out
+
+
+def random_walk_plan(task: strips.Task, rng: random.Random, optimal_length: int) -> VerificationPlan:
+    """An executable random walk (no self-loop moves) of length in [max(1, L-2), L+2] that does not
+    end in a goal state."""
+    lo, hi = max(1, optimal_length - 2), optimal_length + 2
+    for _ in range(MAX_TRIES):
+        end, steps = random_walk(task, rng, rng.randint(lo, hi), avoid_goal=False, skip_noops=True)
+        if steps and not strips.is_goal(task, end):
+            item = classify_plan(task, steps, "random-walk")
+            assert item.kind == "invalid-goal"
+            return item
+    raise NoSuchPlan(f"{task.problem_name}: no executable random walk avoiding the goal found "
+                     f"in {MAX_TRIES} tries")
+
+
+def precondition_violation_plan(task: strips.Task, rng: random.Random,
+                                plan: tuple[str, ...]) -> VerificationPlan:
+    """One mutation of ``plan`` (replace / delete / swap) that fails on an unmet precondition; a
+    replacement is any action inapplicable at that point (`inapplicable_action`, no confusion)."""
+    states = strips.execute_plan(task, plan).states
+    for _ in range(MAX_TRIES):
+        how = rng.choice(("replace", "delete", "swap")) if len(plan) >= 2 else "replace"
+        if how == "replace":
+            i = rng.randrange(len(plan) + 1) if not plan else rng.randrange(len(plan))
+            s = states[i] if i < len(states) else states[-1]
+            bad = inapplicable_action(task, s, rng, confuse=False)
+            if bad is None:
+                continue
+            new = plan[:i] + (bad,) + plan[i + 1:]
+        elif how == "delete":
+            i = rng.randrange(len(plan))
+            new = plan[:i] + plan[i + 1:]
+        else:
+            i = rng.randrange(len(plan) - 1)
+            new = plan[:i] + (plan[i + 1], plan[i]) + plan[i + 2:]
+        item = classify_plan(task, new, f"{how}@{i + 1}")
+        if item.kind == "invalid-precondition":
+            return item
+    raise NoSuchPlan(f"{task.problem_name}: no precondition-violating mutation found in {MAX_TRIES} tries")

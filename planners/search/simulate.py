@@ -41,7 +41,7 @@ from widthbench.planners.search import prompts as search_prompts
 from widthbench.subtasks import api
 from widthbench.subtasks import prompts as sub_prompts
 from widthbench.subtasks.simulate import prompt_objects as _objects
-from widthbench.subtasks.truth import novelty_of
+from widthbench.subtasks.truth import inapplicable_action, novelty_of
 
 UNREADABLE_FACT = {"nl": "the table is floating above the ceiling", "pddl": "(floating table ceiling)"}
 
@@ -180,10 +180,6 @@ def _step_score(t: _StripsTruth, s: int, succ: int) -> int:
     return 5 if ht == hs else 3
 
 
-def _imagined(s: int, a) -> int:
-    return (s & ~a.dele) | a.add
-
-
 def _wrong_state(t: _StripsTruth, s: int, rng) -> int:
     n = t.task.n_atoms
     have = [i for i in range(n) if s >> i & 1]
@@ -194,12 +190,9 @@ def _wrong_state(t: _StripsTruth, s: int, rng) -> int:
 
 
 def _confused(t: _StripsTruth, s: int, good, rng):
-    """An inapplicable action on the same first object as a good one (pick-up vs unstack)."""
-    task = t.task
-    firsts = {a.args[0] for a in good if a.args}
-    pool = [a for a in task.actions if not strips.is_applicable(s, a) and a.args and a.args[0] in firsts]
-    pool = pool or [a for a in task.actions if not strips.is_applicable(s, a)]
-    return rng.choice(pool) if pool else None
+    """An inapplicable action mirroring a good one (pick-up vs unstack), else any inapplicable one."""
+    text = inapplicable_action(t.task, s, rng, like=good)
+    return None if text is None else t.task.action_index[text]
 
 
 def _direct(q, mode, corrupt, rng):
@@ -220,7 +213,7 @@ def _direct(q, mode, corrupt, rng):
         roll = rng.random()
         wrong = _confused(t, s, [a], rng) if roll < 0.4 else None
         if wrong is not None:
-            a, state_text, note = wrong, r.state(_imagined(s, wrong)), "I take the block I want."
+            a, state_text, note = wrong, r.state(strips.successor(s, wrong)), "I take the block I want."
         elif roll < 0.8:
             state_text, note = r.state(_wrong_state(t, succ, rng)), "I update the facts."
         else:

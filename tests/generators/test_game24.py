@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from widthbench.errors import UserError
 from widthbench.generators.game24 import Game24Model, StateSpace, load_puzzles, make_state, parse_rows
 from widthbench.planners.iw import iterated_width
-from widthbench.planners.iw_reference import reference_width
+from tests.planners.iw_reference import reference_width
 
 
 def _replay(numbers, steps) -> list[Fraction]:

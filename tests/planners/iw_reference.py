@@ -7,7 +7,7 @@ not in the set of tuples seen, and it is pruned when that is > k; kept states ad
 the initial state is never pruned and is goal-tested first; the goal test comes after the prune
 ("after-prune") or before it ("before-prune").
 
-Slow on purpose; the tests compare the real implementation with it. Not used outside tests.
+Slow on purpose; the tests compare the real implementation (`widthbench.planners.iw`) with it.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from tests.conftest import IPC, cached_task, need_data
 from widthbench.planners.bfs import shortest_plan
 from widthbench.planners.iw import iterated_width, iw, siw
-from widthbench.planners.iw_reference import reference_iw, reference_width
+from tests.planners.iw_reference import reference_iw, reference_width
 from widthbench.planners.model import AtomGoalModel, StripsModel
 from widthbench.planners.novelty import NoveltyTable, ReferenceNoveltyTable, as_mask, bits
 from widthbench.planners.strips import execute_plan, ground, parse_domain_text, state_from_atoms

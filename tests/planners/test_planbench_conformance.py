@@ -203,7 +203,7 @@ def parse_item(domain: str, item: dict):
 
 
 def task3_differences(domain: str, every: int = 1) -> tuple[int, list]:
-    from widthbench.planners.verification import classify_plan
+    from widthbench.subtasks.truth import classify_plan
 
     items = _json(PB / "plan-bench" / "prompts" / domain / "task_3_plan_verification.json")["instances"]
     items = items[::every]
