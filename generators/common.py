@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from widthbench.errors import UserError
+from widthbench.planners.problem_writer import problem_text
 
 DEFAULT_MAX_FAILED_DRAWS = 2000
 DEFAULT_TIMEOUT = 300.0  # seconds per optimal-plan call
@@ -235,17 +236,6 @@ def shuffled(rng: random.Random, items: Iterable) -> list:
     return xs
 
 
-def problem_pddl(name: str, domain_name: str, objects, init, goal) -> str:
-    """A problem file in the plain STRIPS layout PlanBench uses: one atom per line, goal as ``and``."""
-    lines = [f"(define (problem {name})", f"  (:domain {domain_name})",
-             "  (:objects " + " ".join(objects) + ")", "  (:init"]
-    lines += [f"    {a}" for a in init]
-    lines += ["  )", "  (:goal", "    (and"]
-    lines += [f"      {a}" for a in goal]
-    lines += ["    )", "  )", ")"]
-    return "\n".join(lines) + "\n"
-
-
 def instance_ids(prefix: str, count: int) -> list[str]:
     width = max(4, len(str(count)))
     return [f"{prefix}-{i:0{width}d}" for i in range(1, count + 1)]
@@ -258,7 +248,7 @@ def to_instances(prefix: str, domain: str, accepted: list) -> list:
     out = []
     for iid, (cand, solved) in zip(instance_ids(prefix, len(accepted)), accepted):
         out.append(Instance(
-            id=iid, domain=domain, problem_pddl=problem_pddl(iid, domain, cand.objects, cand.init, cand.goal),
+            id=iid, domain=domain, problem_pddl=problem_text(iid, domain, cand.objects, cand.init, cand.goal),
             params=dict(cand.params), seed=cand.seed,
             optimal_length=solved.length if solved else None,
             optimal_plan=solved.plan if solved else None))

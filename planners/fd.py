@@ -24,7 +24,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from widthbench.planners.strips import Task, state_atoms
+from widthbench.planners.problem_writer import task_problem_text
+from widthbench.planners.strips import Task
 
 MEMORY_LIMIT = "4G"  # Fast Downward's --overall-memory-limit per call
 
@@ -34,24 +35,12 @@ class FDError(RuntimeError):
 
 
 def problem_pddl(task: Task, state: int | None = None) -> str:
-    """The task as PDDL problem text, with ``state`` (default: the initial state) as its init."""
-    s = task.init if state is None else state
-    constants = {c for c, _ in task.domain.constants}
-    typed = "typing" in task.domain.requirements
-    objs = [o for o in task.objects if o[0] not in constants]
-    if typed:
-        obj_text = " ".join(f"{n} - {t}" for n, t in objs)
-    else:
-        obj_text = " ".join(n for n, _ in objs)
-    init = state_atoms(task, s) + list(task.static_atoms)
-    if task.goal >> task.n_atoms:
-        raise FDError("task has an unsatisfiable static goal; it cannot be written back as PDDL")
-    goal = state_atoms(task, task.goal) + [f"(not {a})" for a in state_atoms(task, task.goal_neg)]
-    return (f"(define (problem {task.problem_name or 'p'})\n"
-            f"  (:domain {task.domain.name})\n"
-            f"  (:objects {obj_text})\n"
-            f"  (:init {' '.join(init)})\n"
-            f"  (:goal (and {' '.join(goal)})))\n")
+    """The task as PDDL problem text, with ``state`` (default: the initial state) as its init
+    (`planners.problem_writer.task_problem_text`)."""
+    try:
+        return task_problem_text(task, state)
+    except ValueError as exc:
+        raise FDError(str(exc)) from None
 
 
 def up_problem(task: Task, state: int | None = None):
