@@ -9,7 +9,8 @@ DESCRIPTION = (
     "Generate a small seeded Blocksworld instance set, print one instance in natural language, then "
     "run the whole sub-task grid (every sub-task x PDDL/natural language x thinking off/on, plus the "
     "prompt extension) against the SIMULATED model sim:oracle and print the table. No GPU, no "
-    "weights, no network. Outputs go to --out (default ./widthbench-demo)."
+    "weights, no network. Outputs go to --out (default ./widthbench-demo), with report.html: the "
+    "table, the charts and every item behind each cell in one self-contained page."
 )
 
 
@@ -30,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.generators import generate, write_instance_set
     from widthbench.llm import open_model
     from widthbench.pddl_domains.render import Renderer
+    from widthbench.reports.html import write_html
     from widthbench.subtasks.items import SUBTASKS
     from widthbench.subtasks.report import format_table, write_report
     from widthbench.subtasks.run import ScoreConfig, run_score
@@ -63,9 +65,11 @@ def run(args: argparse.Namespace) -> int:
     finally:
         model.close()
     paths = write_report([run_dir])
+    page = write_html([run_dir])
     print(f"\nSub-task scores, {args.count} items per cell — SIMULATED model {args.model}, "
           "not a real LLM (answers computed by the planning engine from the prompt text):\n")
     print(format_table(summary))
     print(f"Report: {paths[0]} (also {', '.join(p.name for p in paths[1:])}); "
           f"items: {run_dir / 'items.jsonl'}; {time.perf_counter() - t0:.1f} s")
+    print(f"Open in a browser: {page} (one self-contained page: the table, the charts and every item)")
     return 0

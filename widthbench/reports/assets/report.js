@@ -186,6 +186,7 @@
     if (row.parse_errors) flags.push(`${row.parse_errors} parse err.`);
     if (row.truncated) flags.push(`${row.truncated} truncated`);
     if (row.request_errors) flags.push(`${row.request_errors} req. err.`);
+    if (row.only_flexible) flags.push(`${row.only_flexible} read only by the flexible reader`);
     if (row.skipped) flags.push(`${typeof row.skipped === "object" ? JSON.stringify(row.skipped) : row.skipped} skipped`);
     if (flags.length) out.push(h("div", {class: "flag"}, flags.join(", ")));
     if (row.thinking_produced === false) out.push(h("div", {class: "flag thinking-none"}, "thinking requested, none produced"));
@@ -248,7 +249,8 @@
       const w = ff.where;
       out.push(h("div", {class: "error-text"}, `first failing step: ${ff.step}` + (w.failed_action ? ` ${w.failed_action}` : "") +
         (w.unmet_preconditions && w.unmet_preconditions.length ? ` — unmet preconditions ${w.unmet_preconditions.join(" ")}` : "") +
-        (w.unmet_goals && w.unmet_goals.length ? ` — unmet goals ${w.unmet_goals.join(" ")}` : "")));
+        (w.unmet_goals && w.unmet_goals.length ? ` — unmet goals ${w.unmet_goals.join(" ")}` : "") +
+        (w.reason ? ` — ${w.reason}` : "")));
     }
     if (said === null || said === undefined) return out;
     if (isStrList(said) && ff && typeof ff.step === "number") {
@@ -292,8 +294,17 @@
   function readersTable(rec, run) {
     const names = rec.readings ? Object.keys(rec.readings) : [null];
     const t = h("table", {class: "readers"}, h("tr", null, ["reader", "rule", "read", "verdict", "parse error"].map(x => h("th", null, x))));
+    let first = null;
     names.forEach(name => {
       const rd = reading(rec, name);
+      const same = first && JSON.stringify(rd.parsed) === JSON.stringify(first.rd.parsed) && rd.correct === first.rd.correct &&
+        (rd.parse_error || null) === (first.rd.parse_error || null);
+      if (same) {
+        t.appendChild(h("tr", null, h("td", null, name), h("td", null, rd.rule || "—"),
+          h("td", {colspan: 3, class: "muted"}, `read the same as ${first.name}`)));
+        return;
+      }
+      if (!first) first = {rd, name: name || "the reader"};
       const label = (name || rec.reader || "the reader") + ((name && rec.reader === name) || (!name) ? " (headline)" : "");
       t.appendChild(h("tr", null, h("td", null, label), h("td", null, rd.rule || "—"),
         h("td", null, h("pre", null, show(rd.parsed))),

@@ -1,0 +1,195 @@
+"""The report.html builder without a browser: one self-contained file, the payload it embeds (rows,
+records, prompts stored once, solve tables and trees), old and new record shapes, and the CLI."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import pytest
+
+from tests.reports.conftest import records, summary
+from widthbench.cli import main
+from widthbench.reports import html as report_html
+from widthbench.reports import search
+
+
+def _payload(page: str) -> dict:
+    m = re.search(r'<script type="application/json" id="report-data">(.*?)</script>', page, re.S)
+    assert m, "no embedded data"
+    return json.loads(m.group(1))
+
+
+def _page(*run_dirs) -> str:
+    return report_html.build_html([report_html.load_run(d) for d in run_dirs])
+
+
+def _strip(row: dict) -> dict:
+    return {k: v for k, v in row.items() if k not in ("label", "order")}
+
+
+def test_page_is_one_self_contained_file_labelled_simulated(runs):
+    page = _page(runs["noisy"])
+    assert page.startswith("<!DOCTYPE html>")
+    title = re.search(r"<title>(.*?)</title>", page).group(1)
+    assert "SIMULATED" in title and "sim:noisy:0.3" in title
+    # Nothing is fetched: no external scripts, styles, images or fonts.
+    assert not re.search(r"<(script|link|img|iframe)[^>]+(src|href)=", page)
+    assert "http://" not in page.split('id="report-data"')[0] and "@import" not in page
+    assert page.count("<script") == 2  # the data and the app, both inline
+    assert "{{" not in page.split('id="report-data"')[0]
+
+
+def test_payload_holds_every_row_and_record_with_prompts_stored_once(runs):
+    data = _payload(_page(runs["noisy"]))
+    run = data["runs"][0]
+    assert run["kind"] == "score" and run["simulated"] is True and data["simulated"] is True
+    assert [_strip(r) for r in run["rows"]] == summary(runs["noisy"])["rows"]
+    recs = records(runs["noisy"])
+    assert len(run["records"]) == len(recs)
+    # Messages point into one string table: the system message (the domain context) is there once.
+    strings = data["strings"]
+    systems = {m["content"] for r in recs for msgs in (r["prompt"] if isinstance(r["prompt"][0], list) else [r["prompt"]])
+               for m in msgs if m["role"] == "system"}
+    for text in systems:
+        assert strings.count(text) == 1
+    assert len(strings) == len(set(strings))
+    by_key = {(r["subtask"], r["item_id"], r["style"], r["thinking"], r["extension"]): r for r in recs}
+    for rec in run["records"]:
+        orig = by_key[(rec["subtask"], rec["item_id"], rec["style"], rec["thinking"], rec["extension"])]
+        prompts = rec["prompt"] if isinstance(rec["prompt"][0][0], list) else [rec["prompt"]]
+        want = orig["prompt"] if isinstance(orig["prompt"][0], list) else [orig["prompt"]]
+        assert [[{"role": role, "content": strings[i]} for role, i in msgs] for msgs in prompts] == want
+        assert {k: v for k, v in rec.items() if k != "prompt"} == {k: v for k, v in orig.items() if k != "prompt"}
+
+
+def test_rows_get_table1_labels_in_table1_order(runs):
+    rows = _payload(_page(runs["noisy"]))["runs"][0]["rows"]
+    first = {}
+    for r in rows:
+        first.setdefault(r["label"], r["order"])
+    ordered = [label for label, _ in sorted(first.items(), key=lambda kv: kv[1])]
+    assert ordered[0] == "Action Generation"
+    assert ordered.index("Goal State Verification") < ordered.index("Novelty Pruning")
+    assert ordered.index("Novelty Pruning NDAP") < ordered.index("Action Generation Single Valid + extension (Table 2)")
+
+
+def test_text_that_looks_like_markup_cannot_end_the_data_script(runs, tmp_path):
+    run = report_html.load_run(runs["noisy"])
+    run["records"][0]["raw_answer"] = "</script><script>alert(1)</script> <!-- x"
+    page = report_html.build_html([run])
+    assert "</script><script>alert(1)" not in page
+    assert _payload(page)["runs"][0]["records"][0]["raw_answer"] == "</script><script>alert(1)</script> <!-- x"
+
+
+def _one_reader(run: dict) -> dict:
+    """Today's record shape before the second reader: no reader keys anywhere."""
+    run = copy.deepcopy(run)
+    for rec in run["records"]:
+        rec.pop("reader", None)
+        rec.pop("readings", None)
+    rows = [r for r in run["summary"]["rows"] if r.get("reader") in (None, "strict")]
+    run["summary"]["rows"] = [{k: v for k, v in r.items() if k != "reader"} for r in rows]
+    for key in ("headline_reader", "readers"):
+        run["summary"].pop(key, None)
+    return run
+
+
+def _two_readers(run: dict) -> dict:
+    """The two-reader shape: a headline reader plus each reader's reading, rows per reader."""
+    run = _one_reader(run)
+    for rec in run["records"]:
+        strict = {k: rec.get(k) for k in ("parsed", "correct", "metrics", "parse_error")}
+        rec["reader"] = "flexible"
+        rec["readings"] = {"strict": strict, "flexible": {**strict, "span": [0, 3], "rule": "answer-label"}}
+    rows = []
+    for row in run["summary"]["rows"]:
+        rows += [{**row, "reader": "flexible"}, {**row, "reader": "strict", "correct": 0, "accuracy": 0.0}]
+    rows[0]["thinking_produced"] = False
+    run["summary"]["rows"] = rows
+    return run
+
+
+def test_old_records_have_one_reader_new_ones_name_the_headline(runs):
+    old = _one_reader(report_html.load_run(runs["noisy"]))
+    data = report_html.payload([old])
+    assert data["runs"][0]["headline_reader"] is None
+    assert all("reader" not in r for r in data["runs"][0]["rows"])
+    new = _two_readers(old)
+    data = report_html.payload([new])
+    assert data["runs"][0]["headline_reader"] == "flexible"
+    assert len(data["runs"][0]["rows"]) == 2 * len(old["summary"]["rows"])
+    new["summary"]["headline_reader"] = "strict"
+    assert report_html.payload([new])["runs"][0]["headline_reader"] == "strict"
+
+
+def test_unknown_subtasks_get_generic_rows(runs):
+    run = report_html.load_run(runs["noisy"])
+    row = dict(run["summary"]["rows"][0], subtask="brand-new-task", metric="valid")
+    run["summary"]["rows"].append(row)
+    run["records"].append(dict(run["records"][0], subtask="brand-new-task", item_id="brand-new-task-0000"))
+    rows = report_html.payload([run])["runs"][0]["rows"]
+    assert rows[-1]["label"] and "brand" in rows[-1]["label"].lower()
+    assert rows[-1]["order"] >= max(r["order"] for r in rows[:-1])
+
+
+def test_solve_runs_carry_table_3_4_and_every_tree(runs):
+    data = _payload(_page(runs["bfs"], runs["mcts"]))
+    summaries = []
+    for d in (runs["bfs"], runs["mcts"]):
+        s = summary(d)
+        s["_dir"] = str(d)
+        summaries.append(s)
+    header, rows = search.table(summaries)
+    tables = data["solve_tables"]
+    assert tables["header"] == header and tables["rows"] == rows
+    filled = [i for line in tables["cell_runs"] for i in line if i is not None]
+    assert sorted(filled) == [0, 1]
+    for run, d in zip(data["runs"], (runs["bfs"], runs["mcts"])):
+        items = records(d)
+        assert run["kind"] == "solve" and len(run["items"]) == len(items)
+        assert [it.get("tree") for it in run["items"]] == [it.get("tree") for it in items]
+        assert all("ledger" not in it for it in run["items"])
+    assert "SIMULATED" in data["title"]
+
+
+def test_score_and_solve_runs_in_one_page(runs):
+    data = _payload(_page(runs["noisy"], runs["bfs"]))
+    assert [r["kind"] for r in data["runs"]] == ["score", "solve"]
+    assert "score and solve" in data["title"]
+
+
+def test_cli_report_writes_report_html_beside_table_md(runs, tmp_path, capsys):
+    out = tmp_path / "rep"
+    assert main(["report", str(runs["noisy"]), str(runs["oracle"]), "--html", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert (out / "table.md").is_file() and (out / "report.html").is_file()
+    assert f"wrote {out / 'report.html'}" in printed
+    assert len(_payload((out / "report.html").read_text(encoding="utf-8"))["runs"]) == 2
+    assert main(["report", str(runs["bfs"]), "--out", str(tmp_path / "srep")]) == 0
+    assert (tmp_path / "srep" / "report.html").is_file() and (tmp_path / "srep" / "search_table.md").is_file()
+
+
+def test_cli_report_user_errors_are_one_line(tmp_path, capsys):
+    assert main(["report", str(tmp_path / "nothing"), "--html"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "no summary.json" in err and "\n" not in err
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    (bad / "summary.json").write_text('{"kind": "other"}')
+    assert main(["report", str(bad)]) == 2
+    assert "unknown summary kind" in capsys.readouterr().err
+
+
+def test_load_summary_checks_kind(tmp_path):
+    from widthbench.errors import UserError
+    from widthbench.runfiles import load_summary
+
+    (tmp_path / "summary.json").write_text('{"kind": "solve", "n": 1}')
+    assert load_summary(tmp_path, "solve")["n"] == 1
+    with pytest.raises(UserError, match="expected 'score'"):
+        load_summary(tmp_path, "score")
+    (tmp_path / "summary.json").write_text("{not json")
+    with pytest.raises(UserError, match="not valid JSON"):
+        load_summary(tmp_path)
