@@ -9,8 +9,15 @@ return PDDL text (``"(on a b)"``, ``"(unstack a b)"``) or a state bitmask, and r
 Natural-language templates are data: ``pddl_domains/<domain>.nl.toml`` (set "widthbench") and
 ``<domain>.planbench.toml`` (set "planbench"). The set for a task is the file of that set whose
 templates cover every predicate and action of the task's domain (by name and arity), so PlanBench's,
-IPC's and our own copies of a domain all find their file. A domain no file covers falls back to a
-generic rendering: functional notation ``on(a, b)`` with the PDDL object names.
+IPC's and our own copies of a domain all find their file. A user's own file wins
+(``--templates FILE``, ``Domain.templates_file``). A domain no file covers gets *generated* templates
+built from its predicate and action names (``generated_template_set``: ``(at-robby r x)`` -> "robby r is
+at x", ``(free g)`` -> "g is free", ``(move r a b)`` -> "move r a b") with the PDDL object names.
+
+Types are facts: every object whose PDDL type is not ``object`` gets a type fact, shown with the static
+facts ("apt1 is an airport", in PDDL ``(airport apt1)``). A template file may phrase or hide them in
+a ``[types]`` table (hidden when the object's name already says it). Type facts in answers are read
+and ignored like static facts (``parse_atoms(types=True)`` returns them as ``(- object type)``).
 
 Object names are a function of the task: objects sorted by a natural key (``b2`` before ``b10``,
 ``z`` before ``aa``), then named by the file's scheme (colours by position for Blocksworld; role and
@@ -26,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from widthbench.errors import ParseError, UserError
-from widthbench.planners.strips import Action, Domain, Task, parse_atom_text, state_atoms
+from widthbench.planners.strips import Action, Domain, Task, either_members, parse_atom_text, state_atoms
 
 from . import nl_parse
 from .nl_parse import ARTICLES, Form
@@ -52,6 +59,7 @@ class TemplateSet:
     objects: dict
     predicates: dict  # name -> tuple of templates (first renders; "" = not shown)
     actions: dict
+    types: dict = None  # PDDL type -> tuple of templates for its type fact ("" = not shown)
 
     def covers(self, domain: Domain) -> bool:
         """True when every predicate and action schema of ``domain`` has usable templates."""
@@ -96,7 +104,8 @@ def load_template_file(path: str) -> TemplateSet:
         return out
 
     return TemplateSet(path, data.get("set", Path(path).stem), dict(data.get("format", {})),
-                       dict(data.get("objects", {})), entries("predicates"), entries("actions"))
+                       dict(data.get("objects", {})), entries("predicates"), entries("actions"),
+                       entries("types"))
 
 
 def _check_template(path: str, table: str, key: str, t: str) -> None:
@@ -113,15 +122,123 @@ def _check_template(path: str, table: str, key: str, t: str) -> None:
 
 
 def template_set_for(domain: Domain, templates: str = "widthbench") -> TemplateSet | None:
-    """The template file of set ``templates`` that covers ``domain``; None means generic rendering."""
+    """The template file for ``domain``: the user's own (``domain.templates_file``, or ``templates``
+    given as a path to a .toml file), else the file of set ``templates`` that covers the domain;
+    None means no file does (``templates_for`` then generates templates)."""
+    user = domain.templates_file or (templates if templates.endswith(".toml") else "")
+    if user:
+        return user_template_file(domain, user)
     if templates not in TEMPLATE_SETS:
-        raise UserError(f"unknown template set {templates!r} (known: {', '.join(TEMPLATE_SETS)})")
+        raise UserError(f"unknown template set {templates!r} (known: {', '.join(TEMPLATE_SETS)}, or a .toml file)")
     suffix = TEMPLATE_SETS[templates]
     for path in sorted(TEMPLATE_DIR.glob(f"*.{suffix}.toml")):
         ts = load_template_file(str(path))
         if ts.covers(domain):
             return ts
     return None
+
+
+def user_template_file(domain: Domain, path: str) -> TemplateSet:
+    """A user's template file; it must cover the domain (errors name what is missing)."""
+    if not Path(path).is_file():
+        raise UserError(f"templates file not found: {path}")
+    try:
+        ts = load_template_file(str(Path(path).resolve()))
+    except (ValueError, tomllib.TOMLDecodeError) as exc:
+        raise UserError(f"{path}: {exc}") from None
+    if not ts.covers(domain):
+        missing = [p for p in domain.predicates if p not in ts.predicates] + \
+                  [a.name for a in domain.schemas if a.name not in ts.actions]
+        what = f"no templates for {', '.join(missing[:5])}" if missing else "slots or hidden fluents do not fit"
+        raise UserError(f"{path}: does not cover domain {domain.name!r} ({what})")
+    return ts
+
+
+def templates_for(domain: Domain, templates: str = "widthbench") -> TemplateSet:
+    """The template file for ``domain`` (``template_set_for``), else templates generated from it."""
+    return template_set_for(domain, templates) or generated_template_set(domain)
+
+
+# ------------------------------------------------------------------------------------------
+# Generated templates (a domain no file covers)
+
+GENERATED = "generated"
+_PREPOSITIONS = frozenset("at in on into onto from to with under above below inside near by of over "
+                          "behind beside".split())
+
+
+def _words(name: str) -> list[str]:
+    words = [w for w in re.split(r"[-_]+", name) if w]
+    if not words or _FORBIDDEN.search(" ".join(words)) or any(w in ARTICLES for w in words):
+        return [name]  # keep the name whole rather than write a clause separator or an article
+    return words
+
+
+def _article(noun: str) -> str:
+    return "an" if noun[:1] in "aeiou" else "a"
+
+
+def generic_predicate_template(name: str, arity: int) -> str:
+    """``at-robby/2`` -> "robby {0} is at {1}"; ``free/1`` -> "{0} is free"; ``carry/2`` -> "{0} carry {1}"."""
+    w = _words(name)
+    slots = [f"{{{i}}}" for i in range(arity)]
+    if arity == 0:
+        return " ".join(w)
+    if arity == 1:
+        return f"{{0}} is {' '.join(w)}"
+    if w[0] in _PREPOSITIONS:
+        rest = " ".join(w[1:])
+        head = f"{rest} {{0}}" if rest else "{0}"
+        return f"{head} is {w[0]} " + " ".join(slots[1:])
+    if w[-1] in _PREPOSITIONS:
+        return f"{{0}} is {' '.join(w)} " + " ".join(slots[1:])
+    return f"{{0}} {' '.join(w)} " + " ".join(slots[1:])
+
+
+def generic_action_template(name: str, arity: int) -> str:
+    """``move/3`` -> "move {0} {1} {2}"; ``pick-up/1`` -> "pick up {0}"."""
+    return " ".join(_words(name) + [f"{{{i}}}" for i in range(arity)])
+
+
+def generic_type_template(type_name: str) -> str:
+    """``airport`` -> "{0} is an airport"."""
+    w = _words(type_name)
+    return f"{{0}} is {_article(w[0])} {' '.join(w)}"
+
+
+def _skeleton(template: str) -> tuple[str, ...]:
+    return tuple("{}" if _SLOT.fullmatch(x) else x for x in template.split() if x not in ARTICLES)
+
+
+@functools.lru_cache(maxsize=64)
+def _generated(name: str, predicates: tuple, actions: tuple, types: tuple) -> TemplateSet:
+    preds = {p: generic_predicate_template(p, n) for p, n in predicates}
+    acts = {a: generic_action_template(a, n) for a, n in actions}
+    typs = {t: generic_type_template(t) for t in types}
+    # Two names giving one sentence shape could not be told apart when parsing: spell those out.
+    for table, fallback in ((preds, lambda k, n: f"{k} holds for " + " ".join(f"{{{i}}}" for i in range(n))),
+                            (acts, lambda k, n: " ".join([k] + [f"{{{i}}}" for i in range(n)]))):
+        arity = dict(predicates) if table is preds else dict(actions)
+        seen: dict[tuple, list[str]] = {}
+        others = {_skeleton(t) for t in typs.values()} if table is preds else set()
+        for k, t in table.items():
+            seen.setdefault(_skeleton(t), []).append(k)
+        for sk, keys in seen.items():
+            if len(keys) > 1 or sk in others:
+                for k in keys:
+                    table[k] = fallback(k, arity[k])
+    fmt = {"state_separator": "\n", "state_last_separator": "\n", "list_separator": "\n", "empty": "none",
+           "negation": "it is not the case that {}"}
+    return TemplateSet(f"<generated:{name}>", GENERATED, fmt, {"scheme": "pddl"},
+                       {k: (v,) for k, v in preds.items()}, {k: (v,) for k, v in acts.items()},
+                       {k: (v,) for k, v in typs.items()})
+
+
+def generated_template_set(domain: Domain) -> TemplateSet:
+    """NL templates built from the names of ``domain``'s predicates, actions and types."""
+    return _generated(domain.name, tuple(sorted(domain.predicates.items())),
+                      tuple(sorted((s.name, len(s.params)) for s in domain.schemas)),
+                      tuple(sorted(domain.types)))
 
 
 # ------------------------------------------------------------------------------------------
@@ -236,19 +353,18 @@ def _compile(text: str, slot_regex: str) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _compile_templates(path: str, predicates: tuple, actions: tuple, names: tuple) -> tuple[_Template, ...]:
-    """The regular expressions of one template file for one domain and one set of object names
-    (cached: compiling them costs milliseconds, and every Renderer of a task needs the same)."""
-    ts = load_template_file(path)
+def _compile_templates(tables: tuple, names: tuple) -> tuple[_Template, ...]:
+    """The regular expressions of one set of templates for one set of object names (cached:
+    compiling them costs milliseconds, and every Renderer of a task needs the same). ``tables`` holds
+    (kind, name, arity, templates) rows: kind "atom", "action" or "type" (a type fact, arity 1)."""
     # Longest names first, so that "block 13" is tried before "block 1" (full matches decide anyway).
     alt = "|".join(re.escape(n) for n in sorted(names, key=lambda n: (-len(n), n))) or "(?!)"
     out = []
-    for kind, table, wanted in (("atom", ts.predicates, predicates), ("action", ts.actions, actions)):
-        for name, arity in wanted:
-            for t in table[name]:
-                if t:
-                    out.append(_Template(kind, name, t, re.compile(_compile(t, alt)),
-                                         re.compile(_compile(t, ".+?")), arity))
+    for kind, name, arity, templates in tables:
+        for t in templates:
+            if t:
+                out.append(_Template(kind, name, t, re.compile(_compile(t, alt)),
+                                     re.compile(_compile(t, ".+?")), arity))
     return tuple(out)
 
 
@@ -269,9 +385,9 @@ class Renderer:
         self.task = task
         self.style = style
         self.templates = templates
-        self.template_set = template_set_for(task.domain, templates)
+        self.template_set = templates_for(task.domain, templates)
         self.names, self._objects_by_name = object_names(task, self.template_set)
-        fmt = self.template_set.format if self.template_set else {}
+        fmt = self.template_set.format
         self._sep = fmt.get("state_separator", "\n")
         self._last_sep = fmt.get("state_last_separator", self._sep)
         self._list_sep = fmt.get("list_separator", "\n")
@@ -280,11 +396,34 @@ class Renderer:
         self._static = frozenset(task.static_atoms)
         self._static_tuples = frozenset(parse_atom_text(a) for a in task.static_atoms)
         self._compiled: tuple[_Template, ...] | None = None
+        dom = task.domain
+        self._type_names = frozenset(t for t in dom.types if t not in dom.predicates)
+        #: (object, type) of every object with a PDDL type other than ``object``, by type then name.
+        self.type_facts = tuple(sorted(((o, m) for o, t in task.objects if t != "object"
+                                        for m in either_members(t)), key=lambda x: (x[1], natural_key(x[0]))))
 
     @property
     def generic(self) -> bool:
-        """True when no template file covers the domain (functional notation ``on(a, b)``)."""
-        return self.template_set is None
+        """True when no template file covers the domain: NL templates generated from the names."""
+        return self.template_set.set_name == GENERATED
+
+    # ---------------------------------------------------------------- type facts
+
+    def type_fact(self, obj: str, type_name: str) -> str:
+        """"apt1 is an airport" / ``(airport apt1)``; "" when the template file hides it."""
+        if self.style == "pddl":
+            return _pddl(type_name, (obj,)) if type_name in self._type_names else ""
+        ts = self.template_set.types or {}
+        templates = ts.get(type_name) or (generic_type_template(type_name),)
+        return _fill_text(templates[0], [self.names[obj]]) if templates[0] else ""
+
+    def type_fact_texts(self) -> list[str]:
+        return [x for x in (self.type_fact(o, t) for o, t in self.type_facts) if x]
+
+    def static_facts(self) -> str:
+        """The facts that never change: type facts, then the static atoms ("none" if there are none)."""
+        items = self.type_fact_texts() + [x for x in (self.atom(a) for a in sorted(self.task.static_atoms)) if x]
+        return self._join(items)
 
     # ---------------------------------------------------------------- rendering
 
@@ -295,9 +434,6 @@ class Renderer:
         if self.style == "pddl":
             core = "(" + " ".join((pred, *args)) + ")"
             return f"(not {core})" if negated else core
-        if self.generic:
-            core = _functional(pred, args)
-            return f"(not {_pddl(pred, args)})" if negated else core
         core = self._fill(self.template_set.predicates, pred, args, "predicate")
         if negated:
             return self._negation.replace("{}", core) if core else ""
@@ -313,9 +449,10 @@ class Renderer:
         Atoms are sorted by predicate, then arguments (PDDL names), as PlanBench lists them.
         """
         atoms = state_atoms(self.task, s)
-        if include_static:
-            atoms = atoms + list(self.task.static_atoms)
-        return self.atoms(sorted(atoms, key=parse_atom_text))
+        if not include_static:
+            return self.atoms(sorted(atoms, key=parse_atom_text))
+        atoms = sorted(atoms + list(self.task.static_atoms), key=parse_atom_text)
+        return self._join(self.type_fact_texts() + [x for x in (self.atom(a) for a in atoms) if x])
 
     def goal(self) -> str:
         task = self.task
@@ -332,8 +469,6 @@ class Renderer:
             name, args = parse_atom_text(a)
         if self.style == "pddl":
             return _pddl(name, args)
-        if self.generic:
-            return _functional(name, args)
         return self._fill(self.template_set.actions, name, args, "action")
 
     def actions(self, actions) -> str:
@@ -359,30 +494,33 @@ class Renderer:
             return self._empty
         if self.style == "pddl":
             return " ".join(items)
-        if self.generic:
-            return "\n".join(items)
         if len(items) == 1:
             return items[0]
         return self._sep.join(items[:-1]) + self._last_sep + items[-1]
 
     # ---------------------------------------------------------------- parsing
 
-    def parse_atoms(self, text: str) -> list[str]:
+    def parse_atoms(self, text: str, types: bool = False) -> list[str]:
         """Atoms in ``text`` as PDDL texts, in order, without repeats; fluent and static allowed.
 
-        Negated facts come back as ``"(not (on a b))"``. "none" alone means no atoms.
+        Negated facts come back as ``"(not (on a b))"``. "none" alone means no atoms. Type facts
+        ("apt1 is an airport") are dropped, or with ``types`` returned as ``"(- apt1 airport)"``.
         """
         if _blank(text):
             raise ParseError("empty answer: no atoms found")
         if nl_parse.is_empty_answer(nl_parse.normalise(text)):
             return []
         out = []
+        found = False
         for negated, name, args in self._read(text, "atom"):
+            found = True
+            if name == "-" and not types:
+                continue
             a = _pddl(name, args)
             a = f"(not {a})" if negated else a
             if a not in out:
                 out.append(a)
-        if not out:
+        if not found:
             raise ParseError("no atoms found in the answer")
         return out
 
@@ -433,7 +571,7 @@ class Renderer:
 
     def _read(self, text: str, kind: str) -> list[tuple[bool, str, tuple[str, ...]]]:
         norm = nl_parse.normalise(text)
-        if self.style == "pddl" or self.generic:
+        if self.style == "pddl":
             forms = nl_parse.scan_pddl(norm, lambda c: self._bare(c, kind))
             return [self._check_form(f, kind) for f in forms]
         return [self._read_clause(c.text, c.line, kind) for c in nl_parse.clauses(norm)]
@@ -452,6 +590,8 @@ class Renderer:
 
     def _arity(self, name: str, kind: str) -> int | None:
         if kind == "atom":
+            if name in self._type_names:
+                return 1
             return self.task.domain.predicates.get(name)
         s = self.task.domain.schema(name)
         return None if s is None else len(s.params)
@@ -469,16 +609,21 @@ class Renderer:
                 raise ParseError(f"unknown object {a!r} in {f.fragment!r}")
         if f.negated and kind == "action":
             raise ParseError(f"cannot read a negated action in {f.fragment!r}")
+        if kind == "atom" and f.name in self._type_names:
+            return f.negated, "-", (f.args[0], f.name)
         return f.negated, f.name, f.args
 
     # natural language
 
     def _templates(self) -> tuple[_Template, ...]:
         if self._compiled is None:
-            dom = self.task.domain
-            self._compiled = _compile_templates(self.template_set.path, tuple(dom.predicates.items()),
-                                                tuple((s.name, len(s.params)) for s in dom.schemas),
-                                                tuple(sorted(self._objects_by_name)))
+            dom, ts = self.task.domain, self.template_set
+            rows = [("atom", p, n, ts.predicates[p]) for p, n in dom.predicates.items()]
+            rows += [("action", a.name, len(a.params), ts.actions[a.name]) for a in dom.schemas]
+            types = ts.types or {}
+            rows += [("type", t, 1, types.get(t) or (generic_type_template(t),))
+                     for t in sorted(self._type_names)]
+            self._compiled = _compile_templates(tuple(rows), tuple(sorted(self._objects_by_name)))
         return self._compiled
 
     def _read_clause(self, clause: str, line: int, kind: str) -> tuple[bool, str, tuple[str, ...]]:
@@ -508,18 +653,21 @@ class Renderer:
     def _match(self, clause: str, kind: str) -> list[tuple[str, tuple[str, ...]]]:
         found = []
         for t in self._templates():
-            if t.kind != kind:
+            if t.kind != kind and not (kind == "atom" and t.kind == "type"):
                 continue
             m = t.strict.fullmatch(clause)
             if m:
                 args = tuple(self._objects_by_name[x] for x in _ordinal_args(m, t.arity))
-                if (t.name, args) not in found:
-                    found.append((t.name, args))
+                cand = ("-", (args[0], t.name)) if t.kind == "type" else (t.name, args)
+                if cand not in found:
+                    found.append(cand)
         return found
 
     def _fits(self, cand: tuple[str, tuple[str, ...]], kind: str) -> bool:
         """Used only to choose between readings of one sentence (PlanBench's "load X into Y at Z")."""
         name, args = cand
+        if name == "-":
+            return self.task.domain.is_subtype(dict(self.task.objects).get(args[0], "object"), args[1])
         if kind == "atom":
             text = _pddl(name, args)
             return text in self.task.atom_index or text in self._static

@@ -69,6 +69,10 @@ class Domain:
     static_predicates: frozenset[str]
     source: str = ""  # path or name it was loaded from
     text: str = field(default="", repr=False)  # lower-cased PDDL text
+    # How prompts present the domain (not semantics): a hand-written context file and an NL template
+    # file chosen by the user (--context FILE, --templates FILE); "" = the default choice.
+    context_file: str = field(default="", compare=False)
+    templates_file: str = field(default="", compare=False)
 
     def schema(self, name: str) -> Schema | None:
         for s in self.schemas:
@@ -138,9 +142,26 @@ def _clean(text: str) -> str:
     return text.lower().strip()
 
 
-def load_domain(name_or_path: str | Path) -> Domain:
+def load_domain(name_or_path: str | Path, context_file: str | Path | None = None,
+                templates_file: str | Path | None = None) -> Domain:
+    """A domain by name or path; ``context_file``/``templates_file`` attach the user's hand-written
+    prompt context and NL templates (files checked here, read where prompts are made)."""
     path = domain_path(name_or_path)
-    return parse_domain_text(_read(path, "domain"), source=str(path))
+    dom = parse_domain_text(_read(path, "domain"), source=str(path))
+    return with_presentation(dom, context_file, templates_file)
+
+
+def with_presentation(dom: Domain, context_file=None, templates_file=None) -> Domain:
+    import dataclasses
+
+    changes = {}
+    for key, value in (("context_file", context_file), ("templates_file", templates_file)):
+        if value:
+            p = Path(value)
+            if not p.is_file():
+                raise UserError(f"{key.replace('_file', '')} file not found: {p}")
+            changes[key] = str(p.resolve())
+    return dataclasses.replace(dom, **changes) if changes else dom
 
 
 @functools.lru_cache(maxsize=64)

@@ -13,6 +13,7 @@ SHARED = Path(os.environ.get("WIDTHBENCH_SHARED", REPO.parent / "shared")).resol
 DATA = SHARED / "data"
 PLANBENCH = DATA / "planbench"
 IPC = DATA / "ipc-domains"
+ACP = DATA / "acpbench-domains"
 
 BW_DOMAIN = PLANBENCH / "plan-bench/instances/blocksworld/generated_domain.pddl"
 BW_DIR = PLANBENCH / "plan-bench/instances/blocksworld/generated_basic"

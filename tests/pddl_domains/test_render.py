@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import IPC, LOG_DIR, LOG_DOMAIN, PLANBENCH, BW_DIR, BW_DOMAIN, cached_task, need_data
+from tests.conftest import ACP, IPC, LOG_DIR, LOG_DOMAIN, PLANBENCH, BW_DIR, BW_DOMAIN, cached_task, need_data
 from widthbench.errors import ParseError
 from widthbench.pddl_domains import render
 from widthbench.pddl_domains.render import Renderer, natural_key, template_set_for
@@ -220,14 +220,61 @@ def test_template_files_cover_every_known_copy_of_the_domains():
             assert ts.set_name == name
 
 
-def test_unknown_domain_falls_back_to_functional_notation():
+def test_unknown_domain_gets_templates_generated_from_its_names():
     task = gripper_task()
     r = Renderer(task, "nl")
     assert r.generic
-    assert r.atom("(carry ball1 left)") == "carry(ball1, left)"
-    assert r.action("(move rooma roomb)") == "move(rooma, roomb)"
-    assert r.parse_state("at-robby(rooma), free(left) and free(right)") == strips.state_from_atoms(
+    assert r.atom("(carry ball1 left)") == "ball1 carry left"
+    assert r.atom("(at-robby rooma)") == "rooma is at robby"
+    assert r.action("(move rooma roomb)") == "move rooma roomb"
+    assert r.parse_state("rooma is at robby, left is free and right is free") == strips.state_from_atoms(
         task, ["(at-robby rooma)", "(free left)", "(free right)"])
+    text = r.state(task.init)
+    assert r.parse_state(text) == task.init
+
+
+def test_generated_templates_follow_the_names():
+    from widthbench.pddl_domains.render import (generic_action_template, generic_predicate_template,
+                                                generic_type_template)
+
+    assert generic_predicate_template("at-robby", 2) == "robby {0} is at {1}"
+    assert generic_predicate_template("free", 1) == "{0} is free"
+    assert generic_predicate_template("carry", 2) == "{0} carry {1}"
+    assert generic_predicate_template("connected-to", 2) == "{0} is connected to {1}"
+    assert generic_predicate_template("handempty", 0) == "handempty"
+    assert generic_action_template("pick-up", 1) == "pick up {0}"
+    assert generic_type_template("airport") == "{0} is an airport"
+    assert generic_type_template("grid_cell") == "{0} is a grid cell"
+
+
+def test_clashing_generated_sentences_are_spelled_out():
+    dom = strips.parse_domain_text("""(define (domain clash) (:requirements :strips)
+      (:predicates (at-x ?a ?b) (at_x ?a ?b)) (:action go :parameters (?a ?b) :precondition (at-x ?a ?b)
+      :effect (at_x ?a ?b)))""", source="clash")
+    task = ground(dom, ["a", "b"], [("at-x", ("a", "b"))], [("at_x", ("a", "b"))])
+    r = Renderer(task, "nl")
+    assert r.atom("(at-x a b)") != r.atom("(at_x a b)")
+    assert r.parse_atoms(r.atom("(at_x a b)")) == ["(at_x a b)"]
+
+
+def test_types_are_stated_as_facts_and_read_back_as_static():
+    need_data()
+    d = ACP / "logistics-strips"
+    problem = next(p for p in sorted(d.glob("*.pddl")) if p.name != "domain.pddl")
+    task = strips.load_task(d / "domain.pddl", problem)
+    for name in SETS:
+        r = Renderer(task, "nl", name)
+        assert r.template_set.set_name == name  # the hand-written Logistics files cover typed Logistics
+        text = r.state(task.init)
+        airports = [o for o, t in task.objects if t == "airport"]
+        assert airports and all(f"{r.names[o]} is an airport" in text for o in airports)
+        assert not re.search(r"is a location(?! in)", text)  # implied by the names
+        assert r.parse_state(text) == task.init
+        assert r.parse_atoms(f"{r.names[airports[0]]} is an airport", types=True) == [f"(- {airports[0]} airport)"]
+        assert r.parse_atoms(f"{r.names[airports[0]]} is an airport") == []
+    p = Renderer(task, "pddl")
+    assert f"(airport {airports[0]})" in p.state(task.init)
+    assert p.parse_state(p.state(task.init)) == task.init
 
 
 def test_block_names_follow_planbench_colours_then_more_colours_then_numbers():
