@@ -28,6 +28,10 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = Tru
     g.add_argument("--cache-dir", default=None,
                    help="reply cache folder (default $WIDTHBENCH_CACHE_DIR or ~/.cache/widthbench/llm)")
     g.add_argument("--no-cache", action="store_true", help="neither read nor write the reply cache")
+    g.add_argument("--max-model-len", type=int, default=None, metavar="TOKENS",
+                   help="the server's context when it does not report one in /v1/models (vLLM "
+                   "does); max_tokens is lowered so prompt + max_tokens fits, and a prompt that "
+                   "cannot fit is skipped, not sent")
     g.add_argument("--batch-cmd", default=None,
                    help="vllm-batch command template with {input} {output} {model} "
                    "(default $WIDTHBENCH_VLLM_BATCH_CMD or scripts/vllm_cpu_server.sh batch)")
@@ -38,6 +42,7 @@ def open_model_from_args(args: argparse.Namespace, **overrides):
 
     options = dict(base_urls=args.base_url, cache_dir=args.cache_dir, use_cache=not args.no_cache,
                    concurrency=args.concurrency, base_model=args.base_model, preset=args.preset,
-                   timeout=args.timeout, max_retries=args.retries, batch_cmd=args.batch_cmd)
+                   timeout=args.timeout, max_retries=args.retries, batch_cmd=args.batch_cmd,
+                   max_model_len=getattr(args, "max_model_len", None))
     options.update(overrides)
     return open_model(args.model, **options)

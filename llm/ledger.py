@@ -4,6 +4,8 @@ Cached replies count with the tokens they cost when they were made, so a resumed
 reports the same costs as a clean one; `cached` and `requests` say how many were actually sent.
 `completion` includes `thinking` (as vLLM's usage does); `answer` = completion − thinking.
 A reply whose thinking could not be counted adds to `thinking_uncounted`, never silently to 0.
+A request skipped because its prompt does not fit the server's context (never sent) counts in
+`calls` and `skipped` only.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from typing import Any
 
 from widthbench.llm.types import Reply
 
-_FIELDS = ("calls", "cached", "sent", "errors", "truncated", "prompt", "completion", "thinking",
-           "answer", "thinking_uncounted", "latency")
+_FIELDS = ("calls", "cached", "sent", "errors", "skipped", "truncated", "prompt", "completion",
+           "thinking", "answer", "thinking_uncounted", "latency")
 
 
 @dataclass(slots=True)
@@ -27,6 +29,7 @@ class _Totals:
     cached: int = 0
     sent: int = 0
     errors: int = 0
+    skipped: int = 0
     truncated: int = 0
     prompt: int = 0
     completion: int = 0
@@ -39,6 +42,9 @@ class _Totals:
         self.calls += 1
         if reply.error is not None:
             self.errors += 1
+            return
+        if reply.skipped is not None:
+            self.skipped += 1
             return
         self.cached += reply.cached
         self.sent += not reply.cached

@@ -61,6 +61,7 @@ def open_model(
     batch_size: int = 2000,
     work_dir: str | os.PathLike[str] | None = None,
     model_dir: str | os.PathLike[str] | None = None,
+    max_model_len: int | None = None,
 ) -> "Model":
     """Open a model by spec. Nothing is contacted until a request must be sent.
 
@@ -76,6 +77,8 @@ def open_model(
       $WIDTHBENCH_VLLM_MODEL_DIR, else NAME); NAME is the served name every request carries.
     timeout: seconds per attempt; max_retries, backoff, max_backoff: the retry policy.
     preflight: check each URL's /v1/models before the model's first request.
+    max_model_len: the context in tokens when a server does not report one (vLLM does, in
+      /v1/models; with both, the smaller counts); see `Model.context_length`.
     """
     kind, sep, name = spec.partition(":")
     if not sep or not name or kind not in BACKENDS:
@@ -86,6 +89,8 @@ def open_model(
         raise UserError(f"unknown sampling preset {preset!r} (known: {', '.join(PRESETS)})")
     if concurrency < 1:
         raise UserError(f"concurrency must be at least 1, got {concurrency}")
+    if max_model_len is not None and max_model_len < 1:
+        raise UserError(f"max_model_len must be at least 1, got {max_model_len}")
     if kind == "sim":
         from widthbench.llm.simulated import SimBackend
 
@@ -95,7 +100,8 @@ def open_model(
         from widthbench.llm.online import OpenAIBackend
 
         backend = OpenAIBackend(name, _split_urls(base_urls), timeout=timeout, api_key=api_key,
-                                preflight=preflight, concurrency=concurrency)
+                                preflight=preflight, concurrency=concurrency,
+                                max_model_len=max_model_len)
     else:
         from widthbench.llm.batch import VLLMBatchBackend
 
@@ -106,7 +112,8 @@ def open_model(
         cache = ReplyCache(cache_dir if cache_dir is not None else default_cache_dir())
     return Model(spec=spec, name=name, base_model=base_model or name, backend=backend,
                  cache=cache, preset=preset, params=dict(params or {}), concurrency=concurrency,
-                 max_retries=max_retries, backoff=backoff, max_backoff=max_backoff)
+                 max_retries=max_retries, backoff=backoff, max_backoff=max_backoff,
+                 max_model_len=max_model_len)
 
 
 class Model:
@@ -114,8 +121,10 @@ class Model:
 
     def __init__(self, *, spec: str, name: str, base_model: str, backend: Any,
                  cache: ReplyCache | None, preset: str, params: dict[str, Any], concurrency: int,
-                 max_retries: int, backoff: float, max_backoff: float):
+                 max_retries: int, backoff: float, max_backoff: float,
+                 max_model_len: int | None = None):
         self.spec = spec
+        self.max_model_len = max_model_len
         self.name = name
         self.base_model = base_model
         self.backend = backend
@@ -129,14 +138,25 @@ class Model:
         self.simulated = bool(backend.simulated)
         self.ledger = Ledger(models={name: self.simulated})
         # Across this model's runs: requests looked up, found in the cache, sent (distinct requests
-        # that went to the backend), attempts (incl. retries) and final errors.
-        self.counters = {"requests": 0, "cached": 0, "sent": 0, "attempts": 0, "errors": 0}
+        # that went to the backend), attempts (incl. retries), final errors, and requests skipped
+        # because their prompt does not fit the context (never sent).
+        self.counters = {"requests": 0, "cached": 0, "sent": 0, "attempts": 0, "errors": 0,
+                         "skipped": 0}
         self._jitter = random.Random()
 
     def __repr__(self) -> str:
         return f"Model({self.spec!r}, simulated={self.simulated})"
 
     # ---- public API ----------------------------------------------------------------------------
+    @property
+    def context_length(self) -> int | None:
+        """The context (prompt + max_tokens, in tokens) requests must fit: what the server reports
+        (vLLM's /v1/models max_model_len, asked once), else `max_model_len`; None if unknown
+        (simulated models: the option, else None). Asking may contact the server; an unreachable
+        one gives the option's value."""
+        probe = getattr(self.backend, "context_length", None)
+        return probe() if callable(probe) else self.max_model_len
+
     def pending_item(self, request: Request) -> Pending:
         params = resolve_params(request, self.preset, self.params)
         key, key_json = cache_key(self.name, self.base_model, request, params)
@@ -205,7 +225,17 @@ class Model:
 
     # ---- internals -----------------------------------------------------------------------------
     def _record(self, item: Pending, reply: Reply, results: dict[str, Reply], bar) -> None:
+        if reply.error is None and reply.skipped is None and reply.max_tokens is None:
+            reply = dataclasses.replace(reply, max_tokens=item.params.get("max_tokens"))
         results[item.key] = reply
+        if reply.skipped is not None:
+            # Never sent, not an error, not cached: a server with a longer context may answer it.
+            self.counters["skipped"] += 1
+            if self.counters["skipped"] <= MAX_ERRORS_SHOWN:
+                bar.write(f"widthbench: {self.name}: {item.request.purpose} request not sent: "
+                          f"{reply.skipped}")
+            bar.update(reply)
+            return
         self.counters["sent"] += 1
         if reply.error is not None:
             self.counters["errors"] += 1

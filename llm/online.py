@@ -19,6 +19,17 @@ Several base URLs are load-balanced by fewest requests in flight. Before the fir
 sends, each URL's /v1/models is checked once (`models.list`): a URL that cannot be reached is dropped
 with a warning, and if none is left (or the model is not served) the run stops with one UserError line.
 
+Server-aware limits: the same check reads each server's context (`max_model_len`, which vLLM
+reports per model; else the `max_model_len` option, CLI `--max-model-len`; with both, the smaller).
+Before each attempt, prompt + max_tokens must fit that context: a prompt that clearly fits is sent
+as it is; otherwise its tokens are counted with the server's `/tokenize` (the chat form, which equals
+the request's `usage.prompt_tokens` on vLLM; else the text form plus template overhead; else a
+bound from the prompt's bytes), max_tokens is lowered to the room left, and a prompt that leaves no
+room is not sent: its Reply has `skipped` set. The value sent is `Reply.max_tokens`.
+
+Constraints (`Request.constraint`) travel as `structured_outputs` in the body (vLLM >= 0.12; the
+former `guided_*` fields are gone), in the batch files too.
+
 Failures map onto the Model's retry policy: `APIConnectionError` (refused, reset, a body cut off),
 `APITimeoutError`, HTTP 408/409/425/429/5xx and a 200 whose body is not a chat completion are
 retryable; every other status (400, 404, ...) is final at once.
@@ -35,7 +46,7 @@ from typing import Any
 from widthbench.errors import UserError
 from widthbench.llm.backend import FatalError, Pending, RetryableError
 from widthbench.llm.parse import BadResponse, parse_completion
-from widthbench.llm.types import Reply
+from widthbench.llm.types import Reply, fit_max_tokens, prompt_token_bound
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
@@ -58,6 +69,8 @@ def request_body(model: str, item: Pending) -> dict[str, Any]:
     if item.request.seed is not None:
         body["seed"] = item.request.seed
     body["chat_template_kwargs"] = {"enable_thinking": item.request.thinking}
+    if item.request.constraint is not None:
+        body["structured_outputs"] = dict(item.request.constraint)
     return body
 
 
@@ -102,6 +115,7 @@ class _Server:
         self.base_url = base_url.rstrip("/")
         self.tokenize_url = _root(self.base_url) + "/tokenize"
         self.in_flight = 0
+        self.context: int | None = None  # tokens: the server's max_model_len (or the option)
         self.client: Any = None  # AsyncOpenAI for this URL, made by the session
         self.create: Any = None  # its chat.completions.with_raw_response.create, bound once
 
@@ -111,8 +125,11 @@ class OpenAIBackend:
     belong to one event loop), so concurrent runs of one Model do not share state."""
 
     def __init__(self, name: str, base_urls: list[str], *, timeout: float = 1800.0,
-                 api_key: str | None = None, preflight: bool = True, concurrency: int = 8):
+                 api_key: str | None = None, preflight: bool = True, concurrency: int = 8,
+                 max_model_len: int | None = None):
         self.name = name
+        self.max_model_len = max_model_len
+        self.contexts: dict[str, int | None] = {}  # URL -> context, from the /v1/models check
         self.simulated = name.startswith("sim:")
         self.urls = list(dict.fromkeys(u.rstrip("/") for u in base_urls)) or [DEFAULT_BASE_URL]
         self.timeout = timeout
@@ -137,7 +154,24 @@ class OpenAIBackend:
             raise
         if self._checked is not None:
             session.servers = [s for s in session.servers if s.base_url in self._checked]
+        for s in session.servers:
+            s.context = _smaller(self.contexts.get(s.base_url), self.max_model_len)
         return session
+
+    def context_length(self) -> int | None:
+        """The smallest context of the servers (their /v1/models max_model_len, checked once),
+        else the max_model_len option; None if neither is known. An unreachable server is no
+        error here (the run's own check reports it): the option, or None, is returned."""
+        if self._checked is None and self.preflight:
+            async def probe() -> None:
+                await (await self.open(0)).close()
+
+            try:
+                _run_sync(probe())
+            except UserError:
+                return self.max_model_len
+        known = [c for u, c in self.contexts.items() if c and (self._checked is None or u in self._checked)]
+        return _smaller(min(known) if known else None, self.max_model_len)
 
 
 class _Session:
@@ -179,9 +213,12 @@ class _Session:
                 problems.append(f"{s.base_url}: {_transport_error(exc)}")
                 continue
             try:
-                served = [m.get("id") for m in raw.http_response.json().get("data", [])]
+                data = [m for m in raw.http_response.json().get("data", []) if isinstance(m, dict)]
             except (ValueError, AttributeError):
-                served = []
+                data = []
+            served = [m.get("id") for m in data]
+            context = next((m.get("max_model_len") for m in data if m.get("id") == self.name), None)
+            self.backend.contexts[s.base_url] = context if isinstance(context, int) and context > 0 else None
             if served and self.name not in served:
                 raise UserError(f"model {self.name!r} is not served at {s.base_url} "
                                 f"(served: {', '.join(map(str, served))})")
@@ -212,10 +249,17 @@ class _Session:
         openai = self._openai
         server = self._pick(avoid)
         where = server.base_url
+        sent = request_body(self.name, item)
+        if server.context is not None and isinstance(sent.get("max_tokens"), int):
+            fitted, skipped = await self.fit(server, item, sent["max_tokens"])
+            if skipped is not None:
+                return Reply(text="", model=self.name, simulated=self.backend.simulated,
+                             skipped=skipped, finish_reason=None)
+            sent["max_tokens"] = fitted
         server.in_flight += 1
         start = time.perf_counter()
         try:
-            raw = await server.create(**create_arguments(request_body(self.name, item)))
+            raw = await server.create(**create_arguments(sent))
             body = raw.http_response.json()
         except openai.APITimeoutError:
             raise RetryableError(f"timeout after {self.backend.timeout:g} s at {where}",
@@ -238,17 +282,47 @@ class _Session:
         except BadResponse as exc:  # JSON, but not a chat completion
             raise RetryableError(f"bad response from {where}: {exc}"[:400], where=where) from None
         thinking, source = parsed.thinking_tokens, "usage"
-        if thinking is None:
+        if not parsed.reasoning and not thinking:
+            thinking, source = 0, None  # no reasoning came back (a model that does not think)
+        elif thinking is None:
             thinking = await self.count_tokens(server, parsed.reasoning or "")
             source = "tokenize" if thinking is not None else None
-        elif not parsed.reasoning and thinking == 0:
-            source = None
         return Reply(
             text=parsed.text, reasoning=parsed.reasoning, prompt_tokens=parsed.prompt_tokens,
             completion_tokens=parsed.completion_tokens, thinking_tokens=thinking,
             finish_reason=parsed.finish_reason, latency=latency, model=self.name,
             simulated=self.backend.simulated or parsed.simulated, thinking_tokens_from=source,
+            max_tokens=sent.get("max_tokens"),
         )
+
+    async def fit(self, server: _Server, item: Pending, max_tokens: int) -> tuple[int | None, str | None]:
+        """(max_tokens to send, None) or (None, why the prompt cannot fit `server.context`)."""
+        context = server.context
+        messages = item.request.message_dicts()
+        bound = prompt_token_bound(messages)
+        if bound + max_tokens <= context:
+            return max_tokens, None  # fits whatever the tokenizer: no /tokenize round trip
+        count = await self.count_prompt(server, item)
+        exact = count is not None
+        if count is None:
+            text = await self.count_tokens(server, "\n".join(str(m.get("content") or "") for m in messages))
+            count = bound if text is None else min(bound, text + 8 * len(messages) + 64)
+        return fit_max_tokens(max_tokens, count, context, exact)
+
+    async def count_prompt(self, server: _Server, item: Pending) -> int | None:
+        """The chat prompt's tokens as the server renders it (vLLM's /tokenize with messages and
+        the same chat_template_kwargs; its `count` equals usage.prompt_tokens). None if the
+        server has no such form (llama.cpp, older servers)."""
+        openai = self._openai
+        payload = {"model": self.name, "messages": item.request.message_dicts(),
+                   "add_generation_prompt": True,
+                   "chat_template_kwargs": {"enable_thinking": item.request.thinking}}
+        try:
+            data = await server.client.post(server.tokenize_url, body=payload, cast_to=object,
+                                            options={"timeout": TOKENIZE_TIMEOUT})
+            return int(data["count"])
+        except (openai.APIError, ValueError, KeyError, TypeError):
+            return None
 
     async def count_tokens(self, server: _Server, text: str) -> int | None:
         """Tokens of `text` by the server's /tokenize (vLLM: prompt -> count; llama.cpp:
@@ -281,6 +355,36 @@ class _Session:
                 except (ValueError, KeyError, TypeError):
                     break
         return None
+
+
+def _smaller(a: int | None, b: int | None) -> int | None:
+    return min(a, b) if a and b else (a or b or None)
+
+
+def _run_sync(coro):
+    """Run a coroutine to completion from sync code, also inside a running event loop (then on a
+    helper thread, as Model.run does)."""
+    import asyncio
+    import threading
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["out"] = asyncio.run(coro)
+        except BaseException as exc:  # re-raised in the caller's thread
+            box["exc"] = exc
+
+    t = threading.Thread(target=target)
+    t.start()
+    t.join()
+    if "exc" in box:
+        raise box["exc"]
+    return box.get("out")
 
 
 def _check_url(url: str) -> None:

@@ -2,7 +2,8 @@
 
 A `Request` holds the chat messages, the thinking switch, a purpose tag for the token ledger
 (`action-generation`, `successor`, `verify`, `novelty`, `search-expand`, ...), sampling overrides,
-a seed and max_tokens. The sampling parameters actually sent are the model's preset for the mode,
+a seed, max_tokens and an optional decoding constraint (`{"choice": [...]}`, `{"regex": ...}`,
+`{"grammar": ...}`, `{"json": schema}`: vLLM's `structured_outputs`, applied after the reasoning). The sampling parameters actually sent are the model's preset for the mode,
 then the model's own overrides, then the request's (`resolve_params`); they are always sent in full,
 so a server default never decides a result silently.
 """
@@ -32,6 +33,44 @@ PRESETS: Mapping[str, Mapping[str, Mapping[str, Any]]] = MappingProxyType(
 
 DEFAULT_MAX_TOKENS = {"thinking": 16384, "normal": 2048}
 
+# Without a tokenizer, a chat prompt is bounded by its bytes: a byte-level BPE token (Llama 3, Qwen,
+# SmolLM2, GPT-2 style) covers at least one byte; role tags and template text (a default system
+# prompt) add a few dozen tokens. Used only when the server cannot count (no /tokenize).
+TEMPLATE_TOKENS_PER_MESSAGE = 16
+TEMPLATE_TOKENS = 128
+
+
+def prompt_token_bound(messages: Sequence[Mapping[str, Any]]) -> int:
+    """A safe upper bound on a chat prompt's tokens, with no tokenizer."""
+    return TEMPLATE_TOKENS + sum(len(str(m.get("content") or "").encode())
+                                 + TEMPLATE_TOKENS_PER_MESSAGE for m in messages)
+
+
+def fit_max_tokens(requested: int, prompt_tokens: int, context: int,
+                   exact: bool = True) -> tuple[int | None, str | None]:
+    """(max_tokens to send, None), or (None, reason) when the prompt leaves no room for one token
+    in the server's context. vLLM rejects prompt + max_tokens > max_model_len with HTTP 400."""
+    room = context - prompt_tokens
+    if room < 1:
+        what = f"prompt of {prompt_tokens} tokens" if exact else f"prompt of about {prompt_tokens} tokens (estimated)"
+        return None, f"{what} does not fit the server's context of {context}"
+    return min(requested, room), None
+
+
+CONSTRAINT_KINDS = ("choice", "regex", "grammar", "json")
+
+
+def _freeze_constraint(constraint: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    if constraint is None:
+        return None
+    if not isinstance(constraint, Mapping) or not constraint:
+        raise TypeError("Request.constraint must be a mapping such as {'choice': ['yes', 'no']}")
+    unknown = [k for k in constraint if k not in CONSTRAINT_KINDS]
+    if unknown:
+        raise ValueError(f"unknown constraint kind(s) {unknown} (known: {', '.join(CONSTRAINT_KINDS)})")
+    # A canonical, JSON-able copy: it goes on the wire and into the cache key.
+    return MappingProxyType(json.loads(json.dumps(dict(constraint), sort_keys=True)))
+
 
 def _freeze_messages(messages: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str, Any], ...]:
     if isinstance(messages, (str, bytes)) or not isinstance(messages, Sequence):
@@ -46,7 +85,10 @@ def _freeze_messages(messages: Sequence[Mapping[str, Any]]) -> tuple[Mapping[str
 
 @dataclass(frozen=True, slots=True)
 class Request:
-    """One chat completion to make. `params` override the sampling preset key by key."""
+    """One chat completion to make. `params` override the sampling preset key by key.
+
+    `constraint` (None: free text) is sent as `structured_outputs` (part of the cache key);
+    simulated models ignore it."""
 
     messages: tuple[Mapping[str, Any], ...]
     thinking: bool = False
@@ -54,10 +96,12 @@ class Request:
     params: Mapping[str, Any] = field(default_factory=dict)
     seed: int | None = None
     max_tokens: int | None = None
+    constraint: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "messages", _freeze_messages(self.messages))
         object.__setattr__(self, "params", MappingProxyType(dict(self.params or {})))
+        object.__setattr__(self, "constraint", _freeze_constraint(self.constraint))
 
     @classmethod
     def user(cls, text: str, **kwargs: Any) -> "Request":
@@ -80,6 +124,7 @@ class Request:
                 json.dumps(dict(self.params), sort_keys=True, default=str),
                 self.seed,
                 self.max_tokens,
+                json.dumps(dict(self.constraint), sort_keys=True) if self.constraint else None,
             )
         )
 
@@ -92,6 +137,12 @@ class Reply:
     their share, `None` when it could not be counted. `thinking_tokens_from` says where the count
     came from: "usage", "tokenize", "simulated" or None. `finish_reason == "length"` marks a reply
     cut by max_tokens (possibly inside the thinking, with an empty `text`).
+
+    `max_tokens` is the value actually sent: the requested one, lowered so prompt + max_tokens fits
+    the server's context (`Model.context_length`). `skipped` is set (with the reason, e.g. "prompt
+    of 9012 tokens does not fit the server's context of 8192") when the prompt alone does not fit:
+    such a request is never sent, is not an error (`ok` stays true, `answered` is false) and is not
+    cached (a server with a longer context may answer it).
     """
 
     text: str
@@ -107,10 +158,17 @@ class Reply:
     simulated: bool = False
     thinking_tokens_from: str | None = None
     attempts: int = 1
+    max_tokens: int | None = None
+    skipped: str | None = None
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def answered(self) -> bool:
+        """The model was asked and answered (neither an error nor skipped)."""
+        return self.error is None and self.skipped is None
 
     @property
     def truncated(self) -> bool:
@@ -151,17 +209,21 @@ def cache_key(
     model: str, base_model: str, request: Request, params: Mapping[str, Any]
 ) -> tuple[str, str]:
     """(sha256 hex, canonical JSON) of exactly what determines a reply: model name, base model name,
-    messages, sampling parameters (incl. max_tokens), thinking flag and seed. The purpose tag is
-    not part of it: the same prompt asked for two purposes is one model call."""
+    messages, sampling parameters (incl. the requested max_tokens), thinking flag, seed and the
+    constraint (only when there is one, so keys made before constraints existed stay valid). The
+    purpose tag is not part of it: the same prompt asked for two purposes is one model call."""
+    key: dict[str, Any] = {
+        "model": model,
+        "base_model": base_model,
+        "messages": request.message_dicts(),
+        "params": dict(params),
+        "thinking": request.thinking,
+        "seed": request.seed,
+    }
+    if request.constraint is not None:
+        key["constraint"] = dict(request.constraint)
     canonical = json.dumps(
-        {
-            "model": model,
-            "base_model": base_model,
-            "messages": request.message_dicts(),
-            "params": dict(params),
-            "thinking": request.thinking,
-            "seed": request.seed,
-        },
+        key,
         sort_keys=True,
         ensure_ascii=False,
         separators=(",", ":"),

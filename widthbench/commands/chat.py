@@ -40,15 +40,21 @@ def run(args: argparse.Namespace) -> int:
     if reply.error is not None:
         print(f"widthbench chat: error: {reply.error}", file=sys.stderr)
         return 1
+    if reply.skipped is not None:
+        print(f"widthbench chat: not sent: {reply.skipped}", file=sys.stderr)
+        return 1
     if request.thinking and reply.reasoning:
         print("[reasoning]")
         print(reply.reasoning)
         print("[answer]")
+    elif request.thinking and not reply.thinking_tokens:
+        print("[thinking requested, none produced]")
     print(reply.text)
     thinking = "?" if reply.thinking_tokens is None else reply.thinking_tokens
     print(
         f"[usage] model={reply.model} prompt={reply.prompt_tokens} completion={reply.completion_tokens} "
-        f"thinking={thinking} finish={reply.finish_reason} latency={reply.latency:.2f}s "
+        f"thinking={thinking} max_tokens={reply.max_tokens} finish={reply.finish_reason} "
+        f"latency={reply.latency:.2f}s "
         f"cached={'yes' if reply.cached else 'no'}" + (" simulated" if reply.simulated else "")
     )
     return 0
