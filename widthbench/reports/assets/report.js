@@ -548,11 +548,12 @@
           if (!pa || !pb) { tr.appendChild(h("td", null, pa ? `${pa.row.correct}/${pa.row.n} → —` : pb ? `— → ${pb.row.correct}/${pb.row.n}` : "—")); return; }
           const d = (pa.row.n && pb.row.n) ? 100 * (pb.row.accuracy - pa.row.accuracy) : null;
           const changed = changedItems(A, B, pa.row, pb.row);
-          changedTotal += changed.length;
-          const td = h("td", {class: "cell", "data-delta": d === null ? "" : d.toFixed(1), "data-changed": changed.length},
+          const nChanged = changed.length / 2;  // each changed item-mode shows its answer in both runs
+          changedTotal += nChanged;
+          const td = h("td", {class: "cell", "data-delta": d === null ? "" : d.toFixed(1), "data-changed": nChanged},
             h("div", null, `${pa.row.correct}/${pa.row.n} → ${pb.row.correct}/${pb.row.n}`),
             h("div", {class: d > 0 ? "delta-pos" : d < 0 ? "delta-neg" : "muted"}, d === null ? "n/a" : `${d > 0 ? "+" : ""}${d.toFixed(0)} pp`),
-            h("div", {class: "acc"}, `${changed.length} changed verdict`));
+            h("div", {class: "acc"}, `${nChanged} changed verdict`));
           td.addEventListener("click", () => {
             document.querySelectorAll("#view-compare td.cell.selected").forEach(y => y.classList.remove("selected"));
             td.classList.add("selected");

@@ -1,0 +1,223 @@
+"""report.html in a real browser: headless Chromium (Debian's chromium + chromium-driver, installed by
+.ci/run) through selenium. Through the DOM: the grid's numbers equal summary.json, a click on a cell
+shows exactly its items, a filter and a search work, two runs compare, search trees render, and the
+browser logs no console errors. Screenshots go to the test's tmp dir (and, with
+WIDTHBENCH_DOCS_SCREENSHOT=1, to docs/figures/report.png)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.reports.conftest import records, summary
+from widthbench.reports.html import write_html
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--window-size=1400,1000"]
+DOCS_PNG = Path(__file__).resolve().parents[2] / "docs" / "figures" / "report.png"
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install -e '.[test]')")
+    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
+        pytest.skip(f"no {CHROMIUM} / {CHROMEDRIVER}: install Debian's chromium and chromium-driver "
+                    "(.ci/run does when apt-get is available)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        options.add_argument(flag)
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(120)
+    yield driver
+    driver.quit()
+
+
+def _open(driver, page: Path) -> float:
+    driver.get(page.resolve().as_uri())
+    for _ in range(200):
+        ready = driver.execute_script("return window.__widthbenchReportReady || null")
+        if ready is not None:
+            return ready
+        time.sleep(0.05)
+    raise AssertionError(f"the app did not finish rendering; console: {driver.get_log('browser')}")
+
+
+def _errors(driver) -> list:
+    return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+
+
+def _css(driver, selector):
+    from selenium.webdriver.common.by import By
+
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def _tab(driver, name: str) -> None:
+    [button] = [b for b in _css(driver, "nav#tabs button") if b.get_attribute("data-tab") == name]
+    button.click()
+
+
+def _rec_key(r: dict) -> str:
+    return "|".join([r["subtask"], r["item_id"], r["style"], "on" if r["thinking"] else "off",
+                     "true" if r["extension"] else "false"])
+
+
+def _cell_records(recs: list[dict], row: dict) -> list[dict]:
+    return [r for r in recs if r["subtask"] == row["subtask"] and r["style"] == row["style"]
+            and ("on" if r["thinking"] else "off") == row["thinking"] and bool(r["extension"]) == bool(row["extension"])
+            and r["domain"] == row["domain"] and r["model"] == row["model"]]
+
+
+@pytest.fixture(scope="module")
+def score_page(runs, tmp_path_factory):
+    return write_html([runs["noisy"]], tmp_path_factory.mktemp("page-score"))
+
+
+def test_grid_numbers_equal_summary_json(browser, score_page, runs, tmp_path):
+    _open(browser, score_page)
+    assert "SIMULATED" in browser.title
+    rows = summary(runs["noisy"])["rows"]
+    headline = summary(runs["noisy"]).get("headline_reader")
+    cells = _css(browser, "td.cell")
+    want = [r for r in rows if r.get("reader", headline) == headline]
+    assert len(cells) == len(want) > 20
+    seen = set()
+    for td in cells:
+        row = rows[int(td.get_attribute("data-row"))]
+        kn = td.find_element("css selector", ".kn")
+        assert kn.text == f"{row['correct']}/{row['n']}"
+        assert td.get_attribute("data-col") == f"{row['style']}/{row['thinking']}"
+        if row["n"]:
+            assert f"{100 * row['accuracy']:.0f}%" in td.text
+        strict = [r for r in rows if r.get("reader") == "strict" and r["subtask"] == row["subtask"]
+                  and r["metric"] == row["metric"] and r["style"] == row["style"] and r["thinking"] == row["thinking"]
+                  and r["extension"] == row["extension"]]
+        if strict and headline and headline != "strict":
+            assert td.find_element("css selector", ".second").text.startswith(f"strict {strict[0]['correct']}/{strict[0]['n']}")
+        seen.add(int(td.get_attribute("data-row")))
+    assert seen == {rows.index(r) for r in want}
+    for table in _css(browser, "table.grid caption"):
+        assert "SIMULATED" in table.text
+    browser.save_screenshot(str(tmp_path / "grid.png"))
+    assert not _errors(browser)
+
+
+def test_clicking_a_cell_shows_exactly_its_items_and_filters_and_search_work(browser, score_page, runs, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    _open(browser, score_page)
+    rows = summary(runs["noisy"])["rows"]
+    recs = records(runs["noisy"])
+    # A cell with both right and wrong answers.
+    cells = [td for td in _css(browser, "td.cell")
+             if 0 < rows[int(td.get_attribute("data-row"))]["correct"] < rows[int(td.get_attribute("data-row"))]["n"]
+             and rows[int(td.get_attribute("data-row"))]["metric"] != "per-action"]
+    assert cells, "the noisy run should have mixed cells"
+    td = cells[0]
+    row = rows[int(td.get_attribute("data-row"))]
+    td.click()
+    shown = _css(browser, "#items-list details.item")
+    mine = _cell_records(recs, row)
+    assert sorted(d.get_attribute("data-key") for d in shown) == sorted(_rec_key(r) for r in mine)
+    assert sum(d.get_attribute("data-verdict") == "correct" for d in shown) == row["correct"]
+
+    # Filter: wrong answers only.
+    browser.find_element(By.CSS_SELECTOR, "input[name=filter][value=wrong]").click()
+    wrong = _css(browser, "#items-list details.item")
+    assert len(wrong) == row["n"] - row["correct"] and all(d.get_attribute("data-verdict") == "wrong" for d in wrong)
+    browser.find_element(By.CSS_SELECTOR, "input[name=filter][value=all]").click()
+
+    # Search: one item id leaves that item only.
+    target = mine[0]["item_id"]
+    box = browser.find_element(By.ID, "search")
+    box.send_keys(target)
+    time.sleep(0.4)
+    found = _css(browser, "#items-list details.item")
+    assert found and all(d.get_attribute("data-key").split("|")[1] == target for d in found)
+    assert browser.find_element(By.ID, "items-count").get_attribute("data-shown") == str(len(found))
+
+    # An item opens: prompt (collapsed), raw answer, what was read, truth, diff.
+    found[0].find_element(By.TAG_NAME, "summary").click()
+    body = found[0].find_element(By.CSS_SELECTOR, ".body")
+    assert body.find_element(By.CSS_SELECTOR, "details.prompt").get_attribute("open") is None
+    assert body.find_element(By.CSS_SELECTOR, "pre.raw").text.strip()
+    assert "What was read" in body.text and "Truth" in body.text and "Diff" in body.text
+    browser.save_screenshot(str(tmp_path / "items.png"))
+    assert not _errors(browser)
+
+
+def test_two_runs_side_by_side_list_the_items_that_changed_verdict(browser, runs, tmp_path):
+    page = write_html([runs["oracle"], runs["noisy"]], tmp_path)
+    _open(browser, page)
+    assert len(_css(browser, "table.grid")) == 2
+    _tab(browser, "compare")
+    a = {_rec_key(r): r for r in records(runs["oracle"])}
+    b = {_rec_key(r): r for r in records(runs["noisy"])}
+    changed = sum(1 for k in a if k in b and bool(a[k]["correct"]) != bool(b[k]["correct"]))
+    assert changed > 0
+    cells = [td for td in _css(browser, "#view-compare td.cell") if int(td.get_attribute("data-changed")) > 0]
+    assert cells
+    cells[0].click()
+    shown = _css(browser, "#view-compare #items-list details.item")
+    assert len(shown) == 2 * int(cells[0].get_attribute("data-changed"))
+    assert {d.get_attribute("data-verdict") for d in shown} <= {"correct", "wrong"}
+    assert not _errors(browser)
+
+
+def test_search_runs_show_table_3_4_and_the_trees(browser, runs, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    page = write_html([runs["bfs"], runs["mcts"]], tmp_path)
+    _open(browser, page)
+    assert "SIMULATED" in browser.title
+    table = browser.find_element(By.CSS_SELECTOR, "table.search-table")
+    assert "SIMULATED" in table.find_element(By.TAG_NAME, "caption").text
+    s = summary(runs["bfs"])
+    assert f"{s['solved']}/{s['n']}" in table.text
+    assert len(_css(browser, "svg.fig2 circle, svg.fig2 rect, svg.fig2 path")) == 2
+    _css(browser, "table.runs-table tr.clickable")[0].click()
+    cards = _css(browser, "section.instances details.item")
+    items = records(runs["bfs"])
+    assert len(cards) == len(items)
+    cards[0].find_element(By.TAG_NAME, "summary").click()
+    nodes = cards[0].find_elements(By.CSS_SELECTOR, ".node-line")
+    assert len(nodes) == len(items[0]["tree"])
+    assert [n.get_attribute("data-status") for n in nodes] == [n["status"] for n in sorted(items[0]["tree"], key=lambda n: n["id"])] \
+        or sorted(n.get_attribute("data-status") for n in nodes) == sorted(n["status"] for n in items[0]["tree"])
+    assert "Plan and validation" in cards[0].text
+    browser.save_screenshot(str(tmp_path / "search.png"))
+    assert not _errors(browser)
+
+
+def test_screenshot_of_a_noisy_run(browser, score_page, tmp_path):
+    """The picture in docs/report.md (written there with WIDTHBENCH_DOCS_SCREENSHOT=1)."""
+    from selenium.webdriver.common.by import By
+
+    _open(browser, score_page)
+    cells = _css(browser, "td.cell")
+    [c for c in cells if c.get_attribute("data-label") == "Action Generation"][0].click()
+    browser.find_element(By.CSS_SELECTOR, "input[name=filter][value=wrong]").click()
+    first = _css(browser, "#items-list details.item")
+    if first:
+        first[0].find_element(By.TAG_NAME, "summary").click()
+    browser.execute_script("window.scrollTo(0, 0)")
+    shot = tmp_path / "report.png"
+    assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    if os.environ.get("WIDTHBENCH_DOCS_SCREENSHOT") == "1":
+        DOCS_PNG.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(shot, DOCS_PNG)
+    assert not _errors(browser)
