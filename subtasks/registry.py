@@ -1,0 +1,164 @@
+"""The sub-task registry: one record per sub-task, found by scanning `widthbench.subtasks.tasks`.
+
+A sub-task is one module under ``subtasks/tasks/`` that defines ``SUBTASKS = (SubTask(...), ...)``
+(a family that shares its construction, such as the four novelty variants, may define several
+records in one module). The record holds everything the pipeline needs: how to build items, the
+prompt of each request, the answer kind (which fixes the strict and flexible readers and the
+constraint for constrained decoding), the scorer and its metrics, the table labels, the summary
+extras, the error analysis, and the simulated answer to its prompt. `score`, `report`, the demo
+and the searches read the registry; nothing else lists sub-tasks. The contributor recipe is in
+docs/design.md ("Adding a sub-task").
+
+A `Registry` is an immutable value: `Registry.default()` holds the built-in sub-tasks, and
+``registry.with_subtasks(record, ...)`` gives a new registry with more (a test adds a toy sub-task
+that way, or `Registry.from_modules([...])` from module files).
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import pkgutil
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from widthbench.errors import UserError
+from widthbench.subtasks.answers import AnswerKind
+
+TASKS_PACKAGE = "widthbench.subtasks.tasks"
+
+
+@dataclass(frozen=True)
+class SubTask:
+    """Everything about one sub-task (see the module docstring).
+
+    build(pool, i, index, count, options) -> Item | None   item ``index`` from instance ``i`` (None: skip it)
+    prompts(item, mode) -> [messages, ...]                 the chat messages of each request
+    score(item, mode, outcomes) -> dict                    outcomes: one `Reading` or `ParseError` per
+                                                           reply; returns {"parsed", "truth", "correct",
+                                                           "metrics", "parse_error"} (JSON-ready)
+    labels: {(metric, extension): (order, label)}           rows of the Table-1 report, in order
+    row_extras(records, metric) -> dict                    extra fields of a summary row
+    errors(record, bump) -> None                           error analysis: bump(kind, key) per mistake
+    simulate: {prompt kind: answer(q, mode, corrupt, rng) -> (text, note)}   simulated answers
+    """
+
+    name: str
+    build: Callable[..., Any]
+    prompts: Callable[..., list]
+    answer: AnswerKind
+    score: Callable[..., dict]
+    metrics: tuple[str, ...]
+    labels: Mapping[tuple[str, bool], tuple[int, str]]
+    paper: bool = False
+    extensions: bool = False
+    row_extras: Callable[..., dict] | None = None
+    errors: Callable[..., None] | None = None
+    simulate: Mapping[str, Callable[..., tuple[str, str]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
+        object.__setattr__(self, "simulate", MappingProxyType(dict(self.simulate)))
+        if not self.metrics:
+            raise ValueError(f"sub-task {self.name!r} has no metrics")
+
+
+class Registry:
+    """An ordered, immutable set of sub-task records."""
+
+    def __init__(self, subtasks: Iterable[SubTask]):
+        records: dict[str, SubTask] = {}
+        for s in subtasks:
+            if s.name in records:
+                raise ValueError(f"sub-task {s.name!r} is defined twice")
+            records[s.name] = s
+        self._records = MappingProxyType(records)
+        order = sorted(records.values(), key=lambda s: min((o for o, _ in s.labels.values()), default=10**6))
+        self.names: tuple[str, ...] = tuple(s.name for s in order)
+        self.paper: tuple[str, ...] = tuple(n for n in self.names if records[n].paper)
+        labels = [((s.name, m, e), o, text) for s in order for (m, e), (o, text) in s.labels.items()]
+        self._label_order = {k: (o, text) for k, o, text in labels}
+
+    @staticmethod
+    @functools.cache
+    def default() -> "Registry":
+        """The built-in sub-tasks (every module of `widthbench.subtasks.tasks`)."""
+        package = importlib.import_module(TASKS_PACKAGE)
+        records = []
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+            module = importlib.import_module(f"{TASKS_PACKAGE}.{info.name}")
+            records += list(getattr(module, "SUBTASKS", ()))
+        return Registry(records)
+
+    @classmethod
+    def from_modules(cls, paths, base: "Registry | None" = None) -> "Registry":
+        """``base`` (default: the built-in sub-tasks) plus the ``SUBTASKS`` of module files."""
+        extra = []
+        for path in paths:
+            spec = importlib.util.spec_from_file_location(f"widthbench_user_subtask_{abs(hash(str(path)))}", path)
+            if spec is None or spec.loader is None:
+                raise UserError(f"cannot load sub-task module {path}")
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            found = list(getattr(module, "SUBTASKS", ()))
+            if not found:
+                raise UserError(f"{path}: defines no SUBTASKS")
+            extra += found
+        return (base or cls.default()).with_subtasks(*extra)
+
+    def with_subtasks(self, *records: SubTask) -> "Registry":
+        return Registry([*self._records.values(), *records])
+
+    def __contains__(self, name: str) -> bool:
+        return name in self._records
+
+    def __iter__(self):
+        return (self._records[n] for n in self.names)
+
+    def get(self, name: str) -> SubTask:
+        try:
+            return self._records[name]
+        except KeyError:
+            raise UserError(f"unknown sub-task {name!r} (known: {', '.join(self.names)}, all, paper)") from None
+
+    def expand(self, text: str) -> tuple[str, ...]:
+        """Comma-separated sub-task names; "all" = every sub-task, "paper" = seed 000's Table 1."""
+        out: list[str] = []
+        for name in (x.strip() for x in text.split(",")):
+            if not name:
+                continue
+            if name == "all":
+                out += self.names
+            elif name == "paper":
+                out += self.paper
+            elif name in self._records:
+                out.append(name)
+            else:
+                raise UserError(f"unknown --subtask {name!r} (known: {', '.join(self.names)}, all, paper)")
+        if not out:
+            raise UserError("--subtask is empty")
+        return tuple(dict.fromkeys(out))
+
+    # ------------------------------------------------------------------ table labels
+
+    def label(self, row: Mapping) -> str:
+        key = (row["subtask"], row["metric"], bool(row.get("extension")))
+        hit = self._label_order.get(key)
+        if hit:
+            return hit[1]
+        return f"{row['subtask']} {row['metric']}" + (" + extension" if key[2] else "")
+
+    def label_order(self, row: Mapping) -> tuple:
+        key = (row["subtask"], row["metric"], bool(row.get("extension")))
+        hit = self._label_order.get(key)
+        return (hit[0] if hit else 10**6, self.label(row))
+
+    def simulated_answers(self) -> dict[str, Callable]:
+        """Prompt kind -> simulated answer function, over every sub-task."""
+        out: dict[str, Callable] = {}
+        for s in self:
+            out.update(s.simulate)
+        return out

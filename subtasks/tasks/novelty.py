@@ -1,0 +1,138 @@
+"""Novelty: is a state novel for IW(w)? Four variants sharing one construction (seed 000, Table 1
+rows 7-8, plus ours).
+
+IW(w) with w the instance's effective width, traced, stopped at a seeded random point: the new
+state is the state generated there, the previous states are the distinct states generated before
+it. Only stop points whose prompt fits the prompt budget (both styles) are drawn, so no list is
+ever cut. ``novelty``: any generated state; ``novelty-hard``: non-duplicates pruned for novelty > w
+(seed 000's NDAP); ``novelty-balanced``: even items kept non-duplicates, odd items novelty-pruned
+non-duplicates; ``novelty-estimate``: non-duplicates, truth the exact novelty (any size).
+"""
+
+from __future__ import annotations
+
+from widthbench.subtasks import answers, api
+from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.tasks.common import mean, simulated
+from widthbench.subtasks.tasks.plan_verification import score_verdict
+from widthbench.subtasks.tasks.width_estimate import errors_integer, row_extras_integer, score_integer
+
+TOKEN_SAFETY = 1.5  # our estimate counts word pieces; real BPE counts run higher on PDDL and names
+
+
+def _token_estimate(text: str) -> float:
+    from widthbench.llm import tokens
+
+    return tokens.count_tokens(text) * TOKEN_SAFETY
+
+
+def candidates(pool, i: int, budget: int):
+    """[(j, previous states, entry)] for the trace entries whose prompt fits ``budget`` in both styles.
+
+    A prompt's estimate is the fixed part plus, per listed state, its header and its atoms: the
+    word-piece count of text joined by white space is the sum of the counts of its parts.
+    """
+    d = pool.data(i)
+    key = ("novelty_candidates", budget)
+    if key in d:
+        return d[key]
+    trace = pool.trace(i)
+    task = pool.task(i)
+    out = []
+    if trace:
+        renderers = [api.renderer(task, st) for st in ("pddl", "nl")]
+        atom_cost = [[_token_estimate(r.atom(a)) for a in task.atoms] for r in renderers]
+        fixed = []
+        for st in ("pddl", "nl"):
+            msgs = api.novelty_prompt(task, [], task.init, st, width=max(1, pool.width(i)))
+            fixed.append(sum(_token_estimate(m["content"]) for m in msgs))
+        used = list(fixed)
+        previous: list[int] = []
+        seen: set[int] = set()
+        for j, entry in enumerate(trace):
+            if j > 0:
+                out.append((j, tuple(previous), entry))
+            if entry.state in seen:
+                continue
+            # The state joins the list of the next stop points: does it still fit?
+            header = _token_estimate(f"State {len(previous) + 1}:")
+            bits = [b for b in range(task.n_atoms) if entry.state >> b & 1]
+            cost = [header + sum(ac[b] for b in bits) for ac in atom_cost]
+            if any(u + c > budget for u, c in zip(used, cost)):
+                break
+            used = [u + c for u, c in zip(used, cost)]
+            seen.add(entry.state)
+            previous.append(entry.state)
+    d[key] = out
+    return out
+
+
+def _build(subtask):
+    from widthbench.planners.iw import DUPLICATE, KEPT, PRUNED
+    from widthbench.subtasks.truth import novelty_of
+
+    def build(pool, i, index, count, options):
+        from widthbench.subtasks.items import base_item, rng_for
+
+        cands = candidates(pool, i, options.prompt_budget)
+        if subtask == "novelty":
+            pick = cands
+        elif subtask == "novelty-hard":
+            pick = [c for c in cands if c[2].verdict == PRUNED]
+        elif subtask == "novelty-balanced":
+            want = KEPT if index % 2 == 0 else PRUNED
+            pick = [c for c in cands if c[2].verdict == want]
+        else:  # novelty-estimate
+            pick = [c for c in cands if c[2].verdict != DUPLICATE and novelty_of(c[2].state, c[1]) is not None]
+        if not pick:
+            return None
+        rng = rng_for(pool.seed, subtask, index, i, pool.instance(i).id)
+        j, previous, entry = rng.choice(pick)
+        info = {"stop_index": j, "trace_length": len(pool.trace(i)), "list_length": len(previous),
+                "verdict": entry.verdict, "iw_novelty": entry.novelty, "depth": entry.depth,
+                "generated_by": str(entry.label)}
+        truth = novelty_of(entry.state, previous) if subtask == "novelty-estimate" else entry.verdict == KEPT
+        return base_item(subtask, pool, i, index, state=entry.state, previous=previous, width=pool.width(i),
+                         truth=truth, info=info)
+
+    return build
+
+
+def verdict_prompts(item, mode):
+    return [api.novelty_prompt(item.task, item.previous, item.state, mode.style, width=item.width)]
+
+
+def estimate_prompts(item, mode):
+    return [api.novelty_estimate_prompt(item.task, item.previous, item.state, mode.style)]
+
+
+def row_extras(records, metric):
+    return {"mean_list_length": mean(r["info"].get("list_length") for r in records)}
+
+
+def errors(record, bump):
+    if not record["correct"]:
+        said = "keep (novel)" if record["parsed"] else "prune"
+        bump("wrong verdicts", f"said {said}; IW: {record['info'].get('verdict', '?')}")
+
+
+def _verdict_subtask(name, order, label, paper):
+    return SubTask(name=name, build=_build(name), prompts=verdict_prompts, answer=answers.NOVELTY,
+                   score=score_verdict(("accuracy",)), metrics=("accuracy",), paper=paper,
+                   row_extras=row_extras, errors=errors, labels={("accuracy", False): (order, label)},
+                   simulate={"novelty": simulated("novelty")})
+
+
+def _estimate_extras(records, metric):
+    return {**row_extras(records, metric), **row_extras_integer(records, metric)}
+
+
+SUBTASKS = (
+    _verdict_subtask("novelty", 70, "Novelty Pruning", True),
+    _verdict_subtask("novelty-hard", 80, "Novelty Pruning NDAP", True),
+    _verdict_subtask("novelty-balanced", 140, "Novelty Pruning Balanced", False),
+    SubTask(name="novelty-estimate", build=_build("novelty-estimate"), prompts=estimate_prompts,
+            answer=answers.INTEGER, score=score_integer, metrics=("exact",), row_extras=_estimate_extras,
+            errors=errors_integer, labels={("exact", False): (150, "Novelty Estimate (integer)")},
+            simulate={"novelty_estimate": simulated("novelty_estimate")}),
+)

@@ -1,0 +1,101 @@
+"""Successor-state mapping: the state after each applicable action of a state, asked in one prompt
+(``successor-mapping``) or one prompt per action (``successor-separate``) (seed 000, Table 1 rows 4-5).
+
+Truth: the engine's successors. Metrics: ``exact`` (every action mapped exactly), ``per-action``
+(n = actions). States are compared on fluent atoms (static facts are neither rewarded nor punished).
+"""
+
+from __future__ import annotations
+
+from widthbench.errors import ParseError
+from widthbench.planners import strips
+from widthbench.subtasks import answers, api
+from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.tasks.common import atoms, parse_error_result, pattern, result, simulated
+
+METRICS = ("exact", "per-action")
+
+
+def _build(subtask):
+    def build(pool, i, index, count, options):
+        from widthbench.subtasks.items import base_item
+
+        task = pool.task(i)
+        s, walk = pool.walk_state(i)
+        acts = strips.applicable_actions(task, s)
+        if not acts:
+            return None
+        truth = {str(a): strips.successor(s, a) for a in acts}
+        return base_item(subtask, pool, i, index, state=s, actions=tuple(truth), truth=truth,
+                         info={"walk_length": walk, "n_actions": len(acts)})
+
+    return build
+
+
+def _truth(item) -> dict:
+    return {a: atoms(item.task, s) for a, s in item.truth.items()}
+
+
+def mapping_prompts(item, mode):
+    return [api.successor_mapping_prompt(item.task, item.state, item.actions, mode.style)]
+
+
+def separate_prompts(item, mode):
+    return [api.successor_prompt(item.task, item.state, a, mode.style) for a in item.actions]
+
+
+def score_mapping(item, mode, outcomes):
+    truth = _truth(item)
+    n = len(item.truth)
+    o = outcomes[0]
+    if isinstance(o, ParseError):
+        return parse_error_result(METRICS, truth, o, {"per-action": [0, n]})
+    parsed = o.value
+    right = [a for a, s in item.truth.items() if parsed.get(a) == s]
+    exact = len(right) == n and set(parsed) == set(item.truth)
+    return result({a: atoms(item.task, s) for a, s in parsed.items()}, truth, exact,
+                  {"exact": int(exact), "per-action": [len(right), n]})
+
+
+def score_separate(item, mode, outcomes):
+    truth = _truth(item)
+    parsed: dict = {}
+    errors = []
+    right = 0
+    for a, o in zip(item.actions, outcomes):
+        if isinstance(o, ParseError):
+            errors.append(f"{a}: {o}")
+            parsed[a] = None
+            continue
+        parsed[a] = atoms(item.task, o.value)
+        right += o.value == item.truth[a]
+    n = len(item.actions)
+    exact = right == n
+    return result(parsed, truth, exact, {"exact": int(exact), "per-action": [right, n], "parse_errors": len(errors)},
+                  "; ".join(errors) if errors else None)
+
+
+def errors(record, bump):
+    for action, want in record["truth"].items():
+        got = record["parsed"].get(action)
+        if got is None:
+            bump("actions without a readable state", pattern(action))
+            continue
+        for x in sorted(set(want) - set(got)):
+            bump("missing facts after action", f"{pattern(action, action)}: {pattern(x, action)}")
+        for x in sorted(set(got) - set(want)):
+            bump("wrong facts after action", f"{pattern(action, action)}: {pattern(x, action)}")
+
+
+SUBTASKS = (
+    SubTask(name="successor-mapping", build=_build("successor-mapping"), prompts=mapping_prompts,
+            answer=answers.MAPPING, score=score_mapping, metrics=METRICS, paper=True, errors=errors,
+            labels={("exact", False): (40, "Successor State Mapping"),
+                    ("per-action", False): (120, "Successor State Mapping, per action")},
+            simulate={"successor_mapping": simulated("successor_mapping")}),
+    SubTask(name="successor-separate", build=_build("successor-separate"), prompts=separate_prompts,
+            answer=answers.STATE, score=score_separate, metrics=METRICS, paper=True, errors=errors,
+            labels={("exact", False): (50, "Successor State Mapping Separate"),
+                    ("per-action", False): (130, "Successor State Mapping Separate, per action")},
+            simulate={"successor": simulated("successor")}),
+)

@@ -1,0 +1,47 @@
+"""Width estimate: the instance's effective width (IW, engine successor order, goal test after the
+prune), as a whole number. Metric: ``exact``; absolute error per item.
+"""
+
+from __future__ import annotations
+
+from widthbench.errors import ParseError
+from widthbench.subtasks import answers, api
+from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.tasks.common import mean, parse_error_result, result, simulated
+
+
+def build(pool, i, index, count, options):
+    from widthbench.subtasks.items import base_item
+
+    w = pool.width(i)
+    if w is None:
+        return None
+    return base_item("width-estimate", pool, i, index, state=pool.task(i).init, truth=w, info={})
+
+
+def prompts(item, mode):
+    return [api.width_estimate_prompt(item.task, mode.style)]
+
+
+def score_integer(item, mode, outcomes):
+    o = outcomes[0]
+    if isinstance(o, ParseError):
+        return parse_error_result(("exact",), item.truth, o)
+    ok = o.value == item.truth
+    return result(o.value, item.truth, ok, {"exact": int(ok), "abs_error": abs(o.value - item.truth)})
+
+
+def row_extras_integer(records, metric):
+    return {"mean_abs_error": mean(r["metrics"].get("abs_error") for r in records)}
+
+
+def errors_integer(record, bump):
+    if not record["correct"]:
+        bump("wrong numbers (truth -> answer)", f"{record['truth']} -> {record['parsed']}")
+
+
+SUBTASKS = (SubTask(
+    name="width-estimate", build=build, prompts=prompts, answer=answers.INTEGER, score=score_integer,
+    metrics=("exact",), row_extras=row_extras_integer, errors=errors_integer,
+    labels={("exact", False): (160, "Width Estimate (integer)")},
+    simulate={"width_estimate": simulated("width_estimate")}),)
