@@ -77,7 +77,7 @@ def _user(task: Task, kind: str, style: str, **fields: str) -> str:
 def action_generation_prompt(task: Task, state: int, style: str) -> list[dict]:
     """List every applicable action of ``state``."""
     r = renderer(task, style)
-    return _prompts.messages(task.domain_name, _user(task, "action_generation", style, state=r.state(state)))
+    return _prompts.messages(task.domain, _user(task, "action_generation", style, state=r.state(state)))
 
 
 def parse_action_list(task: Task, text: str, style: str) -> list[str]:
@@ -95,7 +95,7 @@ def next_action_prompt(task: Task, state: int, style: str, extension: bool = Fal
     prompt extension to the context (Blocksworld: seed 000's pick-up-versus-unstack example)."""
     r = renderer(task, style)
     user = _user(task, "next_action", style, state=r.state(state), goal=r.goal())
-    return _prompts.messages(task.domain_name, user, extended=extension)
+    return _prompts.messages(task.domain, user, extended=extension)
 
 
 def parse_single_action(task: Task, text: str, style: str) -> str:
@@ -111,7 +111,7 @@ def successor_prompt(task: Task, state: int, action: Action | str, style: str) -
     """The state after taking ``action`` in ``state``."""
     r = renderer(task, style)
     user = _user(task, "successor", style, state=r.state(state), action=r.action(_action_text(task, action)))
-    return _prompts.messages(task.domain_name, user)
+    return _prompts.messages(task.domain, user)
 
 
 def parse_successor(task: Task, text: str, style: str) -> int:
@@ -124,7 +124,7 @@ def successor_mapping_prompt(task: Task, state: int, actions, style: str) -> lis
     r = renderer(task, style)
     listed = r.actions([_action_text(task, a) for a in actions])
     user = _user(task, "successor_mapping", style, state=r.state(state), actions=listed)
-    return _prompts.messages(task.domain_name, user)
+    return _prompts.messages(task.domain, user)
 
 
 def parse_successor_mapping(task: Task, text: str, style: str, actions) -> dict[str, int]:
@@ -161,14 +161,14 @@ def verification_prompt(task: Task, plan, style: str) -> list[dict]:
     r = renderer(task, style)
     user = _user(task, "verification", style, state=r.state(task.init), goal=r.goal(),
                  plan=r.plan([_action_text(task, a) for a in plan]))
-    return _prompts.messages(task.domain_name, user)
+    return _prompts.messages(task.domain, user)
 
 
 def goal_check_prompt(task: Task, state: int, style: str) -> list[dict]:
     """Does the goal hold in ``state``?"""
     r = renderer(task, style)
     user = _user(task, "goal_check", style, state=r.state(state), goal=r.goal())
-    return _prompts.messages(task.domain_name, user)
+    return _prompts.messages(task.domain, user)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -184,7 +184,7 @@ def previous_states_text(task: Task, states, style: str) -> str:
 def _novelty_fields(task: Task, previous_states, new_state: int, style: str) -> dict[str, str]:
     r = renderer(task, style)
     previous = list(previous_states)
-    static = r.atoms(sorted(task.static_atoms)) if task.static_atoms else "none"
+    static = r.static_facts()  # type facts and static atoms ("none" when there are none)
     return dict(static=static or "none", count=str(len(previous)),
                 previous=previous_states_text(task, previous, style) if previous else "none",
                 new_state=r.state(new_state, include_static=False))
@@ -211,17 +211,17 @@ def novelty_prompt(task: Task, previous_states, new_state: int, style: str,
     """
     fields = _novelty_fields(task, previous_states, new_state, style)
     user = _user(task, "novelty", style, criterion=novelty_criterion(width), **fields)
-    return _prompts.messages(task.domain_name, user)
+    return _prompts.messages(task.domain, user)
 
 
 def novelty_estimate_prompt(task: Task, previous_states, new_state: int, style: str) -> list[dict]:
     """The integer novelty of ``new_state`` given ``previous_states``."""
     user = _user(task, "novelty_estimate", style, **_novelty_fields(task, previous_states, new_state, style))
-    return _prompts.messages(task.domain_name, user)
+    return _prompts.messages(task.domain, user)
 
 
 def width_estimate_prompt(task: Task, style: str) -> list[dict]:
     """The effective width of the task (IW)."""
     r = renderer(task, style)
     user = _user(task, "width_estimate", style, state=r.state(task.init), goal=r.goal())
-    return _prompts.messages(task.domain_name, user)
+    return _prompts.messages(task.domain, user)

@@ -37,7 +37,7 @@ class StripsProblem:
         self.task = instance.task()
         self.style = style
         self.r = api.renderer(self.task, style)
-        self.extension = extension and sub_prompts.extension_available(self.task.domain_name)
+        self.extension = extension and sub_prompts.extension_available(self.task.domain)
         self.novelty_width = novelty_width
         self.initial = self.task.init
         self.optimal_length = instance.optimal_length
@@ -143,7 +143,7 @@ class StripsProblem:
     def _messages(self, kind: str, extended: bool = False, **fields) -> list[dict]:
         user = search_prompts.fill(search_prompts.strips_template(kind, self.style),
                                    objects=api.objects_text(self.task, self.style), **fields)
-        return sub_prompts.messages(self.task.domain_name, user, extended=extended)
+        return sub_prompts.messages(self.task.domain, user, extended=extended)
 
     def direct_messages(self, state):
         return self._messages("direct", extended=self.extension, state=self.r.state(state),
