@@ -46,3 +46,19 @@ def open_model_from_args(args: argparse.Namespace, **overrides):
                    max_model_len=getattr(args, "max_model_len", None))
     options.update(overrides)
     return open_model(args.model, **options)
+
+
+# Exit code of `score` and `solve` when some requests still failed after their retries: the run
+# folder is complete except for those, and a rerun with the same --out asks only for them.
+INCOMPLETE_EXIT = 3
+
+
+def incomplete_exit(failed: int, what: str = "item-modes failed after retries") -> int:
+    """0, or INCOMPLETE_EXIT after one summary line on stderr when `failed` > 0."""
+    import sys
+
+    if failed <= 0:
+        return 0
+    print(f"widthbench: {failed} {what}; rerun to retry them "
+          f"(exit {INCOMPLETE_EXIT}: incomplete run)", file=sys.stderr)
+    return INCOMPLETE_EXIT

@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     if args.table:
         for path in write_report([args.out]):
             print(f"wrote {path}")
-    return incomplete_exit(failed_item_modes(config, args.out), "item-modes")
+    return incomplete_exit(failed_item_modes(config, args.out))
 
 
 def failed_item_modes(config, out) -> int:

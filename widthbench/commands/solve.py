@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 
 from widthbench.errors import UserError
 
@@ -70,7 +71,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from widthbench.llm.cli_args import open_model_from_args
+    from widthbench.llm.cli_args import incomplete_exit, open_model_from_args
     from widthbench.planners.search.config import SearchConfig
     from widthbench.planners.search.run import load_problems, solve
 
@@ -105,6 +106,7 @@ def run(args) -> int:
                              extension=config.extension, novelty_width=args.novelty_width,
                              generator_options=gen)
     model = open_model_from_args(args)
+    forget_failed_instances(args.out)
     try:
         summary = solve(config, problems, model, args.out, parallel=args.parallel, source=source,
                         progress=False if args.quiet else None)
@@ -114,4 +116,35 @@ def run(args) -> int:
     print(f"{summary['label']}: solved {summary['solved']}/{summary['n']}{tag}, mean tokens "
           f"{summary['mean_tokens']}, mean states {summary['mean_states']}, wall {summary['run_wall_time']} s "
           f"-> {args.out}")
-    return 0
+    return incomplete_exit(len(failed_instances(args.out, summary)),
+                           "instances met requests that failed after retries")
+
+
+def _failed(item: dict) -> bool:
+    return bool((item.get("tokens_detail") or {}).get("errors"))
+
+
+def failed_instances(out, summary) -> list[str]:
+    """Instances of this run whose search met a request that failed after its retries."""
+    from widthbench.planners.search.run import read_items
+
+    wanted = set(summary.get("instances") or ()) or None
+    return [it["id"] for it in read_items(out) if _failed(it) and (wanted is None or it["id"] in wanted)]
+
+
+def forget_failed_instances(out) -> None:
+    """Drop the lines of instances whose search met a failed request, so this run searches them
+    again (their other model calls come from the cache): a search that lost a call is incomplete."""
+    import os
+    from pathlib import Path
+
+    from widthbench.planners.search.run import ITEMS, read_items
+
+    path = Path(out) / ITEMS
+    items = read_items(out)
+    if not any(_failed(it) for it in items):
+        return
+    tmp = path.with_suffix(".jsonl.tmp")
+    tmp.write_text("".join(json.dumps(it, ensure_ascii=False) + "\n" for it in items if not _failed(it)),
+                   encoding="utf-8")
+    os.replace(tmp, path)
