@@ -42,10 +42,19 @@ class Instance:
     seed: int | None = None
     optimal_length: int | None = None
     optimal_plan: tuple[str, ...] | None = None
+    # The parsed domain when the set was read with one (``read_instance_set(..., domain=...)`` or a
+    # user's context/templates file attached): ``task()`` grounds with it instead of re-reading
+    # ``domain``, so the presentation choices travel with the instance.
+    domain_model: strips.Domain | None = field(default=None, compare=False, repr=False)
 
     def task(self, domain: str | Path | strips.Domain | None = None) -> strips.Task:
         """Ground the problem (without the ``pddl`` parser when the text is plain STRIPS)."""
-        dom = domain if isinstance(domain, strips.Domain) else strips.load_domain(domain or self.domain)
+        if isinstance(domain, strips.Domain):
+            dom = domain
+        elif domain is None and self.domain_model is not None:
+            dom = self.domain_model
+        else:
+            dom = strips.load_domain(domain or self.domain)
         return strips.parse_problem_text(dom, self.problem_pddl, source=self.id)
 
 
@@ -151,18 +160,28 @@ def _canonical(domain: strips.Domain):
     return tuple(sorted(domain.predicates.items())), tuple(sorted(domain.constants)), schemas
 
 
-def read_instance_set(directory: str | Path, validate: bool = True) -> list[Instance]:
+def read_instance_set(directory: str | Path, validate: bool = True, domain: str | Path | None = None,
+                      context_file: str | Path | None = None,
+                      templates_file: str | Path | None = None) -> list[Instance]:
     """Read a folder written by ``write_instance_set`` or any folder of domain + problem files.
 
-    ``Instance.domain`` is the built-in name when the folder's domain file is equivalent to a built-in
-    domain (e.g. PlanBench's ``blocksworld-4ops``), else the absolute path of the domain file.
+    ``domain`` (a domain file or built-in name) replaces the folder's domain file, which then need not
+    exist (``--domain FILE --instances DIR``); ``context_file``/``templates_file`` attach a
+    hand-written prompt context and NL templates to the domain (``strips.with_presentation``).
+    ``Instance.domain`` is the built-in name when the domain is equivalent to a built-in domain (e.g.
+    PlanBench's ``blocksworld-4ops``), else the absolute path of the domain file; ``domain_model`` is
+    set when a domain or a presentation file was given.
     With ``validate`` every problem is grounded once, so a broken file fails here, with its name.
     """
     folder = Path(directory)
     if not folder.is_dir():
         raise UserError(f"instance set folder not found: {folder}")
-    dom_path = _find_domain(folder)
-    dom = strips.load_domain(dom_path)
+    if domain is not None:
+        dom_path = strips.domain_path(domain)
+    else:
+        dom_path = _find_domain(folder)
+    dom = strips.load_domain(dom_path, context_file=context_file, templates_file=templates_file)
+    model = dom if (domain is not None or context_file or templates_file) else None
     dom_name = builtin_name(dom) or str(dom_path.resolve())
     manifest = folder / MANIFEST
     instances, paths = [], []
@@ -195,16 +214,19 @@ def read_instance_set(directory: str | Path, validate: bool = True) -> list[Inst
             paths.append(path)
             instances.append(Instance(
                 id=row["id"], domain=dom_name, problem_pddl=_read_text(path), params=params, seed=seed,
-                optimal_length=length, optimal_plan=tuple(plan) if plan is not None else None))
+                optimal_length=length, optimal_plan=tuple(plan) if plan is not None else None,
+                domain_model=model))
     else:
         # Other domain files (e.g. a second copy of the domain under another name) are not problems.
-        files = sorted((p for p in folder.glob("*.pddl") if p != dom_path and not _defines_domain(p)),
+        files = sorted((p for p in folder.glob("*.pddl")
+                        if p.resolve() != dom_path.resolve() and not _defines_domain(p)),
                        key=lambda p: _natural_key(p.name))
         if not files:
             raise UserError(f"{folder}: no problem files (*.pddl besides {dom_path.name})")
         for p in files:
             paths.append(p)
-            instances.append(Instance(id=p.stem, domain=dom_name, problem_pddl=_read_text(p)))
+            instances.append(Instance(id=p.stem, domain=dom_name, problem_pddl=_read_text(p),
+                                      domain_model=model))
     if validate:
         for inst, path in zip(instances, paths):
             strips.load_task(dom, path)

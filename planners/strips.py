@@ -73,6 +73,9 @@ class Domain:
     # file chosen by the user (--context FILE, --templates FILE); "" = the default choice.
     context_file: str = field(default="", compare=False)
     templates_file: str = field(default="", compare=False)
+    # predicate -> ((variable, type), ...) as declared (for printing the domain back; grounding
+    # checks types through the action parameters only)
+    signatures: dict = field(default_factory=dict, compare=False, repr=False)
 
     def schema(self, name: str) -> Schema | None:
         for s in self.schemas:
@@ -193,6 +196,7 @@ def parse_domain_text(text: str, source: str = "<text>") -> Domain:
     types.pop("object", None)
     constants = tuple(sorted((str(c.name), _type_of(c)) for c in d.constants))
     predicates = {str(p.name): len(p.terms) for p in d.predicates}
+    signatures = {str(p.name): tuple((_term(t), _type_of(t)) for t in p.terms) for p in d.predicates}
     schemas = []
     for a in sorted(d.actions, key=lambda a: a.name):
         params = tuple("?" + str(v.name) for v in a.parameters)
@@ -221,7 +225,8 @@ def parse_domain_text(text: str, source: str = "<text>") -> Domain:
             if fluent:
                 raise UserError(f"{source}: action {sc.name}: a disjunctive precondition over the fluent "
                                 f"{fluent[0].predicate!r} is not supported (only disjunctions of static facts)")
-    return Domain(str(d.name), reqs, types, constants, predicates, tuple(schemas), static, source, text)
+    return Domain(str(d.name), reqs, types, constants, predicates, tuple(schemas), static, source, text,
+                  signatures=signatures)
 
 
 def _first_line(exc: BaseException) -> str:

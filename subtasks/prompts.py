@@ -1,9 +1,16 @@
 """Prompt templates: loading them from `llm/prompts/`, filling them, and reading filled prompts back.
 
-A prompt is two chat messages: the system message is the hand-written domain context
-(`llm/prompts/context.<domain>.txt`, plus `extension.<domain>.txt` when the prompt extension is on)
-and the user message is a sub-task template (`llm/prompts/<kind>.toml`, one text per style) filled
+A prompt is two chat messages: the system message is the domain context and the user message is a sub-task template (`llm/prompts/<kind>.toml`, one text per style) filled
 with rendered states, actions and plans. No few-shot examples (seed 000's choice).
+
+Which context (`context_for(domain)`, in this order; the label is recorded in every score run):
+1. the user's file (``--context FILE``, carried as ``Domain.context_file``): ``file:PATH``;
+2. a hand-written file `llm/prompts/context.<name>.txt` (plus `extension.<name>.txt` when the prompt
+   extension is on) when the domain is equivalent to the built-in domain <name> (Blocksworld and
+   Logistics, in any copy: `generators.instance.builtin_name`) or is named exactly <name>:
+   ``hand-written:<name>``;
+3. otherwise a context generated from the PDDL (`widthbench.pddl_domains.context`): ``generated``.
+Given a domain *name* instead of a Domain, only 2 applies (by name, as before).
 
 Templates are also the contract with the simulated models: `match_user_message` turns every
 template into a regular expression (fixed text literal, each ``{field}`` a lazy group) and reads the
@@ -23,7 +30,7 @@ PROMPT_DIR = Path(__file__).resolve().parent.parent / "llm" / "prompts"
 STYLES = ("pddl", "nl")
 #: Template kinds (file stems under llm/prompts/).
 KINDS = ("action_generation", "next_action", "successor", "successor_mapping", "verification",
-         "goal_check", "novelty", "novelty_estimate", "width_estimate")
+         "goal_check", "novelty", "novelty_estimate", "width_estimate", "plan_generation")
 _FIELD = re.compile(r"\{([a-z_]+)\}")
 
 
@@ -81,30 +88,92 @@ def _read(name: str) -> str:
     return (prompt_dir() / name).read_text(encoding="utf-8").strip()
 
 
-def context(domain_name: str) -> str:
-    return _read(f"context.{domain_key(domain_name)}.txt")
+def _stems() -> list[str]:
+    return sorted(p.name[len("context."):-len(".txt")] for p in prompt_dir().glob("context.*.txt"))
 
 
-def extension_available(domain_name: str) -> bool:
-    return (prompt_dir() / f"extension.{domain_key(domain_name)}.txt").is_file()
+_CONTEXTS: dict[int, tuple] = {}
 
 
-def extension(domain_name: str) -> str:
-    key = domain_key(domain_name)
-    if not extension_available(domain_name):
-        raise UserError(f"no prompt extension for domain {key!r} (llm/prompts/extension.{key}.txt)")
+def hand_written_key(domain) -> str | None:
+    """The stem of the hand-written context of a Domain (None: it has none)."""
+    from widthbench.generators.instance import builtin_name
+
+    name = builtin_name(domain)
+    if name is not None and name in _stems():
+        return name
+    return domain.name if domain.name in _stems() else None
+
+
+def context_for(domain) -> tuple[str, str]:
+    """(context text, label) of a domain name or a `strips.Domain` (module docstring)."""
+    if isinstance(domain, str):
+        key = domain_key(domain)
+        return _read(f"context.{key}.txt"), f"hand-written:{key}"
+    hit = _CONTEXTS.get(id(domain))
+    if hit is not None and hit[0] is domain:
+        return hit[1]
+    if domain.context_file:
+        try:
+            text = Path(domain.context_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise UserError(f"cannot read context file {domain.context_file}: {exc.strerror}") from None
+        if not text:
+            raise UserError(f"context file {domain.context_file} is empty")
+        result = (text, f"file:{domain.context_file}")
+    else:
+        key = hand_written_key(domain)
+        if key is not None:
+            result = (_read(f"context.{key}.txt"), f"hand-written:{key}")
+        else:
+            from widthbench.pddl_domains.context import generated_context
+
+            result = (generated_context(domain, domain.templates_file or "widthbench"), "generated")
+    if len(_CONTEXTS) >= 64:
+        _CONTEXTS.pop(next(iter(_CONTEXTS)))
+    _CONTEXTS[id(domain)] = (domain, result)
+    return result
+
+
+def context(domain) -> str:
+    return context_for(domain)[0]
+
+
+def context_label(domain) -> str:
+    """Which context prompts about ``domain`` use: "hand-written:<name>", "file:<path>" or "generated"."""
+    return context_for(domain)[1]
+
+
+def _extension_key(domain) -> str | None:
+    if isinstance(domain, str):
+        return domain_key(domain)
+    label = context_label(domain)
+    return label.split(":", 1)[1] if label.startswith("hand-written:") else None
+
+
+def extension_available(domain) -> bool:
+    key = _extension_key(domain)
+    return key is not None and (prompt_dir() / f"extension.{key}.txt").is_file()
+
+
+def extension(domain) -> str:
+    key = _extension_key(domain)
+    if not extension_available(domain):
+        name = domain if isinstance(domain, str) else domain.name
+        raise UserError(f"no prompt extension for domain {name!r} (llm/prompts/extension.{key or name}.txt)")
     return _read(f"extension.{key}.txt")
 
 
-def system_message(domain_name: str, extended: bool = False) -> str:
-    text = context(domain_name)
+def system_message(domain, extended: bool = False) -> str:
+    """The system message for a domain name or a `strips.Domain`."""
+    text = context(domain)
     if extended:
-        text += "\n\n" + extension(domain_name)
+        text += "\n\n" + extension(domain)
     return text
 
 
-def messages(domain_name: str, user: str, extended: bool = False) -> list[dict]:
-    return [{"role": "system", "content": system_message(domain_name, extended)},
+def messages(domain, user: str, extended: bool = False) -> list[dict]:
+    return [{"role": "system", "content": system_message(domain, extended)},
             {"role": "user", "content": user}]
 
 
@@ -118,6 +187,27 @@ def identify_domain(system: str) -> tuple[str, bool]:
         if extension_available(key) and system.strip() == ctx + "\n\n" + extension(key):
             return key, True
     raise ValueError("the system message is not one of widthbench's domain contexts")
+
+
+def domain_of_system_message(system: str):
+    """(`strips.Domain`, extension on) of a system message: a hand-written context is its built-in
+    domain; any other context must carry the domain's ``(define (domain ...))`` (generated contexts
+    do), which is parsed back. ValueError when neither applies."""
+    from widthbench.planners import strips
+
+    from widthbench.errors import UserError as _UserError
+
+    try:
+        key, ext = identify_domain(system)
+        return strips.load_domain(key), ext
+    except (ValueError, _UserError):  # not hand-written, or hand-written for a domain not built in
+        pass
+    from widthbench.pddl_domains.context import domain_from_context
+
+    dom = domain_from_context(system)
+    if dom is None:
+        raise ValueError("the system message is neither a hand-written context nor carries a PDDL domain")
+    return dom, False
 
 
 # ---------------------------------------------------------------------------------------------

@@ -3,10 +3,13 @@
 `answer(kind, messages, thinking, rng) -> (text, reasoning)` is called lazily by the LLM layer
 (`widthbench.llm.simulated`) for ``sim:oracle``, ``sim:noisy:P`` and ``sim:random``.
 
-The simulator knows nothing but the prompt text. It identifies the domain from the system message
-(one of the domain contexts), the sub-task and style from the user message (one of the templates),
-reads objects, states, goal, actions and plans back with the renderer's parsers, rebuilds the task
-with the engine (`strips.ground`), and answers:
+The simulator knows nothing but the prompt text. It gets the domain from the system message
+(`prompts.domain_of_system_message`: a hand-written context names a built-in domain; any other context
+carries the domain's PDDL, as every generated context does, and the domain is parsed back from it), the
+sub-task and style from the user message (one of the templates), reads objects, their types (type facts
+such as "apt1 is an airport", or the object names of a template file's naming scheme), states, goal,
+actions and plans back with the renderer's parsers, rebuilds the task with the engine
+(`strips.ground`), and answers:
 
 - ``oracle``: the correct answer, written in the format the prompt asks for;
 - ``noisy:P``: the oracle's answer, made wrong with probability P in a realistic way (a dropped or
@@ -63,7 +66,7 @@ def answer(kind: str, messages, thinking: bool, rng: random.Random) -> tuple[str
         return UNREADABLE, (f"Simulated reasoning: I could not read the prompt ({exc})." if thinking else None)
     corrupt = mode == "noisy" and rng.random() < p
     try:
-        text, note = _ANSWERS[q.kind](q, mode, corrupt, rng)
+        text, note = _answer_function(q.kind)(q, mode, corrupt, rng)
     except (ValueError, ParseError, UserError) as exc:
         # A prompt in our format whose content the engine rejects (e.g. a hand-written action that
         # is not an action of the task): answer like a model that cannot read it.
@@ -74,6 +77,16 @@ def answer(kind: str, messages, thinking: bool, rng: random.Random) -> tuple[str
                      f"{'PDDL' if q.style == 'pddl' else 'natural language'} about {q.task.domain_name}. "
                      f"{note}")
     return "Answer:\n" + text, reasoning
+
+
+def _answer_function(prompt_kind: str):
+    """The answer function of a prompt kind: this module's, else a sub-task record's."""
+    fn = _ANSWERS.get(prompt_kind)
+    if fn is None:
+        from widthbench.subtasks.registry import Registry
+
+        fn = Registry.default().simulated_answers()[prompt_kind]
+    return fn
 
 
 def _search_answer(kind: str, messages, thinking: bool, rng):
@@ -102,35 +115,65 @@ def _mode(kind: str) -> tuple[str, float]:
 def read_prompt(messages) -> Question:
     system = next((m["content"] for m in messages if m.get("role") == "system"), "")
     user = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
-    domain, extension = prompts.identify_domain(system)
+    dom, extension = prompts.domain_of_system_message(system)
     kind, style, fields = prompts.match_user_message(user)
-    objects, type_facts, r0 = _provisional(domain, style, fields["objects"])
+    objects, type_facts, r0 = _provisional(dom, style, fields["objects"])
     static = list(type_facts)
+    read = []
     if "static" in fields and fields["static"].strip() != "none":
-        static += r0.parse_atoms(fields["static"])
+        read += r0.parse_atoms(fields["static"], types=True)
     state_field = "state" if "state" in fields else "new_state"
-    atoms = r0.parse_atoms(fields[state_field])
+    read += r0.parse_atoms(fields[state_field], types=True)
     goal = r0.parse_atoms(fields["goal"]) if "goal" in fields else []
-    base, task = _task(domain, objects, static + atoms, goal)
+    objects = _with_types(dom, objects, [a for a in read if a.startswith("(- ")])
+    atoms = static + [a for a in read if not a.startswith("(- ")]
+    base, task = _task(dom, objects, atoms, goal)
     r = api.renderer(base, style)
     if style == "nl" and r.names != r0.names:
         raise ValueError("rebuilt task names its objects differently from the prompt")
     return Question(kind, style, task, base, r, fields, extension)
 
 
-@functools.lru_cache(maxsize=64)
-def _provisional(domain: str, style: str, objects_text: str):
-    """(PDDL objects, implicit type facts, a renderer that reads the prompt's atoms)."""
-    dom = strips.load_domain(domain)
-    objects, type_facts = prompt_objects(dom, style, objects_text)
-    task = strips.ground(dom, objects, type_facts, [], name="prompt")
-    return tuple(objects), tuple(type_facts), Renderer(task, style)
+def _with_types(dom: strips.Domain, objects, type_facts) -> tuple:
+    """Objects with the types the prompt states ("(- apt1 airport)"); the most specific one wins."""
+    shown: dict[str, list[str]] = {}
+    for a in type_facts:
+        _, (o, t) = strips.parse_atom_text(a)
+        shown.setdefault(o, []).append(t)
+    out = []
+    for o, t in objects:
+        ts = shown.get(o)
+        if ts:
+            specific = [x for x in ts if all(dom.is_subtype(x, y) for y in ts)]
+            t = specific[0] if specific else "(either " + " ".join(sorted(set(ts))) + ")"
+        out.append((o, t))
+    return tuple(out)
+
+
+_PROVISIONAL: dict[tuple, tuple] = {}
+
+
+def _provisional(dom: strips.Domain, style: str, objects_text: str):
+    """(PDDL objects [(name, type)], implicit type facts, a renderer that reads the prompt's atoms)."""
+    key = (dom.text, style, objects_text)
+    hit = _PROVISIONAL.get(key)
+    if hit is None:
+        objects, type_facts = prompt_objects(dom, style, objects_text)
+        objects = [(o, "object") if isinstance(o, str) else o for o in objects]
+        constants = {c for c, _ in dom.constants}
+        objects = [x for x in objects if x[0] not in constants]
+        task = strips.ground(dom, objects, type_facts, [], name="prompt")
+        hit = (tuple(objects), tuple(type_facts), Renderer(task, style))
+        if len(_PROVISIONAL) >= 64:
+            _PROVISIONAL.pop(next(iter(_PROVISIONAL)))
+        _PROVISIONAL[key] = hit
+    return hit
 
 
 _TASKS: dict[tuple, strips.Task] = {}
 
 
-def _task(domain: str, objects, init_atoms, goal) -> tuple[strips.Task, strips.Task]:
+def _task(dom: strips.Domain, objects, init_atoms, goal) -> tuple[strips.Task, strips.Task]:
     """The task of a prompt. Tasks are reused across prompts with the same objects, static facts and
     goal when the grounded atoms cover the new state: grounding keeps what is relaxed-reachable from
     the initial state, and everything relaxed-reachable from a state made of reachable atoms is
@@ -138,11 +181,10 @@ def _task(domain: str, objects, init_atoms, goal) -> tuple[strips.Task, strips.T
 
     Returns (the cached task, the task with this prompt's state as its initial state)."""
     init_atoms = list(dict.fromkeys(init_atoms))
-    dom = strips.load_domain(domain)
     static_preds = dom.static_predicates
     statics = tuple(sorted(a for a in init_atoms if strips.parse_atom_text(a)[0] in static_preds))
     fluents = [a for a in init_atoms if strips.parse_atom_text(a)[0] not in static_preds]
-    key = (domain, tuple(objects), statics, tuple(goal))
+    key = (dom.text, tuple(objects), statics, tuple(goal))
     task = _TASKS.get(key)
     if task is None or not all(a in task.atom_index for a in fluents):
         task = strips.ground(dom, objects, init_atoms, goal, name="prompt")
@@ -168,8 +210,10 @@ def _ground_truth(task: strips.Task):
     return hit[1]
 
 
-def prompt_objects(dom: strips.Domain, style: str, text: str) -> tuple[list[str], list[str]]:
-    """PDDL object names, and the type facts an NL prompt leaves implicit in the names."""
+def prompt_objects(dom: strips.Domain, style: str, text: str) -> tuple[list, list[str]]:
+    """PDDL objects (names, or (name, type) pairs when a naming scheme implies the types), and the
+    type facts an NL prompt leaves implicit in the names (untyped domains with type predicates).
+    Types the prompt states as facts are applied later (`read_prompt`)."""
     if style == "pddl":
         return text.split(), []
     names = [n.strip() for n in text.split(",") if n.strip()]
@@ -181,15 +225,20 @@ def prompt_objects(dom: strips.Domain, style: str, text: str) -> tuple[list[str]
         return [f"o{i:0{width}d}" for i in range(1, len(names) + 1)], []
     if scheme == "roles":
         # Names are "<noun>_<digits>" (package_0, location_1_0); the hidden type fact of each noun is
-        # the role predicate whose first template is "" (not shown in states).
+        # the role predicate whose first template is "" (not shown in states). In a typed domain the
+        # noun gives the type instead: the role type whose type fact is hidden (typed Logistics:
+        # "location", refined to "airport" by the fact "location_1_0 is an airport").
         hidden = {p for p, t in ts.predicates.items() if t and t[0] == "" and p in dom.predicates}
-        facts = []
+        hidden_types = {t for t, x in (ts.types or {}).items() if x and x[0] == "" and t in dom.types}
+        roles = ts.objects.get("roles", {})
+        facts, objects = [], []
         for n in names:
             m = re.match(r"^(.*?)_\d", n)
             noun = m.group(1) if m else n
-            facts += [f"({p} {n})" for p, role in ts.objects.get("roles", {}).items()
-                      if role == noun and p in hidden]
-        return names, facts
+            facts += [f"({p} {n})" for p, role in roles.items() if role == noun and p in hidden]
+            typed = [t for t, role in roles.items() if role == noun and t in hidden_types]
+            objects.append((n, typed[0]) if typed else n)
+        return objects, facts
     return names, []
 
 

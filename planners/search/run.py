@@ -45,7 +45,7 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
                   max_plan_length: int | None = None, min_plan_length: int | None = None,
                   instances: str | None = None, rows: str | None = None, tasks: str | None = None,
                   style: str = "nl", extension: bool = True, novelty_width: int | None = None,
-                  generator_options: dict | None = None) -> list:
+                  generator_options: dict | None = None, domain_file: str | None = None) -> list:
     """The problems of a run. Exactly one source: ``tasks`` (a JSONL file), ``instances`` (a
     folder), ``domain="game24"`` (``rows``, default 901-1000), or a generated domain."""
     if tasks is not None:
@@ -61,7 +61,7 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
     if instances is not None:
         from widthbench.generators import read_instance_set
 
-        insts = read_instance_set(instances)
+        insts = read_instance_set(instances, domain=domain_file)  # domain_file: --domain FILE
         if max_plan_length is not None or min_plan_length is not None:
             insts = [i for i in insts if i.optimal_length is not None
                      and (max_plan_length is None or i.optimal_length <= max_plan_length)

@@ -40,7 +40,7 @@ from widthbench.planners import strips
 from widthbench.planners.search import prompts as search_prompts
 from widthbench.subtasks import api
 from widthbench.subtasks import prompts as sub_prompts
-from widthbench.subtasks.simulate import prompt_objects as _objects
+from widthbench.subtasks.simulate import _provisional, _with_types
 from widthbench.subtasks.truth import inapplicable_action, novelty_of
 
 UNREADABLE_FACT = {"nl": "the table is floating above the ceiling", "pddl": "(floating table ceiling)"}
@@ -116,8 +116,8 @@ def _truth(domain: str, style: str, fields: dict, state_field: str) -> tuple[_St
     The task is grounded from every fact any state of the prompt mentions (so a wrong state the
     model wrote earlier, listed among previous states, is still readable), plus the facts of the
     cached task of the same problem; it is rebuilt when a state needs a fact it cannot hold."""
-    dom = strips.load_domain(domain)
-    key = (domain, style, fields["objects"], fields.get("goal", ""), fields.get("static", ""))
+    dom = domain if isinstance(domain, strips.Domain) else strips.load_domain(domain)
+    key = (dom.text, style, fields["objects"], fields.get("goal", ""), fields.get("static", ""))
     t = _TRUTHS.get(key)
     if t is not None:
         try:
@@ -127,16 +127,18 @@ def _truth(domain: str, style: str, fields: dict, state_field: str) -> tuple[_St
             return t, t.r.parse_state(fields[state_field])
         except ParseError:
             pass
-    objects, type_facts = _objects(dom, style, fields["objects"])
-    r0 = Renderer(strips.ground(dom, objects, type_facts, [], name="prompt"), style)
+    objects, type_facts, r0 = _provisional(dom, style, fields["objects"])
     atoms = list(type_facts) + (list(t.task.atoms) + list(t.task.static_atoms) if t is not None else [])
     if fields.get("static", "none").strip() != "none":
-        atoms += r0.parse_atoms(fields["static"])
+        atoms += r0.parse_atoms(fields["static"], types=True)
     for f in _STATE_FIELDS:
         if f in fields:
             for block in _blocks(fields[f], f):
-                atoms += [a for a in r0.parse_atoms(block) if not a.startswith("(not ")]
+                atoms += [a for a in r0.parse_atoms(block, types=True) if not a.startswith("(not ")]
     goal = r0.parse_atoms(fields["goal"]) if "goal" in fields else []
+    # typed domains: the type facts the prompt states ("(- apt1 airport)") give the objects' types
+    objects = _with_types(dom, objects, [a for a in atoms if a.startswith("(- ")])
+    atoms = [a for a in atoms if not a.startswith("(- ")]
     t = _StripsTruth(dom, objects, type_facts, atoms, goal, style)
     if len(_TRUTHS) >= _MAX_TRUTHS:
         _TRUTHS.pop(next(iter(_TRUTHS)))
@@ -156,7 +158,7 @@ def _parse_states(r: Renderer, text: str, field: str) -> list[int]:
 
 def _strips_question(system: str, user: str) -> Question | None:
     try:
-        domain, _ = sub_prompts.identify_domain(system)
+        domain, _ = sub_prompts.domain_of_system_message(system)
     except (ValueError, UserError):
         return None
     hit = search_prompts.match_strips(user)

@@ -51,8 +51,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     m.add_argument("--iterations", type=int, default=40, help="cat iteration budget (default 40)")
     m.add_argument("--temperature", type=float, default=1.0, help="cat softmax temperature T (default 1)")
     s = p.add_argument_group("instances")
-    s.add_argument("--domain", choices=("blocksworld", "logistics", "game24"), default=None,
-                   help="generate Blocksworld/Logistics instances, or Game of 24 puzzles")
+    s.add_argument("--domain", default=None, metavar="NAME|FILE",
+                   help="generate blocksworld/logistics instances or game24 puzzles; with --instances DIR, "
+                   "a domain file for the folder's problems (any typed STRIPS domain, docs/domains.md)")
     s.add_argument("--instances", metavar="DIR", help="an instance folder (widthbench generate or any PDDL set)")
     s.add_argument("--tasks", metavar="FILE.jsonl", help="question/answer set with an exact-answer checker")
     s.add_argument("--rows", default=None, help="game24: puzzle ranks (default 901-1000)")
@@ -75,6 +76,12 @@ def run(args) -> int:
     from widthbench.planners.search.config import SearchConfig
     from widthbench.planners.search.run import load_problems, solve
 
+    domain_file = None
+    if args.instances and args.domain:  # --domain FILE --instances DIR: the folder's domain file
+        domain_file, args.domain = args.domain, None
+    elif args.domain not in (None, "blocksworld", "logistics", "game24"):
+        raise UserError(f"--domain {args.domain!r}: give blocksworld, logistics or game24, or a domain "
+                        "file together with --instances DIR")
     sources = [x for x in (args.tasks and "--tasks", args.instances and "--instances",
                            args.domain and "--domain") if x]
     if len(sources) != 1:
@@ -102,7 +109,8 @@ def run(args) -> int:
               "min_plan_length": args.min_plan_length, **gen}
     problems = load_problems(args.domain, count=args.count, seed=args.seed,
                              max_plan_length=args.max_plan_length, min_plan_length=args.min_plan_length,
-                             instances=args.instances, rows=args.rows, tasks=args.tasks, style=args.style,
+                             instances=args.instances, domain_file=domain_file, rows=args.rows,
+                             tasks=args.tasks, style=args.style,
                              extension=config.extension, novelty_width=args.novelty_width,
                              generator_options=gen)
     model = open_model_from_args(args)
