@@ -20,7 +20,7 @@ IW then tests the mask instead of calling ``is_goal``),
 bits (static atoms are folded away by the engine, so they are not features), successors come in the
 engine's order (`applicable_actions`: action name, then arguments), and the goal can be replaced by
 a single goal atom (``StripsModel(task, goal=1 << i)``, the Lipovetzky & Geffner single-goal setting).
-The Game of 24 model lives in `widthbench.generators.game24`.
+The Game of 24 model lives in `widthbench.planners.game24`.
 """
 
 from __future__ import annotations

@@ -286,7 +286,7 @@ def game24_rows(puzzles, *, max_k: int, goal_test: str = "after-prune", single_g
                 complete: bool = False, space=None) -> list[dict]:
     """Rows for Game of 24 puzzles (`widthbench.generators.game24.Puzzle`); ``space`` (a
     `StateSpace`) can be shared between calls in one process."""
-    from widthbench.generators.game24 import StateSpace
+    from widthbench.planners.game24 import StateSpace
 
     space = space if space is not None else StateSpace()
     rows = []
@@ -303,7 +303,7 @@ def game24_rows(puzzles, *, max_k: int, goal_test: str = "after-prune", single_g
 
 
 def _game24_rows(puzzles, rows, max_k, goal_test, single_goals, complete, space) -> None:
-    from widthbench.generators.game24 import Game24Model
+    from widthbench.planners.game24 import Game24Model
     from widthbench.planners.model import AtomGoalModel
 
     for p in puzzles:

@@ -73,6 +73,11 @@ class ScoreConfig:
     constrained: bool = False
     # Which reader gives the headline fields of records and rows (both are always recorded).
     reader: str = HEADLINE_READER
+    # Any typed STRIPS domain (issue 14): a domain file for the --instances folder, and a hand-written
+    # context and NL template file overriding the generated ones (docs/domains.md).
+    domain_file: str | None = None
+    context_file: str | None = None
+    templates_file: str | None = None
 
     def identity(self, model_spec: str) -> dict:
         """What must match for a rerun to resume (sub-tasks and modes may be added)."""
@@ -81,7 +86,10 @@ class ScoreConfig:
                 "prompt_budget": self.prompt_budget, "max_tokens": self.max_tokens,
                 "generator_options": dict(self.generator_options),
                 # Only when on, so that runs made before the flag existed still resume.
-                **({"constrained": True} if self.constrained else {})}
+                **({"constrained": True} if self.constrained else {}),
+                # Domain file, context and templates of the prompts (empty for a built-in domain
+                # with its hand-written context): subtasks.prompts.presentation_identity.
+                **_presentation(self)}
 
     def modes(self, subtask: str) -> list[Mode]:
         exts = self.extensions if subtask == "action-single" else (False,)
@@ -140,11 +148,21 @@ def _check_identity(out: Path, identity: dict) -> None:
             raise UserError(f"{out} holds a run with other settings ({shown}); use another --out")
 
 
+def _presentation(config: ScoreConfig) -> dict:
+    from widthbench.subtasks.prompts import presentation_identity
+
+    return presentation_identity(config.instances, config.domain_file, config.context_file,
+                                 config.templates_file)
+
+
 def _instances(config: ScoreConfig, count: int) -> Pool:
+    if (config.domain_file or config.context_file or config.templates_file) and not config.instances:
+        raise UserError("--domain FILE, --context and --templates need --instances DIR")
     if config.instances:
         from widthbench.generators import read_instance_set
 
-        insts = read_instance_set(config.instances)
+        insts = read_instance_set(config.instances, domain=config.domain_file,
+                                  context_file=config.context_file, templates_file=config.templates_file)
         if not insts:
             raise UserError(f"no instances in {config.instances}")
         return Pool(None, config.seed, instances=insts)

@@ -1,9 +1,10 @@
 """The Game of 24 as a search problem (the ToT and CaT benchmark; rows 901-1000 by default).
 
-State = the multiset of remaining numbers, exact rationals (`widthbench.generators.game24`: a sorted
+State = the multiset of remaining numbers, exact rationals (`widthbench.planners.game24`: a sorted
 tuple of (numerator, denominator) pairs). Action = ``(x, op, y)`` on two remaining numbers; the
 successor replaces them by ``x op y``. Goal = the multiset {24}. Novelty atoms and the instance width
-come from `generators.game24.Game24Model` (IW on the puzzle).
+come from `planners.game24.Game24Model` (IW on the puzzle); solvability and solutions from its
+`StateSpace` (one per run, held by the problems; one per simulated question).
 
 Prompts are llm/prompts/search/game24.toml with the system message context.game24.txt. The direct
 step is Tree of Thoughts' line ``4 + 8 = 12 (left: 6 12)``; the resulting state is read from the
@@ -20,7 +21,8 @@ import re
 from fractions import Fraction
 
 from widthbench.errors import ParseError, UserError
-from widthbench.generators import game24 as g24
+from widthbench.generators.game24 import Puzzle, load_puzzles
+from widthbench.planners import game24 as g24
 from widthbench.planners.search import prompts as search_prompts
 from widthbench.planners.search.parsing import numbered, parse_score, parse_scores
 from widthbench.subtasks.parse import answer_section, parse_novelty, parse_yes_no
@@ -88,47 +90,30 @@ def parse_step(line: str) -> tuple[tuple, str | None, str]:
     return (number(m.group(1)), _OPS[m.group(2)], number(m.group(3))), result, m.group(5)
 
 
-# A memo of successors shared by all puzzles (a state's successors do not depend on the puzzle).
-_SPACE = g24.StateSpace()
-
-
-def successors(state: tuple) -> list[tuple[tuple, tuple]]:
+def successors(state: tuple, space: g24.StateSpace) -> list[tuple[tuple, tuple]]:
     """[((x, op, y), child)] of a state (a sorted tuple of (numerator, denominator) pairs), in the
-    engine's fixed order."""
+    engine's fixed order; ``space`` memoises them."""
     return [((step.x, step.op, step.y), child.numbers)
-            for step, child in _SPACE.successors(_SPACE.state(state))]
+            for step, child in space.successors(space.state(state))]
 
 
-@functools.lru_cache(maxsize=200_000)
-def solvable(state: tuple) -> bool:
-    if state == GOAL:
-        return True
-    return any(solvable(c) for _, c in successors(state))
+def solvable(state: tuple, space: g24.StateSpace) -> bool:
+    return space.solvable(space.state(state))
 
 
-def solution_expression(state: tuple) -> str | None:
-    """An expression over the numbers of ``state`` equal to 24, or None."""
-    exprs = [(Fraction(n, d), g24._operand((n, d))) for n, d in state]
-    return _solve(exprs)
-
-
-def _solve(items):
-    if len(items) == 1:
-        return items[0][1] if items[0][0] == 24 else None
-    for i in range(len(items)):
-        for j in range(len(items)):
-            if i == j:
-                continue
-            (a, ea), (b, eb) = items[i], items[j]
-            rest = [items[k] for k in range(len(items)) if k not in (i, j)]
-            cands = [(a + b, f"({ea} + {eb})"), (a - b, f"({ea} - {eb})"), (a * b, f"({ea} * {eb})")]
-            if b != 0:
-                cands.append((a / b, f"({ea} / {eb})"))
-            for v, e in cands:
-                found = _solve(rest + [(v, e)])
-                if found:
-                    return found
-    return None
+def solution_expression(state: tuple, space: g24.StateSpace | None = None) -> str | None:
+    """An expression over the numbers of ``state`` equal to 24 (the first solution of
+    `StateSpace.solution`, written out), or None."""
+    space = space if space is not None else g24.StateSpace()
+    steps = space.solution(space.state(state))
+    if steps is None:
+        return None
+    exprs = [(x, g24._operand(x)) for x in state]
+    for step in steps:
+        ex = exprs.pop(next(i for i, (v, _) in enumerate(exprs) if v == step.x))[1]
+        ey = exprs.pop(next(i for i, (v, _) in enumerate(exprs) if v == step.y))[1]
+        exprs.append((step.result, f"({ex} {step.op} {ey})"))
+    return exprs[0][1]
 
 
 def evaluate(expr: str) -> tuple[Fraction, list[Fraction]]:
@@ -170,12 +155,14 @@ class Game24Problem:
     has_engine = True
     domain = "game24"
 
-    def __init__(self, puzzle: g24.Puzzle):
+    def __init__(self, puzzle: Puzzle, space: g24.StateSpace | None = None):
         self.puzzle = puzzle
         self.id = puzzle.id
         self.initial = g24.make_state(puzzle.numbers)
-        self.model = g24.Game24Model(puzzle.numbers)
-        self.optimal_length = len(puzzle.numbers) - 1 if solvable(self.initial) else None
+        # the memo of states, successors and solvability (one per run: load_problems shares it)
+        self.space = space if space is not None else g24.StateSpace()
+        self.model = g24.Game24Model(puzzle.numbers, space=self.space)
+        self.optimal_length = len(puzzle.numbers) - 1 if solvable(self.initial, self.space) else None
         self.t = search_prompts.load("game24")
         self.system = search_prompts.text_file("context.game24.txt")
 
@@ -193,7 +180,7 @@ class Game24Problem:
 
     # engine
     def engine_ranked(self, state):
-        return sorted(successors(state), key=lambda x: not solvable(x[1]))
+        return sorted(successors(state, self.space), key=lambda x: not solvable(x[1], self.space))
 
     def engine_successor(self, state, action):
         return apply(state, action)
@@ -211,7 +198,7 @@ class Game24Problem:
     def _width(self) -> int:
         from widthbench.planners.iw import iterated_width
 
-        res = iterated_width(g24.Game24Model(self.puzzle.numbers), 3)
+        res = iterated_width(g24.Game24Model(self.puzzle.numbers, space=self.space), 3)
         return res.width if res.width else 3
 
     def check(self, plan, final_state=None) -> dict:
@@ -345,7 +332,8 @@ class Game24Problem:
 
 
 def load_problems(rows: str | None, path=None) -> list[Game24Problem]:
-    return [Game24Problem(p) for p in g24.load_puzzles(rows or DEFAULT_ROWS, path)]
+    space = g24.StateSpace()  # shared by the run's puzzles: a state's successors do not depend on the puzzle
+    return [Game24Problem(p, space) for p in load_puzzles(rows or DEFAULT_ROWS, path)]
 
 
 # ---- simulated answers -------------------------------------------------------------------------
@@ -360,17 +348,14 @@ def sim_question(system: str, user: str, question_cls):
     for kind, template in search_prompts.load("game24").items():
         fields = search_prompts.match(template, user)
         if fields is not None:
-            return question_cls(kind, fields, _SIM[kind])
+            # the question holds its own memo of the arithmetic (problem = a StateSpace)
+            return question_cls(kind, fields, _SIM[kind], g24.StateSpace())
     return None
 
 
-def _steps(state):
-    return successors(state)
-
-
-def _pick(state, rng, good: bool):
-    steps = _steps(state)
-    pool = [x for x in steps if solvable(x[1]) == good] or steps
+def _pick(q, state, rng, good: bool):
+    steps = successors(state, q.problem)
+    pool = [x for x in steps if solvable(x[1], q.problem) == good] or steps
     return rng.choice(pool) if pool else None
 
 
@@ -386,7 +371,7 @@ def _slip(result: g24.Number, rng) -> g24.Number:
 
 def _sim_next_action(q, mode, corrupt, rng):
     s = numbers(q.fields["state"])
-    pick = _pick(s, rng, good=not (corrupt or mode == "random" and rng.random() < 0.5))
+    pick = _pick(q, s, rng, good=not (corrupt or mode == "random" and rng.random() < 0.5))
     return (action_text(pick[0]) if pick else "none"), "I look for a step that keeps 24 reachable."
 
 
@@ -408,7 +393,7 @@ def _sim_successor(q, mode, corrupt, rng):
 def _sim_direct(q, mode, corrupt, rng):
     s = numbers(q.fields["state"])
     bad = corrupt and rng.random() < 0.4
-    pick = _pick(s, rng, good=not bad and not (mode == "random" and rng.random() < 0.5))
+    pick = _pick(q, s, rng, good=not bad and not (mode == "random" and rng.random() < 0.5))
     if pick is None:
         return "none", "No step is possible."
     action, child = pick
@@ -429,11 +414,11 @@ def _sim_direct(q, mode, corrupt, rng):
 
 def _sim_action_list(q, mode, corrupt, rng):
     s = numbers(q.fields["state"])
-    steps = _steps(s)
+    steps = successors(s, q.problem)
     if mode == "random":
         rng.shuffle(steps)
     else:
-        steps.sort(key=lambda x: not solvable(x[1]))
+        steps.sort(key=lambda x: not solvable(x[1], q.problem))
     steps = steps[:8]
     lines = [action_text(a) for a, _ in steps]
     if corrupt and lines:
@@ -474,11 +459,11 @@ def _sim_summary(q, mode, corrupt, rng):
     return " ".join(g24.number_text(x) for x in seen) or "none", "Numbers seen."
 
 
-def _score_step(s, action) -> int:
+def _score_step(q, s, action) -> int:
     t = apply(s, action)
     if t is None:
         return 0
-    return 10 if solvable(t) else 2
+    return 10 if solvable(t, q.problem) else 2
 
 
 def _sim_judge_pre(q, mode, corrupt, rng):
@@ -492,7 +477,7 @@ def _sim_judge_pre(q, mode, corrupt, rng):
             scores.append(rng.choice((0, 2, 10)))
             continue
         try:
-            scores.append(_score_step(s, parse_step(m.group(1))[0]))
+            scores.append(_score_step(q, s, parse_step(m.group(1))[0]))
         except ParseError:
             scores.append(0)
     if corrupt and scores:
@@ -508,7 +493,7 @@ def _sim_judge_post(q, mode, corrupt, rng):
     action = parse_step(q.fields["action"])[0]
     new = numbers(q.fields["new_state"])
     t = apply(s, action)
-    score = 0 if t is None or t != new else (10 if solvable(t) else 2)
+    score = 0 if t is None or t != new else (10 if solvable(t, q.problem) else 2)
     if corrupt:
         score = rng.choice([x for x in (0, 2, 10) if x != score])
     return str(score), "I check the arithmetic."
@@ -518,7 +503,7 @@ def _sim_value(q, mode, corrupt, rng):
     if mode == "random":
         return str(rng.randint(0, 10)), "I guess."
     s = numbers(q.fields["state"])
-    v = 10 - (len(s) - 1) if solvable(s) else 0
+    v = 10 - (len(s) - 1) if solvable(s, q.problem) else 0
     if corrupt:
         v = min(10, max(0, v + rng.choice((-3, -2, 2, 3))))
     return str(v), "I try a few combinations."
@@ -526,7 +511,7 @@ def _sim_value(q, mode, corrupt, rng):
 
 def _sim_naive(q, mode, corrupt, rng):
     s = numbers(q.fields["numbers"])
-    expr = None if mode == "random" else solution_expression(s)
+    expr = None if mode == "random" else solution_expression(s, q.problem)
     if expr is None:
         parts = [g24._operand(x) for x in s]
         return " + ".join(parts), "I add them up."

@@ -29,8 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         choices=("on", "off", "both"),
                         help="action-single: add seed 000's pick-up-versus-unstack example to the "
                         "Blocksworld context (flag alone = on; 'both' asks with and without: Table 2)")
-    parser.add_argument("--domain", default="blocksworld", choices=("blocksworld", "logistics"),
-                        help="domain of the generated instances (default blocksworld, 4-5 blocks)")
+    parser.add_argument("--domain", default="blocksworld", metavar="NAME|FILE",
+                        help="domain of the generated instances (blocksworld, the default, 4-5 blocks; "
+                        "logistics), or with --instances DIR a domain file for the folder's problems "
+                        "(any typed STRIPS domain: docs/domains.md)")
+    parser.add_argument("--context", default=None, metavar="FILE",
+                        help="with --instances: a hand-written domain context (system message) instead "
+                        "of the built-in or generated one (docs/domains.md)")
+    parser.add_argument("--templates", default=None, metavar="FILE",
+                        help="with --instances: a natural-language template file (.toml) for the domain")
     parser.add_argument("--instances", default=None, metavar="DIR",
                         help="use an instance folder (domain.pddl + problems) instead of generating")
     parser.add_argument("--blocks", default=None, metavar="N|LO-HI",
@@ -86,7 +93,21 @@ def config_from_args(args: argparse.Namespace):
         domain=args.domain, instances=args.instances, count=args.count, seed=args.seed,
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,
         generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
-        reader=args.reader)
+        reader=args.reader, **_domain_options(args))
+
+
+def _domain_options(args) -> dict:
+    """--domain FILE / --context / --templates (issue 14) as ScoreConfig fields."""
+    from widthbench.errors import UserError
+
+    builtin = args.domain in ("blocksworld", "logistics")
+    if not builtin and not args.instances:
+        raise UserError(f"--domain {args.domain!r}: generated instances are blocksworld or logistics; "
+                        "give a domain file together with --instances DIR")
+    if (args.context or args.templates) and not args.instances:
+        raise UserError("--context and --templates need --instances DIR")
+    return {"domain_file": None if builtin else args.domain, "context_file": args.context,
+            "templates_file": args.templates}
 
 
 def run(args: argparse.Namespace) -> int:

@@ -21,11 +21,6 @@ DESCRIPTION = (
 
 GENERATOR_OPTIONS = ("blocks", "cities", "locations", "trucks", "airplanes", "packages")
 
-# One StateSpace per worker process: a pure memo of Game-of-24 successors shared by the puzzles that
-# process handles (not configuration; nothing reads it but `_game24_job`).
-_PROCESS_SPACE = None
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", metavar="TARGET", help="game24, blocksworld, logistics, or a folder of PDDL files")
     p.add_argument("--max-k", type=int, required=True, metavar="K", help="largest k tried (IW(0) .. IW(K))")
@@ -44,6 +39,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="give up counting the depth-bounded state tree after expanding N (state, depth) "
                         "pairs (then prunable_of_tree is empty); the Game of 24 tree is always counted")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument("--domain", metavar="FILE", default=None,
+                   help="TARGET folder: use this domain file instead of the folder's domain.pddl")
     gen = p.add_argument_group("generated instances (TARGET = a domain name)")
     gen.add_argument("--count", type=int, metavar="N", help="number of instances")
     gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
@@ -116,11 +113,19 @@ def _jobs(args):
         from widthbench.generators.game24 import load_puzzles
 
         puzzles = load_puzzles(args.rows)
-        # interleave, so that every chunk mixes easy and hard puzzles; a few chunks per worker keep
-        # the progress bar moving while each worker reuses its state space
-        n_chunks = min(len(puzzles), max(1, args.jobs * 8))
+        # interleaved chunks, so that every chunk mixes easy and hard puzzles. The Game-of-24 state
+        # space (a memo of successors) is shared by the puzzles of one process: in one process a few
+        # chunks (the progress bar moves) share the run's space; with workers, each worker takes one
+        # chunk and builds its own
+        if args.jobs == 1:
+            from widthbench.planners.game24 import StateSpace
+
+            space = StateSpace()
+            n_chunks = min(len(puzzles), 8)
+        else:
+            space, n_chunks = None, min(len(puzzles), args.jobs)
         chunks = [puzzles[i::n_chunks] for i in range(n_chunks)]
-        jobs = [(_game24_job, (c, common)) for c in chunks]
+        jobs = [(_game24_job, (c, common, space)) for c in chunks]
         title = "Game of 24" + (f", ranks {args.rows}" if args.rows else ", all 1362 puzzles")
         return jobs, len(puzzles), title + f" ({args.goal_test})"
     if args.rows:
@@ -130,11 +135,13 @@ def _jobs(args):
     if path.is_dir():
         if given or args.count is not None:
             raise UserError(f"--{given[0] if given else 'count'} applies to generated instances, not to a folder")
-        instances = _read_folder(path)
+        instances = _read_folder(path, args.domain)
         title = f"{path.name} ({len(instances)} instances)"
     else:
         from widthbench.generators import DOMAINS, generate
 
+        if args.domain is not None:
+            raise UserError("--domain FILE applies to a TARGET folder of problems")
         if target not in DOMAINS:
             raise UserError(f"unknown TARGET {target!r}: give game24, a domain name ({', '.join(DOMAINS)}) "
                             "or a folder with domain.pddl and problem files")
@@ -153,12 +160,13 @@ def _jobs(args):
 _DOMAIN_TEXT = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)
 
 
-def _read_folder(path):
+def _read_folder(path, domain=None):
     from widthbench.generators import read_instance_set
 
     # Folders may hold several domain files (e.g. the IPC copies keep a second domain variant);
     # anything that defines a domain is not a problem.
-    instances = [i for i in read_instance_set(path, validate=False) if not _DOMAIN_TEXT.search(i.problem_pddl)]
+    instances = [i for i in read_instance_set(path, validate=False, domain=domain)
+                 if not _DOMAIN_TEXT.search(i.problem_pddl)]
     if not instances:
         raise UserError(f"{path}: no problem files")
     return instances
@@ -169,14 +177,10 @@ def _read_folder(path):
 
 
 def _game24_job(arg):
-    global _PROCESS_SPACE
-    from widthbench.generators.game24 import StateSpace
     from widthbench.planners.widths import game24_rows
 
-    puzzles, common = arg
-    if _PROCESS_SPACE is None:
-        _PROCESS_SPACE = StateSpace()
-    return game24_rows(puzzles, space=_PROCESS_SPACE, **common), len(puzzles)
+    puzzles, common, space = arg  # space None: game24_rows makes one for these puzzles
+    return game24_rows(puzzles, space=space, **common), len(puzzles)
 
 
 def _strips_job(arg):
