@@ -14,6 +14,7 @@ different configuration is refused.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import os
 import random
@@ -92,6 +93,97 @@ def check_config(config: SearchConfig, problems: list) -> None:
             raise UserError(f"{p.domain} has no engine model of actions: {', '.join(used)} is not available")
 
 
+# ---- tokens per node --------------------------------------------------------------------------
+# Each hook call is charged to a key naming the node it works for, and every model call made while
+# it runs (its gathered sub-calls included: tasks copy the context) adds its tokens to that key:
+#   ("at", s)       expanding the node of state s (proposals, MCTS candidates and pre-judge), its goal
+#                   check, its CaT value
+#   ("map", s, a)   the child reached from s by action a (successor mapping, MCTS post-judge)
+#   ("judged", s, p) the novelty verdict on state s generated from parent state p
+# After the search the keys are matched to nodes (`_node_tokens`); a key two nodes share (a state
+# reached twice) goes to the first, so the per-node numbers add up to the instance's tokens.
+
+_CHARGE: contextvars.ContextVar = contextvars.ContextVar("widthbench_search_charge", default=None)
+
+
+class _Charged:
+    """A hook whose model calls are charged to the key ``keys[method](*args)``."""
+
+    def __init__(self, inner, keys: dict):
+        self._inner = inner
+        self._keys = keys
+
+    def __getattr__(self, name):
+        attr = getattr(self._inner, name)
+        key_of = self._keys.get(name)
+        if key_of is None:
+            return attr
+
+        async def charged(*args, **kwargs):
+            token = _CHARGE.set(key_of(*args, **kwargs))
+            try:
+                return await attr(*args, **kwargs)
+            finally:
+                _CHARGE.reset(token)
+
+        return charged
+
+
+def _charge_hooks(hooks, problem) -> None:
+    k, a = problem.key, problem.action_key
+    at = lambda state, *_, **__: ("at", k(state))  # noqa: E731
+    hooks.proposer = _Charged(hooks.proposer, {"propose": at, "candidates": at})
+    hooks.mapper = _Charged(hooks.mapper, {"successor": lambda s, act, *_: ("map", k(s), a(act))})
+    hooks.verifier = _Charged(hooks.verifier, {"is_goal": at})
+    hooks.novelty = _Charged(hooks.novelty, {"judge": lambda s, parent, *_: ("judged", k(s), k(parent))})
+    if hooks.evaluator is not None:
+        hooks.evaluator = _Charged(hooks.evaluator, {"judge_pre": at, "value": at,
+                                                     "judge_post": lambda s, act, *_: ("map", k(s), a(act))})
+
+
+def _count_tokens(llm: LLM) -> dict:
+    """Wrap ``llm.ask`` to add each reply's tokens (prompt + completion) to the current key, per purpose."""
+    charges: dict = {}
+    ask = llm.ask
+
+    async def counted(messages, purpose, sample=0):
+        reply = await ask(messages, purpose, sample)
+        per = charges.setdefault(_CHARGE.get(), {})
+        per[purpose] = per.get(purpose, 0) + (reply.prompt_tokens or 0) + (reply.completion_tokens or 0)
+        return reply
+
+    llm.ask = counted
+    return charges
+
+
+def _node_tokens(tree, problem, charges: dict) -> tuple[dict, dict]:
+    """({node id: {purpose: tokens}}, {purpose: tokens not matched to a node})."""
+    k, a = problem.key, problem.action_key
+    left = {key: dict(v) for key, v in charges.items()}
+    out: dict[int, dict] = {}
+
+    def take(node_id: int, key) -> None:
+        got = left.pop(key, None)
+        if got:
+            mine = out.setdefault(node_id, {})
+            for purpose, n in got.items():
+                mine[purpose] = mine.get(purpose, 0) + n
+
+    for node in tree.nodes:
+        parent = tree.nodes[node.parent] if node.parent is not None else None
+        if node.state is not None:
+            take(node.id, ("at", k(node.state)))
+        if parent is not None and parent.state is not None and node.action is not None:
+            take(node.id, ("map", k(parent.state), a(node.action)))
+        if parent is not None and parent.state is not None and node.state is not None:
+            take(node.id, ("judged", k(node.state), k(parent.state)))
+    rest: dict = {}
+    for per in left.values():
+        for purpose, n in per.items():
+            rest[purpose] = rest.get(purpose, 0) + n
+    return out, rest
+
+
 # ---- one instance -----------------------------------------------------------------------------
 
 async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bool) -> dict:
@@ -110,6 +202,8 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         goal_claimed = plan is not None
     else:
         hooks = build_hooks(problem, config, llm)
+        _charge_hooks(hooks, problem)
+        charges = _count_tokens(llm)
         if config.novelty == "oracle":
             width = problem.width()
         if config.method == "tot-bfs":
@@ -163,7 +257,10 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         item["answer"], item["gold"] = check["answer"], check["gold"]
     item.update({k: v for k, v in stats.items()})
     if tree is not None:
-        item["tree"] = tree.to_json(problem.show_state, problem.show_action)
+        per_node, rest = _node_tokens(tree, problem, charges)
+        item["tree"] = tree.to_json(problem.show_state, problem.show_action, per_node)
+        if rest:
+            item["tokens_outside_nodes"] = rest
     return item
 
 

@@ -94,7 +94,10 @@ class SearchTree:
             "expanded": self.expanded,
         }
 
-    def to_json(self, show_state: Callable[[Any], str], show_action: Callable[[Any], str]) -> list[dict]:
+    def to_json(self, show_state: Callable[[Any], str], show_action: Callable[[Any], str],
+                tokens: dict[int, dict[str, int]] | None = None) -> list[dict]:
+        """One dict per node; with ``tokens`` (node id -> {purpose: tokens}), each node also carries
+        ``tokens`` (prompt + completion of the model calls made for it) and ``tokens_by_purpose``."""
         out = []
         for n in self.nodes:
             row = {"id": n.id, "parent": n.parent, "depth": n.depth,
@@ -105,5 +108,9 @@ class SearchTree:
                 row["note"] = n.note
             if n.info:
                 row.update({k: (round(v, 4) if isinstance(v, float) else v) for k, v in n.info.items()})
+            if tokens is not None:
+                per = tokens.get(n.id, {})
+                row["tokens"] = sum(per.values())
+                row["tokens_by_purpose"] = dict(sorted(per.items()))
             out.append(row)
         return out

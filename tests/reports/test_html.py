@@ -89,7 +89,8 @@ def _one_reader(run: dict) -> dict:
     for rec in run["records"]:
         rec.pop("reader", None)
         rec.pop("readings", None)
-    rows = [r for r in run["summary"]["rows"] if r.get("reader") in (None, "strict")]
+    readers = [r.get("reader") for r in run["summary"]["rows"]]
+    rows = [r for r in run["summary"]["rows"] if r.get("reader") == readers[0]]
     run["summary"]["rows"] = [{k: v for k, v in r.items() if k != "reader"} for r in rows]
     for key in ("headline_reader", "readers"):
         run["summary"].pop(key, None)
@@ -193,3 +194,13 @@ def test_load_summary_checks_kind(tmp_path):
     (tmp_path / "summary.json").write_text("{not json")
     with pytest.raises(UserError, match="not valid JSON"):
         load_summary(tmp_path)
+
+
+def test_search_trees_carry_tokens_per_node_that_add_up(runs):
+    for name in ("bfs", "mcts"):
+        for item in records(runs[name]):
+            tree = item["tree"]
+            assert all(isinstance(n["tokens"], int) and sum(n["tokens_by_purpose"].values()) == n["tokens"] for n in tree)
+            outside = sum(item.get("tokens_outside_nodes", {}).values())
+            assert sum(n["tokens"] for n in tree) + outside == item["tokens"]
+            assert tree[0]["tokens"] > 0  # the root's expansion asked the model

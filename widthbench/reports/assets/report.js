@@ -731,14 +731,17 @@
       if (shapes[nov] === "rect") m = s("rect", {x: cx - 5, y: cy - 5, width: 10, height: 10, fill, stroke: colour});
       else if (shapes[nov] === "path") m = s("path", {d: `M${cx},${cy - 6}L${cx + 6},${cy + 5}L${cx - 6},${cy + 5}Z`, fill, stroke: colour});
       else m = s("circle", {cx, cy, r: 5, fill, stroke: colour});
-      m.appendChild(s("title", {text: `${(D.solve_tables.short || [])[p.i] || p.r.label}: ${p.r.summary.solved}/${p.r.summary.n}, ${kilo(p.r.summary.mean_tokens)} tokens`}));
+      const name = (D.solve_tables.short || [])[p.i] || p.r.label;
+      m.appendChild(s("title", {text: `${name}: ${p.r.summary.solved}/${p.r.summary.n}, ${kilo(p.r.summary.mean_tokens)} tokens`}));
       svg.appendChild(m);
+      svg.appendChild(s("text", {x: cx + 8, y: cy - 6, fill: colour, text: name}));
     });
-    return svg;
+    return h("div", null, svg, h("div", {class: "legend"},
+      "circle: no pruning, square: LLM novelty, triangle: oracle novelty; hollow: thinking. Hover a point for its numbers."));
   }
   function fig3() {
     const runs = solveRuns.filter(r => (r.summary.config || {}).method !== "naive");
-    const W = Math.max(300, 70 * runs.length + 60), H = 300, L = 45, B = 90;
+    const W = Math.max(420, 70 * runs.length + 120), H = 330, L = 45, B = 120;
     const svg = s("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, class: "chart fig3"});
     const all = runs.flatMap(r => r.summary.states_per_instance || [0]);
     const top = Math.max(1, ...all);
@@ -753,9 +756,9 @@
       box.appendChild(s("title", {text: `${r.label}: min ${v[0]}, median ${q(0.5)}, max ${v[v.length - 1]}`}));
       svg.appendChild(box);
       svg.appendChild(s("line", {x1: cx - 14, x2: cx + 14, y1: Y(q(0.5)), y2: Y(q(0.5)), stroke: "#c62828", "stroke-width": 2}));
-      svg.appendChild(s("text", {x: cx, y: H - B + 12, transform: `rotate(40 ${cx} ${H - B + 12})`, text: (D.solve_tables.short || [])[solveRuns.indexOf(r)] || r.name}));
+      svg.appendChild(s("text", {x: cx - 4, y: H - B + 14, transform: `rotate(30 ${cx - 4} ${H - B + 14})`, text: (D.solve_tables.short || [])[solveRuns.indexOf(r)] || r.name}));
     });
-    svg.appendChild(s("text", {x: 4, y: 12, text: "generated states per instance (box: quartiles, red: median)" + (D.simulated ? " — SIMULATED" : "")}));
+    svg.appendChild(s("text", {x: 4, y: 12, text: "box: quartiles, red: median, line: min–max" + (D.simulated ? " — SIMULATED" : "")}));
     return svg;
   }
 
