@@ -21,6 +21,9 @@ def test_demo_runs_offline_quickly_and_labels_results_simulated(tmp_path, capsys
     demo = tmp_path / "widthbench-demo"
     assert (demo / "instances" / "manifest.jsonl").is_file()
     assert (demo / "score" / "summary.json").is_file() and (demo / "score" / "table.md").is_file()
+    page = demo / "score" / "report.html"
+    assert page.is_file() and f"Open in a browser: {page.relative_to(tmp_path)}" in out
+    assert "SIMULATED" in page.read_text(encoding="utf-8").split("</title>")[0]
     # A second run resumes from the same folder.
     assert main(["demo"]) == 0
 
