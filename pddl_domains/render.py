@@ -403,9 +403,16 @@ class Renderer:
                                         for m in either_members(t)), key=lambda x: (x[1], natural_key(x[0]))))
 
     @property
-    def generic(self) -> bool:
+    def generated(self) -> bool:
         """True when no template file covers the domain: NL templates generated from the names."""
         return self.template_set.set_name == GENERATED
+
+    @property
+    def generic(self) -> bool:
+        """Always False: every domain now has NL templates (generated ones for a domain no file
+        covers, see ``generated``); the functional notation ``on(a, b)`` this flag announced is gone,
+        so readers that special-cased it read generated templates like any template file."""
+        return False
 
     # ---------------------------------------------------------------- type facts
 

@@ -219,6 +219,8 @@ def _paraphrase_tables(domain_key: str, templates: str) -> tuple[dict, dict]:
 
 @functools.lru_cache(maxsize=32)
 def _template_domain(path: str) -> str | None:
+    if path.startswith("<generated:"):  # templates generated from a domain's names (render.py)
+        return None
     with open(path, "rb") as f:
         return tomllib.load(f).get("domain")
 

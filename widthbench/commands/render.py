@@ -14,8 +14,10 @@ def add_arguments(parser) -> None:
     parser.add_argument("--domain", metavar="D",
                         help="domain name (blocksworld, logistics) or domain file; default: domain.pddl next to PROBLEM")
     parser.add_argument("--style", choices=("nl", "pddl"), default="nl", help="output style (default: nl)")
-    parser.add_argument("--templates", choices=("widthbench", "planbench"), default="widthbench",
-                        help="natural-language template set (default: widthbench)")
+    parser.add_argument("--templates", default="widthbench", metavar="SET|FILE",
+                        help="natural-language template set (widthbench, planbench) or a template file "
+                        "(.toml, see docs/domains.md); default widthbench; domains no file covers get "
+                        "templates generated from their names")
 
 
 def run(args) -> int:
