@@ -1,0 +1,152 @@
+"""One-way layers (docs/design.md, "Layers"): no module imports a module of a higher layer.
+
+Every module's imports are read with `ast` -- top-level and function-level ``import`` / ``from ...
+import``, relative ones resolved, and string constants that name one of our modules (what
+``importlib.import_module`` is handed) -- and each (importer, imported) pair is checked against the
+layer map below. Inside layer 2, the classical planners never import the generators (generators use
+the planners for their optimal plans; not the other way round).
+"""
+
+from __future__ import annotations
+
+import ast
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Bottom to top. A module may import its own layer and the layers below it.
+LAYERS = (
+    "0 errors and run files",
+    "1 engine and rendering",
+    "2 classical planners, widths and generators",
+    "3 model layer",
+    "4 sub-tasks",
+    "5 LLM tree searches",
+    "6 CLI and reports",
+)
+
+
+def layer(module: str) -> int:
+    """The layer of a module of ours (``widthbench.…``)."""
+    if module in ("widthbench", "widthbench.errors", "widthbench.runfiles"):
+        return 0
+    if module in ("widthbench.planners.strips", "widthbench.planners.problem_reader",
+                  "widthbench.planners.problem_writer") or _under(module, "widthbench.pddl_domains"):
+        return 1
+    if _under(module, "widthbench.planners.search"):
+        return 5
+    if _under(module, "widthbench.planners") or _under(module, "widthbench.generators"):
+        return 2
+    if _under(module, "widthbench.llm"):
+        return 3
+    if _under(module, "widthbench.subtasks"):
+        return 4
+    if module in ("widthbench.cli", "widthbench.__main__") or _under(module, "widthbench.commands") \
+            or _under(module, "widthbench.reports"):
+        return 6
+    raise AssertionError(f"{module}: no layer (add it to tests/test_layers.py and docs/design.md)")
+
+
+# Upward imports that exist today and are to be removed (the lead empties this list). Any pair not
+# listed fails the test; a listed pair that no longer occurs fails it too, so the list only shrinks.
+KNOWN_UPWARD = {
+    # the model layer reaches the sub-task simulator by a module-name string (simulated answerers
+    # are to be handed to the model layer instead)
+    ("widthbench.llm.simulated", "widthbench.subtasks.simulate"),
+    # the sub-task simulator dispatches search prompts to the search simulator
+    ("widthbench.subtasks.simulate", "widthbench.planners.search.simulate"),
+}
+
+
+def _under(module: str, package: str) -> bool:
+    return module == package or module.startswith(package + ".")
+
+
+def _modules() -> dict[str, Path]:
+    """Every module of the import package, by dotted name (folders mapped as in pyproject.toml)."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    package_dir = config["tool"]["setuptools"]["package-dir"]
+    out: dict[str, Path] = {}
+    for package, folder in package_dir.items():
+        for path in sorted((ROOT / folder).glob("*.py")):
+            name = package if path.stem == "__init__" else f"{package}.{path.stem}"
+            out[name] = path
+    return out
+
+
+def _imports(module: str, path: Path, known: set[str]) -> set[str]:
+    """Our modules that ``module`` imports (anywhere in the file) or names in a string constant."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    is_package = path.stem == "__init__"
+    found: set[str] = set()
+
+    def add(name: str) -> None:
+        # the longest prefix that is one of our modules ("a.b.c" imported as "a.b" + name "c")
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        if name:
+            found.add(name)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                add(alias.name)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module if is_package else module.rpartition(".")[0]
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            for alias in node.names:
+                add(f"{target}.{alias.name}")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in known:
+            found.add(node.value)
+    found.discard(module)
+    return {m for m in found if _under(m, "widthbench")}
+
+
+def _edges() -> set[tuple[str, str]]:
+    modules = _modules()
+    known = set(modules)
+    return {(m, dep) for m, path in modules.items() for dep in _imports(m, path, known)}
+
+
+def test_every_module_has_a_layer():
+    for m in _modules():
+        layer(m)
+
+
+def test_no_module_imports_a_higher_layer():
+    upward = {(a, b) for a, b in _edges() if layer(b) > layer(a)}
+    new = sorted(upward - KNOWN_UPWARD)
+    assert not new, "upward imports (see docs/design.md, Layers):\n" + "\n".join(
+        f"  {a} (layer {LAYERS[layer(a)]}) imports {b} (layer {LAYERS[layer(b)]})" for a, b in new)
+    gone = sorted(KNOWN_UPWARD - upward)
+    assert not gone, f"no longer imported upward: remove from KNOWN_UPWARD in tests/test_layers.py: {gone}"
+
+
+def test_the_model_layer_stands_on_layer_0_only():
+    """llm.* talks to models; it knows nothing of tasks, planners or rendering (prompts arrive as
+    messages), so it imports only errors/run files besides itself."""
+    wrong = sorted((a, b) for a, b in _edges() if layer(a) == 3 and layer(b) not in (0, 3)
+                   and (a, b) not in KNOWN_UPWARD)
+    assert not wrong, f"the model layer imports more than layer 0: {wrong}"
+
+
+def test_classical_planners_never_import_the_generators():
+    wrong = sorted((a, b) for a, b in _edges()
+                   if layer(a) == 2 and _under(a, "widthbench.planners") and _under(b, "widthbench.generators"))
+    assert not wrong, f"planners import generators: {wrong}"
+
+
+def test_the_reader_sees_function_level_relative_and_string_imports(tmp_path):
+    src = tmp_path / "probe.py"
+    src.write_text("import importlib\n\ndef f():\n    from widthbench.planners import iw\n"
+                   "    from . import strips\n    return importlib.import_module('widthbench.subtasks.api')\n",
+                   encoding="utf-8")
+    known = {"widthbench.planners.iw", "widthbench.planners.strips", "widthbench.subtasks.api",
+             "widthbench.planners"}
+    assert _imports("widthbench.planners.probe", src, known) == known - {"widthbench.planners"}
