@@ -25,6 +25,7 @@ from pathlib import Path
 from widthbench.errors import ParseError, UserError
 from widthbench.planners.search.broker import LLM, Broker
 from widthbench.planners.search.config import SearchConfig
+from widthbench.planners.search.graph import write_tree
 from widthbench.planners.search.hooks import build_hooks
 
 ITEMS = "items.jsonl"
@@ -354,6 +355,7 @@ async def _run_all(config, problems, model, items_path: Path, parallel: int, sim
             f.write(line)
             f.flush()
             os.fsync(f.fileno())
+        write_tree(items_path.parent, item)  # RUN/trees/<instance>.graphml
         if bar is not None:
             bar.update(1)
 
