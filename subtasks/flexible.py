@@ -803,7 +803,8 @@ def _nl_facts(rd: _Reader, s: str) -> list | None:
         if r is None:
             continue
         if r == "mention":
-            mentions.append(c)
+            if not _PROSE_NEGATION.search(c):  # a negated clause states no true fact: nothing to read
+                mentions.append(c)
             continue
         facts.append(r)
     if not facts:

@@ -29,6 +29,7 @@ COMMANDS = [
     "score",
     "report",
     "solve",
+    "rescore",
 ]
 
 

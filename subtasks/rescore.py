@@ -1,0 +1,394 @@
+"""Re-judging PlanBench result files with the engine and both readers (`widthbench rescore planbench`).
+
+A PlanBench result file (``{"task", "domain", "instances": [...]}``, one answer per instance with
+``instance_id``, ``query``, ``llm_raw_response`` and PlanBench's verdict) is read with
+
+- ``strict``: today's rules -- the answer section (`parse.answer_section`) read by
+  ``Renderer(task, style, "planbench")`` (``parse_plan``, ``parse_state``) or `parse.parse_verdict`;
+- ``flexible``: `widthbench.subtasks.flexible` with the "planbench" template set;
+
+and judged on the engine. ``valid`` means the answer is right on the engine: for plan generation
+(task 1) the plan reaches the goal; for plan verification (task 3) the verdict equals the engine's
+verdict on the plan of the query; for plan execution (task 7) the state equals the engine's state
+after the action sequence of the query. An unread answer has ``valid = None`` and counts as wrong.
+Agreement compares "read and valid" with PlanBench's verdict.
+
+Instances: ``instance-N.pddl`` in a folder that also holds (or whose parent holds) the domain file
+(PlanBench's ``generated_basic`` layout: ``<domain>/generated_domain.pddl`` beside
+``<domain>/generated_basic/``), or PlanBench's ``instances`` folder holding ``<domain>/generated_basic``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from widthbench.errors import ParseError, UserError
+from widthbench.pddl_domains.render import Renderer
+from widthbench.planners.strips import Task, execute_plan, load_task
+from widthbench.subtasks import flexible
+from widthbench.subtasks import parse as strict_parse
+
+TASKS = {1: "plan-generation", 3: "plan-verification", 7: "plan-execution"}
+READERS = ("strict", "flexible")
+_DOMAIN_FILES = ("generated_domain.pddl", "domain.pddl")
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderResult:
+    read: bool
+    valid: bool | None  # None when the answer was not read (or nothing could be judged)
+    reason: str
+    value: Any = field(default=None, compare=False)  # the reading (plan list, state atoms, verdict)
+    span: tuple[int, int] | None = None
+    rule: str | None = None
+
+    @property
+    def correct(self) -> bool:
+        return bool(self.read and self.valid)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerResult:
+    file: str
+    instance_id: int
+    task: str
+    planbench_correct: bool
+    strict: ReaderResult
+    flexible: ReaderResult
+    planbench_reading: Any = None
+
+    def record(self) -> dict:
+        out = {"file": self.file, "instance_id": self.instance_id, "task": self.task,
+               "planbench_correct": self.planbench_correct}
+        for name in READERS:
+            r: ReaderResult = getattr(self, name)
+            rec = {"read": r.read, "valid": r.valid, "reason": r.reason}
+            if r.value is not None:
+                rec["value"] = r.value
+            if r.rule is not None:
+                rec["span"], rec["rule"] = list(r.span), r.rule
+            out[name] = rec
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Result files and instances
+
+
+@dataclass(frozen=True, slots=True)
+class ResultFile:
+    path: str
+    task: str  # one of TASKS' values
+    domain: str  # "blocksworld", "logistics" (PlanBench's name without "_zero_shot")
+    instances: list
+
+
+def load_result_file(path: str | Path) -> ResultFile:
+    p = Path(path)
+    if not p.is_file():
+        raise UserError(f"result file not found: {p}")
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UserError(f"{p}: not a PlanBench result file (not JSON: {str(exc).splitlines()[0]})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("instances"), list):
+        raise UserError(f"{p}: not a PlanBench result file (no 'instances' list)")
+    m = re.match(r"^(?:t|task_?)(\d+)", str(data.get("task", "")))
+    if not m or int(m.group(1)) not in TASKS:
+        raise UserError(f"{p}: task {data.get('task')!r} is not plan generation (1), verification (3) or "
+                        "execution (7)")
+    domain = str(data.get("domain", "")).lower()
+    domain = re.sub(r"_zero_shot$|_one_shot$", "", domain) or "unknown"
+    for i, inst in enumerate(data["instances"]):
+        if not isinstance(inst, dict) or "instance_id" not in inst or "llm_raw_response" not in inst:
+            raise UserError(f"{p}: instance {i} lacks 'instance_id' or 'llm_raw_response'")
+        if _planbench_verdict(inst) is None:
+            raise UserError(f"{p}: instance {inst['instance_id']} has no PlanBench verdict "
+                            "('correct', 'llm_correct' or 'llm_correct_binary')")
+    return ResultFile(str(p), TASKS[int(m.group(1))], domain, data["instances"])
+
+
+def _planbench_verdict(inst: dict) -> bool | None:
+    for key in ("llm_correct_binary", "llm_correct", "correct"):
+        if key in inst:
+            v = inst[key]
+            return v if isinstance(v, bool) else str(v).strip().lower() == "true"
+    return None
+
+
+class Instances:
+    """Problem files by instance id for one or more ``--instances`` folders (see the module doc)."""
+
+    def __init__(self, dirs):
+        self.sources: list[tuple[str, Path, Path]] = []  # (domain name, domain file, problem folder)
+        for d in dirs:
+            d = Path(d)
+            if not d.is_dir():
+                raise UserError(f"instances folder not found: {d}")
+            found = self._source(d)
+            if found:
+                self.sources.append(found)
+                continue
+            subs = [self._source(sub / "generated_basic") for sub in sorted(d.iterdir()) if sub.is_dir()]
+            subs = [s for s in subs if s]
+            if not subs:
+                raise UserError(f"{d}: no instance-N.pddl files with a domain file (generated_domain.pddl or "
+                                "domain.pddl beside them or in the parent folder)")
+            self.sources.extend(subs)
+        self._tasks: dict[tuple[str, int], Task] = {}
+
+    @staticmethod
+    def _source(d: Path):
+        if not d.is_dir() or not any(d.glob("instance-*.pddl")):
+            return None
+        for folder in (d, d.parent):
+            for name in _DOMAIN_FILES:
+                if (folder / name).is_file():
+                    text = (folder / name).read_text(encoding="utf-8", errors="replace")
+                    m = re.search(r"\(\s*domain\s+([^\s()]+)", text, re.I)
+                    dom = m.group(1).lower() if m else folder.name.lower()
+                    return dom, folder / name, d
+        return None
+
+    def task(self, domain: str, instance_id: int) -> Task:
+        key = (domain, instance_id)
+        if key not in self._tasks:
+            base = re.split(r"[_\-]", domain)[0]
+            matching = [s for s in self.sources if re.split(r"[_\-]", s[0])[0] == base or s[2].parent.name == domain]
+            if not matching:
+                known = ", ".join(sorted({s[0] for s in self.sources}))
+                raise UserError(f"no --instances folder for domain {domain!r} (have: {known})")
+            _, dom_file, folder = matching[0]
+            prob = folder / f"instance-{instance_id}.pddl"
+            if not prob.is_file():
+                raise UserError(f"instance {instance_id} of {domain}: {prob} not found")
+            self._tasks[key] = load_task(dom_file, prob)
+        return self._tasks[key]
+
+
+# ---------------------------------------------------------------------------------------------
+# Judging one answer
+
+
+def _style(query: str) -> str:
+    return "pddl" if re.search(r"\(:init|\(define\s*\(", query or "", re.I) else "nl"
+
+
+def _last_block(query: str, opening: str, closing: str) -> str | None:
+    m = None
+    for m in re.finditer(rf"\[{opening}\](.*?)\[{closing}\]", query or "", re.S | re.I):
+        pass
+    return m.group(1) if m else None
+
+
+def _error(exc: Exception) -> ReaderResult:
+    return ReaderResult(False, None, f"parse error: {exc}")
+
+
+def _judge_plan(task: Task, plan: list[str]) -> tuple[bool, str]:
+    result = execute_plan(task, plan)
+    return result.valid, ("the plan reaches the goal" if result.valid else result.reason())
+
+
+def judge(rf: ResultFile, inst: dict, instances: Instances) -> AnswerResult:
+    iid = int(inst["instance_id"])
+    task = instances.task(rf.domain, iid)
+    raw = inst.get("llm_raw_response") or ""
+    style = _style(inst.get("query", ""))
+    r = Renderer(task, style, "planbench")
+    results = {}
+    if rf.task == "plan-generation":
+        for name in READERS:
+            try:
+                if name == "strict":
+                    plan, span, rule = r.parse_plan(strict_parse.answer_section(raw)), None, None
+                else:
+                    got = flexible.read_plan(task, raw, style, "planbench")
+                    plan, span, rule = got.value, got.span, got.rule
+            except ParseError as exc:
+                results[name] = _error(exc)
+                continue
+            ok, why = _judge_plan(task, plan)
+            results[name] = ReaderResult(True, ok, why, plan, span, rule)
+    elif rf.task == "plan-verification":
+        truth, why_truth = _query_plan_truth(task, r, inst.get("query", ""))
+        for name in READERS:
+            try:
+                if name == "strict":
+                    verdict, span, rule = strict_parse.parse_verdict(raw), None, None
+                else:
+                    got = flexible.read_verdict(raw)
+                    verdict, span, rule = got.value, got.span, got.rule
+            except ParseError as exc:
+                results[name] = _error(exc)
+                continue
+            if truth is None:
+                results[name] = ReaderResult(True, None, why_truth, verdict, span, rule)
+                continue
+            said = "valid" if verdict else "invalid"
+            results[name] = ReaderResult(True, verdict == truth, f"the answer says {said}; engine: {why_truth}",
+                                         verdict, span, rule)
+    else:
+        truth, why_truth = _query_state_truth(task, r, inst.get("query", ""))
+        for name in READERS:
+            try:
+                if name == "strict":
+                    state, span, rule = r.parse_state(strict_parse.answer_section(raw)), None, None
+                else:
+                    got = flexible.read_state(task, raw, style, "planbench")
+                    state, span, rule = got.value, got.span, got.rule
+            except ParseError as exc:
+                results[name] = _error(exc)
+                continue
+            atoms = [task.atoms[i] for i in range(task.n_atoms) if state >> i & 1]
+            if truth is None:
+                results[name] = ReaderResult(True, None, why_truth, atoms, span, rule)
+                continue
+            if state == truth:
+                results[name] = ReaderResult(True, True, "the state equals the engine's", atoms, span, rule)
+            else:
+                missing = [task.atoms[i] for i in range(task.n_atoms) if (truth & ~state) >> i & 1]
+                extra = [task.atoms[i] for i in range(task.n_atoms) if (state & ~truth) >> i & 1]
+                results[name] = ReaderResult(True, False, f"missing {' '.join(missing) or 'none'}; "
+                                             f"wrong {' '.join(extra) or 'none'}", atoms, span, rule)
+    return AnswerResult(rf.path, iid, rf.task, bool(_planbench_verdict(inst)), results["strict"],
+                        results["flexible"], inst.get("extracted_llm_plan"))
+
+
+def _query_plan_truth(task: Task, r: Renderer, query: str) -> tuple[bool | None, str]:
+    block = _last_block(query, r"(?:query_)?plan", r"(?:query_)?plan[ _]end")
+    if block is None:
+        return None, "no [PLAN] block in the query"
+    try:
+        plan = r.parse_plan(block)
+    except ParseError as exc:
+        return None, f"cannot read the plan of the query: {exc}"
+    return _judge_plan(task, plan)
+
+
+def _query_state_truth(task: Task, r: Renderer, query: str) -> tuple[int | None, str]:
+    block = _last_block(query, r"action sequence", r"action sequence end")
+    if block is None:
+        return None, "no [ACTION SEQUENCE] block in the query"
+    try:
+        plan = r.parse_plan(block)
+    except ParseError as exc:
+        return None, f"cannot read the action sequence of the query: {exc}"
+    result = execute_plan(task, plan)
+    if result.failed_step is not None:
+        return None, f"the action sequence of the query is not executable: {result.reason()}"
+    return result.states[-1], "state after the action sequence"
+
+
+# ---------------------------------------------------------------------------------------------
+# Disagreements and counts
+
+
+def disagreement(a: AnswerResult, reader: str = "flexible") -> str | None:
+    """Why ``reader`` and PlanBench disagree on ``a`` (with a category), or None when they agree."""
+    r: ReaderResult = getattr(a, reader)
+    if r.correct == a.planbench_correct:
+        return None
+    theirs = a.planbench_reading
+    same = None
+    if a.task == "plan-generation" and isinstance(theirs, list) and r.read:
+        same = [str(x).lower() for x in theirs] == r.value
+    if r.correct:
+        kind = "planbench-reading" if same is False else "verdict"
+        why = _trace_text(a, r)
+        return f"[{kind}] PlanBench: incorrect; {reader}: correct -- {why}; PlanBench read {theirs}"
+    if not r.read:
+        return f"[unread] PlanBench: correct; {reader}: {r.reason}"
+    kind = "reading-differs" if same is False else "verdict"
+    return f"[{kind}] PlanBench: correct; {reader}: {r.reason}; read {r.value}; PlanBench read {theirs}"
+
+
+def _trace_text(a: AnswerResult, r: ReaderResult) -> str:
+    if a.task == "plan-generation":
+        steps = " ".join(f"{i}.{x}" for i, x in enumerate(r.value, 1))
+        return f"engine: every step applicable, goal reached: {steps}"
+    return r.reason
+
+
+def counts(results: list[AnswerResult]) -> dict:
+    """The per-reader counts of a list of answers."""
+    n = len(results)
+    pb = [a for a in results if a.planbench_correct]
+    out = {"answers": n, "planbench_correct": len(pb)}
+    for name in READERS:
+        rs = [getattr(a, name) for a in results]
+        agree = sum(1 for a, r in zip(results, rs) if r.correct == a.planbench_correct)
+        pb_ok = sum(1 for a in pb if getattr(a, name).correct)
+        out[name] = {
+            "read": sum(r.read for r in rs),
+            "valid": sum(bool(r.valid) for r in rs),
+            "agree": agree,
+            "agreement": round(agree / n, 4) if n else None,
+            "planbench_correct_read_valid": pb_ok,
+            "planbench_correct_read_valid_rate": round(pb_ok / len(pb), 4) if pb else None,
+            "disagreements": n - agree,
+        }
+    return out
+
+
+def rescore(paths, instance_dirs) -> tuple[list[tuple[ResultFile, list[AnswerResult]]], dict]:
+    """Judge every answer of every file: ([(file, results)], summary)."""
+    instances = Instances(instance_dirs)
+    files = [load_result_file(p) for p in paths]  # every file checked before any work
+    out = []
+    for rf in files:
+        out.append((rf, [judge(rf, inst, instances) for inst in rf.instances]))
+    summary = {"kind": "rescore-planbench",
+               "files": {rf.path: {"task": rf.task, "domain": rf.domain, **counts(rs)} for rf, rs in out},
+               "overall": counts([a for _, rs in out for a in rs])}
+    return out, summary
+
+
+def write_outputs(out_dir: str | Path, judged, summary: dict) -> None:
+    d = Path(out_dir)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        with open(d / "answers.jsonl", "w", encoding="utf-8") as f:
+            for _, rs in judged:
+                for a in rs:
+                    f.write(json.dumps(a.record()) + "\n")
+        (d / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise UserError(f"cannot write to {d}: {exc.strerror}") from None
+
+
+def report_lines(judged, summary: dict, verbose: bool = False) -> list[str]:
+    """The printed report: per file, the counts of both readers and every flexible disagreement
+    (strict disagreements too with ``verbose``); then the overall counts."""
+    lines = []
+    for rf, rs in judged:
+        c = summary["files"][rf.path]
+        lines.append(f"{rf.path} ({rf.task}, {rf.domain}): {c['answers']} answers, PlanBench correct "
+                     f"{c['planbench_correct']}")
+        lines.extend(_count_lines(c))
+        for name in (READERS if verbose else ("flexible",)):
+            for a in rs:
+                why = disagreement(a, name)
+                if why:
+                    lines.append(f"    {name} disagrees on instance {a.instance_id}: {why}")
+    lines.append(f"overall: {summary['overall']['answers']} answers in {len(judged)} file(s), PlanBench correct "
+                 f"{summary['overall']['planbench_correct']}")
+    lines.extend(_count_lines(summary["overall"]))
+    return lines
+
+
+def _count_lines(c: dict) -> list[str]:
+    out = []
+    for name in READERS:
+        x = c[name]
+        pb = c["planbench_correct"]
+        share = f" ({x['planbench_correct_read_valid_rate']:.1%})" if pb else ""
+        agreement = f" ({x['agreement']:.1%})" if c["answers"] else ""
+        out.append(f"  {name:8s}: read {x['read']}/{c['answers']}, valid {x['valid']}, agrees with PlanBench "
+                   f"{x['agree']}/{c['answers']}{agreement}, PlanBench-correct read and valid "
+                   f"{x['planbench_correct_read_valid']}/{pb}{share}")
+    return out

@@ -1,0 +1,33 @@
+"""`widthbench rescore planbench FILE.json... --instances DIR [--out DIR]`: re-judge PlanBench results."""
+
+from __future__ import annotations
+
+HELP = "re-judge PlanBench result files with the engine and both answer readers (strict, flexible)"
+DESCRIPTION = (HELP + ". Plan generation (task 1), plan verification (task 3) and plan execution (task 7) "
+               "files. Prints per file the answers, how many each reader read, how many are valid on the "
+               "engine, the agreement with PlanBench's verdict and every disagreement of the flexible "
+               "reader with its reason (--verbose: the strict reader's too). --out DIR writes "
+               "answers.jsonl and summary.json.")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("source", choices=["planbench"], help="the format of the result files (planbench)")
+    p.add_argument("files", nargs="+", metavar="FILE.json", help="PlanBench result files")
+    p.add_argument("--instances", action="append", required=True, metavar="DIR",
+                   help="a folder of instance-N.pddl files with the domain file beside them or in the parent "
+                        "folder (PlanBench's generated_basic), or PlanBench's instances folder holding "
+                        "<domain>/generated_basic; may be given once per domain")
+    p.add_argument("--out", metavar="DIR", help="write answers.jsonl and summary.json here")
+    p.add_argument("--verbose", action="store_true", help="also list the strict reader's disagreements")
+
+
+def run(args) -> int:
+    from widthbench.subtasks.rescore import report_lines, rescore, write_outputs
+
+    judged, summary = rescore(args.files, args.instances)
+    for line in report_lines(judged, summary, verbose=args.verbose):
+        print(line)
+    if args.out:
+        write_outputs(args.out, judged, summary)
+        print(f"wrote {args.out}/answers.jsonl and {args.out}/summary.json")
+    return 0
