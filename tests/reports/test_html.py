@@ -61,7 +61,12 @@ def test_payload_holds_every_row_and_record_with_prompts_stored_once(runs):
         prompts = rec["prompt"] if isinstance(rec["prompt"][0][0], list) else [rec["prompt"]]
         want = orig["prompt"] if isinstance(orig["prompt"][0], list) else [orig["prompt"]]
         assert [[{"role": role, "content": strings[i]} for role, i in msgs] for msgs in prompts] == want
-        assert {k: v for k, v in rec.items() if k != "prompt"} == {k: v for k, v in orig.items() if k != "prompt"}
+        # Readings keep what differs from the headline fields; the page falls back to those.
+        for name, reading in rec.get("readings", {}).items():
+            headline = {k: rec[k] for k in ("parsed", "correct", "metrics", "parse_error") if k in rec}
+            assert {**headline, **reading} == {**headline, **orig["readings"][name]}
+        skip = ("prompt", "readings")
+        assert {k: v for k, v in rec.items() if k not in skip} == {k: v for k, v in orig.items() if k not in skip}
 
 
 def test_rows_get_table1_labels_in_table1_order(runs):

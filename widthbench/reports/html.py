@@ -136,6 +136,20 @@ def _labelled_rows(rows: list[dict]) -> list[dict]:
     return out
 
 
+_READ = ("parsed", "correct", "metrics", "parse_error")
+
+
+def _compact_readings(rec: dict) -> dict:
+    """Each reader's reading without the fields equal to the record's headline fields (the page
+    falls back to those), so the headline reader's copy costs nothing."""
+    out = {}
+    for name, reading in rec["readings"].items():
+        if isinstance(reading, dict):
+            reading = {k: v for k, v in reading.items() if not (k in _READ and k in rec and rec[k] == v)}
+        out[name] = reading
+    return out
+
+
 def _headline_reader(summary: dict, records: list[dict]) -> str | None:
     readers = [r.get("reader") for r in summary.get("rows", []) if r.get("reader")]
     if not readers:
@@ -159,6 +173,8 @@ def _score_run(run: dict, strings: _Strings) -> dict:
         rec = dict(rec)
         if "prompt" in rec:
             rec["prompt"] = _messages(rec["prompt"], strings)
+        if isinstance(rec.get("readings"), dict):
+            rec["readings"] = _compact_readings(rec)
         records.append(rec)
     return {"kind": "score", "dir": run["dir"], "name": Path(run["dir"]).name or run["dir"],
             "model": summary.get("model"), "simulated": bool(summary.get("simulated")),

@@ -114,12 +114,26 @@
   function strictRow(run, byReader) {
     const hr = run.headline_reader;
     if (!byReader || !hr || hr === "strict") return null;
-    return byReader.strict || null;
+    if (byReader.strict) return byReader.strict;
+    // No strict rows in the summary: count the strict readings of the cell's items.
+    const row = mainRow(run, byReader);
+    const recs = itemsOfRow(run, row).filter(r => !r.request_error && !r.skipped);
+    if (!recs.length || !recs.every(r => r.readings && r.readings.strict)) return null;
+    let k = 0, n = 0;
+    recs.forEach(r => {
+      const m = (reading(r, "strict").metrics || {})[row.metric];
+      if (Array.isArray(m)) { k += m[0]; n += m[1]; } else { n += 1; k += verdict(r, row, "strict") === "correct" ? 1 : 0; }
+    });
+    return {correct: k, n: n, accuracy: n ? k / n : null, computed: true};
   }
+  const hasStrict = run => run.headline_reader && run.headline_reader !== "strict" &&
+    (run.rows.some(r => r.reader === "strict") || run.records.some(r => r.readings && r.readings.strict));
   const itemsOfRow = (run, row) => run.byCell.get(cellKey(row)) || [];
 
   function reading(rec, reader) {
-    if (reader && rec.readings && rec.readings[reader]) return Object.assign({reader: reader}, rec.readings[reader]);
+    // A reading stores only what differs from the record's headline fields.
+    if (reader && rec.readings && rec.readings[reader]) return Object.assign({reader: reader, parsed: rec.parsed, correct: rec.correct,
+      metrics: rec.metrics || {}, parse_error: rec.parse_error}, rec.readings[reader]);
     return {parsed: rec.parsed, correct: rec.correct, metrics: rec.metrics || {}, parse_error: rec.parse_error,
             reader: rec.reader || reader || null};
   }
@@ -180,7 +194,8 @@
       h("div", {class: "acc"}, row.n ? `${pct(row.accuracy)} [${pct(row.ci_low)}–${pct(row.ci_high)}]` : "n/a"),
       ciBar(row)];
     const st = strictRow(run, byReader);
-    if (st) out.push(h("div", {class: "second", "data-strict-k": st.correct, "data-strict-n": st.n},
+    if (st) out.push(h("div", {class: "second", "data-strict-k": st.correct, "data-strict-n": st.n,
+      title: st.computed ? "the strict reader, counted from the items' strict readings" : "the strict reader's row of summary.json"},
       `strict ${st.correct}/${st.n}` + (st.n ? ` (${pct(st.accuracy)})` : "")));
     const flags = [];
     if (row.parse_errors) flags.push(`${row.parse_errors} parse err.`);
@@ -195,7 +210,7 @@
 
   function gridTable(run, g, onCell) {
     const readers = run.headline_reader ? ` Cells: the ${run.headline_reader} reader (headline)` +
-      (run.headline_reader !== "strict" ? ", and the strict one below it." : ".") : "";
+      (hasStrict(run) ? ", and the strict one below it." : ".") : "";
     const t = h("table", {class: "grid", "data-run": run.index, "data-group": g.name},
       caption(`Table 1 layout — ${g.name} — correct/n, accuracy with Wilson 95% CI (bar).${readers}`, g.simulated),
       h("tr", null, h("th", null, "Sub-task"), g.cols.map(c => h("th", null, colName(c)))));
@@ -783,6 +798,10 @@
   tabs.forEach(([id, label]) => nav.appendChild(h("button", {type: "button", "data-tab": id, onclick: () => open(id)}, label)));
   document.getElementById("subtitle").textContent =
     `${D.runs.length} run(s): ${D.runs.map(r => r.dir).join(", ")} — written ${D.generated} — one self-contained file`;
+  // The sticky header's height: toolbars stick below it and scrolled-to panels clear it.
+  const setHead = () => document.documentElement.style.setProperty("--head", document.getElementById("top").offsetHeight + "px");
+  setHead();
+  window.addEventListener("resize", setHead);
   app.textContent = "";
   open(tabs[0][0]);
   window.__widthbenchReportReady = performance.now();
