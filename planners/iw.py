@@ -331,16 +331,12 @@ class _StripsTables:
         self.always = tuple((pre, neg, a.id) for pre, neg, a in always)
 
 
-_TABLES: dict = {}  # id(task) -> _StripsTables (which holds the task, so the id stays its own)
-
-
-def _strips_tables(task) -> _StripsTables:
-    tab = _TABLES.get(id(task))
-    if tab is None or tab.task is not task:
-        if len(_TABLES) >= 8:
-            _TABLES.clear()
-        tab = _TABLES[id(task)] = _StripsTables(task)
-    return tab
+def strips_tables(model: StripsModel) -> _StripsTables:
+    """The model's tables (``model.tables``, shared with its single-goal models), built on first use."""
+    holder = model.tables
+    if holder[0] is None:
+        holder[0] = _StripsTables(model.task)
+    return holder[0]
 
 
 def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWResult:
@@ -365,7 +361,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
       which is the engine's order. Kept states are numbered: ``states[j]``, ``codes[j]``.
     """
     task = model.task
-    tab = _strips_tables(task)
+    tab = strips_tables(model)
     full, step, off, groups, one, always, has_neg, trigger, z = (
         tab.full, tab.step, tab.off, tab.groups, tab.one, tab.always, tab.has_neg, tab.trigger, tab.zobrist)
     gmask, gneg = model.goal_mask, model.goal_neg

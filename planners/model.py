@@ -69,13 +69,16 @@ def atom_mask_fn(model):
 class StripsModel:
     """A STRIPS task as a state model; optionally with its goal replaced by ``goal`` (a bitmask)."""
 
-    __slots__ = ("task", "goal_mask", "goal_neg", "name")
+    __slots__ = ("task", "goal_mask", "goal_neg", "name", "tables")
 
-    def __init__(self, task: Task, goal: int | None = None, name: str | None = None):
+    def __init__(self, task: Task, goal: int | None = None, name: str | None = None, tables: list | None = None):
         self.task = task
         self.goal_mask = task.goal if goal is None else goal
         self.goal_neg = task.goal_neg if goal is None else 0
         self.name = name or task.problem_name
+        # [per-task successor tables of IW's STRIPS path, or None until IW first builds them];
+        # the single-goal models of one model share the holder, so the tables are built once per task
+        self.tables = tables if tables is not None else [None]
 
     def initial_state(self) -> int:
         return self.task.init
@@ -110,7 +113,8 @@ class StripsModel:
 
     def single_goal(self, atom: int) -> "StripsModel":
         """The same task with the single goal atom ``atom``."""
-        return StripsModel(self.task, goal=1 << atom, name=f"{self.name} {self.task.atoms[atom]}")
+        return StripsModel(self.task, goal=1 << atom, name=f"{self.name} {self.task.atoms[atom]}",
+                           tables=self.tables)
 
 
 

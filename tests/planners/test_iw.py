@@ -163,16 +163,11 @@ def test_strips_fast_path_is_exact_when_state_keys_collide(task, goal_test, stop
     loop exactly."""
     from widthbench.planners import iw as iw_module
 
-    model = StripsModel(task)
-    tables = iw_module._TABLES
     keys = [i % (spread + 1) for i in range(task.n_atoms)]
     for k in (1, 2):
-        general = iw(model, k, goal_test=goal_test, stop_at_goal=stop, trace=True)
-        tables[id(task)] = iw_module._StripsTables(task, zobrist=keys)
-        try:
-            fast = iw(model, k, goal_test=goal_test, stop_at_goal=stop)
-        finally:
-            tables.pop(id(task), None)
+        general = iw(StripsModel(task), k, goal_test=goal_test, stop_at_goal=stop, trace=True)
+        model = StripsModel(task, tables=[iw_module._StripsTables(task, zobrist=keys)])
+        fast = iw(model, k, goal_test=goal_test, stop_at_goal=stop)
         _same_run(general, fast)
 
 
