@@ -66,7 +66,9 @@ def shortest_plan(task: Task, state: int | None = None, max_states: int | None =
     return SearchResult(None, expanded, len(parent))
 
 
-def extract_plan(parent: dict, t: int) -> tuple[Action, ...]:
+def extract_plan(parent: dict, t) -> tuple:
+    """The labels (actions) from the root to ``t``; ``parent`` maps a state to (parent state, label),
+    the root to None."""
     plan = []
     while parent[t] is not None:
         s, a = parent[t]

@@ -36,6 +36,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Hashable
 
+from widthbench.planners.bfs import extract_plan
 from widthbench.planners.model import StripsModel, atom_mask_fn
 from widthbench.planners.novelty import NoveltyTable, bits
 
@@ -97,34 +98,14 @@ class IWResult:
     max_depth: int  # depth of the deepest generated state
     trace: tuple[TraceEntry, ...] | None = None
 
-    # the counters of the run, at the point it stopped
-    @property
-    def generated(self) -> int:
-        return self.counts.generated
-
-    @property
-    def expanded(self) -> int:
-        return self.counts.expanded
-
-    @property
-    def pruned_duplicate(self) -> int:
-        return self.counts.pruned_duplicate
-
-    @property
-    def pruned_novelty(self) -> int:
-        return self.counts.pruned_novelty
-
-    @property
-    def kept(self) -> int:
-        return self.counts.kept
-
-    @property
-    def distinct(self) -> int:
-        return self.counts.distinct
-
-    @property
-    def pruned_fraction(self) -> float:
-        return self.counts.pruned_fraction
+    # the counters of the run, at the point it stopped: result.generated is result.counts.generated, ...
+    generated = property(lambda self: self.counts.generated)
+    expanded = property(lambda self: self.counts.expanded)
+    pruned_duplicate = property(lambda self: self.counts.pruned_duplicate)
+    pruned_novelty = property(lambda self: self.counts.pruned_novelty)
+    kept = property(lambda self: self.counts.kept)
+    distinct = property(lambda self: self.counts.distinct)
+    pruned_fraction = property(lambda self: self.counts.pruned_fraction)
 
 
 def iw(model, k: int | None, *, goal_test: str = "after-prune", stop_at_goal: bool = True,
@@ -278,7 +259,7 @@ def _iw_general(model, k, goal_test, before, stop_at_goal, trace, max_generated,
     if inline:
         table._seen1 = seen1
 
-    plan = _extract(parent, goal_state) if found else None
+    plan = extract_plan(parent, goal_state) if found else None
     counts = Counts(generated, expanded, dup, pruned, kept)
     return IWResult(k, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
                     truncated, max_depth, tuple(log) if log is not None else None)
@@ -527,15 +508,6 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     counts = Counts(generated, expanded, dup, pruned, kept)
     return IWResult(k, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
                     truncated, max_depth)
-
-
-def _extract(seen: dict, t) -> tuple:
-    plan = []
-    while seen[t] is not None:
-        s, label = seen[t]
-        plan.append(label)
-        t = s
-    return tuple(reversed(plan))
 
 
 @dataclass(frozen=True, slots=True)

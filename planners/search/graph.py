@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from widthbench.planners.search.tree import PRUNED, PRUNED_STATES
+from widthbench.planners.search.tree import PRUNED, counts
 
 TREES = "trees"  # the folder of a solve run that holds one GraphML file per instance
 _NODE_KEYS = ("id", "parent", "depth", "action", "state", "status", "note", "tokens", "tokens_by_purpose")
@@ -35,11 +35,11 @@ def tree_graph(item: dict):
     import networkx as nx
 
     g = nx.DiGraph()
-    counts = item.get("counts") or {}
+    item_counts = item.get("counts") or {}
     g.graph.update(instance=str(item["id"]), domain=str(item.get("domain", "")),
                    method=str(item.get("method", "")), config=str(item.get("config", "")),
                    simulated=bool(item.get("simulated", False)), solved=bool(item.get("solved", False)),
-                   expanded=int(counts.get("expanded", 0)))
+                   expanded=int(item_counts.get("expanded", 0)))
     for row in item.get("tree") or []:
         status = row["status"]
         attrs = {"state": row["state"] if row["state"] is not None else "", "has_state": row["state"] is not None,
@@ -63,23 +63,9 @@ def tree_state_counts(graph) -> dict[str, int]:
     (Figure 3's states per instance), ``dead``, ``pruned`` (states pruned: duplicates, novelty, MCTS
     post-judge) and each kind apart, ``expanded`` (a graph attribute)."""
     root = next((n for n, d in graph.in_degree() if d == 0), None)
-    by: dict[str, int] = {}
-    generated = 0
-    for n, a in graph.nodes(data=True):
-        if n == root:
-            continue
-        by[a["status"]] = by.get(a["status"], 0) + 1
-        generated += bool(a["has_state"])
-    return {
-        "generated": generated,
-        "dead": by.get("dead", 0),
-        "pruned": sum(by.get(s, 0) for s in PRUNED_STATES),
-        "pruned_duplicate": by.get("duplicate", 0),
-        "pruned_novelty": by.get("pruned-novelty", 0),
-        "pruned_pre": by.get("pruned-pre", 0),
-        "pruned_post": by.get("pruned-post", 0),
-        "expanded": int(graph.graph.get("expanded", 0)),
-    }
+    rest = [a for n, a in graph.nodes(data=True) if n != root]
+    return counts([a["status"] for a in rest], sum(bool(a["has_state"]) for a in rest),
+                  int(graph.graph.get("expanded", 0)))
 
 
 def tree_path(run_dir, instance: str) -> Path:

@@ -44,6 +44,23 @@ class Node:
         return self.state is not None and self.status not in ("dead",) + PRUNED
 
 
+def counts(statuses, generated: int, expanded: int) -> dict[str, int]:
+    """The counters (see the module docstring) from the statuses of the non-root nodes."""
+    by: dict[str, int] = {}
+    for status in statuses:
+        by[status] = by.get(status, 0) + 1
+    return {
+        "generated": generated,
+        "dead": by.get("dead", 0),
+        "pruned": sum(by.get(s, 0) for s in PRUNED_STATES),
+        "pruned_duplicate": by.get("duplicate", 0),
+        "pruned_novelty": by.get("pruned-novelty", 0),
+        "pruned_pre": by.get("pruned-pre", 0),
+        "pruned_post": by.get("pruned-post", 0),
+        "expanded": expanded,
+    }
+
+
 class SearchTree:
     """All nodes of one search, in generation order, with the budget on generated states."""
 
@@ -80,19 +97,7 @@ class SearchTree:
         return [n.action for n in self.path(node)[1:]]
 
     def counts(self) -> dict[str, int]:
-        by: dict[str, int] = {}
-        for n in self.nodes[1:]:
-            by[n.status] = by.get(n.status, 0) + 1
-        return {
-            "generated": self.generated,
-            "dead": by.get("dead", 0),
-            "pruned": sum(by.get(s, 0) for s in PRUNED_STATES),
-            "pruned_duplicate": by.get("duplicate", 0),
-            "pruned_novelty": by.get("pruned-novelty", 0),
-            "pruned_pre": by.get("pruned-pre", 0),
-            "pruned_post": by.get("pruned-post", 0),
-            "expanded": self.expanded,
-        }
+        return counts([n.status for n in self.nodes[1:]], self.generated, self.expanded)
 
     def to_json(self, show_state: Callable[[Any], str], show_action: Callable[[Any], str],
                 tokens: dict[int, dict[str, int]] | None = None) -> list[dict]:
