@@ -229,3 +229,26 @@ def test_screenshot_of_a_noisy_run(browser, score_page, tmp_path):
         DOCS_PNG.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, DOCS_PNG)
     assert not _errors(browser)
+
+
+@pytest.mark.slow
+def test_full_paper_grid_page_is_small_and_quick(browser, tmp_path):
+    """Issue 15's scale: the paper grid (1,600 item-modes with prompts) under 20 MB, opening and
+    filtering without a wait. Prints the numbers (docs/report.md quotes them)."""
+    from tests.reports.conftest import score_run
+
+    run = score_run(tmp_path / "paper", "sim:oracle", count=50)
+    assert len(records(run)) == 1600
+    page = write_html([run], tmp_path)
+    size = page.stat().st_size
+    ready = _open(browser, page)
+    click = browser.execute_script(
+        "const t = performance.now(); document.querySelector('td.cell').click(); return performance.now() - t")
+    _tab(browser, "items")
+    filt = browser.execute_script(
+        "const t = performance.now(); document.querySelector('#view-items input[name=filter][value=wrong]').click();"
+        "return performance.now() - t")
+    print(f"paper grid: {size / 1e6:.1f} MB, app ready {ready:.0f} ms after navigation, "
+          f"cell click {click:.0f} ms, filter over 1600 {filt:.0f} ms")
+    assert size < 20e6 and ready < 5000 and click < 1000 and filt < 1000
+    assert not _errors(browser)

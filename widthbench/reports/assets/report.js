@@ -301,7 +301,7 @@
   }
   function kv(obj, hotKeys) {
     if (!obj || typeof obj !== "object") return null;
-    const keys = Object.keys(obj);
+    const keys = Object.keys(obj).filter(k => obj[k] !== undefined);
     if (!keys.length) return null;
     return h("div", {class: "kv"}, keys.map(k => [h("div", {class: "k"}, k),
       h("div", {class: hotKeys && hotKeys.test(k) ? "hot" : null}, typeof obj[k] === "object" ? JSON.stringify(obj[k]) : show(obj[k]))]));
@@ -687,7 +687,7 @@
       body.appendChild(kv({"plan valid": it.plan_valid, "goal claimed": it.goal_claimed, reason: it.reason,
         "optimal length": it.optimal_length, "wall time (s)": it.wall_time, "novelty width": it.novelty_width,
         unreadable: it.unreadable && Object.keys(it.unreadable).length ? it.unreadable : undefined,
-        answer: it.answer, gold: it.gold}, /reason/));
+        answer: it.answer, gold: it.gold, "tokens outside nodes": it.tokens_outside_nodes}, it.plan_valid ? null : /reason/));
       body.appendChild(h("div", {class: "muted"}, "tokens by purpose"));
       add(body, kv(Object.fromEntries(Object.entries(it.tokens_by_purpose || {}).map(([k, v]) => [k, `${v.calls} calls, ${v.tokens} tokens`]))));
       body.appendChild(h("h3", null, "Search tree"));
@@ -715,7 +715,13 @@
         hasTokens ? h("span", {class: "tag", title: n.tokens_by_purpose ? JSON.stringify(n.tokens_by_purpose) : "tokens spent on this node"}, `${kilo(n.tokens || 0)} tok`) : null,
         n.note ? h("span", {class: "error-text"}, n.note) : null,
         extra.length ? h("span", {class: "muted"}, extra.join(" ")) : null);
-      const el = h("li", null, line, n.state ? h("details", {class: "sub"}, h("summary", null, "state"), h("span", {class: "node-state"}, n.state)) : null);
+      const el = h("li", null, line);
+      if (n.state) {
+        const box = h("span", {class: "node-state", hidden: true}, n.state);
+        line.appendChild(h("button", {type: "button", class: "state-toggle", title: n.state,
+          onclick: () => { box.hidden = !box.hidden; }}, "state"));
+        el.appendChild(box);
+      }
       const ch = kids.get(n.id);
       if (ch) el.appendChild(h("ul", null, ch.map(li)));
       return el;
