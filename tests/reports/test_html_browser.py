@@ -212,10 +212,14 @@ def test_search_runs_show_table_3_4_and_the_trees(browser, runs, tmp_path):
 
 
 def test_screenshot_of_a_noisy_run(browser, score_page, tmp_path):
-    """The picture in docs/report.md (written there with WIDTHBENCH_DOCS_SCREENSHOT=1)."""
+    """The picture in docs/report.md: written there with WIDTHBENCH_DOCS_SCREENSHOT=1, of the run
+    folder WIDTHBENCH_DOCS_RUN when set (docs/report.md names the run)."""
     from selenium.webdriver.common.by import By
 
-    _open(browser, score_page)
+    docs_run = os.environ.get("WIDTHBENCH_DOCS_RUN")
+    page = write_html([docs_run], tmp_path) if docs_run else score_page
+    browser.set_window_size(1400, 1900)
+    _open(browser, page)
     cells = _css(browser, "td.cell")
     [c for c in cells if c.get_attribute("data-label") == "Action Generation"][0].click()
     browser.find_element(By.CSS_SELECTOR, "input[name=filter][value=wrong]").click()
@@ -225,6 +229,7 @@ def test_screenshot_of_a_noisy_run(browser, score_page, tmp_path):
     browser.execute_script("window.scrollTo(0, 0)")
     shot = tmp_path / "report.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 10_000
+    browser.set_window_size(1400, 1000)
     if os.environ.get("WIDTHBENCH_DOCS_SCREENSHOT") == "1":
         DOCS_PNG.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, DOCS_PNG)
