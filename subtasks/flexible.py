@@ -85,6 +85,7 @@ _LEAD_IN = re.compile(
     r"|(?:the\s+|my\s+)?(?:best\s+|correct\s+|optimal\s+|only\s+|right\s+)?(?:next\s+|first\s+|final\s+)?"
     r"(?:action|move|step)\s+(?:is|would\s+be|should\s+be|will\s+be)\s*:?\s+(?:to\s+)?)"
 )
+_RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
 _ADVERBS = re.compile(r"\b(?:now|still|also|currently|then)\s+")
 _NEG_FACT = re.compile(r"\b(is|are)\s+(?:not|no\s+longer)\s+")
 _FORM = re.compile(r"\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)")
@@ -245,6 +246,7 @@ class _LineRead:
     actions: list = field(default_factory=list)
     number: int | None = None
     title: str | None = None  # a line that is only a (bold) step title naming this action
+    marked: bool = False  # the line starts with a bullet or a number
 
 
 class _Reader:
@@ -482,7 +484,7 @@ class _Reader:
         if not self.nl or not read:
             return
         for m in re.finditer(r"\(([^()]*)\)", text):
-            other = self.full_action(m.group(1))
+            other = self.full_action(_RESTATE.sub("", m.group(1).strip()))
             if other is not None and other != read[-1]:
                 raise ParseError(f"the aside ({m.group(1)}) names {other}, but the step reads {read[-1]}")
 
@@ -492,17 +494,20 @@ class _Reader:
             return _LineRead("blank")
         if _MARK.match(s) or ln.fence:
             return _LineRead("neutral")
+        before = s
         number, s = _strip_number(s)
+        marked = s != before
         s = _WRAPPER.sub("", s).strip()
         while s.endswith(")") and s.count(")") > s.count("("):
             s = s[:-1].rstrip()
         if not s:
             return _LineRead("neutral", number=number)
-        raw_body = _strip_number(ln.raw.strip())[1] if ln.raw.strip() else ""
-        is_title = bool(re.fullmatch(r"\s*(?:\d+[.)]\s*)?(\*\*|__)[^*_]+\1\s*:?\s*", raw_body)) or ln.raw.lstrip().startswith("#")
-        m = re.match(r"^([^:()\[\]]{1,80}?):(?:\s+(.*)|\s*)$", s)
+        # A numbered line that is all bold ("1. **Unstack yellow from red**") titles the text below it.
+        is_title = number is not None and bool(
+            re.fullmatch(r"\s*(?:\d+[.):]|step\s*\d+\s*[:.)\-]?)\s*(\*\*|__)[^*_]+\1\s*:?\s*", ln.raw, re.I))
+        m = _title_split(s)
         if m:
-            title, body = m.group(1).strip(), (m.group(2) or "").strip()
+            title, body = m
             t_action = self.full_action(title)
             if t_action is not None:
                 try:
@@ -519,7 +524,8 @@ class _Reader:
                 s = body
         acts = self.steps(s, bare)
         if acts:
-            return _LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None)
+            return _LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
+                             marked=marked)
         if s.endswith(":") or ln.raw.lstrip().startswith("#"):
             return _LineRead("intro", number=number)
         return _LineRead("mixed" if self._holds_step(s, bare) else "prose", number=number)
@@ -564,7 +570,7 @@ class _Reader:
             if info.kind != "action":
                 continue
             acts = info.actions
-            if pending_title is not None and info.number is None:
+            if pending_title is not None and info.number is None and not info.marked:
                 if acts[0] != pending_title:
                     raise ParseError(f"the step's title names {pending_title}, but its text reads {acts[0]}")
                 acts = acts[1:]
@@ -615,6 +621,22 @@ class _Reader:
         if self.nl:
             return any(re.search(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])", c) for n in self.r._objects_by_name)
         return any(f in self.arity_atom for f, _ in _FORM.findall(c))
+
+
+def _title_split(s: str) -> tuple[str, str] | None:
+    """("title", "body") of "title: body" (the first ':' outside brackets, within 80 characters)."""
+    depth = 0
+    for i, ch in enumerate(s[:81]):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == ":" and depth == 0 and (i + 1 == len(s) or s[i + 1] == " ") and i > 0:
+            title = s[:i].strip()
+            if "[" in title or "]" in title:
+                return None
+            return title, s[i + 1:].strip()
+    return None
 
 
 def _fact_forms(c: str):
@@ -883,7 +905,7 @@ def read_successor_mapping(task: Task, text: str, style: str, actions, templates
     t, start, end, label = _region(text)
     lines = _lines(t, start, end)
     first = next((i for i, ln in enumerate(lines)
-                  if re.match(r"^action(?:\s*\d+)?\s*[:.)\-]", _strip_number(ln.norm)[1])), None)
+                  if re.match(r"^(?:[-*•+>#]+\s*|\(?\d+[.)]\s*)*action(?:\s*\d+)?\s*[:.)\-]", ln.norm)), None)
     if first is None:
         raise ParseError("no 'Action:' block in the answer")
     section = t[lines[first].start:end]
@@ -914,6 +936,7 @@ def read_successor_mapping(task: Task, text: str, style: str, actions, templates
 _VERDICT_PHRASES = (
     # (pattern, value) over one normalised sentence; {T}/{F} are the true/false words
     (r"^(?:so\s+|thus\s+|therefore\s+)?(yes|no)\b", None),
+    (r"\b(yes|no)$", None),
     (r"\b(?:the\s+)?(?:above\s+|given\s+|proposed\s+|provided\s+|this\s+|whole\s+)?plan\s+(?:is|would\s+be|will\s+be)\s+"
      r"(not\s+valid|not\s+correct|invalid|incorrect|valid|correct)\b", None),
 )
@@ -955,7 +978,7 @@ def read_verdict(text: str) -> Reading:
 
 def read_yes_no(text: str) -> Reading:
     """True for yes, False for no, like `parse.parse_yes_no`."""
-    rules = [(_VERDICT_PHRASES[0][0], {"yes": True, "no": False}),
+    rules = [(_VERDICT_PHRASES[0][0], {"yes": True, "no": False}), (_VERDICT_PHRASES[1][0], {"yes": True, "no": False}),
              (r"\bgoal\s+(?:is|has\s+been)\s+(not\s+satisfied|not\s+reached|not\s+met|not\s+achieved|satisfied|"
               r"reached|met|achieved)\b",
               {"satisfied": True, "reached": True, "met": True, "achieved": True, "not satisfied": False,
@@ -965,7 +988,7 @@ def read_yes_no(text: str) -> Reading:
 
 def read_novelty(text: str) -> Reading:
     """True = novel (keep), False = prune, like `parse.parse_novelty`."""
-    rules = [(_VERDICT_PHRASES[0][0], {"yes": True, "no": False}),
+    rules = [(_VERDICT_PHRASES[0][0], {"yes": True, "no": False}), (_VERDICT_PHRASES[1][0], {"yes": True, "no": False}),
              (r"\b(?:state\s+)?(?:is|should\s+be|would\s+be)\s+(not\s+novel|novel|kept|pruned|a\s+duplicate)\b",
               {"novel": True, "kept": True, "not novel": False, "pruned": False, "a duplicate": False}),
              (r"^(keep|prune)\b", {"keep": True, "prune": False})]

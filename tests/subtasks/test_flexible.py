@@ -1,0 +1,388 @@
+"""The flexible reader: every rendered answer, decorated as real models decorate answers, reads back
+exactly; ambiguous answers are parse errors; real PlanBench answers; the strict readers unchanged."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import DATA, PLANBENCH, cached_task, need_data
+from widthbench.errors import ParseError
+from widthbench.generators import generate
+from widthbench.pddl_domains.render import Renderer
+from widthbench.planners import strips
+from widthbench.subtasks import api, flexible
+from widthbench.subtasks import parse as strict
+
+TASKS = {
+    "blocksworld": [i.task() for i in generate("blocksworld", 2, 11)],
+    "logistics": [i.task() for i in generate("logistics", 2, 11)],
+}
+CASES = [(d, k, style, tpl) for d in TASKS for k in range(2) for style in ("nl", "pddl")
+         for tpl in ("widthbench", "planbench")]
+
+PREAMBLES = ["", "Here is the plan to achieve your goal:", "Sure! Let me work through this carefully.",
+             "Based on the initial conditions, the plan is as follows:", "Okay.", "### Plan",
+             "I considered the blocks and the goal one at a time."]
+STATE_PREAMBLES = ["", "The resulting state is:", "After taking the action, these facts hold:",
+                   "Sure! Let me work this out.", "### Resulting state"]
+EPILOGUES = ["", "This sequence reaches the goal.", "I hope this helps!", "Let me know if you need anything else."]
+EXPLANATIONS = [". You can do this because it is allowed here.", " (this makes progress)",
+                " - this frees the way.", ", which brings us closer to the goal.", ": this is allowed here.",
+                ". This is possible since the rules permit it."]
+NUMBERING = ["{i}. ", "{i}) ", "Step {i}: ", "- ", "* ", "", "**Step {i}:** ", "{i}. "]
+
+
+def _think(rng, r, task):
+    if rng.random() < 0.7:
+        return ""
+    other = r.action(rng.choice(task.actions))
+    return f"<think>\nLet me think. Maybe {other} first? Answer: no, that is wrong.\n</think>\n\n"
+
+
+def _wrap(rng, body: str, label_ok: bool = True) -> str:
+    kind = rng.randrange(7)
+    if kind == 1:
+        return f"[PLAN]\n{body}\n[PLAN END]"
+    if kind == 2:
+        return f"{body}\n[PLAN_END]"
+    if kind == 3:
+        return f"```\n{body}\n```"
+    if kind == 4 and label_ok:
+        return f"**Answer:**\n{body}"
+    if kind == 5 and label_ok:
+        return f"### Final answer\n{body}"
+    if kind == 6 and label_ok:
+        return f"Answer: {body}"
+    return body
+
+
+def _paraphrase(rng, r: Renderer, task, action: str, templates: str) -> str:
+    """The action in words: the renderer's sentence or a complete paraphrase from the data file."""
+    name, args = strips.parse_atom_text(action)
+    acts, _ = flexible._paraphrase_tables(flexible._template_domain(r.template_set.path), templates)
+    options = [t for t in acts.get(name, []) if sorted(int(x) for x in re.findall(r"\{(\d+)\}", t))
+               == list(range(len(args)))]
+    if not options or rng.random() < 0.4:
+        return r.action(action)
+    t = rng.choice(options)
+    return re.sub(r"\{(\d+)\}", lambda m: r.names[args[int(m.group(1))]], t)
+
+
+def _shout(text: str) -> str:
+    return "( " + "  ".join(text.strip("()").upper().split()) + " )"
+
+
+def _decorate_actions(rng, task, style, templates, acts: list[str]) -> str:
+    r = Renderer(task, style, templates)
+    one_line = style == "pddl" and rng.random() < 0.2
+    numbering = rng.choice(NUMBERING)  # one numbering style per answer, as models write
+    lines = []
+    for i, a in enumerate(acts, 1):
+        if style == "nl":
+            text = _paraphrase(rng, r, task, a, templates)
+        else:
+            text = _shout(a) if rng.random() < 0.4 else a
+        if one_line:
+            lines.append(text)
+            continue
+        cap = text[:1].upper() + text[1:] if rng.random() < 0.5 else text
+        if rng.random() < 0.2:
+            cap = f"**{cap}**"
+        if rng.random() < 0.3:
+            cap += rng.choice(EXPLANATIONS)
+        elif rng.random() < 0.15:
+            title = r.action(a) if style == "nl" else a
+            cap = f"**{title}**: {cap}."
+        lines.append(numbering.format(i=i) + cap)
+    body = " ".join(lines) if one_line else "\n".join(lines)
+    text = _wrap(rng, body)
+    pre, post = rng.choice(PREAMBLES), rng.choice(EPILOGUES)
+    return _think(rng, r, task) + "\n\n".join(x for x in (pre, text, post) if x)
+
+
+def _decorate_state(rng, task, style, templates, s: int) -> str:
+    r = Renderer(task, style, templates)
+    text = r.state(s)
+    if style == "pddl":
+        if rng.random() < 0.5:
+            text = "\n".join(rng.choice(["- ", "* ", ""]) + f for f in re.findall(r"\([^()]*\)", text))
+        if rng.random() < 0.3:
+            text = text.upper()
+    else:
+        parts = [p for p in re.split(r"\n|, | and ", text) if p]
+        if rng.random() < 0.5:
+            text = "\n".join(rng.choice(["- ", "* ", "", "1. "]) + p[:1].upper() + p[1:] + rng.choice(["", "."])
+                             for p in parts)
+    body = _wrap(rng, text)
+    pre, post = rng.choice(STATE_PREAMBLES), rng.choice(["", "That is the full state."])
+    return _think(rng, r, task) + "\n\n".join(x for x in (pre, body, post) if x)
+
+
+def _walk(task, rng, steps: int) -> int:
+    s = task.init
+    for _ in range(steps):
+        acts = strips.applicable_actions(task, s)
+        if not acts:
+            break
+        s = strips.successor(s, rng.choice(acts))
+    return s
+
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(case=st.sampled_from(CASES), rng=st.randoms(use_true_random=False), n=st.integers(1, 6))
+def test_decorated_plans_read_back_exactly(case, rng, n):
+    domain, k, style, templates = case
+    task = TASKS[domain][k]
+    plan = [str(rng.choice(task.actions)) for _ in range(n)]
+    text = _decorate_actions(rng, task, style, templates, plan)
+    got = flexible.read_plan(task, text, style, templates)
+    assert got.value == plan, text
+    assert 0 <= got.span[0] <= got.span[1] <= len(text)
+    assert flexible.read_action_list(task, text, style, templates).value == list(dict.fromkeys(plan))
+
+
+@SETTINGS
+@given(case=st.sampled_from(CASES), rng=st.randoms(use_true_random=False))
+def test_decorated_single_actions_read_back_exactly(case, rng):
+    domain, k, style, templates = case
+    task = TASKS[domain][k]
+    a = str(rng.choice(task.actions))
+    text = _decorate_actions(rng, task, style, templates, [a])
+    assert flexible.read_single_action(task, text, style, templates).value == a, text
+
+
+@SETTINGS
+@given(case=st.sampled_from(CASES), rng=st.randoms(use_true_random=False), steps=st.integers(0, 6))
+def test_decorated_states_read_back_exactly(case, rng, steps):
+    domain, k, style, templates = case
+    task = TASKS[domain][k]
+    s = _walk(task, rng, steps)
+    text = _decorate_state(rng, task, style, templates, s)
+    assert flexible.read_state(task, text, style, templates).value == s, text
+
+
+@SETTINGS
+@given(case=st.sampled_from(CASES), rng=st.randoms(use_true_random=False), steps=st.integers(0, 4))
+def test_decorated_successor_mappings_read_back_exactly(case, rng, steps):
+    domain, k, style, templates = case
+    task = TASKS[domain][k]
+    r = Renderer(task, style, templates)
+    s = _walk(task, rng, steps)
+    acts = [str(a) for a in strips.applicable_actions(task, s)][:4]
+    truth = {a: strips.successor(s, strips.parse_action(task, a)) for a in acts}
+    head = rng.choice(["Action: {a}", "**Action:** {a}", "Action {i}: {a}", "- Action: {a}"])
+    blocks = [head.format(a=r.action(a), i=i) + "\nResulting state:\n" + r.state(t)
+              for i, (a, t) in enumerate(truth.items(), 1)]
+    text = rng.choice(["", "Here are the successors:\n\n", "Answer:\n"]) + "\n\n".join(blocks)
+    assert flexible.read_successor_mapping(task, text, style, acts, templates).value == truth, text
+
+
+VERDICTS = {
+    True: ["yes", "Yes", "**Yes**", "Answer: yes", "Yes, the plan reaches the goal.", "The plan is valid.",
+           "<think>maybe no?</think>\n\nYes", "After checking every step:\n\nThe above plan is valid.",
+           "### Final answer\n**YES**"],
+    False: ["no", "No, it fails at step 2.", "The above plan is invalid. The unmet goal condition is listed below.",
+            "**Answer:** No", "<think>yes? no.</think>No", "The plan is not valid because step 2 fails."],
+}
+
+
+@pytest.mark.parametrize("value", [True, False])
+def test_decorated_verdicts(value):
+    for text in VERDICTS[value]:
+        assert flexible.read_verdict(text).value is value, text
+
+
+def test_decorated_yes_no_novelty_and_integers():
+    assert flexible.read_yes_no("**Yes**, the goal is satisfied.").value is True
+    assert flexible.read_yes_no("After checking: the goal is not satisfied.").value is False
+    assert flexible.read_novelty("The new state is novel, so it is kept.").value is True
+    assert flexible.read_novelty("Answer: prune").value is False
+    for text, n in [("3", 3), ("Answer: 2", 2), ("The novelty of the new state is **2**.", 2),
+                    ("Counting facts 1 and 3 of state 4 gives \\boxed{2}", 2), ("<think>1? 5?</think>four", 4),
+                    ("States 1 and 2 share the facts.\nSo the width is 2", 2)]:
+        assert flexible.read_integer(text).value == n, text
+
+
+# ---------------------------------------------------------------------------------------------
+# Never a guess
+
+
+@pytest.fixture(scope="module")
+def bw():
+    return generate("blocksworld", 1, 7)[0].task()
+
+
+def _names(task):
+    r = Renderer(task, "nl", "planbench")
+    on = [strips.parse_atom_text(a)[1] for a in strips.state_atoms(task, task.init) if a.startswith("(on ")]
+    return r, on
+
+
+def test_ambiguous_answers_are_parse_errors(bw):
+    r, on = _names(bw)
+    top, below = on[0]
+    t, b = r.names[top], r.names[below]
+    other = next(o for o, _ in bw.objects if o not in (top, below))
+    o = r.names[other]
+    cases = [
+        f"Plan A:\n1. unstack the {t} from the {b}\n2. put down the {t}\n\nAlternatively:\n1. pick up the {o}\n",
+        f"[PLAN]\nunstack the {t} from the {b}\n[PLAN END]\n[PLAN]\npick up the {o}\n[PLAN END]",
+        f"pick up the {o} or the {t}",
+        f"Either pick up the {o} or unstack the {t} from the {b}.",
+        f"Do not unstack the {t} from the {b}.",
+        f"1. **Unstack {t.split()[0]} from {b.split()[0]}**: Unstack the {t} from the {o}.",
+        f"unstack the {t} from the {b} (i.e. pick up the {o})",
+        f"1. unstack the {t} from the {b}\n2. put it down\n",
+        f"<think>\n1. unstack the {t} from the {b}\n2. put down",
+        "<think>Let me plan this.</think>\n\n",
+        f"1. unstack the {t} from the {b}\n2. To be safe, put down the {t}.\n3. pick up the {o}",
+        f"unstack the {t}",  # the block below is left out and several fit
+    ]
+    for text in cases:
+        with pytest.raises(ParseError):
+            got = flexible.read_plan(bw, text, "nl", "planbench")
+            pytest.fail(f"read {got.value} from {text!r}")
+    for text in ("Yes. Wait, actually no.", "The plan is valid. The plan is invalid.", "yes and no"):
+        with pytest.raises(ParseError):
+            flexible.read_verdict(text)
+    for text in ("It is 2 or 3.", "**2** or maybe **3**"):
+        with pytest.raises(ParseError):
+            flexible.read_integer(text)
+    with pytest.raises(ParseError):
+        flexible.read_single_action(bw, f"pick up the {o}\nunstack the {t} from the {b}", "nl", "planbench")
+    with pytest.raises(ParseError):
+        flexible.read_state(bw, f"the {t} is clear\nthe {t} is not clear", "nl", "planbench")
+    with pytest.raises(ParseError):
+        flexible.read_plan(bw, f"(unstack {top}) (put-down {top})", "pddl", "planbench")
+
+
+def test_title_and_body_agreeing_is_one_reading(bw):
+    r, on = _names(bw)
+    top, below = on[0]
+    t, b = r.names[top], r.names[below]
+    text = (f"Here is my plan:\n\n1. **Unstack {t.split()[0]} from {b.split()[0]}**: Unstack the {t} from the {b}. "
+            f"You can do this because the {t} is clear.\n2. **Put down {t.split()[0]}**\n   Put down the {t} on the "
+            f"table (now the hand is empty).\n")
+    got = flexible.read_plan(bw, text, "nl", "planbench")
+    assert got.value == [f"(unstack {top} {below})", f"(put-down {top})"]
+    assert got.rule == "action-lines" and text[got.span[0]:got.span[1]].startswith("1. **Unstack")
+
+
+def test_qwen3_style_answer_section_and_markdown_list(bw):
+    r, on = _names(bw)
+    top, below = on[0]
+    t, b = r.names[top], r.names[below]
+    text = (f"<think>\nOkay, the {t} is on the {b}. Maybe pick up the {b}? No, unstack first.\n</think>\n\n"
+            f"To reach the goal I first clear the {b}.\n\n**Answer:**\n\n- Unstack the {t} from the {b}\n"
+            f"- Put the {t} down on the table\n\nThis leaves the {b} clear.")
+    got = flexible.read_plan(bw, text, "nl", "widthbench")
+    assert got.value == [f"(unstack {top} {below})", f"(put-down {top})"] and got.rule == "answer-label"
+    same_twice = (f"1. unstack the {t} from the {b}\n2. put down the {t}\n\nIn short, the plan is:\n\n"
+                  f"unstack the {t} from the {b}\nput down the {t}")
+    assert flexible.read_plan(bw, same_twice, "nl", "planbench").value == [f"(unstack {top} {below})",
+                                                                           f"(put-down {top})"]
+    pddl = f"The plan:\n1. ( UNSTACK  {top.upper()}  {below.upper()} ) ; 1\n(PUT-DOWN {top}) ; 2"
+    assert flexible.read_plan(bw, pddl, "pddl", "planbench").value == [f"(unstack {top} {below})",
+                                                                       f"(put-down {top})"]
+    assert flexible.read_plan(bw, f"(unstack {top} {below}) (put-down {top})", "pddl").value == [
+        f"(unstack {top} {below})", f"(put-down {top})"]
+    assert flexible.read_plan(bw, "Answer: none", "nl").value == []
+
+
+def test_logistics_paraphrase_with_a_left_out_argument_is_completed_from_the_ground_actions():
+    task = TASKS["logistics"][0]
+    r = Renderer(task, "nl", "planbench")
+    drive = next(a for a in task.actions if a.name == "drive-truck" and a.args[1] != a.args[2])
+    t, f, to, _ = (r.names[x] for x in drive.args)
+    got = flexible.read_plan(task, f"1. Drive {t} from {f} to {to}.", "nl", "planbench")
+    assert got.value == [str(drive)]
+
+
+# ---------------------------------------------------------------------------------------------
+# Real answers (PlanBench's GPT-4 results, ../shared/data/planbench-responses)
+
+RESPONSES = DATA / "planbench-responses"
+BW_RESULTS = RESPONSES / "llm_planning_analysis/results/blocksworld/gpt-4_chat"
+LOG_RESULTS = RESPONSES / "llm_planning_analysis/results/logistics/gpt-4_chat"
+
+
+def _answer(path, instance_id):
+    need_data()
+    inst = next(i for i in json.loads(path.read_text())["instances"] if i["instance_id"] == instance_id)
+    dom = "logistics" if "logistics" in str(path) else "blocksworld"
+    base = PLANBENCH / "plan-bench/instances" / dom
+    task = cached_task(str(base / "generated_domain.pddl"), str(base / f"generated_basic/instance-{instance_id}.pddl"))
+    return task, inst
+
+
+@pytest.mark.parametrize("path, iid, style, expect_valid", [
+    (BW_RESULTS / "task_1_plan_generation_zero_shot.json", 86, "nl", True),  # "Place the red block on the table"
+    (BW_RESULTS / "task_1_plan_generation.json", 31, "nl", True),  # "put the blue block down on the table"
+    (BW_RESULTS / "task_1_plan_generation_zero_shot_pddl.json", 69, "pddl", True),  # the same plan twice
+    (BW_RESULTS / "task_1_plan_generation_zero_shot.json", 29, "nl", False),  # "(now holding the red block)"
+    (BW_RESULTS / "task_1_plan_generation_pddl.json", 5, "pddl", False),
+    (LOG_RESULTS / "task_1_zero_shot_plan_generation_pddl.json", 2, "pddl", True),  # "1. LOAD-AIRPLANE ...: Load ..."
+    (LOG_RESULTS / "task_1_zero_shot_plan_generation_pddl.json", 48, "pddl", True),  # words, then the PDDL plan
+    (LOG_RESULTS / "task_1_zero_shot_plan_generation.json", 4, "nl", True),
+])
+def test_real_planbench_answers(path, iid, style, expect_valid):
+    task, inst = _answer(path, iid)
+    got = flexible.read_plan(task, inst["llm_raw_response"], style, "planbench")
+    assert strips.execute_plan(task, got.value).valid is expect_valid
+
+
+def test_real_planbench_answers_that_stay_unread():
+    task, inst = _answer(BW_RESULTS / "task_1_plan_generation.json", 8)  # "stack the blue block with the red ..."
+    with pytest.raises(ParseError, match="cannot read the step"):
+        flexible.read_plan(task, inst["llm_raw_response"], "nl", "planbench")
+    task, inst = _answer(LOG_RESULTS / "task_1_plan_generation_pddl.json", 184)  # (drive-truck t1 l1-2 l1-0)
+    with pytest.raises(ParseError, match="takes 4 argument"):
+        flexible.read_plan(task, inst["llm_raw_response"], "pddl", "planbench")
+
+
+# ---------------------------------------------------------------------------------------------
+# The strict readers are unchanged, and flexible reads whatever they read
+
+
+@pytest.mark.parametrize("domain", ["blocksworld", "logistics"])
+@pytest.mark.parametrize("style", ["nl", "pddl"])
+def test_strict_readers_still_read_the_rendered_answers_and_flexible_agrees(domain, style):
+    rng = random.Random(5)
+    task = TASKS[domain][0]
+    r = api.renderer(task, style)
+    for _ in range(10):
+        s = _walk(task, rng, rng.randrange(5))
+        acts = [str(a) for a in strips.applicable_actions(task, s)]
+        listed = "Answer:\n" + r.actions(acts)
+        assert api.parse_action_list(task, listed, style) == acts
+        assert flexible.read_action_list(task, listed, style).value == acts
+        one = "Answer: " + r.action(acts[0]) + "\nBecause it is applicable."
+        assert api.parse_single_action(task, one, style) == acts[0]
+        assert flexible.read_single_action(task, one, style).value == acts[0]
+        state = "The resulting state is:\n" + r.state(s)
+        assert api.parse_successor(task, state, style) == s
+        assert flexible.read_state(task, state, style).value == s
+    assert strict.parse_verdict("No, it fails at step 2.") is False
+    assert strict.parse_integer("Answer: 3\nbecause states 1 and 2 ...") == 3
+    with pytest.raises(ParseError):
+        api.parse_action_list(task, "Here is the plan:\n" + r.actions(acts[:1]) + "\nDone, that is all.", style)
+
+
+def test_strict_reader_on_real_answers_is_as_before():
+    """Today's rules on real answers: the strict reader fails on preambles and paraphrases."""
+    task, inst = _answer(BW_RESULTS / "task_1_plan_generation.json", 5)
+    r = Renderer(task, "nl", "planbench")
+    assert r.parse_plan(strict.answer_section(inst["llm_raw_response"])) == [
+        x.lower() for x in inst["extracted_llm_plan"]]
+    task, inst = _answer(BW_RESULTS / "task_1_plan_generation_zero_shot.json", 86)
+    with pytest.raises(ParseError):
+        Renderer(task, "nl", "planbench").parse_plan(strict.answer_section(inst["llm_raw_response"]))
