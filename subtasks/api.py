@@ -29,6 +29,7 @@ __all__ = [
     "novelty_prompt", "parse_novelty",
     "goal_check_prompt", "parse_yes_no",
     "novelty_estimate_prompt", "width_estimate_prompt", "parse_integer",
+    "plan_generation_prompt",
     "renderer", "objects_text", "previous_states_text",
 ]
 
@@ -161,6 +162,13 @@ def verification_prompt(task: Task, plan, style: str) -> list[dict]:
     r = renderer(task, style)
     user = _user(task, "verification", style, state=r.state(task.init), goal=r.goal(),
                  plan=r.plan([_action_text(task, a) for a in plan]))
+    return _prompts.messages(task.domain, user)
+
+
+def plan_generation_prompt(task: Task, style: str) -> list[dict]:
+    """A whole plan from the initial state to the goal (PlanBench task 1)."""
+    r = renderer(task, style)
+    user = _user(task, "plan_generation", style, state=r.state(task.init), goal=r.goal())
     return _prompts.messages(task.domain, user)
 
 

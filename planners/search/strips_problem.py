@@ -18,7 +18,7 @@ from widthbench.errors import ParseError, UserError
 from widthbench.planners import strips
 from widthbench.planners.search import prompts as search_prompts
 from widthbench.planners.search.parsing import numbered, parse_score, parse_scores, split_direct
-from widthbench.subtasks import api
+from widthbench.subtasks import answers, api
 from widthbench.subtasks import prompts as sub_prompts
 from widthbench.subtasks.parse import answer_section
 
@@ -30,7 +30,7 @@ class StripsProblem:
     has_engine = True
 
     def __init__(self, instance, *, style: str = "nl", extension: bool = True,
-                 novelty_width: int | None = None):
+                 novelty_width: int | None = None, reader: str = answers.HEADLINE_READER):
         self.instance = instance
         self.id = instance.id
         self.domain = instance.domain if isinstance(instance.domain, str) else str(instance.domain)
@@ -41,6 +41,8 @@ class StripsProblem:
         self.novelty_width = novelty_width
         self.initial = self.task.init
         self.optimal_length = instance.optimal_length
+        self.reader = reader  # which reader of the sub-task answer kinds reads the model's answers
+        self._question = answers.Question(self.task)
 
     # ---- identity and display -------------------------------------------------------------
     def key(self, state):
@@ -112,32 +114,35 @@ class StripsProblem:
     def next_action_messages(self, state):
         return api.next_action_prompt(self.task, state, self.style, extension=self.extension)
 
+    def _read(self, kind: answers.AnswerKind, text: str):
+        return kind.read(self.reader, self._question, text, self.style).value
+
     def parse_next_action(self, text, state):
-        return api.parse_single_action(self.task, text, self.style)
+        return self._read(answers.ACTION, text)
 
     def successor_messages(self, state, action):
         return api.successor_prompt(self.task, state, action, self.style)
 
     def parse_successor(self, text, state, action):
-        return api.parse_successor(self.task, text, self.style)
+        return self._read(answers.STATE, text)
 
     def action_list_messages(self, state):
         return api.action_generation_prompt(self.task, state, self.style)
 
     def parse_action_list(self, text, state):
-        return api.parse_action_list(self.task, text, self.style)
+        return self._read(answers.ACTION_LIST, text)
 
     def goal_check_messages(self, state):
         return api.goal_check_prompt(self.task, state, self.style)
 
     def parse_goal_check(self, text) -> bool:
-        return api.parse_yes_no(text)
+        return self._read(answers.YES_NO, text)
 
     def novelty_messages(self, previous, state):
         return api.novelty_prompt(self.task, previous, state, self.style, width=self.novelty_width)
 
     def parse_novelty(self, text) -> bool:
-        return api.parse_novelty(text)
+        return self._read(answers.NOVELTY, text)
 
     # ---- prompts: search templates ----------------------------------------------------------
     def _messages(self, kind: str, extended: bool = False, **fields) -> list[dict]:
@@ -158,7 +163,7 @@ class StripsProblem:
                               goal=self.r.goal())
 
     def parse_naive(self, text):
-        return self.r.parse_plan(answer_section(text))
+        return self._read(answers.PLAN, text)
 
     def judge_pre_messages(self, state, actions):
         return self._messages("judge_pre", state=self.r.state(state), goal=self.r.goal(),
