@@ -257,3 +257,31 @@ def test_full_paper_grid_page_is_small_and_quick(browser, tmp_path):
           f"cell click {click:.0f} ms, filter over 1600 {filt:.0f} ms")
     assert size < 20e6 and ready < 5000 and click < 1000 and filt < 1000
     assert not _errors(browser)
+
+
+def test_one_reader_records_and_thinking_none_produced(browser, runs, tmp_path):
+    """Today's shape before the second reader (no reader keys) renders the same grid; a cell whose
+    row says thinking was requested but none produced is labelled so."""
+    import json
+
+    run = tmp_path / "one-reader"
+    run.mkdir()
+    s = summary(runs["noisy"])
+    first = s["rows"][0].get("reader")
+    rows = [{k: v for k, v in r.items() if k != "reader"} for r in s["rows"] if r.get("reader") == first]
+    marked = next(i for i, r in enumerate(rows) if r["thinking"] == "on")
+    rows[marked]["thinking_produced"] = False
+    s = {k: v for k, v in s.items() if k not in ("headline_reader", "readers")} | {"rows": rows}
+    (run / "summary.json").write_text(json.dumps(s), encoding="utf-8")
+    with open(run / "items.jsonl", "w", encoding="utf-8") as f:
+        for r in records(runs["noisy"]):
+            f.write(json.dumps({k: v for k, v in r.items() if k not in ("reader", "readings")}) + "\n")
+    _open(browser, write_html([run], tmp_path))
+    cells = _css(browser, "td.cell")
+    assert len(cells) == len(rows)
+    assert not _css(browser, "td.cell .second")  # one reader: no strict line
+    for td in cells:
+        row = rows[int(td.get_attribute("data-row"))]
+        assert td.find_element("css selector", ".kn").text == f"{row['correct']}/{row['n']}"
+        assert ("thinking requested, none produced" in td.text) == (row is rows[marked])
+    assert not _errors(browser)
