@@ -206,6 +206,11 @@ def test_search_runs_show_table_3_4_and_the_trees(browser, runs, tmp_path):
     assert len(nodes) == len(items[0]["tree"])
     assert [n.get_attribute("data-status") for n in nodes] == [n["status"] for n in sorted(items[0]["tree"], key=lambda n: n["id"])] \
         or sorted(n.get_attribute("data-status") for n in nodes) == sorted(n["status"] for n in items[0]["tree"])
+    # Tokens per node, as recorded in the tree.
+    tree = {n["id"]: n for n in items[0]["tree"]}
+    for line in nodes:
+        node = tree[int(line.get_attribute("data-node"))]
+        assert "tok" in line.text and line.get_attribute("data-status") == node["status"]
     assert "Plan and validation" in cards[0].text
     browser.save_screenshot(str(tmp_path / "search.png"))
     assert not _errors(browser)
