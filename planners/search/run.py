@@ -134,12 +134,12 @@ def _charge_hooks(hooks, problem) -> None:
     k, a = problem.key, problem.action_key
     at = lambda state, *_, **__: ("at", k(state))  # noqa: E731
     hooks.proposer = _Charged(hooks.proposer, {"propose": at, "candidates": at})
-    hooks.mapper = _Charged(hooks.mapper, {"successor": lambda s, act, *_: ("map", k(s), a(act))})
+    hooks.mapper = _Charged(hooks.mapper, {"successor": lambda s, act, *_, **__: ("map", k(s), a(act))})
     hooks.verifier = _Charged(hooks.verifier, {"is_goal": at})
-    hooks.novelty = _Charged(hooks.novelty, {"judge": lambda s, parent, *_: ("judged", k(s), k(parent))})
+    hooks.novelty = _Charged(hooks.novelty, {"judge": lambda s, parent, *_, **__: ("judged", k(s), k(parent))})
     if hooks.evaluator is not None:
         hooks.evaluator = _Charged(hooks.evaluator, {"judge_pre": at, "value": at,
-                                                     "judge_post": lambda s, act, *_: ("map", k(s), a(act))})
+                                                     "judge_post": lambda s, act, *_, **__: ("map", k(s), a(act))})
 
 
 def _count_tokens(llm: LLM) -> dict:
