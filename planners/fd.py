@@ -49,6 +49,11 @@ def up_problem(task: Task, state: int | None = None):
     from unified_planning.io import PDDLReader
 
     _quiet()
+    from unified_planning.environment import get_environment
+
+    # PDDL lets an action and a predicate share a name (ACPBench floor-tile's "down"); UP refuses
+    # that unless this flag of its environment is off.
+    get_environment().error_used_name = False
     problem = PDDLReader().parse_problem_string(task.domain.text, problem_pddl(task, state))
     problem.add_quality_metric(metrics.MinimizeSequentialPlanLength())
     return problem
