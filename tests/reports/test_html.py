@@ -209,3 +209,14 @@ def test_search_trees_carry_tokens_per_node_that_add_up(runs):
             outside = sum(item.get("tokens_outside_nodes", {}).values())
             assert sum(n["tokens"] for n in tree) + outside == item["tokens"]
             assert tree[0]["tokens"] > 0  # the root's expansion asked the model
+
+
+def test_a_real_model_run_is_not_labelled_simulated(runs):
+    run = report_html.load_run(runs["noisy"])
+    run["summary"]["simulated"] = False
+    run["summary"]["model"] = "openai:some-model"
+    for row in run["summary"]["rows"]:
+        row["simulated"] = False
+    page = report_html.build_html([run])
+    assert "SIMULATED" not in re.search(r"<title>(.*?)</title>", page).group(1)
+    assert _payload(page)["simulated"] is False
