@@ -855,16 +855,17 @@ def parse_action(task: Task, text: str) -> Action:
     if len(args) != len(s.params):
         raise UserError(f"action {name} takes {len(s.params)} argument(s), got {len(args)} in {text.strip()!r}")
     objs = dict(task.objects)
+    ill_typed = []
     for x, t in zip(args, s.param_types):
         if x not in objs:
             raise UserError(f"unknown object {x!r} in {text.strip()!r}")
         if not task.domain.is_subtype(objs[x], t):
-            raise UserError(f"object {x} is of type {objs[x]}, not {t}, in {text.strip()!r}")
+            ill_typed.append(f"({x} - {t})")  # a typed parameter is a precondition no state meets
     b = dict(zip(s.params, args))
     static = task.domain.static_predicates
     init_static = {parse_atom_text(x) for x in task.static_atoms}
     pre, neg, add, dele, imp = _masks(s, b, _tuple_index(task), init_static, static)
-    return Action(-1, name, args, pre, neg, add, dele, imp)
+    return Action(-1, name, args, pre, neg, add, dele, tuple(ill_typed) + tuple(imp))
 
 
 def _tuple_index(task: Task) -> dict:
@@ -895,14 +896,27 @@ def execute_plan(task: Task, plan, state: int | None = None) -> PlanResult:
     return PlanResult(False, tuple(states), unmet_goals=tuple(unmet))
 
 
+_PLAN_NUMBER = re.compile(r"^(?:step\s*)?\d+(?:\.\d+)?\s*[:.)]\s*", re.I)
+_PLAN_STEP = re.compile(r"\(([^()]*)\)")
+
+
 def read_plan(text: str, source: str = "<plan>") -> list[str]:
-    """Plan file text -> action texts. One action per line, ``;`` comments and blank lines ignored."""
+    """Plan file text -> action texts (lower case, single spaces), in order.
+
+    As users have plan files: one or more PDDL actions per line (``(a x) (b y)``), any case and
+    spacing; ``;`` starts a comment (so ``(pick-up a) ; 1`` is step 1); blank lines are ignored; a
+    leading step number (``1.``, ``1)``, ``0:``, ``step 1:``, IPC's ``0.000:``) and a trailing duration
+    ``[1]`` are dropped. Anything else on a line is a usage error naming the line.
+    """
     steps = []
-    for n, line in enumerate(text.splitlines(), start=1):
-        line = line.split(";", 1)[0].strip()
+    for n, raw in enumerate(text.splitlines(), start=1):
+        line = raw.split(";", 1)[0].strip()
         if not line:
             continue
-        if not (line.startswith("(") and line.endswith(")")) or line.count("(") != 1 or line.count(")") != 1:
-            raise UserError(f"{source}:{n}: not a PDDL action: {line!r}")
-        steps.append(line.lower())
+        line = _PLAN_NUMBER.sub("", line, count=1)
+        line = re.sub(r"\s*\[[\d.]+\]\s*$", "", line)
+        forms = _PLAN_STEP.findall(line)
+        if not forms or _PLAN_STEP.sub(" ", line).strip(" \t,") or not all(f.split() for f in forms):
+            raise UserError(f"{source}:{n}: not a PDDL action: {raw.split(';', 1)[0].strip()!r}")
+        steps.extend("(" + " ".join(f.lower().split()) + ")" for f in forms)
     return steps

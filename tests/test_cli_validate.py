@@ -101,3 +101,57 @@ def test_console_script_prints_no_traceback(tmp_path):
     r = subprocess.run([sys.executable, "-m", "widthbench", "validate", str(tmp_path / "d.pddl"), "x", "y"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and "Traceback" not in r.stderr and r.stderr.count("\n") == 1
+
+
+# Plan files as users have them (issue 12, scope 5)
+
+@pytest.mark.parametrize("plan", [
+    "(unstack a b) (put-down a)\n(pick-up b) (stack b c)\n",                      # one-line sequences
+    "(UNSTACK A B)\n( PUT-DOWN   A )\n(Pick-Up b)\n(stack B c)\n",                  # upper case and spacing
+    "1. (unstack a b)\n2. (put-down a)\n3. (pick-up b)\n4. (stack b c)\n",         # ACPBench numbering
+    "(unstack a b) ; 1\n(put-down a) ; 2\n(pick-up b) ; 3\n(stack b c) ; 4\n",     # numbered in comments
+    "0: (unstack a b)\n1: (put-down a)\nstep 3: (pick-up b)\n0.000: (stack b c) [1]\n; cost = 4 (unit cost)\n",
+])
+def test_plan_files_as_users_have_them_are_read(plan, files, capsys):
+    (files / "user.txt").write_text(plan)
+    assert main(["validate", "blocksworld", str(files / "p.pddl"), str(files / "user.txt")]) == 0
+    assert capsys.readouterr().out.startswith("VALID (4 steps)")
+
+
+def test_read_plan_normalises_case_spacing_and_keeps_order():
+    from widthbench.planners.strips import read_plan
+
+    assert read_plan("1. ( UNSTACK  A B ) (put-down a) ; 1\n") == ["(unstack a b)", "(put-down a)"]
+
+
+TYPED_DOMAIN = """(define (domain t) (:requirements :strips :typing) (:types truck package)
+ (:predicates (at ?x) (loaded ?p - package ?t - truck))
+ (:action load :parameters (?p - package ?t - truck) :precondition (at ?p)
+  :effect (and (loaded ?p ?t) (not (at ?p)))))"""
+TYPED_PROBLEM = """(define (problem q) (:domain t) (:objects p1 - package t1 - truck)
+ (:init (at p1) (at t1)) (:goal (loaded p1 t1)))"""
+
+
+def test_an_ill_typed_step_is_an_inapplicable_step_not_a_usage_error(tmp_path, capsys):
+    (tmp_path / "d.pddl").write_text(TYPED_DOMAIN)
+    (tmp_path / "p.pddl").write_text(TYPED_PROBLEM)
+    (tmp_path / "ok").write_text("(load p1 t1)\n")
+    (tmp_path / "bad").write_text("(load t1 p1)\n")
+    assert main(["validate", str(tmp_path / "d.pddl"), str(tmp_path / "p.pddl"), str(tmp_path / "ok")]) == 0
+    capsys.readouterr()
+    assert main(["validate", str(tmp_path / "d.pddl"), str(tmp_path / "p.pddl"), str(tmp_path / "bad")]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("INVALID: step 1 (load t1 p1) is not applicable") and "(t1 - package)" in out
+
+
+def test_a_step_naming_no_ground_action_is_inapplicable(files, capsys):
+    (files / "aa.txt").write_text("(unstack a b)\n(stack a a)\n")
+    assert main(["validate", "blocksworld", str(files / "p.pddl"), str(files / "aa.txt")]) == 1
+    assert "step 2 (stack a a) is not applicable" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("plan", ["(unstack a b) put-down a", "(unstack a b) (", "1.", "(unstack a b) (())"])
+def test_lines_that_are_not_only_actions_stay_usage_errors(plan, files, capsys):
+    (files / "junk.txt").write_text(plan)
+    assert main(["validate", "blocksworld", str(files / "p.pddl"), str(files / "junk.txt")]) == 2
+    assert "not a PDDL action" in capsys.readouterr().err
