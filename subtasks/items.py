@@ -146,6 +146,9 @@ class Pool:
         if "walk" not in d:
             rng = rng_for(self.seed, "state", i, d["instance"].id)
             h = self.truth(i).h_star()
+            if h == float("inf"):  # e.g. an ACPBench problem whose init is a dead end
+                raise UserError(f"instance {d['instance'].id} has no plan: sub-task items need solvable "
+                                "problems (remove it from the folder)")
             length = rng.randint(0, max(1, int(h)))
             s, steps = random_walk(d["task"], rng, length)
             d["walk"] = (s, len(steps))
