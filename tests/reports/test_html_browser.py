@@ -56,6 +56,17 @@ def _open(driver, page: Path) -> float:
     raise AssertionError(f"the app did not finish rendering; console: {driver.get_log('browser')}")
 
 
+def _wait(found, what: str):
+    """Poll ``found()`` until it returns something truthy (a <details> builds its body on its
+    toggle event, which fires after the click returns)."""
+    for _ in range(100):
+        got = found()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 def _errors(driver) -> list:
     return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
 
@@ -153,14 +164,13 @@ def test_clicking_a_cell_shows_exactly_its_items_and_filters_and_search_work(bro
     target = mine[0]["item_id"]
     box = browser.find_element(By.ID, "search")
     box.send_keys(target)
-    time.sleep(0.4)
-    found = _css(browser, "#items-list details.item")
-    assert found and all(d.get_attribute("data-key").split("|")[1] == target for d in found)
+    found = _wait(lambda: [d for d in [_css(browser, "#items-list details.item")] if d and all(
+        x.get_attribute("data-key").split("|")[1] == target for x in d)], "the search to apply")[0]
     assert browser.find_element(By.ID, "items-count").get_attribute("data-shown") == str(len(found))
 
     # An item opens: prompt (collapsed), raw answer, what was read, truth, diff.
     found[0].find_element(By.TAG_NAME, "summary").click()
-    body = found[0].find_element(By.CSS_SELECTOR, ".body")
+    body = _wait(lambda: found[0].find_elements(By.CSS_SELECTOR, ".body"), "the item's body")[0]
     assert body.find_element(By.CSS_SELECTOR, "details.prompt").get_attribute("open") is None
     assert body.find_element(By.CSS_SELECTOR, "pre.raw").text.strip()
     assert "What was read" in body.text and "Truth" in body.text and "Diff" in body.text
@@ -202,7 +212,7 @@ def test_search_runs_show_table_3_4_and_the_trees(browser, runs, tmp_path):
     items = records(runs["bfs"])
     assert len(cards) == len(items)
     cards[0].find_element(By.TAG_NAME, "summary").click()
-    nodes = cards[0].find_elements(By.CSS_SELECTOR, ".node-line")
+    nodes = _wait(lambda: cards[0].find_elements(By.CSS_SELECTOR, ".node-line"), "the search tree")
     assert len(nodes) == len(items[0]["tree"])
     assert [n.get_attribute("data-status") for n in nodes] == [n["status"] for n in sorted(items[0]["tree"], key=lambda n: n["id"])] \
         or sorted(n.get_attribute("data-status") for n in nodes) == sorted(n["status"] for n in items[0]["tree"])
