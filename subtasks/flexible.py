@@ -948,7 +948,7 @@ def _flex_verdict(text: str, strict_parse, sentence_rules) -> Reading:
     t, start, end, label = _region(text)
     region = t[start:end]
     try:
-        value = strict_parse(region)
+        value = strict_parse(t)  # the strict rule on the reply (it finds the same region itself)
         return Reading(value, (start + len(region) - len(region.lstrip()), start + len(region.rstrip())),
                        "answer-label" if label else "whole-reply")
     except ParseError as first:
@@ -1001,7 +1001,7 @@ def read_integer(text: str) -> Reading:
     t, start, end, label = _region(text)
     region = t[start:end]
     try:
-        value = _strict.parse_integer(region)
+        value = _strict.parse_integer(t)
         return Reading(value, (start + len(region) - len(region.lstrip()), start + len(region.rstrip())),
                        "answer-label" if label else "whole-reply")
     except ParseError as exc:

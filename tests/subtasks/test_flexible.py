@@ -386,3 +386,47 @@ def test_strict_reader_on_real_answers_is_as_before():
     task, inst = _answer(BW_RESULTS / "task_1_plan_generation_zero_shot.json", 86)
     with pytest.raises(ParseError):
         Renderer(task, "nl", "planbench").parse_plan(strict.answer_section(inst["llm_raw_response"]))
+
+
+# ---------------------------------------------------------------------------------------------
+# Qwen3-style answers to widthbench's own prompts
+
+
+def test_qwen3_style_answers_to_each_kind(bw):
+    r = Renderer(bw, "nl", "widthbench")
+    s = bw.init
+    acts = [str(a) for a in strips.applicable_actions(bw, s)]
+    words = [r.action(a) for a in acts]
+    listed = ("To determine the applicable actions, let's analyze the current state:\n\n"
+              f"- {r.state(s).splitlines()[0].capitalize()} → so it can be moved.\n\n**Answer:**\n"
+              + "\n".join(f"{i}. **{w[:1].upper() + w[1:]}** – this is allowed because the block is clear."
+                          for i, w in enumerate(words, 1)))
+    assert flexible.read_action_list(bw, listed, "nl").value == acts
+    one = f"The next action should be to **{words[0]}**, which brings us closer to the goal."
+    assert flexible.read_single_action(bw, one, "nl").value == acts[0]
+    assert flexible.read_single_action(bw, f"### Final answer\n\nThe best move is: {words[-1]}.", "nl").value == acts[-1]
+    t = strips.successor(s, strips.parse_action(bw, acts[0]))
+    state = ("<think>\nApplying the action removes some facts.\n</think>\n\n**Answer:**\n\nThe resulting state is:\n"
+             + "\n".join(f"- {line}" for line in r.state(t).splitlines()) + "\n\nThese facts hold after the action.")
+    assert flexible.read_state(bw, state, "nl").value == t
+    assert flexible.read_verdict("After executing all steps, the goal is achieved. Therefore, the answer is "
+                                 "**yes**.").value is True
+    assert flexible.read_novelty("The new state is **not novel**; it should be pruned.").value is False
+    assert flexible.read_integer("Answer: 2\n\nExplanation: states 1 and 3 share every pair.").value == 2
+
+
+def test_thinking_that_ends_mid_plan_is_a_parse_error(bw):
+    r = Renderer(bw, "nl", "widthbench")
+    first = r.action(bw.actions[0])
+    for text in (f"<think>\nThe plan:\n1. {first}\n2. ", "<think>plan</think>\n\n   \n", "", None):
+        with pytest.raises(ParseError):
+            flexible.read_plan(bw, text, "nl")
+
+
+def test_spans_point_into_the_raw_reply(bw):
+    r = Renderer(bw, "pddl")
+    a = str(bw.actions[0])
+    text = f"<think>maybe {a}</think>\n\nSure.\n\nAnswer:\n```\n1. {a.upper()}\n```\nDone."
+    got = flexible.read_plan(bw, text, "pddl")
+    assert got.value == [a] and got.rule == "code-fence"
+    assert text[got.span[0]:got.span[1]] == f"1. {a.upper()}"
