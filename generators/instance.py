@@ -20,6 +20,7 @@ order (``instance-2`` before ``instance-10``), ids = file stems. Problems are pa
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from dataclasses import dataclass, field
@@ -245,3 +246,86 @@ def _read_text(path: Path) -> str:
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError as exc:
         raise UserError(f"cannot read {path}: {exc.strerror}") from None
+
+
+# --------------------------------------------------------------------------------------------
+# More problems of a user's domain from a few samples
+
+
+def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tries: int = 20) -> list[Instance]:
+    """``count`` problems derived from sample problems by seeded random walks.
+
+    For a domain that comes with a handful of problems (ACPBench's folders hold 2-6, often with an
+    initial state close to the goal or on it): round-robin over the samples, walk 0..``max_walk``
+    uniformly random applicable actions from the sample's initial state and keep the state reached as
+    the initial state of a new problem with the sample's objects, static facts and goal, if it is not
+    a goal state, has a plan (h* finite) and was not kept before. A sample whose walks never leave
+    its goal (ACPBench's satellite problems start in a goal state and no action undoes an image) gets
+    *walk goals* instead: 1-3 facts that a second walk of 1..``max_walk`` steps makes true (solvable
+    by construction). Ids are ``<sample id>-w<k>``; ``params`` records the sample, the walk length
+    and the kind of goal. Deterministic in (samples, count, seed). Raises UserError when the samples
+    yield fewer than ``count`` distinct problems.
+    """
+    import random
+
+    from widthbench.planners.problem_writer import task_problem_text
+    from widthbench.planners.truth import GroundTruth
+
+    samples = list(instances)
+    if not samples:
+        raise UserError("no sample problems to derive instances from")
+    rng = random.Random(seed)
+    tasks = [s.task() for s in samples]
+    truths = [GroundTruth(t) for t in tasks]
+    seen: set[tuple] = set()
+    misses = [0] * len(samples)  # walks of a sample that ended in a goal state
+    out: list[Instance] = []
+    tries = 0
+
+    def walk(task, state, steps):
+        for _ in range(steps):
+            acts = strips.applicable_actions(task, state)
+            if not acts:
+                break
+            state = strips.successor(state, rng.choice(acts))
+        return state
+
+    while len(out) < count:
+        if tries >= max_tries * count:
+            raise UserError(f"derived only {len(out)} of {count} problems from {len(samples)} sample(s) "
+                            "(the reachable non-goal states with a plan are too few)")
+        tries += 1
+        j = len(out) % len(samples) if tries <= count else rng.randrange(len(samples))
+        task = tasks[j]
+        steps = rng.randint(0, max_walk)
+        state = walk(task, task.init, steps)
+        walk_goal = misses[j] >= max_tries
+        if walk_goal:
+            target = walk(task, state, rng.randint(1, max_walk))
+            new = strips.bits(target & ~state)
+            if not new:
+                continue
+            picked = sorted(rng.sample(new, min(len(new), rng.randint(1, 3))))
+            goal = sum(1 << i for i in picked)
+            key = (j, state, goal)
+            if key in seen:
+                continue
+            seen.add(key)
+            derived = dataclasses.replace(task, goal=goal, goal_neg=0)
+        else:
+            if strips.is_goal(task, state):
+                misses[j] += 1
+                continue
+            if (j, state) in seen:
+                continue
+            seen.add((j, state))
+            if truths[j].h_star(state) == float("inf"):
+                continue
+            derived = task
+        iid = f"{samples[j].id}-w{len(out) + 1:04d}"
+        text = task_problem_text(dataclasses.replace(derived, problem_name=iid), state)
+        out.append(Instance(id=iid, domain=samples[j].domain, problem_pddl=text,
+                            params={"sample": samples[j].id, "walk": steps,
+                                    "goal": "walk" if walk_goal else "sample"},
+                            seed=seed, domain_model=samples[j].domain_model))
+    return out

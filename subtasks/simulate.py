@@ -324,11 +324,11 @@ def _successor(q, mode, corrupt, rng):
     if mode == "random":
         acts = strips.applicable_actions(task, s)
         t = strips.successor(s, rng.choice(acts)) if acts else s
-        return r.state(t), "I apply some action."
+        return r.state(t, include_static=False), "I apply some action."
     t = _successor_of(task, s, r.parse_action(q.fields["action"]))
     if corrupt:
         t = _wrong_state(task, s, t, rng)
-    return r.state(t), "I apply the action's effects."
+    return r.state(t, include_static=False), "I apply the action's effects."
 
 
 def _successor_mapping(q, mode, corrupt, rng):
@@ -345,7 +345,10 @@ def _successor_mapping(q, mode, corrupt, rng):
     if corrupt and results:
         i = rng.randrange(len(results))
         results[i] = _wrong_state(task, s, results[i], rng)
-    blocks = [f"Action: {r.action(a)}\nResulting state:\n{r.state(t)}" for a, t in zip(actions, results)]
+    # Resulting states list the facts that change only: statics (and type facts) never count, and
+    # repeating them per action would overflow max_tokens on domains with many (grid, rover).
+    blocks = [f"Action: {r.action(a)}\nResulting state:\n{r.state(t, include_static=False)}"
+              for a, t in zip(actions, results)]
     return "\n\n".join(blocks), f"I map {len(actions)} actions."
 
 

@@ -1,0 +1,161 @@
+"""Any typed STRIPS domain, measured: grounding size, time to build sub-task items, sim:oracle scores.
+
+For each domain folder (default: ../shared/data/acpbench-domains/*; any folder holding domain.pddl
+and problem files works):
+
+1. load every sample problem (a rejection is listed with the engine's reason) and record the
+   grounding size (fluent atoms, ground actions, static atoms) and the time to ground;
+2. derive ``--problems`` (default 4 x ``--count``) problems from the samples by seeded random walks
+   (`generators.instance.walk_instances`: non-goal states with a plan) and write them as an instance
+   set under OUT/sets/<domain>/ (domain.pddl, problems, manifest.jsonl);
+3. build ``--count`` items of every sub-task on that set and time it (`subtasks.run.build_all_items`);
+4. with ``--score N``, run ``widthbench score --domain D --instances SET --model sim:oracle
+   --subtask all --count N --thinking off`` (both styles) and check every cell is 100%.
+
+Writes OUT/bench_domains.json and prints a Markdown table. Example (the figures in docs/domains.md):
+
+    .venv/bin/python scripts/bench_domains.py --out /tmp/bench-domains --count 50 --score 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_ROOT = REPO.parent / "shared" / "data" / "acpbench-domains"
+
+
+def measure(folder: Path, out: Path, count: int, seed: int, score: int, subtasks: str,
+            problems: int | None = None) -> dict:
+    from widthbench.errors import UserError
+    from widthbench.generators.instance import _defines_domain, read_instance_set, walk_instances, write_instance_set
+    from widthbench.planners import strips
+    from widthbench.subtasks.run import ScoreConfig, build_all_items, expand_subtasks
+
+    row: dict = {"domain": folder.name, "rejected": []}
+    try:
+        dom = strips.load_domain(folder / "domain.pddl")
+    except UserError as exc:
+        row["rejected"].append({"file": "domain.pddl", "reason": str(exc)})
+        return row
+    row["pddl_name"] = dom.name
+    sizes = []
+    for p in sorted(folder.glob("*.pddl")):
+        if p.name == "domain.pddl" or _defines_domain(p):
+            continue
+        t0 = time.perf_counter()
+        try:
+            task = strips.load_task(dom, p)
+        except UserError as exc:
+            row["rejected"].append({"file": p.name, "reason": str(exc)})
+            continue
+        sizes.append({"problem": p.name, "objects": len(task.objects), "atoms": task.n_atoms,
+                      "actions": len(task.actions), "static_atoms": len(task.static_atoms),
+                      "ground_seconds": round(time.perf_counter() - t0, 3)})
+    row["samples"] = sizes
+    if not sizes:
+        return row
+    samples = [i for i in read_instance_set(folder, validate=False)]
+    t0 = time.perf_counter()
+    try:
+        derived = walk_instances(samples, problems or 4 * count, seed)
+    except UserError as exc:
+        row["rejected"].append({"file": "(derived set)", "reason": str(exc)})
+        return row
+    row["derive_seconds"] = round(time.perf_counter() - t0, 2)
+    set_dir = out / "sets" / folder.name
+    write_instance_set(set_dir, dom, derived)
+    row["set"] = str(set_dir)
+    config = ScoreConfig(subtasks=expand_subtasks(subtasks), instances=str(set_dir), count=count, seed=seed)
+    t0 = time.perf_counter()
+    try:
+        items = build_all_items(config)
+    except UserError as exc:
+        row["rejected"].append({"file": "(items)", "reason": str(exc)})
+        return row
+    row["items_seconds"] = round(time.perf_counter() - t0, 2)
+    row["items"] = {k: len(v) for k, v in items.items()}
+    if score:
+        row["score"] = run_score(set_dir, out / "runs" / folder.name, score, seed, subtasks)
+    return row
+
+
+def run_score(set_dir: Path, run_dir: Path, count: int, seed: int, subtasks: str) -> dict:
+    import shutil
+    import subprocess
+
+    shutil.rmtree(run_dir, ignore_errors=True)
+    cmd = [sys.executable, "-m", "widthbench", "score", "--domain", str(set_dir / "domain.pddl"),
+           "--instances", str(set_dir), "--model", "sim:oracle", "--subtask", subtasks, "--count", str(count),
+           "--seed", str(seed), "--thinking", "off", "--out", str(run_dir), "--quiet"]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    out = {"command": " ".join(cmd[1:]), "exit": proc.returncode, "seconds": round(time.perf_counter() - t0, 1)}
+    summary = run_dir / "summary.json"
+    if proc.returncode != 0 or not summary.is_file():
+        out["error"] = (proc.stderr.strip().splitlines() or ["?"])[-1]
+        return out
+    rows = json.loads(summary.read_text())["rows"]
+    cells = [r for r in rows if r.get("n")]
+    out["cells"] = len(cells)
+    out["not_100"] = [f"{r['subtask']}/{r['metric']}/{r['style']}/{r.get('reader', '')}: {r['correct']}/{r['n']}"
+                      for r in cells if r["correct"] != r["n"]]
+    out["context"] = json.loads((run_dir / "config.json").read_text())["identity"].get("context")
+    return out
+
+
+def table(rows: list[dict]) -> str:
+    lines = ["| domain | samples | atoms | actions | derived | 50-item build (s) | sim:oracle | rejected |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        s = r.get("samples") or []
+        rng = lambda k: (f"{min(x[k] for x in s)}–{max(x[k] for x in s)}" if s and min(x[k] for x in s) != max(x[k] for x in s)
+                         else (str(s[0][k]) if s else "—"))
+        sc = r.get("score")
+        if sc is None:
+            score = "—"
+        elif "error" in sc:
+            score = "error: " + sc["error"]
+        else:
+            score = "100% of {} cells".format(sc["cells"]) if not sc["not_100"] else f"{len(sc['not_100'])} cells below 100%"
+        rej = "; ".join(f"{x['file']}: {x['reason']}" for x in r["rejected"]) or "none"
+        lines.append(f"| {r['domain']} | {len(s)} | {rng('atoms')} | {rng('actions')} | "
+                     f"{sum(r.get('items', {}).values()) and len(r.get('items', {})) and 'yes' or '—'} | "
+                     f"{r.get('items_seconds', '—')} | {score} | {rej} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("folders", nargs="*", help="domain folders (default: every ACPBench domain)")
+    ap.add_argument("--out", required=True, help="output folder")
+    ap.add_argument("--count", type=int, default=50, help="derived problems and items per sub-task (default 50)")
+    ap.add_argument("--problems", type=int, default=None,
+                    help="derived problems per domain (default 4 x --count: the novelty sub-tasks skip "
+                    "problems without a qualifying state)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--score", type=int, default=0, metavar="N",
+                    help="also score sim:oracle on N items per sub-task and check 100%% (default: off)")
+    ap.add_argument("--subtask", default="all", help="sub-tasks (default all)")
+    args = ap.parse_args(argv)
+    folders = [Path(f) for f in args.folders] or sorted(p for p in DEFAULT_ROOT.iterdir() if p.is_dir())
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for f in folders:
+        t0 = time.perf_counter()
+        row = measure(f, out, args.count, args.seed, args.score, args.subtask, args.problems)
+        row["total_seconds"] = round(time.perf_counter() - t0, 1)
+        rows.append(row)
+        print(json.dumps(row), file=sys.stderr, flush=True)
+        (out / "bench_domains.json").write_text(json.dumps(rows, indent=2) + "\n")
+    print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
