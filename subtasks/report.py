@@ -20,7 +20,6 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from widthbench.errors import UserError
 
 COLUMNS = (("pddl", "off", "Standard Normal"), ("pddl", "on", "Standard Thinking"),
            ("nl", "off", "Natural Language Normal"), ("nl", "on", "Natural Language Thinking"))

@@ -167,7 +167,10 @@ def _headline_reader(summary: dict, records: list[dict]) -> str | None:
 
 def _score_run(run: dict, strings: _Strings) -> dict:
     summary = run["summary"]
-    rows = _labelled_rows(summary.get("rows", []))
+    all_rows = list(summary.get("rows", []))
+    for extra in (summary.get("reader_rows") or {}).values():
+        all_rows += extra  # the other readers' rows (the strict one beside the flexible headline)
+    rows = _labelled_rows(all_rows)
     records = []
     for rec in run["records"]:
         rec = dict(rec)
