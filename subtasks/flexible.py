@@ -66,6 +66,9 @@ class Reading:
 
 _LABEL = re.compile(r"(?im)^[ \t>*#_`\-]*(?:my\s+|the\s+|our\s+)?(?:final\s+)?answer[ \t*_`]*(?:is)?[ \t*_`]*"
                     r"(?::|(?=[ \t*_`]*$))[*_`]*")
+#: A line that opens a new problem (a completion model continuing a few-shot prompt): like the stop
+#: sequences of lm-evaluation-harness, the answer ends before it.
+_NEW_PROBLEM = re.compile(r"(?im)^[ \t]*\[\s*(?:statement|question|problem|query|instance)\s*\][ \t]*$")
 _MARK = re.compile(r"^\[\s*([a-z][a-z _\-]*?)\s*\]$")
 _MARK_END = re.compile(r"[ _\-]?end$")
 _NUMBER = re.compile(r"^(?:(?:step|action|move)\s*(\d+)\s*[:.)\-]?|\(?(\d+)\s*(?:[.):]|-(?=\s|\())|[-*•+>#]+)(?:\s+|$|(?=\())")
@@ -118,14 +121,19 @@ def _region(text: str | None) -> tuple[str, int, int, bool]:
         raise ParseError("the reply ends inside its thinking (<think> without </think>): no answer after it")
     if not t[start:].strip():
         raise ParseError("empty answer" + (" after the thinking" if k >= 0 else ""))
+    end = len(t)
+    for m in _NEW_PROBLEM.finditer(t, start):
+        if t[start:m.start()].strip():
+            end = m.start()  # the reply goes on to pose a new problem: the answer ends here
+            break
     last = None
-    for m in _LABEL.finditer(t[start:]):
+    for m in _LABEL.finditer(t[start:end]):
         last = m
     if last is not None:
-        if not t[start + last.end():].strip():
+        if not t[start + last.end():end].strip():
             raise ParseError("nothing after the last 'Answer:' label")
-        return t, start + last.end(), len(t), True
-    return t, start, len(t), False
+        return t, start + last.end(), end, True
+    return t, start, end, False
 
 
 def _lines(text: str, start: int, end: int) -> list[_Line]:

@@ -294,9 +294,7 @@ def disagreement(a: AnswerResult, reader: str = "flexible") -> str | None:
     if r.correct == a.planbench_correct:
         return None
     theirs = a.planbench_reading
-    same = None
-    if a.task == "plan-generation" and isinstance(theirs, list) and r.read:
-        same = [str(x).lower() for x in theirs] == r.value
+    same = _same_reading(a.task, theirs, r.value) if r.read else None
     if r.correct:
         kind = "planbench-reading" if same is False else "verdict"
         why = _trace_text(a, r)
@@ -305,6 +303,18 @@ def disagreement(a: AnswerResult, reader: str = "flexible") -> str | None:
         return f"[unread] PlanBench: correct; {reader}: {r.reason}"
     kind = "reading-differs" if same is False else "verdict"
     return f"[{kind}] PlanBench: correct; {reader}: {r.reason}; read {r.value}; PlanBench read {theirs}"
+
+
+def _same_reading(task: str, theirs, ours) -> bool | None:
+    """Whether PlanBench's reading (``extracted_llm_plan``) is ours; None when it cannot be compared."""
+    if task == "plan-generation" and isinstance(theirs, list):
+        return [str(x).lower() for x in theirs] == ours
+    if task == "plan-verification" and isinstance(theirs, dict) and "valid" in theirs:
+        return bool(theirs["valid"]) == ours
+    if task == "plan-execution" and isinstance(theirs, list):
+        atoms = {"(" + " ".join(str(x).lower().split("_")) + ")" for x in theirs}
+        return atoms == set(ours)
+    return None
 
 
 def _trace_text(a: AnswerResult, r: ReaderResult) -> str:

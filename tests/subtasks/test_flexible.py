@@ -430,3 +430,13 @@ def test_spans_point_into_the_raw_reply(bw):
     got = flexible.read_plan(bw, text, "pddl")
     assert got.value == [a] and got.rule == "code-fence"
     assert text[got.span[0]:got.span[1]] == f"1. {a.upper()}"
+
+
+def test_a_reply_that_goes_on_to_pose_a_new_problem_ends_there(bw):
+    r = Renderer(bw, "nl", "planbench")
+    a, b = (str(x) for x in bw.actions[:2])
+    text = (f"{r.action(a)}\n[PLAN END]\n\n[STATEMENT]\nAs initial conditions I have that, the hand is empty.\n"
+            f"My plan is as follows:\n\n[PLAN]\n{r.action(b)}\n[PLAN END]\n")
+    assert flexible.read_plan(bw, text, "nl", "planbench").value == [a]
+    assert flexible.read_verdict("The above plan is invalid.\n[STATEMENT]\nA new problem.\n[VERIFICATION]\n"
+                                 "The above plan is valid.").value is False
