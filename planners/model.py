@@ -44,9 +44,9 @@ class StateModel(Protocol):
 
 def strips_successors(task: Task, state: int) -> list[tuple[Action, int]]:
     """(action, successor) for the actions applicable in ``state``, in the engine's order (action
-    name, then arguments): `strips.successor` written inline, the one copy the hot loops (breadth-first
-    search, A*, IW, the distance enumeration of `planners.truth`) share; a call per successor would
-    cost them about 10%."""
+    name, then arguments): `strips.successor` written inline, the one copy the search loops
+    (breadth-first search, A*, IW, the distance enumeration of `planners.truth`) share, since a
+    call per successor costs them about 10%. Only `bfs.reachable_states` writes it out again."""
     return [(a, (state & ~a.dele) | a.add) for a in applicable_actions(task, state)]
 
 
