@@ -47,9 +47,11 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
                   max_plan_length: int | None = None, min_plan_length: int | None = None,
                   instances: str | None = None, rows: str | None = None, tasks: str | None = None,
                   style: str = "nl", extension: bool = True, novelty_width: int | None = None,
-                  generator_options: dict | None = None, domain_file: str | None = None) -> list:
+                  generator_options: dict | None = None, domain_file: str | None = None,
+                  reader: str = "flexible") -> list:
     """The problems of a run. Exactly one source: ``tasks`` (a JSONL file), ``instances`` (a
-    folder), ``domain="game24"`` (``rows``, default 901-1000), or a generated domain."""
+    folder), ``domain="game24"`` (``rows``, default 901-1000), or a generated domain. ``reader``:
+    which sub-task reader reads the model's answers to STRIPS prompts (docs/subtasks.md, "Readers")."""
     if tasks is not None:
         from widthbench.planners.search.tasks import load_problems as load_tasks
 
@@ -78,7 +80,8 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
                          min_plan_length=min_plan_length, **(generator_options or {}))
     if not insts:
         raise UserError("no instances to solve (check the plan-length filter)")
-    return [StripsProblem(i, style=style, extension=extension, novelty_width=novelty_width) for i in insts]
+    return [StripsProblem(i, style=style, extension=extension, novelty_width=novelty_width, reader=reader)
+            for i in insts]
 
 
 def check_config(config: SearchConfig, problems: list) -> None:

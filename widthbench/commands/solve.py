@@ -35,7 +35,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     d.add_argument("--branch-factor", type=int, default=2, help="proposals per expansion (default 2, seed 000)")
     d.add_argument("--max-states", type=int, default=1000, help="budget of generated states per instance")
     d.add_argument("--style", default="nl", choices=STYLES, help="prompt style (STRIPS domains)")
-    d.add_argument("--thinking", default="off", choices=("on", "off"), help="model thinking mode")
+    d.add_argument("--thinking", default="off", choices=("on", "off", "both"),
+                   help="model thinking mode; 'both' runs the search twice, into RUN/thinking-off and "
+                   "RUN/thinking-on (report them side by side with `widthbench report`)")
+    d.add_argument("--reader", default="flexible", choices=("flexible", "strict"),
+                   help="how the model's answers are read (default flexible: the answer inside a real "
+                   "reply, never guessing; strict: the exact answer format; docs/subtasks.md)")
     d.add_argument("--no-prompt-extension", action="store_true",
                    help="leave out seed 000's pick-up/unstack example from next-action, direct and naive prompts")
     d.add_argument("--novelty-width", type=int, default=None, metavar="K",
@@ -88,15 +93,16 @@ def run(args) -> int:
         raise UserError("give exactly one of --domain, --instances DIR or --tasks FILE")
     if args.count is not None and args.count < 1:
         raise UserError(f"--count must be at least 1, got {args.count}")
-    config = SearchConfig(
+    modes = {"on": (True,), "off": (False,), "both": (False, True)}[args.thinking]
+    configs = [SearchConfig(
         method=args.method, mapping=args.mapping, novelty=args.novelty, verify=args.verify,
         actions=args.actions, successors=args.successors, style=args.style,
-        thinking=args.thinking == "on", seed=args.seed, max_depth=args.max_depth,
+        thinking=thinking, seed=args.seed, max_depth=args.max_depth,
         branch_factor=args.branch_factor, max_states=args.max_states, rollouts=args.rollouts,
         lam=args.lam, tau_pre=args.tau_pre, tau_post=args.tau_post, patience=args.patience,
         iterations=args.iterations, temperature=args.temperature,
         novelty_max_chars=args.novelty_max_chars, novelty_width=args.novelty_width,
-        extension=not args.no_prompt_extension, max_tokens=args.max_tokens).check()
+        extension=not args.no_prompt_extension, max_tokens=args.max_tokens).check() for thinking in modes]
     gen = {}
     if args.blocks is not None:
         gen["blocks"] = args.blocks
@@ -107,25 +113,35 @@ def run(args) -> int:
     source = {"domain": args.domain, "instances": args.instances, "tasks": args.tasks, "rows": args.rows,
               "count": args.count, "seed": args.seed, "max_plan_length": args.max_plan_length,
               "min_plan_length": args.min_plan_length, **gen}
+    if args.reader != "flexible":  # recorded only when not the default, so older runs still resume
+        source["reader"] = args.reader
     problems = load_problems(args.domain, count=args.count, seed=args.seed,
                              max_plan_length=args.max_plan_length, min_plan_length=args.min_plan_length,
                              instances=args.instances, domain_file=domain_file, rows=args.rows,
                              tasks=args.tasks, style=args.style,
-                             extension=config.extension, novelty_width=args.novelty_width,
-                             generator_options=gen)
+                             extension=configs[0].extension, novelty_width=args.novelty_width,
+                             generator_options=gen, reader=args.reader)
+    from pathlib import Path
+
+    outs = [Path(args.out) / f"thinking-{'on' if c.thinking else 'off'}" if len(configs) > 1 else Path(args.out)
+            for c in configs]
     model = open_model_from_args(args)
-    forget_failed_instances(args.out)
+    summaries = []
     try:
-        summary = solve(config, problems, model, args.out, parallel=args.parallel, source=source,
-                        progress=False if args.quiet else None)
+        for config, out in zip(configs, outs):
+            forget_failed_instances(out)
+            summaries.append(solve(config, problems, model, out, parallel=args.parallel, source=source,
+                                   progress=False if args.quiet else None))
     finally:
         model.close()
-    tag = " (simulated)" if summary["simulated"] else ""
-    print(f"{summary['label']}: solved {summary['solved']}/{summary['n']}{tag}, mean tokens "
-          f"{summary['mean_tokens']}, mean states {summary['mean_states']}, wall {summary['run_wall_time']} s "
-          f"-> {args.out}")
-    return incomplete_exit(len(failed_instances(args.out, summary)),
-                           "instances met requests that failed after retries")
+    failed = 0
+    for summary, out in zip(summaries, outs):
+        tag = " (simulated)" if summary["simulated"] else ""
+        print(f"{summary['label']}: solved {summary['solved']}/{summary['n']}{tag}, mean tokens "
+              f"{summary['mean_tokens']}, mean states {summary['mean_states']}, wall {summary['run_wall_time']} s "
+              f"-> {out}")
+        failed += len(failed_instances(out, summary))
+    return incomplete_exit(failed, "instances met requests that failed after retries")
 
 
 def _failed(item: dict) -> bool:

@@ -40,3 +40,20 @@ def test_solve_user_errors_are_one_line(tmp_path, capsys):
     assert main(["solve", "--domain", "game24", "--tasks", "x", "--model", "sim:oracle", "--out", "r"]) == 2
     assert main(["solve", "--domain", "game24", "--count", "1", "--branch-factor", "0", "--model", "sim:oracle",
                  "--out", str(tmp_path / "r2")]) == 2
+
+
+def test_solve_thinking_both_runs_each_mode_into_its_own_folder(tmp_path, capsys):
+    out = tmp_path / "run"
+    code = main(["solve", "--method", "naive", "--thinking", "both", "--domain", "blocksworld", "--count", "2",
+                 "--seed", "1", "--model", "sim:oracle", "--cache-dir", str(tmp_path / "cache"),
+                 "--out", str(out), "--quiet"])
+    assert code == 0
+    printed = capsys.readouterr().out.strip().splitlines()
+    assert len(printed) == 2 and "thinking-off" in printed[0] and "thinking-on" in printed[1]
+    off = json.loads((out / "thinking-off" / "summary.json").read_text())
+    on = json.loads((out / "thinking-on" / "summary.json").read_text())
+    assert off["solved"] == on["solved"] == 2
+    assert "normal" in off["label"] and "thinking" in on["label"]
+    ledger = json.loads((out / "thinking-on" / "tokens.json").read_text())
+    assert json.dumps(ledger).count("thinking") > 0
+    assert main(["report", str(out / "thinking-off"), str(out / "thinking-on"), "--out", str(tmp_path / "rep")]) == 0
