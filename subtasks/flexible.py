@@ -248,13 +248,18 @@ class _Matcher:
     find: re.Pattern
 
 
+class _Unreadable(ParseError):
+    """A line that starts with an action verb but reads as no action ("Put it down.")."""
+
+
 @dataclass(slots=True)
 class _LineRead:
-    kind: str  # "blank" | "neutral" | "action" | "prose" | "intro"
+    kind: str  # "blank" | "neutral" | "action" | "prose" | "intro" | "mixed" | "bad"
     actions: list = field(default_factory=list)
     number: int | None = None
     title: str | None = None  # a line that is only a (bold) step title naming this action
     marked: bool = False  # the line starts with a bullet or a number
+    error: str = ""  # "bad": why the line does not read
 
 
 class _Reader:
@@ -461,7 +466,7 @@ class _Reader:
             if r is None:
                 if first:
                     if self.starts_with_verb(c) and not words_are_prose:
-                        raise ParseError(f"cannot read the step {c!r}: it reads as no action of this task")
+                        raise _Unreadable(f"cannot read the step {c!r}: it reads as no action of this task")
                     return []
                 if self.starts_with_verb(c) and not _FORM.match(c) and not words_are_prose:
                     raise ParseError(f"cannot read the step {c!r}: it reads as no action of this task")
@@ -530,7 +535,12 @@ class _Reader:
                 if not body:
                     return _LineRead("intro", number=number)
                 s = body
-        acts = self.steps(s, bare)
+        try:
+            acts = self.steps(s, bare)
+        except _Unreadable as exc:
+            if s.endswith(":"):
+                return _LineRead("intro", number=number)
+            return _LineRead("bad", number=number, marked=marked, error=str(exc))
         if acts:
             return _LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
                              marked=marked)
@@ -564,8 +574,16 @@ class _Reader:
         brk = False
         pending_title: str | None = None
         mixed: _Line | None = None  # a prose line holding a step, after the last step line
-        for ln in lines:
-            info = self.read_line(ln, bare)
+        infos = [(ln, self.read_line(ln, bare)) for ln in lines]
+        significant = [info for _, info in infos if info.kind not in ("blank", "neutral")]
+        for i, info in enumerate(significant):
+            # A line that starts like a step but reads as none is an error next to step lines or
+            # when numbered; elsewhere (a preamble: "Put simply, ...") it is prose.
+            if info.kind == "bad":
+                near = [significant[j].kind for j in (i - 1, i + 1) if 0 <= j < len(significant)]
+                if info.marked or "action" in near:
+                    raise ParseError(info.error)
+        for ln, info in infos:
             if info.kind == "intro":
                 brk = cur is not None
                 pending_title = mixed = None

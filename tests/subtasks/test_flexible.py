@@ -440,3 +440,13 @@ def test_a_reply_that_goes_on_to_pose_a_new_problem_ends_there(bw):
     assert flexible.read_plan(bw, text, "nl", "planbench").value == [a]
     assert flexible.read_verdict("The above plan is invalid.\n[STATEMENT]\nA new problem.\n[VERIFICATION]\n"
                                  "The above plan is valid.").value is False
+
+
+def test_a_line_that_starts_like_a_step_is_an_error_only_next_to_steps(bw):
+    r = Renderer(bw, "nl", "planbench")
+    a = str(bw.actions[0])
+    text = f"Put simply, the tower must come down first.\n\nHere is the plan:\n{r.action(a)}\n"
+    assert flexible.read_plan(bw, text, "nl", "planbench").value == [a]
+    for bad in (f"{r.action(a)}\nput it down\n", f"put it down\n{r.action(a)}\n", f"1. {r.action(a)}\n\n2. Put it down."):
+        with pytest.raises(ParseError, match="cannot read the step"):
+            flexible.read_plan(bw, bad, "nl", "planbench")
