@@ -64,7 +64,8 @@ class Reading:
 # ---------------------------------------------------------------------------------------------
 # Text: region, lines, blocks
 
-_LABEL = re.compile(r"(?im)^[ \t>*#_`\-]*(?:my\s+|the\s+|our\s+)?(?:final\s+)?answer[ \t*_`]*(?:is)?[ \t*_`]*"
+_LABEL = re.compile(r"(?im)^[ \t>*#_`\-]*(?:my\s+|the\s+|our\s+)?(?:(?:final\s+)?answer|final\s+(?:plan|solution))"
+                    r"[ \t*_`]*(?:is)?[ \t*_`]*"
                     r"(?::|(?=[ \t*_`]*$))[*_`]*")
 #: A line that opens a new problem (a completion model continuing a few-shot prompt): like the stop
 #: sequences of lm-evaluation-harness, the answer ends before it.
@@ -92,6 +93,7 @@ _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\
 _ADVERBS = re.compile(r"\b(?:now|still|also|currently|then)\s+")
 _NEG_FACT = re.compile(r"\b(is|are)\s+(?:not|no\s+longer)\s+")
 _FORM = re.compile(r"\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)")
+_FUNCTIONAL = re.compile(r"([a-z_][\w\-]*)\(\s*([^()]*?)\s*\)")  # unstack(a, b)
 _NOT_FORM = re.compile(r"\(\s*not\s*\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)\s*\)")
 _TOKEN = re.compile(r"\s*([^\s(),;:]+)")
 #: Small words allowed between a PDDL action name and its objects ("LOAD-AIRPLANE p0 on a0 at l1-0").
@@ -355,9 +357,9 @@ class _Reader:
         Raises ParseError when the clause starts with a PDDL action form that names no action of
         the task (wrong arity, unknown object).
         """
-        m = _FORM.match(clause)
+        m = _FORM.match(clause) or _FUNCTIONAL.match(clause)
         if m:
-            name, args = m.group(1), tuple(m.group(2).split())
+            name, args = m.group(1), tuple(m.group(2).replace(",", " ").split())
             arities = self.arity_action if kind == "action" else self.arity_atom
             if name in arities:
                 if len(args) != arities[name]:
@@ -507,6 +509,12 @@ class _Reader:
             return _LineRead("blank")
         if _MARK.match(s) or ln.fence:
             return _LineRead("neutral")
+        if s.startswith("|"):  # a markdown table row: | 1 | unstack the red block ... | why |
+            cells = [c.strip() for c in s.strip("|").split("|")]
+            if all(re.fullmatch(r":?-*:?", c) for c in cells):
+                return _LineRead("neutral")
+            s = ". ".join(c for c in cells if c)
+        s = re.sub(r'[\[\]{}"]', " ", s).strip()  # JSON or list punctuation: ["(a x)", "(b y)"]
         before = s
         number, s = _strip_number(s)
         marked = s != before

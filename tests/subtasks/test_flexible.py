@@ -450,3 +450,18 @@ def test_a_line_that_starts_like_a_step_is_an_error_only_next_to_steps(bw):
     for bad in (f"{r.action(a)}\nput it down\n", f"put it down\n{r.action(a)}\n", f"1. {r.action(a)}\n\n2. Put it down."):
         with pytest.raises(ParseError, match="cannot read the step"):
             flexible.read_plan(bw, bad, "nl", "planbench")
+
+
+def test_tables_json_lists_functional_pddl_and_final_plan_labels(bw):
+    r = Renderer(bw, "nl", "widthbench")
+    a, b = (str(x) for x in bw.actions[:2])
+    table = (f"| Step | Action | Why |\n|---|---|---|\n| 1 | {r.action(a)} | it is clear |\n"
+             f"| 2 | {r.action(b)} | the hand is free |\n")
+    assert flexible.read_plan(bw, table, "nl").value == [a, b]
+    listed = '{"plan": ["' + a + '", "' + b + '"]}'
+    assert flexible.read_plan(bw, listed, "pddl").value == [a, b]
+    name, args = strips.parse_atom_text(a)
+    assert flexible.read_plan(bw, f"{name}({', '.join(args)})", "pddl").value == [a]
+    draft = (f"Let me try: 1. {r.action(b)}\n2. {r.action(a)}\nHmm, the order matters.\n\n**Final plan:**\n"
+             f"1. {r.action(a)}\n2. {r.action(b)}\n")
+    assert flexible.read_plan(bw, draft, "nl").value == [a, b]
