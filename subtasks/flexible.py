@@ -368,7 +368,6 @@ class _Reader:
                 if bad:
                     raise ParseError(f"unknown object {bad[0]!r} in {m.group(0)!r}")
                 return [(name, args)], m.end()
-            return None
         best_end, cands = -1, []
         for mt in self.matchers:
             if mt.kind != kind:
@@ -462,6 +461,8 @@ class _Reader:
             either = _EITHER.match(c)
             if either and self._lead_safe(c[either.end():]):
                 raise ParseError(f"alternative actions: {c!r}")
+            if out and _ALTERNATIVE.match(c):
+                raise ParseError(f"alternative actions: {out[-1]}, {c!r}")
             body = _strip_lead_in(c)
             r = self.lead(body, bare=bare)
             words_are_prose = self.style == "pddl" and not bare
