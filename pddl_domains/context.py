@@ -77,7 +77,7 @@ def domain_pddl(domain: Domain) -> str:
     """The domain as PDDL text that `strips.parse_domain_text` reads back to the same domain."""
     reqs = sorted(domain.requirements)
     if any(s.pre_or for s in domain.schemas):
-        reqs.append("adl")  # the pddl parser wants a requirement for 'or'; :adl is tolerated
+        reqs.append("disjunctive-preconditions")  # the pddl parser wants it for 'or' (tolerated)
     lines = [f"(define (domain {domain.name})", "  (:requirements " + " ".join(f":{r}" for r in reqs) + ")"]
     if domain.types:
         by_parent: dict[str, list[str]] = {}

@@ -13,7 +13,9 @@ Semantics (fixed and tested):
 Supported PDDL: ``:strips``, ``:typing`` (with ``either`` types and PDDL's implicit root type
 ``object``, declared or not), ``:negative-preconditions`` and ``:equality`` (each used only where the
 domain declares it). ``:adl`` and ``:action-costs`` may be declared (ACPBench's alfred does) as long as
-the actions use only the constructs above and no costs. Anything else is rejected with a ``UserError``
+the actions use only the constructs above and no costs; ``or`` in a precondition
+(``:disjunctive-preconditions`` or ``:adl``) is supported when every disjunct is a static fact or an
+(in)equality, decided at grounding time like the other static preconditions. Anything else is rejected with a ``UserError``
 that names it.
 
 Typing checks (a problem never grounds silently to nothing): every object type of a problem must be a
@@ -110,7 +112,7 @@ def either_members(t: str) -> tuple[str, ...]:
 SUPPORTED_REQUIREMENTS = frozenset({"strips", "typing", "negative-preconditions", "equality"})
 # Declared by some domains that use only STRIPS constructs (ACPBench's alfred: ":action-costs :adl").
 # Declaring them is harmless; what the actions use is checked construct by construct.
-TOLERATED_REQUIREMENTS = frozenset({"adl", "action-costs"})
+TOLERATED_REQUIREMENTS = frozenset({"adl", "action-costs", "disjunctive-preconditions"})
 # Requirements that :adl implies and that we support.
 _ADL_IMPLIES = frozenset({"strips", "typing", "negative-preconditions", "equality"})
 # The pddl parser reserves `object` and refuses it as a parameter type unless some type's parent is

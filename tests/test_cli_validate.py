@@ -54,7 +54,7 @@ MALFORMED = {
     "domain-action-costs": (DOMAIN_OK.replace(":strips", ":strips :action-costs").replace("(:predicates (p ?x))", "(:predicates (p ?x)) (:functions (total-cost) - number)"), PROBLEM_OK, "(a o)"),
     "domain-undeclared-predicate": (DOMAIN_OK.replace("(p ?x) :effect", "(q ?x) :effect"), PROBLEM_OK, "(a o)"),
     "domain-negative-pre-undeclared": (DOMAIN_OK.replace(":precondition (p ?x)", ":precondition (not (p ?x))"), PROBLEM_OK, "(a o)"),
-    "domain-disjunction": (DOMAIN_OK.replace(":strips", ":strips :disjunctive-preconditions").replace(":precondition (p ?x)", ":precondition (or (p ?x) (p ?x))"), PROBLEM_OK, "(a o)"),
+    "domain-disjunction": (DOMAIN_OK.replace(":strips", ":strips :disjunctive-preconditions").replace(":precondition (p ?x)", ":precondition (or (p ?x) (not (p ?x)))"), PROBLEM_OK, "(a o)"),  # over a fluent
     "problem-empty": (DOMAIN_OK, "", "(a o)"),
     "problem-unbalanced": (DOMAIN_OK, PROBLEM_OK[:-1], "(a o)"),
     "problem-unknown-object": (DOMAIN_OK, PROBLEM_OK.replace("(init (p o))", "(init (p z))").replace("(:init (p o))", "(:init (p zz))"), "(a o)"),

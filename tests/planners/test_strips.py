@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import (BW_DIR, BW_DOMAIN, BW_INFO, BWH_DIR, BWH_DOMAIN, BWH_INFO, IPC, LOG_DIR,
+from tests.conftest import (ACP, BW_DIR, BW_DOMAIN, BW_INFO, BWH_DIR, BWH_DOMAIN, BWH_INFO, IPC, LOG_DIR,
                             LOG_DOMAIN, LOG_GOLD, cached_task, need_data)
 from tests.planners.reference_strips import RefTask
 from widthbench.errors import UserError
@@ -240,3 +240,94 @@ def test_fast_problem_reader_grounds_exactly_like_the_pddl_package_reader():
             assert [str(x) for x in a.actions] == [str(x) for x in b.actions]
             n += 1
     assert n >= 15
+
+
+# ------------------------------------------------------------------------------------------
+# Typed PDDL (issue 14): the implicit object type, either types, disjunctions of static facts,
+# tolerated requirement flags, and problems that do not fit the domain
+
+
+TYPED = """(define (domain typed) (:requirements :strips :typing :disjunctive-preconditions)
+  (:types room thing - object ball - thing)
+  (:predicates (at ?x - object ?r - room) (holding ?x - object) (light ?b - ball) (heavy ?t - thing))
+  (:action pick :parameters (?x - object ?r - room)
+    :precondition (and (at ?x ?r)) :effect (and (holding ?x) (not (at ?x ?r))))
+  (:action kick :parameters (?b - (either ball room) ?r - room)
+    :precondition (and (at ?b ?r) (or (light ?b) (heavy ?b))) :effect (and (not (at ?b ?r)))))"""
+TYPED_PROBLEM = """(define (problem p) (:domain typed) (:objects r1 - room b1 b2 - ball t1 - thing x - object)
+  (:init (at b1 r1) (at b2 r1) (at t1 r1) (at x r1) (light b1)) (:goal (and (holding b1))))"""
+
+
+def test_object_type_may_be_used_without_being_declared(tmp_path):
+    dom = strips.parse_domain_text(TYPED, source="typed")
+    task = strips.parse_problem_text(dom, TYPED_PROBLEM)
+    assert dom.schema("pick").param_types == ("object", "room")
+    assert {a for a in task.action_index if a.startswith("(pick")} == {
+        "(pick b1 r1)", "(pick b2 r1)", "(pick t1 r1)", "(pick x r1)"}
+    # and without any (:types ...) section at all
+    untyped = strips.parse_domain_text("""(define (domain u) (:requirements :strips :typing)
+      (:predicates (p ?x - object)) (:action a :parameters (?x - object) :precondition (p ?x) :effect (not (p ?x))))""")
+    assert untyped.schema("a").param_types == ("object",)
+
+
+def test_alfred_loads_grounds_and_its_disjunction_is_decided_at_grounding():
+    need_data()
+    d = ACP / "alfred"
+    dom = load_domain(d / "domain.pddl")
+    assert {"typing", "negative-preconditions", "equality"} <= dom.requirements  # what :adl implies
+    slice_ = dom.schema("slice_object")
+    assert slice_.pre_or and all(l.predicate == "objecttype" for l in slice_.pre_or[0])
+    task = strips.load_task(dom, sorted(p for p in d.glob("*.pddl") if p.name != "domain.pddl")[0])
+    knives = {a.args[3] for a in task.actions if a.name == "slice_object"}
+    types = {parse(a)[1][0]: parse(a)[1][1] for a in task.static_atoms if a.startswith("(objecttype ")}
+    assert knives and all(types[k] in ("knifetype", "butterknifetype") for k in knives)
+
+
+def parse(a):
+    return strips.parse_atom_text(a)
+
+
+def test_either_types_and_static_disjunctions_ground_as_pddl_says():
+    dom = strips.parse_domain_text(TYPED, source="typed")
+    assert dom.schema("kick").param_types == ("(either ball room)", "room")
+    task = strips.parse_problem_text(dom, TYPED_PROBLEM)
+    kicks = {a for a in task.action_index if a.startswith("(kick")}
+    assert kicks == {"(kick b1 r1)"}  # b2 is a ball but neither light nor heavy; t1 is not a ball
+    outside = strips.parse_action(task, "(kick b2 r1)")
+    assert outside.id == -1 and outside.impossible == ("(or (light b2) (heavy b2))",)
+
+
+def test_a_disjunction_over_fluents_is_rejected_with_the_predicate():
+    text = TYPED.replace("(or (light ?b) (heavy ?b))", "(or (light ?b) (holding ?b))")
+    with pytest.raises(UserError, match="disjunctive precondition over the fluent 'holding'"):
+        strips.parse_domain_text(text, source="typed-or")
+
+
+def test_declared_adl_and_action_costs_are_tolerated_when_unused():
+    dom = strips.parse_domain_text(TYPED.replace(":strips :typing :disjunctive-preconditions", ":adl :action-costs :typing"))
+    assert "negative-preconditions" in dom.requirements and "adl" not in dom.requirements
+    with pytest.raises(UserError, match="numeric functions"):
+        strips.parse_domain_text(TYPED.replace(":strips :typing", ":strips :typing :action-costs")
+                                 .replace("(:action pick", "(:functions (total-cost) - number) (:action pick"))
+
+
+def test_typed_problem_with_the_untyped_logistics_domain_is_an_error_naming_both():
+    need_data()
+    d = ACP / "logistics-strips"
+    problem = sorted(p for p in d.glob("*.pddl") if p.name != "domain.pddl")[0]
+    with pytest.raises(UserError, match=r"object type\(s\) airplane, airport, .* not types of domain "
+                                        r"'logistics' .*untyped"):
+        strips.load_task("logistics", problem)
+    assert strips.load_task(d / "domain.pddl", problem).actions  # with its own domain it grounds
+
+
+def test_problem_for_another_domain_is_an_error_but_copies_of_one_domain_are_not():
+    dom = strips.parse_domain_text(TYPED, source="typed")
+    with pytest.raises(UserError, match=r"for domain 'gripper', but the domain given is 'typed'"):
+        strips.parse_problem_text(dom, TYPED_PROBLEM.replace("(:domain typed)", "(:domain gripper)"))
+    with pytest.raises(UserError, match="for domain 'gripper'"):
+        strips.parse_problem_text(dom, TYPED_PROBLEM.replace("(:domain typed)", "(:domain gripper)"), reader="pddl")
+    bw = load_domain("blocksworld")
+    for name in ("blocksworld-4ops", "blocks", "BLOCKS"):
+        strips.parse_problem_text(bw, f"(define (problem q) (:domain {name}) (:objects a) (:init (clear a) "
+                                      "(ontable a) (handempty)) (:goal (and (holding a))))")
