@@ -90,6 +90,8 @@ _LEAD_IN = re.compile(
     r"(?:action|move|step)\s+(?:is|would\s+be|should\s+be|will\s+be)\s*:?\s+(?:to\s+)?)"
 )
 _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
+_STATE_LABEL = re.compile(r"^(?:the\s+|my\s+)?(?:resulting|final|new|next|successor)\s+state"
+                          r"(?:\s+(?:is|would\s+be|will\s+be|becomes))?(?:\s+after[^:]{0,80})?\s*:")
 _ADVERBS = re.compile(r"\b(?:now|still|also|currently|then)\s+")
 _NEG_FACT = re.compile(r"\b(is|are)\s+(?:not|no\s+longer)\s+")
 _FORM = re.compile(r"\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)")
@@ -534,8 +536,8 @@ class _Reader:
             if t_action is not None:
                 try:
                     b_actions = self.steps(body, bare) if body else []
-                except ParseError:
-                    b_actions = []  # the title is the step; an unreadable text after it is explanation
+                except _Unreadable:
+                    b_actions = []  # the title is the step; a text in other words after it explains it
                 if b_actions and b_actions[0] != t_action:
                     raise ParseError(f"the step's title {title!r} names {t_action}, but its text reads {b_actions[0]}")
                 return _LineRead("action", b_actions or [t_action], number,
@@ -915,6 +917,17 @@ def read_state(task: Task, text: str, style: str, templates: str = "widthbench")
     rd = _reader(task, style, templates)
     t, start, end, label = _region(text)
     lines = _lines(t, start, end)
+    # "Resulting state:" (final, new, next, successor) labels the state as "Answer:" does; what
+    # comes before it (the effects of the action, the old state) is not the answer.
+    labelled = [i for i, ln in enumerate(lines) if _STATE_LABEL.match(_strip_number(ln.norm)[1])]
+    if labelled:
+        i = labelled[-1]
+        rest = _STATE_LABEL.sub("", _strip_number(lines[i].norm)[1], count=1).strip()
+        if rest or any(ln.norm for ln in lines[i + 1:]):
+            head = lines[i]
+            colon = max(head.raw.find(":"), 0)
+            first = [_Line(head.start + colon + 1, head.end, head.raw[colon + 1:], rest, False)] if rest else []
+            lines, label = first + lines[i + 1:], True
     if nl_parse.is_empty_answer("\n".join(ln.norm for ln in lines).strip()):
         return Reading(0, _span(lines), "answer-label" if label else "whole-reply")
     found = []

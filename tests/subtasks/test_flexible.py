@@ -466,3 +466,15 @@ def test_tables_json_lists_functional_pddl_and_final_plan_labels(bw):
     draft = (f"Let me try: 1. {r.action(b)}\n2. {r.action(a)}\nHmm, the order matters.\n\n**Final plan:**\n"
              f"1. {r.action(a)}\n2. {r.action(b)}\n")
     assert flexible.read_plan(bw, draft, "nl").value == [a, b]
+
+
+def test_a_resulting_state_label_marks_the_state(bw):
+    r = Renderer(bw, "nl", "widthbench")
+    a = strips.applicable_actions(bw, bw.init)[0]
+    t = strips.successor(bw.init, a)
+    text = ("Effects of the action:\n- " + r.state(t).splitlines()[0] + "\n- the hand is no longer empty\n\n"
+            "**Resulting state:**\n" + "\n".join("- " + x for x in r.state(t).splitlines()))
+    assert flexible.read_state(bw, text, "nl").value == t
+    same_line = "The new state is: " + ", ".join(r.state(t).splitlines())
+    assert flexible.read_state(bw, "Current state: " + r.state(bw.init).replace("\n", ", ") + "\n" + same_line,
+                               "nl").value == t
