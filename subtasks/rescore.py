@@ -200,6 +200,7 @@ def judge(rf: ResultFile, inst: dict, instances: Instances) -> AnswerResult:
     raw = inst.get("llm_raw_response") or ""
     style = _style(inst.get("query", ""))
     r = Renderer(task, style, "planbench")
+    _check_instance(rf, iid, task, r, inst.get("query", ""))
     results = {}
     if rf.task == "plan-generation":
         for name in READERS:
@@ -257,6 +258,30 @@ def judge(rf: ResultFile, inst: dict, instances: Instances) -> AnswerResult:
                                              f"wrong {' '.join(extra) or 'none'}", atoms, span, rule)
     return AnswerResult(rf.path, iid, rf.task, bool(_planbench_verdict(inst)), results["strict"],
                         results["flexible"], inst.get("extracted_llm_plan"))
+
+
+def _check_instance(rf: ResultFile, iid: int, task: Task, r: Renderer, query: str) -> None:
+    """The initial state the query states must be the instance's (else the --instances folder is wrong)."""
+    stated = None
+    if r.style == "pddl":
+        k = query.lower().rfind("(:init")
+        if k >= 0:
+            end = query.find("(:goal", k)
+            atoms = re.findall(r"\(([^()]+)\)", query[k + len("(:init"):end if end > k else None])
+            fluent = {"(" + " ".join(a.lower().split()) + ")" for a in atoms} & set(task.atoms)
+            stated = sum(1 << task.atom_index[a] for a in fluent)
+    else:
+        m = None
+        for m in re.finditer(r"as initial conditions i have that,?(.*)", query, re.I):
+            pass
+        if m:
+            try:
+                stated = r.parse_state(m.group(1).strip().rstrip("."))
+            except ParseError:
+                stated = None
+    if stated is not None and stated != task.init:
+        raise UserError(f"{rf.path}: instance {iid}: the initial state of the query is not that of "
+                        f"{task.problem_name} in --instances (wrong instance folder?)")
 
 
 def _query_plan_truth(task: Task, r: Renderer, query: str) -> tuple[bool | None, str]:

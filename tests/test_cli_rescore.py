@@ -115,3 +115,14 @@ def test_missing_files_and_folders_give_a_one_line_error(tmp_path, capsys):
     assert "no instance-N.pddl" in capsys.readouterr().err
     assert main(["rescore", "planbench", str(T1), "--instances", str(tmp_path / "nope")]) == 2
     assert "instances folder not found" in capsys.readouterr().err
+
+
+def test_an_instance_folder_that_does_not_match_the_queries_is_a_one_line_error(tmp_path, capsys):
+    need_data()
+    data = json.loads(T1.read_text())
+    data["instances"] = [dict(data["instances"][0], instance_id=data["instances"][0]["instance_id"] + 1)]
+    shifted = tmp_path / "shifted.json"
+    shifted.write_text(json.dumps(data))
+    assert main(["rescore", "planbench", str(shifted), "--instances", str(BW_DIR)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "wrong instance folder" in err
