@@ -396,16 +396,16 @@ def write_outputs(out_dir: str | Path, judged, summary: dict) -> None:
         raise UserError(f"cannot write to {d}: {exc.strerror}") from None
 
 
-def report_lines(judged, summary: dict, verbose: bool = False) -> list[str]:
-    """The printed report: per file, the counts of both readers and every flexible disagreement
-    (strict disagreements too with ``verbose``); then the overall counts."""
+def report_lines(judged, summary: dict, readers=READERS) -> list[str]:
+    """The printed report: per file, the counts of both readers and every disagreement of the
+    ``readers`` listed (flexible first); then the overall counts."""
     lines = []
     for rf, rs in judged:
         c = summary["files"][rf.path]
         lines.append(f"{rf.path} ({rf.task}, {rf.domain}): {c['answers']} answers, PlanBench correct "
                      f"{c['planbench_correct']}")
         lines.extend(_count_lines(c))
-        for name in (READERS if verbose else ("flexible",)):
+        for name in sorted(readers, key=lambda n: n != "flexible"):
             for a in rs:
                 why = disagreement(a, name)
                 if why:

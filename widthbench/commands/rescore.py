@@ -5,9 +5,9 @@ from __future__ import annotations
 HELP = "re-judge PlanBench result files with the engine and both answer readers (strict, flexible)"
 DESCRIPTION = (HELP + ". Plan generation (task 1), plan verification (task 3) and plan execution (task 7) "
                "files. Prints per file the answers, how many each reader read, how many are valid on the "
-               "engine, the agreement with PlanBench's verdict and every disagreement of the flexible "
-               "reader with its reason (--verbose: the strict reader's too). --out DIR writes "
-               "answers.jsonl and summary.json.")
+               "engine, the agreement with PlanBench's verdict and every disagreement of each reader "
+               "with its category and reason (--disagreements flexible|strict|none narrows the list). "
+               "--out DIR writes answers.jsonl and summary.json.")
 
 
 def add_arguments(p) -> None:
@@ -18,14 +18,16 @@ def add_arguments(p) -> None:
                         "folder (PlanBench's generated_basic), or PlanBench's instances folder holding "
                         "<domain>/generated_basic; may be given once per domain")
     p.add_argument("--out", metavar="DIR", help="write answers.jsonl and summary.json here")
-    p.add_argument("--verbose", action="store_true", help="also list the strict reader's disagreements")
+    p.add_argument("--disagreements", choices=["both", "flexible", "strict", "none"], default="both",
+                   help="whose disagreements with PlanBench to list (default both)")
 
 
 def run(args) -> int:
     from widthbench.subtasks.rescore import report_lines, rescore, write_outputs
 
     judged, summary = rescore(args.files, args.instances)
-    for line in report_lines(judged, summary, verbose=args.verbose):
+    readers = {"both": ("flexible", "strict"), "none": ()}.get(args.disagreements, (args.disagreements,))
+    for line in report_lines(judged, summary, readers):
         print(line)
     if args.out:
         write_outputs(args.out, judged, summary)
