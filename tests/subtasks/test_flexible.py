@@ -478,3 +478,21 @@ def test_a_resulting_state_label_marks_the_state(bw):
     same_line = "The new state is: " + ", ".join(r.state(t).splitlines())
     assert flexible.read_state(bw, "Current state: " + r.state(bw.init).replace("\n", ", ") + "\n" + same_line,
                                "nl").value == t
+
+
+def test_real_planbench_verification_and_execution_answers():
+    need_data()
+    t3 = json.loads((RESPONSES / "plan-bench/results/blocksworld/gpt-4_chat/task_3_plan_verification.json").read_text())
+    by3 = {i["instance_id"]: i for i in t3["instances"]}
+    text = by3[4]["llm_raw_response"]  # "The above plan is invalid. These are the unmet goal conditions: ..."
+    with pytest.raises(ParseError):
+        strict.parse_verdict(text)
+    got = flexible.read_verdict(text)
+    assert got.value is False and got.rule == "verdict-sentence"
+    assert text[got.span[0]:got.span[1]] == "The above plan is invalid"
+    assert flexible.read_verdict(by3[170]["llm_raw_response"]).value is False  # then an invented [STATEMENT]
+    task, inst = _answer(RESPONSES / "plan-bench/results/blocksworld/gpt-4_chat/task_7_plan_execution.json", 28)
+    # "..., and the yellow block is no longer clear.": a negated fact is checked, then dropped
+    got = flexible.read_state(task, inst["llm_raw_response"], "nl", "planbench")
+    assert "(clear d)" not in strips.state_atoms(task, got.value)
+    assert "(on d c)" in strips.state_atoms(task, got.value)
