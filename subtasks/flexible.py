@@ -8,8 +8,9 @@ texts, a state bitmask, a dict, a bool, an int) together with where it found the
 The rules (docs/subtasks.md, "Flexible reader"):
 
 1. The reply is the text after the last ``</think>``; a reply that opens ``<think>`` and never closes
-   it holds no answer. The answer region is what follows the last ``Answer:`` label (markdown allowed:
-   ``**Answer:**``, ``### Final answer``), otherwise the whole reply.
+   it holds no answer; a reply that goes on to pose a new problem (``[STATEMENT]``) ends there. The
+   answer region is what follows the last ``Answer:`` label (markdown allowed: ``**Answer:**``,
+   ``### Final answer``, ``Final plan:``; states also ``Resulting state:``), otherwise the whole reply.
 2. Inside the region, blocks marked ``[PLAN]`` ... ``[PLAN END]`` (any ``[X]`` / ``[X END]``, ``_END``,
    a closing marker alone closes what precedes it) or code fences hold the answer when one of them
    reads; otherwise the lines that read as actions (facts for states) do.
@@ -19,16 +20,18 @@ The rules (docs/subtasks.md, "Flexible reader"):
    ``pddl_domains/<domain>.paraphrases.toml``, a PDDL form in any case and spacing, or (PDDL prompts)
    the action's name followed by its objects with small words between ("FLY-AIRPLANE a0 from l1-0 to
    l0-0"). What follows the action on its line is explanation, unless it starts another action (a
-   one-line sequence ``(a x) (b y)`` or "unstack a from b, then put a down"). Other lines are prose.
+   one-line sequence ``(a x) (b y)`` or "unstack a from b, then put a down"). Other lines are prose;
+   in a PDDL answer with bracketed actions, sentences in words are prose too.
 4. A bold or labelled step title ("**Unstack yellow from red**: Unstack the yellow block from the
    red block.") must name the same action as its text; an aside in brackets that reads as an action
    must name the action of its step.
 5. Never a guess, always a ``ParseError`` with the reason: two different plans (runs of action lines
    that a heading, an introducing line ending in ":" or restarted numbering separates, or two marked
    blocks) -- the same plan restated is one reading; "pick up a or b"; a negated action ("do not
-   unstack a"); a line that starts with an action verb but reads as no action ("put it down"); a
+   unstack a"); a line next to steps or numbered that starts with an action verb but reads as no
+   action ("put it down"), or that holds a step after prose ("2. To be safe, put down a."); a
    paraphrase whose left-out argument fits several ground actions; a title or aside naming another
-   action; two different verdicts or numbers.
+   action; a fact and its negation; two different states, verdicts or numbers.
 
 Paraphrases are data (``*.paraphrases.toml``), never code; the strict templates are always included.
 """
