@@ -123,17 +123,21 @@ def _integer_constraint(item, style):
 # The kinds
 
 
-ACTION_LIST = AnswerKind(
-    "action-list",
-    strict=lambda item, text, style: api.parse_action_list(item.task, text, style),
-    flexible=lambda item, text, style: _flex("read_action_list")(item.task, text, style),
-    constraint=_action_list_constraint)
+def _on_task(name: str, strict, flexible: str, constraint, *, actions: bool = False) -> AnswerKind:
+    """A kind read against the task (and, for mappings, the asked actions)."""
+    flex = _flex(flexible)
 
-ACTION = AnswerKind(
-    "action",
-    strict=lambda item, text, style: api.parse_single_action(item.task, text, style),
-    flexible=lambda item, text, style: _flex("read_single_action")(item.task, text, style),
-    constraint=_action_constraint)
+    def read_flexible(item, text, style):
+        return flex(item.task, text, style, item.actions) if actions else flex(item.task, text, style)
+
+    return AnswerKind(name, strict=strict, flexible=read_flexible, constraint=constraint)
+
+
+def _on_text(name: str, parse, flexible: str, constraint) -> AnswerKind:
+    """A kind read from the text alone (verdicts, numbers)."""
+    flex = _flex(flexible)
+    return AnswerKind(name, strict=lambda item, text, style: parse(text),
+                      flexible=lambda item, text, style: flex(text), constraint=constraint)
 
 
 def _strict_plan(item, text, style):
@@ -142,47 +146,20 @@ def _strict_plan(item, text, style):
     return api.renderer(item.task, style).parse_plan(parse.answer_section(text))
 
 
-PLAN = AnswerKind(
-    "plan",
-    strict=_strict_plan,
-    flexible=lambda item, text, style: _flex("read_plan")(item.task, text, style),
-    constraint=_action_list_constraint)
-
-STATE = AnswerKind(
-    "state",
-    strict=lambda item, text, style: api.parse_successor(item.task, text, style),
-    flexible=lambda item, text, style: _flex("read_state")(item.task, text, style),
-    constraint=_state_constraint)
-
-MAPPING = AnswerKind(
-    "mapping",
-    strict=lambda item, text, style: api.parse_successor_mapping(item.task, text, style, item.actions),
-    flexible=lambda item, text, style: _flex("read_successor_mapping")(item.task, text, style, item.actions),
-    constraint=_mapping_constraint)
-
-VERDICT = AnswerKind(
-    "verdict",
-    strict=lambda item, text, style: api.parse_verdict(text),
-    flexible=lambda item, text, style: _flex("read_verdict")(text),
-    constraint=_yes_no_constraint)
-
-YES_NO = AnswerKind(
-    "yes-no",
-    strict=lambda item, text, style: api.parse_yes_no(text),
-    flexible=lambda item, text, style: _flex("read_yes_no")(text),
-    constraint=_yes_no_constraint)
-
-NOVELTY = AnswerKind(
-    "novelty",
-    strict=lambda item, text, style: api.parse_novelty(text),
-    flexible=lambda item, text, style: _flex("read_novelty")(text),
-    constraint=_yes_no_constraint)
-
-INTEGER = AnswerKind(
-    "integer",
-    strict=lambda item, text, style: api.parse_integer(text),
-    flexible=lambda item, text, style: _flex("read_integer")(text),
-    constraint=_integer_constraint)
+ACTION_LIST = _on_task("action-list", lambda item, text, style: api.parse_action_list(item.task, text, style),
+                       "read_action_list", _action_list_constraint)
+ACTION = _on_task("action", lambda item, text, style: api.parse_single_action(item.task, text, style),
+                  "read_single_action", _action_constraint)
+PLAN = _on_task("plan", _strict_plan, "read_plan", _action_list_constraint)
+STATE = _on_task("state", lambda item, text, style: api.parse_successor(item.task, text, style),
+                 "read_state", _state_constraint)
+MAPPING = _on_task("mapping",
+                   lambda item, text, style: api.parse_successor_mapping(item.task, text, style, item.actions),
+                   "read_successor_mapping", _mapping_constraint, actions=True)
+VERDICT = _on_text("verdict", api.parse_verdict, "read_verdict", _yes_no_constraint)
+YES_NO = _on_text("yes-no", api.parse_yes_no, "read_yes_no", _yes_no_constraint)
+NOVELTY = _on_text("novelty", api.parse_novelty, "read_novelty", _yes_no_constraint)
+INTEGER = _on_text("integer", api.parse_integer, "read_integer", _integer_constraint)
 
 
 @dataclass(frozen=True, slots=True)

@@ -106,20 +106,11 @@ def _record_key(rec: dict) -> tuple:
 
 def read_records(run_dir: str | os.PathLike) -> list[dict]:
     """The latest record per (item, mode) of a run's items.jsonl (a torn last line is ignored)."""
-    path = Path(run_dir) / ITEMS
+    from widthbench.runfiles import read_jsonl
+
     latest: dict[tuple, dict] = {}
-    if not path.is_file():
-        return []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a line cut by a crash; its item is redone
-            latest[_record_key(rec)] = rec
+    for rec in read_jsonl(Path(run_dir) / ITEMS):
+        latest[_record_key(rec)] = rec
     return list(latest.values())
 
 

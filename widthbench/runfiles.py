@@ -1,4 +1,4 @@
-"""Run folders on disk: the one reader of RUN/summary.json.
+"""Run folders on disk: the one reader of RUN/summary.json and of the runs' JSON-lines files.
 
 Every run writes ``summary.json`` with a ``"kind"`` ("score" for the sub-task grid, "solve" for tree
 searches); reports read it through `load_summary`, which turns a missing file, bad JSON or the
@@ -33,6 +33,25 @@ def load_summary(run_dir: str | os.PathLike, kind: str | None = None) -> dict:
         raise UserError(f"{run_dir / SUMMARY}: kind {summary.get('kind')!r}, expected {kind!r} "
                         f"(a folder written by `{_MAKES.get(kind, 'widthbench')} --out {run_dir}`)")
     return summary
+
+
+def read_jsonl(path: str | os.PathLike) -> list[dict]:
+    """The records of a JSON-lines file written as a run goes (none if it does not exist). A line
+    cut by a kill, or blank, is skipped: the run redoes its item."""
+    out = []
+    path = Path(path)
+    if not path.is_file():
+        return out
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError:
+                continue
+    return out
 
 
 def _read(run_dir: Path) -> dict:

@@ -271,18 +271,10 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
 # ---- a run ------------------------------------------------------------------------------------
 
 def read_items(run_dir: Path) -> list[dict]:
-    path = Path(run_dir) / ITEMS
-    if not path.exists():
-        return []
-    items = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if not line.strip():
-            continue
-        try:
-            items.append(json.loads(line))
-        except json.JSONDecodeError:
-            continue  # a line cut by a kill: its instance is solved again
-    return items
+    """The instances of a run's items.jsonl (a line cut by a kill: its instance is solved again)."""
+    from widthbench.runfiles import read_jsonl
+
+    return read_jsonl(Path(run_dir) / ITEMS)
 
 
 def _repair(path: Path) -> None:

@@ -32,7 +32,7 @@ from importlib import resources
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.runfiles import load_summary, summary_kind
+from widthbench.runfiles import load_summary, read_jsonl, summary_kind
 
 REPORT = "report.html"
 
@@ -40,9 +40,9 @@ REPORT = "report.html"
 # ---- reading run folders ----------------------------------------------------------------------
 
 def _read_jsonl(path: Path) -> list[dict]:
-    out = []
-    if not path.is_file():
-        return out
+    from widthbench.runfiles import read_jsonl
+
+    return read_jsonl(path)
     with open(path, encoding="utf-8") as f:
         for line in f:
             line = line.strip()
@@ -74,7 +74,7 @@ def load_run(run_dir: str | os.PathLike) -> dict:
 
         records = read_records(run_dir)
     else:
-        records = _read_jsonl(run_dir / "items.jsonl")
+        records = read_jsonl(run_dir / "items.jsonl")
     return {"dir": str(run_dir), "kind": kind, "summary": summary, "records": records,
             "tokens": _read_json(run_dir / "tokens.json"), "config": _read_json(run_dir / "config.json")}
 
