@@ -100,6 +100,13 @@ def _decorate_actions(rng, task, style, templates, acts: list[str]) -> str:
             title = r.action(a) if style == "nl" else a
             cap = f"**{title}**: {cap}."
         lines.append(numbering.format(i=i) + cap)
+    if style == "nl" and not one_line and rng.random() < 0.15:  # a paragraph: "First, ... Then, ..."
+        words = [_paraphrase(rng, r, task, a, templates) for a in acts]
+        links = ["First, "] + [rng.choice(["Then, ", "Next, we need to ", "After that, I will ", "Then "])
+                               for _ in words[1:]]
+        lines = [" ".join(f"{link}{w}." for link, w in zip(links, words))]
+    elif style == "pddl" and not one_line and rng.random() < 0.2:  # ACPBench style: (a x) ; 1
+        lines = [f"{_shout(a) if rng.random() < 0.3 else a} ; {i}" for i, a in enumerate(acts, 1)]
     body = " ".join(lines) if one_line else "\n".join(lines)
     text = _wrap(rng, body)
     pre, post = rng.choice(PREAMBLES), rng.choice(EPILOGUES)
