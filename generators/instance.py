@@ -259,8 +259,8 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
     initial state close to the goal or on it): round-robin over the samples, walk 0..``max_walk``
     uniformly random applicable actions from the sample's initial state and keep the state reached as
     the initial state of a new problem with the sample's objects, static facts and goal, if it is not
-    a goal state, has a plan (h* finite) and was not kept before. A sample whose walks never leave
-    its goal (ACPBench's satellite problems start in a goal state and no action undoes an image) gets
+    a goal state, has a plan (h* finite) and was not kept before. A sample whose walks end in its
+    goal five times (ACPBench's satellite problems start in a goal state and no action undoes an image) gets
     *walk goals* instead: 1-3 facts that a second walk of 1..``max_walk`` steps makes true (solvable
     by construction). Ids are ``<sample id>-w<k>``; ``params`` records the sample, the walk length
     and the kind of goal. Deterministic in (samples, count, seed). Raises UserError when the samples
@@ -291,7 +291,7 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
         return state
 
     while len(out) < count:
-        if tries >= max_tries * count:
+        if tries >= max_tries * (count + 2 * len(samples)):
             raise UserError(f"derived only {len(out)} of {count} problems from {len(samples)} sample(s) "
                             "(the reachable non-goal states with a plan are too few)")
         tries += 1
@@ -299,7 +299,7 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
         task = tasks[j]
         steps = rng.randint(0, max_walk)
         state = walk(task, task.init, steps)
-        walk_goal = misses[j] >= max_tries
+        walk_goal = misses[j] >= 5
         if walk_goal:
             target = walk(task, state, rng.randint(1, max_walk))
             new = strips.bits(target & ~state)

@@ -5,10 +5,11 @@ and problem files works):
 
 1. load every sample problem (a rejection is listed with the engine's reason) and record the
    grounding size (fluent atoms, ground actions, static atoms) and the time to ground;
-2. derive ``--problems`` (default 4 x ``--count``) problems from the samples by seeded random walks
+2. derive ``--problems`` (default 2 x ``--count``) problems from the samples by seeded random walks
    (`generators.instance.walk_instances`: non-goal states with a plan) and write them as an instance
    set under OUT/sets/<domain>/ (domain.pddl, problems, manifest.jsonl);
-3. build ``--count`` items of every sub-task on that set and time it (`subtasks.run.build_all_items`);
+3. build ``--count`` items of each sub-task on that set and time it (`subtasks.run.build_all_items`,
+   one sub-task at a time, each with a fresh pool: the time includes the ground truth it needs);
 4. with ``--score N``, run ``widthbench score --domain D --instances SET --model sim:oracle
    --subtask all --count N --thinking off`` (both styles) and check every cell is 100%.
 
@@ -30,7 +31,7 @@ DEFAULT_ROOT = REPO.parent / "shared" / "data" / "acpbench-domains"
 
 
 def measure(folder: Path, out: Path, count: int, seed: int, score: int, subtasks: str,
-            problems: int | None = None) -> dict:
+            problems: int | None = None, max_seconds: float = 1800) -> dict:
     from widthbench.errors import UserError
     from widthbench.generators.instance import _defines_domain, read_instance_set, walk_instances, write_instance_set
     from widthbench.planners import strips
@@ -62,7 +63,7 @@ def measure(folder: Path, out: Path, count: int, seed: int, score: int, subtasks
     samples = [i for i in read_instance_set(folder, validate=False)]
     t0 = time.perf_counter()
     try:
-        derived = walk_instances(samples, problems or 4 * count, seed)
+        derived = walk_instances(samples, problems or 2 * count, seed)
     except UserError as exc:
         row["rejected"].append({"file": "(derived set)", "reason": str(exc)})
         return row
@@ -70,15 +71,24 @@ def measure(folder: Path, out: Path, count: int, seed: int, score: int, subtasks
     set_dir = out / "sets" / folder.name
     write_instance_set(set_dir, dom, derived)
     row["set"] = str(set_dir)
-    config = ScoreConfig(subtasks=expand_subtasks(subtasks), instances=str(set_dir), count=count, seed=seed)
-    t0 = time.perf_counter()
-    try:
-        items = build_all_items(config)
-    except UserError as exc:
-        row["rejected"].append({"file": "(items)", "reason": str(exc)})
-        return row
-    row["items_seconds"] = round(time.perf_counter() - t0, 2)
-    row["items"] = {k: len(v) for k, v in items.items()}
+    # Items of each sub-task built on their own (a fresh pool each: the time includes the ground truth
+    # that sub-task needs); a sub-task the set cannot feed (too few qualifying problems) is listed.
+    row["items"], row["items_seconds_by_subtask"] = {}, {}
+    t_all = time.perf_counter()
+    for sub in expand_subtasks(subtasks):
+        if time.perf_counter() - t_all > max_seconds:
+            row["rejected"].append({"file": f"(items {sub})", "reason": f"not built: over --max-seconds {max_seconds}"})
+            continue
+        config = ScoreConfig(subtasks=(sub,), instances=str(set_dir), count=count, seed=seed)
+        t0 = time.perf_counter()
+        try:
+            items = build_all_items(config)
+        except UserError as exc:
+            row["rejected"].append({"file": f"(items {sub})", "reason": str(exc)})
+            continue
+        row["items_seconds_by_subtask"][sub] = round(time.perf_counter() - t0, 2)
+        row["items"][sub] = len(items[sub])
+    row["items_seconds"] = round(sum(row["items_seconds_by_subtask"].values()), 2)
     if score:
         row["score"] = run_score(set_dir, out / "runs" / folder.name, score, seed, subtasks)
     return row
@@ -109,7 +119,7 @@ def run_score(set_dir: Path, run_dir: Path, count: int, seed: int, subtasks: str
 
 
 def table(rows: list[dict]) -> str:
-    lines = ["| domain | samples | atoms | actions | derived | 50-item build (s) | sim:oracle | rejected |",
+    lines = ["| domain | samples | atoms | actions | sub-tasks built | item build (s) | sim:oracle | not built / rejected |",
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         s = r.get("samples") or []
@@ -124,7 +134,7 @@ def table(rows: list[dict]) -> str:
             score = "100% of {} cells".format(sc["cells"]) if not sc["not_100"] else f"{len(sc['not_100'])} cells below 100%"
         rej = "; ".join(f"{x['file']}: {x['reason']}" for x in r["rejected"]) or "none"
         lines.append(f"| {r['domain']} | {len(s)} | {rng('atoms')} | {rng('actions')} | "
-                     f"{sum(r.get('items', {}).values()) and len(r.get('items', {})) and 'yes' or '—'} | "
+                     f"{len(r.get('items', {}))} | "
                      f"{r.get('items_seconds', '—')} | {score} | {rej} |")
     return "\n".join(lines)
 
@@ -135,12 +145,14 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="output folder")
     ap.add_argument("--count", type=int, default=50, help="derived problems and items per sub-task (default 50)")
     ap.add_argument("--problems", type=int, default=None,
-                    help="derived problems per domain (default 4 x --count: the novelty sub-tasks skip "
+                    help="derived problems per domain (default 2 x --count: the novelty sub-tasks skip "
                     "problems without a qualifying state)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--score", type=int, default=0, metavar="N",
                     help="also score sim:oracle on N items per sub-task and check 100%% (default: off)")
     ap.add_argument("--subtask", default="all", help="sub-tasks (default all)")
+    ap.add_argument("--max-seconds", type=float, default=1800,
+                    help="stop building further sub-tasks of a domain after this long (default 1800)")
     args = ap.parse_args(argv)
     folders = [Path(f) for f in args.folders] or sorted(p for p in DEFAULT_ROOT.iterdir() if p.is_dir())
     out = Path(args.out)
@@ -148,7 +160,7 @@ def main(argv=None) -> int:
     rows = []
     for f in folders:
         t0 = time.perf_counter()
-        row = measure(f, out, args.count, args.seed, args.score, args.subtask, args.problems)
+        row = measure(f, out, args.count, args.seed, args.score, args.subtask, args.problems, args.max_seconds)
         row["total_seconds"] = round(time.perf_counter() - t0, 1)
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
