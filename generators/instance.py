@@ -252,14 +252,17 @@ def _read_text(path: Path) -> str:
 # More problems of a user's domain from a few samples
 
 
-def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tries: int = 20) -> list[Instance]:
+def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tries: int = 20,
+                   min_plan_length: int = 3) -> list[Instance]:
     """``count`` problems derived from sample problems by seeded random walks.
 
     For a domain that comes with a handful of problems (ACPBench's folders hold 2-6, often with an
     initial state close to the goal or on it): round-robin over the samples, walk 0..``max_walk``
     uniformly random applicable actions from the sample's initial state and keep the state reached as
     the initial state of a new problem with the sample's objects, static facts and goal, if it is not
-    a goal state, has a plan (h* finite) and was not kept before. A sample whose walks end in its
+    a goal state, has a plan of at least ``min_plan_length`` steps (h* finite; short problems give IW
+    too little to prune for the novelty sub-tasks; after ``max_tries`` misses the bound drops to 1)
+    and was not kept before. A sample whose walks end in its
     goal five times (ACPBench's satellite problems start in a goal state and no action undoes an image) gets
     *walk goals* instead: 1-3 facts that a second walk of 1..``max_walk`` steps makes true (solvable
     by construction). Ids are ``<sample id>-w<k>``; ``params`` records the sample, the walk length
@@ -319,7 +322,8 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
             if (j, state) in seen:
                 continue
             seen.add((j, state))
-            if truths[j].h_star(state) == float("inf"):
+            h = truths[j].h_star(state)
+            if h == float("inf") or (h < min_plan_length and tries < max_tries * count):
                 continue
             derived = task
         iid = f"{samples[j].id}-w{len(out) + 1:04d}"

@@ -5,7 +5,7 @@ and problem files works):
 
 1. load every sample problem (a rejection is listed with the engine's reason) and record the
    grounding size (fluent atoms, ground actions, static atoms) and the time to ground;
-2. derive ``--problems`` (default 2 x ``--count``) problems from the samples by seeded random walks
+2. derive ``--problems`` (default 3 x ``--count``) problems from the samples by seeded random walks
    (`generators.instance.walk_instances`: non-goal states with a plan) and write them as an instance
    set under OUT/sets/<domain>/ (domain.pddl, problems, manifest.jsonl);
 3. build ``--count`` items of each sub-task on that set and time it (`subtasks.run.build_all_items`,
@@ -63,7 +63,7 @@ def measure(folder: Path, out: Path, count: int, seed: int, score: int, subtasks
     samples = [i for i in read_instance_set(folder, validate=False)]
     t0 = time.perf_counter()
     try:
-        derived = walk_instances(samples, problems or 2 * count, seed)
+        derived = walk_instances(samples, problems or 3 * count, seed)
     except UserError as exc:
         row["rejected"].append({"file": "(derived set)", "reason": str(exc)})
         return row
@@ -145,7 +145,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="output folder")
     ap.add_argument("--count", type=int, default=50, help="derived problems and items per sub-task (default 50)")
     ap.add_argument("--problems", type=int, default=None,
-                    help="derived problems per domain (default 2 x --count: the novelty sub-tasks skip "
+                    help="derived problems per domain (default 3 x --count: the novelty sub-tasks skip "
                     "problems without a qualifying state)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--score", type=int, default=0, metavar="N",
