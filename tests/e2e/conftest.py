@@ -36,7 +36,8 @@ $WIDTHBENCH_SMOLLM2_DIR or ~/.cache/widthbench/models/smollm2), served by the sa
                      both start, with the tiny models' servers, on the first use of any server
     RealServer       .name, .base_url, .root_url, .max_model_len, .log_path, .client(),
                      .metrics() (vLLM's /metrics counters: prompt/generation tokens, requests),
-                     .kill() (SIGKILL to the server's process group), .restart() (same port)
+                     .kill() (SIGKILL to the server's process group), .restart() (same port;
+                     or .begin_restart() now and .finish_restart() later, to overlap other tests)
 
 Mark tests that use them `@pytest.mark.vllm`; deselect them with `-m "not vllm"`.
 """
@@ -144,6 +145,12 @@ class RealServer:
     def restart(self) -> None:
         self.pool.restart_smollm2(self)
 
+    def begin_restart(self) -> None:
+        self.pool.begin_restart(self)
+
+    def finish_restart(self) -> None:
+        self.pool.finish_restart(self)
+
 
 def _tail(path: Path, n: int = 30) -> str:
     try:
@@ -236,14 +243,21 @@ class ServerPool:
               file=sys.stderr)
         return server
 
-    def restart_smollm2(self, server: RealServer) -> None:
+    def begin_restart(self, server: RealServer) -> None:
+        """Start `server` again on its port in the background (finish_restart waits for it)."""
         subprocess.run(["bash", str(SERVER_SCRIPT), "stop", server.name], env=self._env(),
                        timeout=120, capture_output=True)
         self._real.pop(server.name, None)
         self.launch_smollm2(server.name, port=server.base_url.rsplit(":", 1)[1].split("/")[0])
+
+    def finish_restart(self, server: RealServer) -> None:
         base_url, _ = self._wait(server.name)
         assert base_url == server.base_url
         self._real[server.name] = server
+
+    def restart_smollm2(self, server: RealServer) -> None:
+        self.begin_restart(server)
+        self.finish_restart(server)
 
     def get(self, name: str) -> VllmServer:
         if name in self._ready:
