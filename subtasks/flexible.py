@@ -82,6 +82,8 @@ _NEGATION = re.compile(r"^(?:(?:i|we|you)\s+)?(?:do\s+not|don't|dont|never|shoul
                        r"mustn't|cannot|can't|can\s+not|will\s+not|won't|need\s+not|avoid|no\s+need\s+to|not)"
                        r"\s+(?:to\s+)?(?:ever\s+)?")
 _EITHER = re.compile(r"^either\s+")
+_ALT_MARKER = re.compile(r"^(?:alternatively|or|instead|otherwise|another\s+(?:option|possibility|plan|way|solution)"
+                         r"(?:\s+(?:is|would\s+be))?)\b")
 _ALTERNATIVE = re.compile(r"^(?:or|nor|or\s+else)\b")
 _LEAD_IN = re.compile(
     r"^(?:(?:so|now|next|then|first|firstly|second|secondly|finally|lastly|after\s+that|afterwards|"
@@ -532,6 +534,8 @@ class _Reader:
         # A numbered line that is all bold ("1. **Unstack yellow from red**") titles the text below it.
         is_title = number is not None and bool(
             re.fullmatch(r"\s*(?:\d+[.):]|step\s*\d+\s*[:.)\-]?)\s*(\*\*|__)[^*_]+\1\s*:?\s*", ln.raw, re.I))
+        if _ALT_MARKER.match(s) and (self._holds_step(s, bare) or self._lead_safe(_ALT_MARKER.sub("", s).strip(" ,:"))):
+            raise ParseError(f"an alternative answer: {s!r}")
         m = _title_split(s)
         if m:
             title, body = m

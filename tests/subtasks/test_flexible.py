@@ -245,6 +245,8 @@ def test_ambiguous_answers_are_parse_errors(bw):
         f"[PLAN]\nunstack the {t} from the {b}\n[PLAN END]\n[PLAN]\npick up the {o}\n[PLAN END]",
         f"pick up the {o} or the {t}",
         f"pick up the {o}, or rather unstack the {t} from the {b}",
+        f"Answer: pick up the {o}\nAlternatively, unstack the {t} from the {b}.",
+        f"1. pick up the {o}\nOr: unstack the {t} from the {b}",
         f"Either pick up the {o} or unstack the {t} from the {b}.",
         f"Do not unstack the {t} from the {b}.",
         f"1. **Unstack {t.split()[0]} from {b.split()[0]}**: Unstack the {t} from the {o}.",
