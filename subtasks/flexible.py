@@ -82,6 +82,7 @@ _NEGATION = re.compile(r"^(?:(?:i|we|you)\s+)?(?:do\s+not|don't|dont|never|shoul
                        r"mustn't|cannot|can't|can\s+not|will\s+not|won't|need\s+not|avoid|no\s+need\s+to|not)"
                        r"\s+(?:to\s+)?(?:ever\s+)?")
 _EITHER = re.compile(r"^either\s+")
+_INTRO_WORDS = re.compile(r"\b(?:plan|solution|sequence|summary|answer|pddl|syntax|result|steps|actions|short)\b")
 _ALT_MARKER = re.compile(r"^(?:alternatively|or|instead|otherwise|another\s+(?:option|possibility|plan|way|solution)"
                          r"(?:\s+(?:is|would\s+be))?)\b")
 _ALTERNATIVE = re.compile(r"^(?:or|nor|or\s+else)\b")
@@ -269,6 +270,8 @@ class _LineRead:
     title: str | None = None  # a line that is only a (bold) step title naming this action
     marked: bool = False  # the line starts with a bullet or a number
     error: str = ""  # "bad": why the line does not read
+    introduces: bool = False  # "So the plan is: ..." -- the line starts a new run
+    indented: bool = False
 
 
 class _Reader:
@@ -523,6 +526,7 @@ class _Reader:
                 return _LineRead("neutral")
             s = ". ".join(c for c in cells if c)
         s = re.sub(r'[\[\]{}"]', " ", s).strip()  # JSON or list punctuation: ["(a x)", "(b y)"]
+        introduces = False
         before = s
         number, s = _strip_number(s)
         marked = s != before
@@ -553,6 +557,7 @@ class _Reader:
                 if not body:
                     return _LineRead("intro", number=number)
                 s = body
+                introduces = bool(_INTRO_WORDS.search(title))
         try:
             acts = self.steps(s, bare)
         except _Unreadable as exc:
@@ -561,7 +566,8 @@ class _Reader:
             return _LineRead("bad", number=number, marked=marked, error=str(exc))
         if acts:
             return _LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
-                             marked=marked)
+                             marked=marked, introduces=introduces,
+                             indented=ln.raw[:1].isspace() and not ln.raw.lstrip().startswith(("```", "~~~")))
         if s.endswith(":") or ln.raw.lstrip().startswith("#"):
             return _LineRead("intro", number=number)
         return _LineRead("mixed" if self._holds_step(s, bare) else "prose", number=number)
@@ -592,6 +598,7 @@ class _Reader:
         brk = False
         pending_title: str | None = None
         mixed: _Line | None = None  # a prose line holding a step, after the last step line
+        last_numbered = False
         infos = [(ln, self.read_line(ln, bare)) for ln in lines]
         significant = [info for _, info in infos if info.kind not in ("blank", "neutral")]
         for i, info in enumerate(significant):
@@ -619,12 +626,17 @@ class _Reader:
                     raise ParseError(f"the step's title names {pending_title}, but its text reads {acts[0]}")
                 acts = acts[1:]
             pending_title = info.title
-            new = cur is None or brk
+            new = cur is None or brk or info.introduces
             if cur is not None and info.number is not None and last_number is not None:
                 if info.number <= last_number:
                     new = True
                 elif info.number == last_number + 1:
                     new = False
+            if cur is not None and last_numbered and info.number is None and not new:
+                if not info.indented and acts[:1] == cur[0][:1]:
+                    new = True  # a numbered list, then unnumbered steps from its first step: a restatement
+                elif info.indented and acts == cur[0][-1:]:
+                    acts = []  # an indented line restating its step
             if mixed is not None and not new:
                 raise ParseError(f"cannot read the step {mixed.norm!r}: it does not start with an action")
             mixed = None
@@ -634,6 +646,7 @@ class _Reader:
             cur[0].extend(acts)
             cur[1].append(ln)
             brk = False
+            last_numbered = info.number is not None or (last_numbered and info.indented and not new)
             if info.number is not None:
                 last_number = info.number
         return runs

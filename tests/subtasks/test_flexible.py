@@ -300,6 +300,13 @@ def test_qwen3_style_answer_section_and_markdown_list(bw):
                   f"unstack the {t} from the {b}\nput down the {t}")
     assert flexible.read_plan(bw, same_twice, "nl", "planbench").value == [f"(unstack {top} {below})",
                                                                            f"(put-down {top})"]
+    for restated in (f"1. unstack the {t} from the {b}\n2. put down the {t}\nSo the plan is: unstack the {t} from "
+                     f"the {b}, put down the {t}.",
+                     f"1. unstack the {t} from the {b}\n2. put down the {t}\n\nunstack the {t} from the {b}\n"
+                     f"put down the {t}\n",
+                     f"1. unstack the {t} from the {b}\n   Unstack the {t} from the {b}.\n2. put down the {t}"):
+        assert flexible.read_plan(bw, restated, "nl", "planbench").value == [f"(unstack {top} {below})",
+                                                                             f"(put-down {top})"], restated
     pddl = f"The plan:\n1. ( UNSTACK  {top.upper()}  {below.upper()} ) ; 1\n(PUT-DOWN {top}) ; 2"
     assert flexible.read_plan(bw, pddl, "pddl", "planbench").value == [f"(unstack {top} {below})",
                                                                        f"(put-down {top})"]
