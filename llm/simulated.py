@@ -102,7 +102,7 @@ def _task_answer_fn() -> Callable[..., tuple[str, str | None]]:
         if exc.name and SIMULATE_MODULE.startswith(exc.name):
             raise UserError(
                 f"task-aware simulated models need {SIMULATE_MODULE}.answer(kind, messages, thinking, rng), "
-                f"and {SIMULATE_MODULE} does not exist yet; use sim:echo, sim:const:TEXT or sim:gibberish"
+                f"and {SIMULATE_MODULE} cannot be imported; use sim:echo, sim:const:TEXT or sim:gibberish"
             ) from None
         raise
     fn = getattr(module, "answer", None)

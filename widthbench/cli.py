@@ -47,12 +47,7 @@ def build_parser(available: list[str] | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"widthbench {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in available if available is not None else COMMANDS:
-        try:
-            mod = _module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name and exc.name.startswith("widthbench.commands."):
-                continue  # command not built yet
-            raise
+        mod = _module(name)
         p = sub.add_parser(name, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
