@@ -122,6 +122,18 @@ def _short(s: dict) -> str:
     return label + (" (T)" if c.get("thinking") else "")
 
 
+def states_per_instance(summary: dict) -> list[int]:
+    """Figure 3's generated states per instance, counted on the run's GraphML search trees
+    (`planners.search.graph.run_state_counts`); the summary's own list for runs without trees."""
+    from widthbench.planners.search.graph import run_state_counts
+
+    counts = run_state_counts(summary["_dir"]) if summary.get("_dir") else {}
+    wanted = summary.get("instances") or sorted(counts)
+    if not counts or any(i not in counts for i in wanted):
+        return list(summary.get("states_per_instance") or [])
+    return [counts[i]["generated"] for i in wanted]
+
+
 def figures(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
     import matplotlib
 
@@ -162,7 +174,7 @@ def figures(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
                                      novelty_order.index(s["config"]["novelty"])))
     if searched:
         fig, ax = plt.subplots(figsize=(min(14, max(6, 0.45 * len(searched) + 2)), 5.5))
-        data = [s.get("states_per_instance") or [0] for s in searched]
+        data = [states_per_instance(s) or [0] for s in searched]
         ax.boxplot(data, showmeans=True)
         ax.set_xticks(range(1, len(searched) + 1))
         ax.set_xticklabels([_short(s) for s in searched], rotation=45, ha="right", fontsize=7)

@@ -42,3 +42,23 @@ def test_a_method_without_a_tree_writes_no_graph(bw_problems, model_factory, tmp
           model_factory(), tmp_path / "naive", progress=False)
     assert run_state_counts(tmp_path / "naive") == {}
     assert tree_graph({"id": "x", "tree": []}).number_of_nodes() == 0
+
+
+def test_figure_3_counts_come_from_the_graphml_trees(tmp_path):
+    from widthbench.cli import main
+    from widthbench.reports.search import _load, states_per_instance
+
+    out = tmp_path / "run"
+    assert main(["solve", "--method", "tot-bfs", "--domain", "blocksworld", "--count", "3", "--seed", "4",
+                 "--max-plan-length", "6", "--model", "sim:noisy:0.2", "--cache-dir", str(tmp_path / "c"),
+                 "--out", str(out), "--quiet"]) == 0
+    summary = _load(out)
+    assert states_per_instance(summary) == summary["states_per_instance"]
+    # The figure reads the trees: edit one tree and the count follows it.
+    import networkx as nx
+    path = sorted((out / "trees").glob("*.graphml"))[0]
+    g = nx.read_graphml(path)
+    g.add_node("extra", status="generated", has_state=True)
+    nx.write_graphml(g, path)
+    changed = states_per_instance(summary)
+    assert changed != summary["states_per_instance"] and sum(changed) == sum(summary["states_per_instance"]) + 1
