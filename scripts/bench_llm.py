@@ -3,6 +3,18 @@
 
     python scripts/bench_llm.py [--n 500] [--concurrency 32] [--latency 0.05] [--repeat 3]
                                 [--fail-rate 0.3]
+    python scripts/bench_llm.py --real [--base-url URL] [--model smollm2] [--count 1]
+                                [--concurrency 8] [--output-len 32] [--repeat 2]
+
+--real: against a real vLLM server (`scripts/vllm_cpu_server.sh start --model smollm2`), the
+prompts of a small paper grid (`score --subtask paper --style both --count N`, built with a
+simulated model; system and user message joined into one user message, the form vLLM's benchmark
+sends) go once through widthbench's client (cache off) and once through vLLM's own serving
+benchmark (`vllm.benchmarks.serve` in the vLLM venv, `--dataset-name custom` fed the same prompts,
+`--backend openai-chat`, same concurrency). Both greedy with `ignore_eos` and the same output
+length, so both generate the same number of tokens; a warm-up pass fills vLLM's prefix cache first
+and the timed passes alternate. Prints requests/s and output tokens/s of both and their ratio
+(target >= 0.9).
 
 Starts `widthbench sim-server --latency L` on a free loopback port (its own process), sends N
 requests through `openai:sim:echo` with a fresh cache, and prints the wall time against the ideal
@@ -73,14 +85,120 @@ async def _bare_client(url: str, bodies: list[bytes], concurrency: int) -> tuple
     return wall, cpu
 
 
+def grid_prompts(count: int) -> list[str]:
+    """The prompts of `score --subtask paper --style both --thinking off --count N`, each as one
+    user message text (system + user joined)."""
+    import os
+    import pathlib
+
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([sys.executable, "-m", "widthbench", "score", "--subtask", "paper", "--count",
+                        str(count), "--style", "both", "--thinking", "off", "--model", "sim:const:x",
+                        "--no-cache", "--quiet", "--out", os.path.join(tmp, "run")],
+                       check=True, stdout=subprocess.DEVNULL)
+        lines = pathlib.Path(tmp, "run", "items.jsonl").read_text().splitlines()
+    prompts = []
+    for line in lines:
+        rec = json.loads(line)
+        chats = rec["prompt"] if rec["prompt"] and isinstance(rec["prompt"][0], list) else [rec["prompt"]]
+        prompts += ["\n\n".join(m["content"] for m in chat) for chat in chats]
+    return prompts
+
+
+def _widthbench_pass(url: str, model: str, prompts: list[str], c: int, out_len: int) -> dict:
+    m = open_model(f"openai:{model}", base_urls=url, use_cache=False, concurrency=c, preset="none",
+                   params={"temperature": 0.0, "ignore_eos": True, "max_tokens": out_len})
+    requests = [Request.user(p, purpose="bench") for p in prompts]
+    t0 = time.perf_counter()
+    replies = m.run(requests, progress=False)
+    wall = time.perf_counter() - t0
+    bad = [r.error or r.skipped for r in replies if not r.answered]
+    assert not bad, bad[:3]
+    out = sum(r.completion_tokens for r in replies)
+    return {"requests": len(replies), "wall": wall, "output_tokens": out,
+            "req_s": len(replies) / wall, "tok_s": out / wall}
+
+
+def _vllm_pass(url: str, model: str, tokenizer: str, dataset: str, n: int, c: int,
+               out_len: int, workdir: str) -> dict:
+    import os
+
+    vllm_python = subprocess.run(["bash", "scripts/vllm_cpu_server.sh", "python"], capture_output=True,
+                                 text=True, check=True).stdout.strip()
+    result = os.path.join(workdir, f"vllm-{time.monotonic_ns()}.json")
+    code = ("import sys; from vllm.benchmarks.serve import add_cli_args, main; "
+            "from vllm.utils.argparse_utils import FlexibleArgumentParser; "
+            "p = FlexibleArgumentParser(); add_cli_args(p); main(p.parse_args(sys.argv[1:]))")
+    root = url.rstrip("/").removesuffix("/v1")
+    argv = [vllm_python, "-c", code, "--backend", "openai-chat", "--endpoint", "/v1/chat/completions",
+            "--base-url", root, "--model", model, "--tokenizer", tokenizer, "--dataset-name", "custom",
+            "--dataset-path", dataset, "--skip-chat-template", "--disable-shuffle",
+            "--custom-output-len", str(out_len), "--num-prompts", str(n), "--max-concurrency", str(c),
+            "--request-rate", "inf", "--ignore-eos", "--temperature", "0", "--save-result",
+            "--result-dir", workdir, "--result-filename", os.path.basename(result)]
+    done = subprocess.run(argv, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+    if done.returncode != 0:
+        raise SystemExit(f"vllm.benchmarks.serve failed:\n{done.stderr[-2000:]}")
+    data = json.loads(open(result).read())
+    return {"requests": data["completed"], "wall": data["duration"],
+            "output_tokens": data["total_output_tokens"], "req_s": data["request_throughput"],
+            "tok_s": data["output_throughput"], "failed": data.get("failed", 0)}
+
+
+def real(args) -> int:
+    import os
+
+    url = args.base_url or os.environ.get("WIDTHBENCH_BASE_URL") or "http://127.0.0.1:8000/v1"
+    tokenizer = os.path.expanduser(os.environ.get("WIDTHBENCH_SMOLLM2_DIR",
+                                                  "~/.cache/widthbench/models/smollm2"))
+    prompts = grid_prompts(args.count)
+    n, c, out_len = len(prompts), args.concurrency, args.output_len
+    print(f"{n} prompts of the paper grid (count {args.count}, both styles) against {url} "
+          f"({args.model}); concurrency {c}, {out_len} output tokens each (greedy, ignore_eos)")
+    with tempfile.TemporaryDirectory() as work:
+        dataset = os.path.join(work, "prompts.jsonl")
+        with open(dataset, "w") as f:
+            for p in prompts:
+                f.write(json.dumps({"prompt": p, "output_tokens": out_len}) + "\n")
+        warm = _widthbench_pass(url, args.model, prompts, c, out_len)
+        print(f"warm-up (widthbench, fills the prefix cache): {warm['wall']:.1f} s")
+        ours, theirs = [], []
+        for _ in range(args.repeat):
+            theirs.append(_vllm_pass(url, args.model, tokenizer, dataset, n, c, out_len, work))
+            ours.append(_widthbench_pass(url, args.model, prompts, c, out_len))
+            print(f"  vllm bench serve: {theirs[-1]['req_s']:.3f} req/s, {theirs[-1]['tok_s']:.1f} "
+                  f"output tok/s ({theirs[-1]['output_tokens']} tokens in {theirs[-1]['wall']:.1f} s); "
+                  f"widthbench: {ours[-1]['req_s']:.3f} req/s, {ours[-1]['tok_s']:.1f} output tok/s "
+                  f"({ours[-1]['output_tokens']} tokens in {ours[-1]['wall']:.1f} s)")
+    best_o = max(ours, key=lambda r: r["tok_s"])
+    best_t = max(theirs, key=lambda r: r["tok_s"])
+    print(f"best of {args.repeat}: widthbench {best_o['req_s']:.3f} req/s, {best_o['tok_s']:.1f} tok/s; "
+          f"vllm bench serve {best_t['req_s']:.3f} req/s, {best_t['tok_s']:.1f} tok/s")
+    ratio_req, ratio_tok = best_o["req_s"] / best_t["req_s"], best_o["tok_s"] / best_t["tok_s"]
+    print(f"ratio widthbench / vLLM's client: requests/s {ratio_req:.3f}, output tokens/s "
+          f"{ratio_tok:.3f} (target >= 0.9: {'met' if min(ratio_req, ratio_tok) >= 0.9 else 'missed'})")
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--real", action="store_true", help="against a real vLLM server (see above)")
+    ap.add_argument("--base-url", default=None, help="--real: the server (default $WIDTHBENCH_BASE_URL)")
+    ap.add_argument("--model", default="smollm2", help="--real: served model name (default smollm2)")
+    ap.add_argument("--count", type=int, default=1, help="--real: paper grid items per sub-task")
+    ap.add_argument("--output-len", type=int, default=32, help="--real: tokens generated per request")
     ap.add_argument("--n", type=int, default=500)
-    ap.add_argument("--concurrency", type=int, default=32)
+    ap.add_argument("--concurrency", type=int, default=None, help="default 32 (sim), 8 (--real)")
     ap.add_argument("--latency", type=float, default=0.05)
-    ap.add_argument("--repeat", type=int, default=3, help="timed runs, each with a fresh cache")
+    ap.add_argument("--repeat", type=int, default=None, help="timed runs (default 3 sim, 2 --real)")
     ap.add_argument("--fail-rate", type=float, default=0.0)
     args = ap.parse_args()
+    if args.real:
+        args.concurrency = args.concurrency or 8
+        args.repeat = args.repeat or 2
+        return real(args)
+    args.concurrency = args.concurrency or 32
+    args.repeat = args.repeat or 3
 
     n, c, lat = args.n, args.concurrency, args.latency
     ideal = n * lat / c

