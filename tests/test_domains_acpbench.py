@@ -200,13 +200,13 @@ def test_sim_oracle_width_estimate_is_the_effective_width(name):
 
 @pytest.fixture(scope="module")
 def derived_sets(tmp_path_factory):
-    """Instance sets of 8 problems derived from the samples by walks (generators.walk_instances)."""
+    """Instance sets of 16 problems derived from the samples by walks (generators.walk_instances)."""
     need_data()
     from widthbench.generators.instance import read_instance_set, walk_instances, write_instance_set
 
     out = {}
     for name in ("gripper-strips", "logistics-strips", "satellite"):
-        insts = walk_instances(read_instance_set(ACP / name), 8, seed=1)
+        insts = walk_instances(read_instance_set(ACP / name), 16, seed=1)
         d = tmp_path_factory.mktemp(name)
         write_instance_set(d, domain(name), insts)
         out[name] = d
@@ -272,7 +272,7 @@ def test_solve_widths_render_and_plan_take_the_domain_file(derived_sets, tmp_pat
     out = capsys.readouterr().out
     assert "solved 2/2" in out, out
     assert main(["widths", str(d), "--domain", dom, "--max-k", "2", "--out", str(tmp_path / "w"), "--quiet"]) == 0
-    assert (tmp_path / "w" / "widths.jsonl").read_text().count("\n") == 8
+    assert (tmp_path / "w" / "widths.jsonl").read_text().count("\n") == 16
     problem = sorted(d.glob("instance-*.pddl"))[0]
     capsys.readouterr()
     assert main(["render", str(problem), "--domain", dom]) == 0
