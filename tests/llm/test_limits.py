@@ -128,3 +128,18 @@ def test_simulated_models_ignore_the_constraint_and_report_max_tokens():
     model = open_model("sim:const:maybe", use_cache=False)
     r = model.complete(Request.user("q", constraint={"choice": ["yes", "no"]}, max_tokens=7))
     assert r.text == "maybe" and r.max_tokens == 7
+
+
+def test_chat_fits_max_tokens_and_reports_a_prompt_that_cannot_fit(sim_server, capsys):
+    from widthbench.cli import main
+
+    server = sim_server(model="sim:const:ok", max_model_len=600)
+    base = ["chat", "--model", "openai:sim:const:ok", "--base-url", server.base_url, "--no-cache",
+            "--thinking", "on"]
+    assert main(base + ["hello"]) == 0
+    out = capsys.readouterr().out
+    prompt = count_prompt_tokens([{"role": "user", "content": "hello"}])
+    assert f"max_tokens={600 - prompt} " in out  # the 16384 default, fitted
+    assert main(base + ["word " * 700]) == 1
+    last = capsys.readouterr().err.strip().splitlines()[-1]
+    assert last.startswith("widthbench chat: not sent: prompt of ") and "context of 600" in last
