@@ -83,6 +83,7 @@ _NEGATION = re.compile(r"^(?:(?:i|we|you)\s+)?(?:do\s+not|don't|dont|never|shoul
                        r"\s+(?:to\s+)?(?:ever\s+)?")
 _EITHER = re.compile(r"^either\s+")
 _INTRO_WORDS = re.compile(r"\b(?:plan|solution|sequence|summary|answer|pddl|syntax|result|steps|actions|short)\b")
+_STEP_CONNECTIVE = re.compile(r"^(?:then|next|finally|lastly|after\s+that|afterwards|and\s+then|and)\b")
 _ALT_MARKER = re.compile(r"^(?:alternatively|or|instead|otherwise|another\s+(?:option|possibility|plan|way|solution)"
                          r"(?:\s+(?:is|would\s+be))?)\b")
 _ALTERNATIVE = re.compile(r"^(?:or|nor|or\s+else)\b")
@@ -185,6 +186,12 @@ def _blocks(lines: list[_Line]) -> list[tuple[str, list[_Line]]]:
     return [(k, b) for k, b in blocks if any(x.norm for x in b)]
 
 
+def _outside(lines: list[_Line], blocks) -> list[_Line]:
+    """The lines of the region outside every block (markers and fences excluded)."""
+    inside = {ln.start for _, b in blocks for ln in b}
+    return [ln for ln in lines if ln.start not in inside and not ln.fence and not _MARK.match(ln.norm)]
+
+
 def _strip_number(s: str) -> tuple[int | None, str]:
     number = None
     while True:
@@ -270,7 +277,7 @@ class _LineRead:
     title: str | None = None  # a line that is only a (bold) step title naming this action
     marked: bool = False  # the line starts with a bullet or a number
     error: str = ""  # "bad": why the line does not read
-    introduces: bool = False  # "So the plan is: ..." -- the line starts a new run
+    introduces: bool = False  # "So the plan is: ..." starts a new run; "bad": "Then ..." is a step
     indented: bool = False
 
 
@@ -563,7 +570,8 @@ class _Reader:
         except _Unreadable as exc:
             if s.endswith(":"):
                 return _LineRead("intro", number=number)
-            return _LineRead("bad", number=number, marked=marked, error=str(exc))
+            return _LineRead("bad", number=number, marked=marked, error=str(exc),
+                             introduces=bool(_STEP_CONNECTIVE.match(s)))  # "Then put it down."
         if acts:
             return _LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
                              marked=marked, introduces=introduces,
@@ -606,7 +614,7 @@ class _Reader:
             # when numbered; elsewhere (a preamble: "Put simply, ...") it is prose.
             if info.kind == "bad":
                 near = [significant[j].kind for j in (i - 1, i + 1) if 0 <= j < len(significant)]
-                if info.marked or "action" in near:
+                if info.marked or "action" in near or info.introduces:
                     raise ParseError(info.error)
         for ln, info in infos:
             if info.kind == "intro":
@@ -752,14 +760,14 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     region_norm = "\n".join(ln.norm for ln in lines)
     if nl_parse.is_empty_answer(region_norm.strip()):
         return [], _span(lines), "answer-label" if label else "whole-reply"
-    readings = []  # (actions, lines, rule)
+    readings = []  # (actions, lines, rule): every block and the text outside them must agree
     bare = not rd.has_forms(lines)
-    for rule, blines in _blocks(lines):
+    blocks = _blocks(lines)
+    for rule, blines in blocks:
         for acts, rlines in rd.action_runs(blines, bare):
             readings.append((acts, rlines, rule))
-    if not readings:
-        for acts, rlines in rd.action_runs(lines, bare):
-            readings.append((acts, rlines, None))
+    for acts, rlines in rd.action_runs(_outside(lines, blocks), bare):
+        readings.append((acts, rlines, None))
     if not readings:
         raise ParseError("no actions found in the answer")
     distinct = list(dict.fromkeys(tuple(r[0]) for r in readings))

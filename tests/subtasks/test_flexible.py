@@ -512,3 +512,30 @@ def test_real_planbench_verification_and_execution_answers():
     got = flexible.read_state(task, inst["llm_raw_response"], "nl", "planbench")
     assert "(clear d)" not in strips.state_atoms(task, got.value)
     assert "(on d c)" in strips.state_atoms(task, got.value)
+
+
+@SETTINGS
+@given(case=st.sampled_from([c for c in CASES if c[2] == "nl"]), rng=st.randoms(use_true_random=False),
+       n=st.integers(1, 4), how=st.sampled_from(["second-plan", "negated", "alternative", "or", "pronoun"]))
+def test_decorated_plans_made_ambiguous_are_parse_errors(case, rng, n, how):
+    domain, k, style, templates = case
+    task = TASKS[domain][k]
+    r = Renderer(task, style, templates)
+    plan = [str(rng.choice(task.actions)) for _ in range(n)]
+    other = next(str(a) for a in task.actions if str(a) not in plan)
+    text = _decorate_actions(rng, task, style, templates, plan)
+    if how == "second-plan":
+        text += f"\n\nAnother plan that works:\n1. {r.action(other)}\n"
+    elif how == "negated":
+        text += f"\nDo not {r.action(other)}."
+    elif how == "alternative":
+        text += f"\nAlternatively, {r.action(other)}."
+    elif how == "or":
+        text = text.replace(r.action(plan[-1]), f"{r.action(plan[-1])} or {r.action(other)}")
+    else:
+        text += "\nThen put it down."
+    if how == "or" and f" or {r.action(other)}" not in text:
+        return  # the last step was written as a paraphrase
+    with pytest.raises(ParseError):
+        got = flexible.read_plan(task, text, style, templates)
+        pytest.fail(f"read {got.value} from {text!r}")
