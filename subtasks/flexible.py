@@ -297,6 +297,13 @@ class _Reader:
         for a in task.actions:
             self.by_name.setdefault(a.name, []).append(a)
         self.nl = style == "nl" and not self.r.generic
+        # Object names as the renderer reads them, and with spaces for underscores ("package 0",
+        # "location 1 0") when that names no other object.
+        self.object_by_name = dict(self.r._objects_by_name)
+        for name, obj in list(self.object_by_name.items()):
+            spaced = name.replace("_", " ")
+            if spaced != name and spaced not in self.object_by_name:
+                self.object_by_name[spaced] = obj
         self.matchers: tuple[_Matcher, ...] = self._build_matchers(templates) if self.nl else ()
         variants = {}
         for name in self.arity_action:
@@ -308,7 +315,7 @@ class _Reader:
 
     def _build_matchers(self, templates: str) -> tuple[_Matcher, ...]:
         ts = self.r.template_set
-        names = sorted(self.r._objects_by_name, key=lambda n: (-len(n), n))
+        names = sorted(self.object_by_name, key=lambda n: (-len(n), n))
         alt = "|".join(re.escape(n) for n in names) or "(?!)"
         extra_actions, extra_atoms = _paraphrase_tables(_template_domain(ts.path) or "", templates)
         out, seen = [], set()
@@ -392,7 +399,7 @@ class _Reader:
             mm = mt.lead.match(clause)
             if not mm or mm.end() < best_end:
                 continue
-            given = {i: self.r._objects_by_name[mm.group(f"s{i}")] for i in mt.slots}
+            given = {i: self.object_by_name[mm.group(f"s{i}")] for i in mt.slots}
             found = self._resolve(kind, mt.name, mt.arity, given)
             if mm.end() > best_end:
                 best_end, cands = mm.end(), []
@@ -684,7 +691,7 @@ class _Reader:
 
     def _names_object(self, c: str) -> bool:
         if self.nl:
-            return any(re.search(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])", c) for n in self.r._objects_by_name)
+            return any(re.search(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])", c) for n in self.object_by_name)
         return any(f in self.arity_atom for f, _ in _FORM.findall(c))
 
 

@@ -539,3 +539,11 @@ def test_decorated_plans_made_ambiguous_are_parse_errors(case, rng, n, how):
     with pytest.raises(ParseError):
         got = flexible.read_plan(task, text, style, templates)
         pytest.fail(f"read {got.value} from {text!r}")
+
+
+def test_object_names_with_spaces_for_underscores():
+    task = TASKS["logistics"][0]
+    r = Renderer(task, "nl", "planbench")
+    load = next(a for a in task.actions if a.name == "load-truck")
+    text = "1. " + r.action(load).replace("_", " ").capitalize() + "."
+    assert flexible.read_plan(task, text, "nl", "planbench").value == [str(load)]
