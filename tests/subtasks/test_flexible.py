@@ -441,7 +441,6 @@ def test_thinking_that_ends_mid_plan_is_a_parse_error(bw):
 
 
 def test_spans_point_into_the_raw_reply(bw):
-    r = Renderer(bw, "pddl")
     a = str(bw.actions[0])
     text = f"<think>maybe {a}</think>\n\nSure.\n\nAnswer:\n```\n1. {a.upper()}\n```\nDone."
     got = flexible.read_plan(bw, text, "pddl")
