@@ -546,3 +546,29 @@ def test_object_names_with_spaces_for_underscores():
     load = next(a for a in task.actions if a.name == "load-truck")
     text = "1. " + r.action(load).replace("_", " ").capitalize() + "."
     assert flexible.read_plan(task, text, "nl", "planbench").value == [str(load)]
+
+
+_PIECES = ["(", ")", "[PLAN]", "[PLAN END]", "```", "Answer:", "**", "1.", "2)", "Step 3:", ":", ",", ".", " ", "\n",
+           "unstack", "pick up", "the", "red block", "blue", "from", "on top of", "a", "b", "(unstack a b)",
+           "not", "or", "then", "<think>", "</think>", "Action:", "Resulting state:", "yes", "no", "is clear",
+           "package_0", "truck_0", "location_0_0", "drive", "load", "into", "at", "| 1 |", "{", "\"", "#"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(case=st.sampled_from(CASES), pieces=st.lists(st.sampled_from(_PIECES), max_size=40))
+def test_any_text_reads_or_is_a_parse_error(case, pieces):
+    domain, k, style, templates = case
+    task = TASKS[domain][k]
+    text = "".join(pieces)
+    acts = [str(a) for a in task.actions[:3]]
+    for read in (lambda: flexible.read_plan(task, text, style, templates),
+                 lambda: flexible.read_single_action(task, text, style, templates),
+                 lambda: flexible.read_state(task, text, style, templates),
+                 lambda: flexible.read_successor_mapping(task, text, style, acts, templates),
+                 lambda: flexible.read_verdict(text), lambda: flexible.read_novelty(text),
+                 lambda: flexible.read_yes_no(text), lambda: flexible.read_integer(text)):
+        try:
+            got = read()
+        except ParseError:
+            continue
+        assert 0 <= got.span[0] <= got.span[1] <= len(text)
