@@ -122,8 +122,13 @@ DOMAINS_DIR = Path(__file__).resolve().parent.parent / "pddl_domains"
 
 
 def domain_path(name_or_path: str | Path) -> Path:
-    """A domain given by name (``blocksworld``, ``logistics``) or by path."""
+    """A domain given by name (``blocksworld``, ``logistics``), by path, or as a folder holding
+    ``domain.pddl``."""
     p = Path(name_or_path)
+    if p.is_dir():
+        if (p / "domain.pddl").is_file():
+            return p / "domain.pddl"
+        raise UserError(f"no domain.pddl in folder {p}")
     if p.suffix == "" and not p.exists():
         candidate = DOMAINS_DIR / f"{p.name}.pddl"
         if candidate.exists():
