@@ -850,16 +850,25 @@ def _state_of_lines(rd: _Reader, lines: list[_Line]) -> tuple[int, list[_Line]] 
     runs: list[tuple[list, list]] = []
     cur = None
     brk = False
+    read = []  # (line, facts | None, marked, unread mention)
     for ln in lines:
         s = ln.norm
         if not s or _MARK.match(s):
             continue
+        before = s
         _, s = _strip_number(s)
         if rd.style == "pddl" or not rd.nl:
-            facts = _pddl_facts(rd, s)
+            facts, mention = _pddl_facts(rd, s), None
         else:
-            facts = _nl_facts(rd, s)
+            facts, mention = _nl_facts(rd, s)
+        read.append((ln, s, facts, s != before, mention))
+    for i, (ln, s, facts, marked, mention) in enumerate(read):
         if facts is None:
+            # A bulleted line, or one between fact lines, that names objects but reads as no fact
+            # would silently drop a fact ("- The blue block becomes clear."): an error.
+            between = 0 < i < len(read) - 1 and read[i - 1][2] is not None and read[i + 1][2] is not None
+            if mention and (marked or between) and not s.endswith(":"):
+                raise ParseError(f"cannot read {mention!r} as a fact of this task")
             if s.endswith(":") or ln.raw.lstrip().startswith("#"):
                 brk = cur is not None
             continue
@@ -880,11 +889,12 @@ def _state_of_lines(rd: _Reader, lines: list[_Line]) -> tuple[int, list[_Line]] 
     return states[0]
 
 
-def _nl_facts(rd: _Reader, s: str) -> list | None:
+def _nl_facts(rd: _Reader, s: str) -> tuple[list | None, str | None]:
+    """(facts of the line or None, the first clause that names an object but reads as no fact)."""
     m = re.match(r"^([^:()\[\]]{1,60}):(?:\s+(.*)|\s*)$", s)
     if m and len(m.group(1).split()) <= 6 and rd.fact_clause(_clean(m.group(1))) in (None, "mention"):
         if not m.group(2):
-            return None
+            return None, None
         s = m.group(2)
     facts, mentions = [], []
     s = re.sub(r"\(([^()]*)\)", lambda mm: mm.group(0) if rd.fact_clause(_clean(mm.group(1))) not in (None, "mention")
@@ -902,10 +912,10 @@ def _nl_facts(rd: _Reader, s: str) -> list | None:
             continue
         facts.append(r)
     if not facts:
-        return None
+        return None, (mentions[0] if mentions else None)
     if mentions:
         raise ParseError(f"cannot read {mentions[0]!r} as a fact of this task")
-    return facts
+    return facts, None
 
 
 def _pddl_facts(rd: _Reader, s: str) -> list | None:

@@ -572,3 +572,14 @@ def test_any_text_reads_or_is_a_parse_error(case, pieces):
         except ParseError:
             continue
         assert 0 <= got.span[0] <= got.span[1] <= len(text)
+
+
+def test_a_fact_line_that_does_not_read_is_an_error_inside_a_state(bw):
+    r = Renderer(bw, "nl", "widthbench")
+    lines = r.state(bw.init).splitlines()
+    ok = "Applying the action to the red block changes a few facts.\n\n" + "\n".join(lines)
+    assert flexible.read_state(bw, ok, "nl").value == bw.init
+    for bad in ("\n".join(f"- {x}" for x in lines) + "\n- The red block becomes special.",
+                "\n".join(lines[:1] + ["The red block becomes special."] + lines[1:])):
+        with pytest.raises(ParseError, match="as a fact"):
+            flexible.read_state(bw, bad, "nl")
