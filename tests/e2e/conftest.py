@@ -34,6 +34,7 @@ $WIDTHBENCH_SMOLLM2_DIR or ~/.cache/widthbench/models/smollm2), served by the sa
 
     smollm2_servers  {"smollm2": RealServer (max_model_len 8192), "smollm2-4k": RealServer (4096)};
                      both start, with the tiny models' servers, on the first use of any server
+                     (WIDTHBENCH_SMOLLM2=0 leaves them out and skips their tests, with the reason)
     RealServer       .name, .base_url, .root_url, .max_model_len, .log_path, .client(),
                      .metrics() (vLLM's /metrics counters: prompt/generation tokens, requests),
                      .kill() (SIGKILL to the server's process group), .restart() (same port;
