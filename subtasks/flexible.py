@@ -77,7 +77,8 @@ _MARK = re.compile(r"^\[\s*([a-z][a-z _\-]*?)\s*\]$")
 _MARK_END = re.compile(r"[ _\-]?end$")
 _NUMBER = re.compile(r"^(?:(?:step|action|move)\s*(\d+)\s*[:.)\-]?|\(?(\d+)\s*(?:[.):]|-(?=\s|\())|[-*•+>#]+)(?:\s+|$|(?=\())")
 _WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
-_SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|\band\b|\bthen\b|\s-\s")
+# "and"/"then" as words, never inside a hyphenated name (pickup-and-loose)
+_SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|(?<![\w-])(?:and|then)(?![\w-])|\s-\s")
 _NEGATION = re.compile(r"^(?:(?:i|we|you)\s+)?(?:do\s+not|don't|dont|never|should\s+not|shouldn't|must\s+not|"
                        r"mustn't|cannot|can't|can\s+not|will\s+not|won't|need\s+not|avoid|no\s+need\s+to|not)"
                        r"\s+(?:to\s+)?(?:ever\s+)?")
@@ -613,6 +614,7 @@ class _Reader:
         brk = False
         pending_title: str | None = None
         mixed: _Line | None = None  # a prose line holding a step, after the last step line
+        numbered_prose = None
         last_numbered = False
         infos = [(ln, self.read_line(ln, bare)) for ln in lines]
         significant = [info for _, info in infos if info.kind not in ("blank", "neutral")]
@@ -633,8 +635,16 @@ class _Reader:
                     raise ParseError(f"cannot read the step {ln.norm!r}: it does not start with an action")
                 mixed = ln if cur is not None else None
                 continue
+            if info.kind == "prose" and info.number is not None and last_number is not None \
+                    and info.number == last_number + 1 and cur is not None:
+                numbered_prose = (info.number, ln)  # step N of a numbered plan that reads as no action
+                continue
             if info.kind != "action":
                 continue
+            if numbered_prose is not None and info.number == numbered_prose[0] + 1:
+                raise ParseError(f"cannot read step {numbered_prose[0]}: {numbered_prose[1].norm!r} "
+                                 "reads as no action of this task")
+            numbered_prose = None
             acts = info.actions
             if pending_title is not None and info.number is None and not info.marked:
                 if acts[0] != pending_title:
