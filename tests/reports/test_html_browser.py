@@ -48,7 +48,7 @@ def browser(tmp_path_factory):
 
 def _open(driver, page: Path) -> float:
     driver.get(page.resolve().as_uri())
-    for _ in range(200):
+    for _ in range(1200):  # generous: CI machines are 2 busy cores
         ready = driver.execute_script("return window.__widthbenchReportReady || null")
         if ready is not None:
             return ready
@@ -58,8 +58,8 @@ def _open(driver, page: Path) -> float:
 
 def _wait(found, what: str):
     """Poll ``found()`` until it returns something truthy (a <details> builds its body on its
-    toggle event, which fires after the click returns)."""
-    for _ in range(100):
+    toggle event, which fires after the click returns). Up to 30 s: 2 busy cores are slow."""
+    for _ in range(600):
         got = found()
         if got:
             return got
