@@ -311,6 +311,14 @@ class _Reader:
             for v in (name, name.replace("-", " "), name.replace("-", "_"), name.replace("-", "")):
                 variants.setdefault(v, name)
         self.bare_names = sorted(variants.items(), key=lambda kv: -len(kv[0]))
+        # PDDL names spelled without their hyphens or underscores (pickup, put_down), when that
+        # spelling belongs to one name only.
+        self.spellings = {}
+        for kind, names in (("action", self.arity_action), ("atom", self.arity_atom)):
+            by: dict[str, set] = {}
+            for n in names:
+                by.setdefault(_squash(n), set()).add(n)
+            self.spellings[kind] = {k: next(iter(v)) for k, v in by.items() if len(v) == 1}
         # Words that start a step. In PDDL notation a sentence in words is prose, not a step.
         self.verbs = frozenset(self._verbs() if self.nl else (v for v in variants if " " not in v))
 
@@ -386,6 +394,7 @@ class _Reader:
         if m:
             name, args = m.group(1), tuple(m.group(2).replace(",", " ").split())
             arities = self.arity_action if kind == "action" else self.arity_atom
+            name = self.spellings[kind].get(_squash(name), name)  # (pickup a) for (pick-up a)
             if name in arities:
                 if len(args) != arities[name]:
                     raise ParseError(f"{name} takes {arities[name]} argument(s), got {len(args)} in {m.group(0)!r}")
@@ -515,9 +524,9 @@ class _Reader:
             self._check_asides(rest, out)
         return out
 
-    def _lead_safe(self, text: str):
+    def _lead_safe(self, text: str, bare: bool = True):
         try:
-            return self.lead(_strip_lead_in(text))
+            return self.lead(_strip_lead_in(_clean(text)), bare=bare)
         except ParseError:
             return None
 
@@ -568,11 +577,14 @@ class _Reader:
                     raise ParseError(f"the step's title {title!r} names {t_action}, but its text reads {b_actions[0]}")
                 return _LineRead("action", b_actions or [t_action], number,
                                  title=t_action if not body else None)
-            if len(title.split()) <= 6 and not self.starts_with_verb(title):
-                if not body:
+            if not self.starts_with_verb(title):
+                # A short label ("Plan:", "Step one:") or a description of the step in other words
+                # followed by the step itself ("Put down block A on the table: (put-down a)").
+                if not body and len(title.split()) <= 6:
                     return _LineRead("intro", number=number)
-                s = body
-                introduces = bool(_INTRO_WORDS.search(title))
+                if body and (len(title.split()) <= 6 or self._lead_safe(body, bare)):
+                    s = body
+                    introduces = bool(_INTRO_WORDS.search(title))
         try:
             acts = self.steps(s, bare)
         except _Unreadable as exc:
@@ -703,6 +715,10 @@ class _Reader:
         if self.nl:
             return any(re.search(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])", c) for n in self.object_by_name)
         return any(f in self.arity_atom for f, _ in _FORM.findall(c))
+
+
+def _squash(name: str) -> str:
+    return re.sub(r"[-_]", "", name)
 
 
 def _title_split(s: str) -> tuple[str, str] | None:

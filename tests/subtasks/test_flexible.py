@@ -314,6 +314,8 @@ def test_qwen3_style_answer_section_and_markdown_list(bw):
     assert flexible.read_plan(bw, f"(unstack {top} {below}) (put-down {top})", "pddl").value == [
         f"(unstack {top} {below})", f"(put-down {top})"]
     assert flexible.read_plan(bw, "Answer: none", "nl").value == []
+    assert flexible.read_plan(bw, f"1. (unstack {top} {below})\n2. (putdown {top})", "pddl").value == [
+        f"(unstack {top} {below})", f"(put-down {top})"]
 
 
 def test_logistics_paraphrase_with_a_left_out_argument_is_completed_from_the_ground_actions():
