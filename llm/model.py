@@ -62,6 +62,7 @@ def open_model(
     work_dir: str | os.PathLike[str] | None = None,
     model_dir: str | os.PathLike[str] | None = None,
     max_model_len: int | None = None,
+    simulator: Any = None,
 ) -> "Model":
     """Open a model by spec. Nothing is contacted until a request must be sent.
 
@@ -77,6 +78,9 @@ def open_model(
       $WIDTHBENCH_VLLM_MODEL_DIR, else NAME); NAME is the served name every request carries.
     timeout: seconds per attempt; max_retries, backoff, max_backoff: the retry policy.
     preflight: check each URL's /v1/models before the model's first request.
+    simulator: what answers the task-aware simulated models (sim:oracle, sim:noisy:P, sim:random):
+      an object with answer(kind, messages, thinking, rng) -> (text, reasoning), such as
+      `widthbench.simulated.Simulator()` (the commands hand one in; the model layer never builds it).
     max_model_len: the context in tokens when a server does not report one (vLLM does, in
       /v1/models; with both, the smaller counts); see `Model.context_length`.
     """
@@ -95,7 +99,7 @@ def open_model(
         from widthbench.llm.simulated import SimBackend
 
         name = spec
-        backend: Any = SimBackend(spec)
+        backend: Any = SimBackend(spec, simulator)
     elif kind == "openai":
         from widthbench.llm.online import OpenAIBackend
 

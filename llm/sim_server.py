@@ -50,6 +50,9 @@ class SimServerConfig:
     shape: str = "vllm"
     seed: int = 0
     max_model_len: int = 32768
+    # Task-aware models (sim:oracle, sim:noisy:P, sim:random) answer through this simulator
+    # (`widthbench.simulated.Simulator`), handed in by the caller: the model layer cannot build one.
+    simulator: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -97,7 +100,7 @@ class SimServer:
         if bad:
             raise ValueError(f"unknown fault kinds {bad} (known: {', '.join(FAULTS)})")
         self.config = config
-        self.answer = simulated.answer_function(config.model)
+        self.answer = simulated.answer_function(config.model, config.simulator)
         self.stats = Stats()
         self._fault_rng = random.Random(config.seed)
         self._server: asyncio.AbstractServer | None = None

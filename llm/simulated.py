@@ -4,9 +4,10 @@ Task-independent models are implemented here:
   sim:echo          repeats the last user message
   sim:const:TEXT    always answers TEXT (e.g. sim:const:yes)
   sim:gibberish     seeded nonsense words
-Task-aware models read widthbench's own prompts back and ask the engine; they live with the
-sub-task evaluators, in `widthbench.subtasks.simulate.answer(kind, messages, thinking, rng)`, and
-are imported lazily:
+Task-aware models read widthbench's own prompts back and ask the engine. The model layer does not
+know how: a simulator (`widthbench.simulated.Simulator`, or any object with
+``answer(kind, messages, thinking, rng) -> (text, reasoning)``) is handed to it
+(`open_model(..., simulator=...)`, `SimBackend(name, simulator)`, `SimServerConfig(simulator=...)`):
   sim:oracle        correct answers
   sim:noisy:P       oracle answers corrupted with probability P
   sim:random        random well-formed answers
@@ -20,7 +21,6 @@ counts against it, and a cut reply ends with finish_reason "length".
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -30,7 +30,6 @@ from typing import Any
 from widthbench.errors import UserError
 from widthbench.llm import tokens
 
-SIMULATE_MODULE = "widthbench.subtasks.simulate"
 TASK_AWARE = ("oracle", "noisy", "random")
 
 _WORDS = (
@@ -95,35 +94,24 @@ def parse_sim_spec(name: str) -> tuple[str, str]:
     )
 
 
-def _task_answer_fn() -> Callable[..., tuple[str, str | None]]:
-    try:
-        module = importlib.import_module(SIMULATE_MODULE)
-    except ModuleNotFoundError as exc:
-        if exc.name and SIMULATE_MODULE.startswith(exc.name):
-            raise UserError(
-                f"task-aware simulated models need {SIMULATE_MODULE}.answer(kind, messages, thinking, rng), "
-                f"and {SIMULATE_MODULE} cannot be imported; use sim:echo, sim:const:TEXT or sim:gibberish"
-            ) from None
-        raise
-    fn = getattr(module, "answer", None)
-    if fn is None:
-        raise UserError(f"{SIMULATE_MODULE} has no function answer(kind, messages, thinking, rng)")
-    return fn
+def answer_function(name: str, simulator: Any = None) -> AnswerFn:
+    """The (messages, thinking, rng) -> (text, reasoning) function of simulated model `name`;
+    task-aware models answer through ``simulator.answer(kind, messages, thinking, rng)``.
 
-
-def answer_function(name: str) -> AnswerFn:
-    """The (messages, thinking, rng) -> (text, reasoning) function of simulated model `name`.
-
-    Raises UserError at once for an unknown name or a missing task-aware module, so a run fails
-    before it starts rather than item by item.
+    Raises UserError at once for an unknown name or a task-aware model without a simulator, so a
+    run fails before it starts rather than item by item.
     """
     kind, arg = parse_sim_spec(name)
     if kind in TASK_AWARE:
-        task_answer = _task_answer_fn()
+        if simulator is None:
+            raise UserError(
+                f"{name} answers widthbench's own prompts through the engine and needs a simulator: "
+                "run it through the widthbench commands, or pass simulator=widthbench.simulated.Simulator() "
+                "(or use widthbench.simulated.open_model)")
         label = f"noisy:{arg}" if kind == "noisy" else kind
 
         def task(messages, thinking, rng):
-            return task_answer(label, list(messages), thinking, rng)
+            return simulator.answer(label, list(messages), thinking, rng)
 
         return task
 
@@ -194,9 +182,9 @@ class SimBackend:
 
     simulated = True
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, simulator: Any = None):
         self.name = name
-        self.answer = answer_function(name)
+        self.answer = answer_function(name, simulator)
 
     async def open(self, pending: int) -> "SimBackend":
         return self  # stateless: the backend is its own session

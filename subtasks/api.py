@@ -30,7 +30,7 @@ __all__ = [
     "goal_check_prompt", "parse_yes_no",
     "novelty_estimate_prompt", "width_estimate_prompt", "parse_integer",
     "plan_generation_prompt",
-    "renderer", "objects_text", "previous_states_text",
+    "renderer", "objects_text", "previous_states_text", "listed_states", "novelty_width_of",
 ]
 
 
@@ -189,6 +189,15 @@ def previous_states_text(task: Task, states, style: str) -> str:
     return "\n\n".join(f"State {i}:\n{r.state(s, include_static=False)}" for i, s in enumerate(states, 1))
 
 
+def listed_states(text: str) -> list[str]:
+    """The state texts of a list written by `previous_states_text` ([] for "none")."""
+    import re
+
+    if text.strip() == "none":
+        return []
+    return [p.strip() for p in re.split(r"(?m)^State \d+:\s*$", text.strip()) if p.strip()]
+
+
 def _novelty_fields(task: Task, previous_states, new_state: int, style: str) -> dict[str, str]:
     r = renderer(task, style)
     previous = list(previous_states)
@@ -208,6 +217,21 @@ def novelty_criterion(width: int | None) -> str:
     if width == 1:
         return table["criterion_width_1"]
     return table["criterion_width_k"].replace("{k}", str(width))
+
+
+def novelty_width_of(criterion: str) -> int | None:
+    """The width of a novelty criterion sentence (`novelty_criterion`'s inverse; None: any size)."""
+    import re
+
+    table = _prompts.load_kind("novelty")
+    if criterion == table["criterion_any"]:
+        return None
+    if criterion == table["criterion_width_1"]:
+        return 1
+    m = re.fullmatch(re.escape(table["criterion_width_k"]).replace(r"\{k\}", r"(\d+)"), criterion)
+    if not m:
+        raise ValueError("unknown novelty criterion")
+    return int(m.group(1))
 
 
 def novelty_prompt(task: Task, previous_states, new_state: int, style: str,

@@ -223,3 +223,13 @@ def precondition_violation_plan(task: strips.Task, rng: random.Random,
         if item.kind == "invalid-precondition":
             return item
     raise NoSuchPlan(f"{task.problem_name}: no precondition-violating mutation found in {MAX_TRIES} tries")
+
+
+def wrong_state(task: strips.Task, state: int, rng) -> int:
+    """A state differing from ``state`` by one fluent fact, dropped or added (a simulated model's
+    wrong successor)."""
+    have = [i for i in range(task.n_atoms) if state >> i & 1]
+    lack = [i for i in range(task.n_atoms) if not state >> i & 1]
+    if have and (not lack or rng.random() < 0.5):
+        return state & ~(1 << rng.choice(have))
+    return state | (1 << rng.choice(lack))

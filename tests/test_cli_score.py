@@ -8,12 +8,13 @@ import pytest
 
 from widthbench.cli import main
 from widthbench.llm.sim_server import ServerThread, SimServerConfig
+from widthbench.simulated import simulator_for
 
 
 @pytest.fixture(scope="module")
 def servers():
     """One sim-server per model for the whole module (each serves one model name)."""
-    started = {m: ServerThread(SimServerConfig(model=m)).start()
+    started = {m: ServerThread(SimServerConfig(model=m, simulator=simulator_for(m))).start()
                for m in ("sim:oracle", "sim:const:yes", "sim:gibberish")}
     yield {m: s.base_url for m, s in started.items()}
     for s in started.values():
@@ -159,7 +160,8 @@ def test_a_run_folder_refuses_other_settings(tmp_path, capsys, monkeypatch):
 
 def test_failed_requests_are_recorded_apart_and_retried_on_rerun(servers, tmp_path):
     out = tmp_path / "run"
-    broken = ServerThread(SimServerConfig(model="sim:oracle", fail_rate=1.0, faults=("500",))).start()
+    broken = ServerThread(SimServerConfig(model="sim:oracle", fail_rate=1.0, faults=("500",),
+                                          simulator=simulator_for("sim:oracle"))).start()
     try:
         argv = ["score", "--model", "openai:sim:oracle", "--base-url", broken.base_url, "--out", str(out),
                 "--quiet", "--no-cache", "--retries", "0", "--subtask", "plan-verification", "--count", "2",

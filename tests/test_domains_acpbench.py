@@ -127,10 +127,15 @@ def test_a_hand_written_context_file_overrides_and_is_recorded(tmp_path):
 # sim:oracle on every prompt kind, both styles
 
 
-def _ask(messages, seed=0):
-    from widthbench.subtasks import simulate
+@functools.cache
+def _simulator():
+    from widthbench.simulated import Simulator
 
-    text, _ = simulate.answer("oracle", messages, False, random.Random(seed))
+    return Simulator()
+
+
+def _ask(messages, seed=0):
+    text, _ = _simulator().answer("oracle", messages, False, random.Random(seed))
     assert "simulated model" not in text, text  # the simulator could read the prompt
     return text
 

@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from widthbench.errors import ParseError, UserError
+from widthbench.errors import UserError
 from widthbench.planners.search.broker import LLM, Broker
 from widthbench.planners.search.config import SearchConfig
 from widthbench.planners.search.graph import write_tree
@@ -309,8 +309,6 @@ def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 6
     run_dir = Path(out)
     run_dir.mkdir(parents=True, exist_ok=True)
     simulated = bool(model.simulated)
-    if simulated:
-        install_search_answers(model)
     record = {"kind": "solve", "config": config.to_dict(), "model": model.spec, "simulated": simulated,
               "instances": [p.id for p in problems], "source": source or {}}
     _write_config(run_dir, record)
@@ -433,41 +431,3 @@ def ledger_totals(items: list[dict], simulated: bool) -> dict:
     for table in ("by_purpose", "by_mode", "by_purpose_mode"):
         out[table] = dict(sorted(out[table].items()))
     return out
-
-
-# ---- simulated models -------------------------------------------------------------------------
-
-def install_search_answers(model) -> bool:
-    """Let a task-aware simulated model answer the search prompts too.
-
-    The sub-task simulator (`widthbench.subtasks.simulate.answer`) answers the sub-task prompts; the
-    search prompts are answered by `widthbench.planners.search.simulate.answer`. Until the former
-    dispatches to the latter, wrap this model's answer function (this model only; the answers of
-    every other prompt are unchanged: the search simulator returns None without touching the
-    random generator). Returns True if a wrapper was installed."""
-    backend = getattr(model, "backend", None)
-    inner = getattr(backend, "answer", None)
-    if inner is None or getattr(inner, "search_hook", False):
-        return False
-    from widthbench.llm.simulated import parse_sim_spec
-    from widthbench.planners.search import simulate as search_simulate
-
-    kind, arg = parse_sim_spec(model.name)
-    if kind not in ("oracle", "noisy", "random"):
-        return False
-    label = f"noisy:{arg}" if kind == "noisy" else kind
-
-    def answer(messages, thinking, rng):
-        hit = search_simulate.answer(label, list(messages), thinking, rng)
-        if hit is not None:
-            return hit
-        try:
-            return inner(messages, thinking, rng)
-        except (ParseError, UserError, ValueError) as exc:
-            # The sub-task simulator cannot read a state of this prompt (e.g. a wrong state the
-            # model wrote earlier): answer as it does for prompts it cannot read.
-            return f"(simulated model: cannot read this prompt: {exc})", None
-
-    answer.search_hook = True
-    backend.answer = answer
-    return True

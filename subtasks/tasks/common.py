@@ -71,6 +71,6 @@ def simulated(prompt_kind: str):
     def answer(q, mode, corrupt, rng):
         from widthbench.subtasks import simulate
 
-        return simulate._ANSWERS[prompt_kind](q, mode, corrupt, rng)
+        return simulate.ANSWERS[prompt_kind](q, mode, corrupt, rng)
 
     return answer

@@ -81,15 +81,14 @@ def _simulate(q, mode, corrupt, rng):
     """Oracle: an optimal plan; noisy: one step of it replaced by an inapplicable action (or
     dropped, where none exists: an optimal plan minus a step never reaches the goal); random: a
     random walk of h* steps."""
-    from widthbench.subtasks import simulate
     from widthbench.subtasks.truth import inapplicable_action, random_walk
 
     task, r = q.task, q.renderer
     if mode == "random":
-        h = len(simulate._ground_truth(q.base).optimal_plan(task.init)) or 1
+        h = len(q.truth.optimal_plan(task.init)) or 1
         _, plan = random_walk(task, rng, h, skip_noops=False)
         return r.plan(list(plan)), "I take some actions."
-    plan = [str(a) for a in simulate._ground_truth(q.base).optimal_plan(task.init)]
+    plan = [str(a) for a in q.truth.optimal_plan(task.init)]
     if corrupt:
         if plan:
             states = strips.execute_plan(task, plan).states

@@ -14,6 +14,9 @@ def sim_server():
     started: list[ServerThread] = []
 
     def start(**config) -> ServerThread:
+        from widthbench.simulated import simulator_for
+
+        config.setdefault("simulator", simulator_for(config.get("model", "sim:echo")))
         server = ServerThread(SimServerConfig(**config)).start()
         started.append(server)
         return server

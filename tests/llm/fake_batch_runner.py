@@ -27,7 +27,9 @@ def main() -> int:
     args = ap.parse_args()
     served = args.served_model_name or [args.model]
     sim = next((name for name in served if name.startswith("sim:")), "sim:echo")
-    server = SimServer(SimServerConfig(model=sim, shape=args.shape))
+    from widthbench.simulated import simulator_for
+
+    server = SimServer(SimServerConfig(model=sim, shape=args.shape, simulator=simulator_for(sim)))
     lines = [json.loads(line) for line in open(args.i) if line.strip()]
     if args.log:
         with open(args.log, "a") as f:

@@ -32,8 +32,8 @@ def test_context_length_falls_back_to_the_option_and_never_fails():
                       max_model_len=1234)
     assert down.context_length == 1234
     assert open_model("openai:x", base_urls="http://127.0.0.1:9/v1").context_length is None
-    assert open_model("sim:oracle", max_model_len=777).context_length == 777
-    assert open_model("sim:oracle").context_length is None
+    assert open_model("sim:oracle", max_model_len=777, simulator=object()).context_length == 777
+    assert open_model("sim:oracle", simulator=object()).context_length is None
 
 
 def test_max_tokens_is_lowered_so_prompt_plus_max_tokens_fits(sim_server):

@@ -1,7 +1,5 @@
 """Simulated models: deterministic, labelled simulated, max_tokens honoured like a server."""
 
-import sys
-import types
 
 import pytest
 
@@ -56,26 +54,25 @@ def test_unknown_sim_models_rejected():
     assert parse_sim_spec("sim:const:a:b") == ("const", "a:b")
 
 
-def test_task_aware_model_without_simulate_module_names_it(monkeypatch):
-    monkeypatch.setitem(sys.modules, "widthbench.subtasks.simulate", None)
-    with pytest.raises(UserError, match="widthbench.subtasks.simulate"):
+def test_task_aware_model_without_a_simulator_says_how_to_get_one():
+    # The model layer never imports the sub-tasks: a simulator must be handed in.
+    with pytest.raises(UserError, match="needs a simulator.*widthbench.simulated"):
         open_model("sim:oracle", use_cache=False)
 
 
-def test_task_aware_models_call_simulate_answer_with_kind(monkeypatch):
+def test_task_aware_models_call_the_simulator_with_their_kind():
     calls = []
 
-    def answer(kind, messages, thinking, rng):
-        calls.append((kind, messages[-1]["content"], thinking))
-        return f"{kind}-answer", ("why" if thinking else None)
+    class Simulator:
+        def answer(self, kind, messages, thinking, rng):
+            calls.append((kind, messages[-1]["content"], thinking))
+            return f"{kind}-answer", ("why" if thinking else None)
 
-    fake = types.ModuleType("widthbench.subtasks.simulate")
-    fake.answer = answer
-    monkeypatch.setitem(sys.modules, "widthbench.subtasks.simulate", fake)
-    assert open_model("sim:oracle", use_cache=False).complete(Request.user("x")).text == "oracle-answer"
-    reply = open_model("sim:noisy:0.2", use_cache=False).complete(Request.user("y", thinking=True))
+    sim = Simulator()
+    assert open_model("sim:oracle", use_cache=False, simulator=sim).complete(Request.user("x")).text == "oracle-answer"
+    reply = open_model("sim:noisy:0.2", use_cache=False, simulator=sim).complete(Request.user("y", thinking=True))
     assert reply.text == "noisy:0.2-answer" and reply.reasoning == "why" and reply.simulated
-    assert open_model("sim:random", use_cache=False).complete(Request.user("z")).text == "random-answer"
+    assert open_model("sim:random", use_cache=False, simulator=sim).complete(Request.user("z")).text == "random-answer"
     assert [c[0] for c in calls] == ["oracle", "noisy:0.2", "random"]
 
 

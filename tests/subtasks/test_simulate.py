@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from widthbench.llm import open_model
-from widthbench.subtasks import simulate
+from widthbench.simulated import open_model
 from widthbench.subtasks.items import SUBTASKS
 from widthbench.subtasks.run import ScoreConfig, read_records, run_score
 
@@ -62,9 +61,11 @@ def test_random_is_near_chance(tmp_path):
 
 
 def test_unreadable_prompts_get_a_reply_no_parser_accepts():
-    text, reasoning = simulate.answer("oracle", [{"role": "user", "content": "Is 2+2 four?"}], True,
-                                      random.Random(0))
-    assert text == simulate.UNREADABLE and reasoning
+    from widthbench.simulated import UNREADABLE, Simulator
+
+    text, reasoning = Simulator().answer("oracle", [{"role": "user", "content": "Is 2+2 four?"}], True,
+                                         random.Random(0))
+    assert text == UNREADABLE and reasoning
     from widthbench.errors import ParseError
     from widthbench.subtasks import api
 

@@ -32,7 +32,9 @@ def run(args: argparse.Namespace) -> int:
                                  ("top_k", args.top_k)) if v is not None}
     messages = [{"role": "system", "content": args.system}] if args.system else []
     messages.append({"role": "user", "content": args.message})
-    model = open_model_from_args(args)
+    from widthbench.simulated import simulator_for
+
+    model = open_model_from_args(args, simulator=simulator_for(args.model))
     request = Request(messages=messages, thinking=args.thinking == "on", purpose="chat",
                       params=params, seed=args.seed, max_tokens=args.max_tokens)
     reply = model.run([request], progress=False)[0]

@@ -32,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.llm import open_model
     from widthbench.pddl_domains.render import Renderer
     from widthbench.reports.html import write_html
+    from widthbench.simulated import simulator_for
     from widthbench.subtasks.items import SUBTASKS
     from widthbench.subtasks.report import format_table, write_report
     from widthbench.subtasks.run import ScoreConfig, run_score
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     config = ScoreConfig(subtasks=SUBTASKS, styles=("pddl", "nl"), thinking=(False, True),
                          extensions=(False, True), domain="blocksworld", instances=str(inst_dir),
                          count=args.count, seed=args.seed)
-    model = open_model(args.model, cache_dir=out / "cache")
+    model = open_model(args.model, cache_dir=out / "cache", simulator=simulator_for(args.model))
     run_dir = out / "score"
     try:
         summary = run_score(config, model, run_dir, quiet=True)

@@ -116,7 +116,9 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.subtasks.run import run_score
 
     config = config_from_args(args)
-    model = open_model_from_args(args)
+    from widthbench.simulated import simulator_for
+
+    model = open_model_from_args(args, simulator=simulator_for(args.model))
     try:
         summary = run_score(config, model, args.out, quiet=args.quiet)
     finally:

@@ -41,6 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
     from widthbench.errors import UserError
     from widthbench.llm.sim_server import SimServerConfig, serve
+    from widthbench.simulated import simulator_for
 
     if not 0.0 <= args.fail_rate <= 1.0:
         raise UserError(f"--fail-rate must be in [0, 1], got {args.fail_rate}")
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     faults = tuple(f.strip() for f in args.faults.split(",") if f.strip())
     config = SimServerConfig(model=args.model, port=args.port, latency=args.latency,
                              fail_rate=args.fail_rate, faults=faults, hang=args.hang,
-                             shape=args.shape, seed=args.seed)
+                             shape=args.shape, seed=args.seed, simulator=simulator_for(args.model))
 
     def started(server) -> None:
         print(f"sim-server: {config.model} (simulated, shape {config.shape}) at {server.base_url}",

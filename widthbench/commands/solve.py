@@ -125,7 +125,9 @@ def run(args) -> int:
 
     outs = [Path(args.out) / f"thinking-{'on' if c.thinking else 'off'}" if len(configs) > 1 else Path(args.out)
             for c in configs]
-    model = open_model_from_args(args)
+    from widthbench.simulated import simulator_for
+
+    model = open_model_from_args(args, simulator=simulator_for(args.model))
     summaries = []
     try:
         for config, out in zip(configs, outs):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from widthbench.llm import open_model
+from widthbench.simulated import open_model
 
 
 @pytest.fixture(scope="session")

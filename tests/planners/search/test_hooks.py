@@ -13,7 +13,7 @@ from widthbench.planners.search.config import SearchConfig
 from widthbench.planners.search.hooks import (EngineMapper, EngineProposer, LLMNovelty, LLMProposer,
                                               OracleNovelty)
 from widthbench.planners.search.parsing import parse_score, parse_scores, split_direct
-from widthbench.planners.search.run import install_search_answers, read_items, solve
+from widthbench.planners.search.run import read_items, solve
 
 
 def _run(coro):
@@ -63,7 +63,6 @@ def test_oracle_novelty_prunes_duplicates_and_states_above_the_width(bw_problems
 
 
 def _llm(model, **kw):
-    install_search_answers(model)
     return LLM(Broker(model), seed=0, thinking=False, **kw)
 
 
