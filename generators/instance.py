@@ -286,11 +286,15 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
     tries = 0
 
     def walk(task, state, steps):
+        # Steps into states with no applicable action are avoided when there is another choice
+        # (alfred's validate actions end every plan: a walk through one is stuck for good).
         for _ in range(steps):
             acts = strips.applicable_actions(task, state)
             if not acts:
                 break
-            state = strips.successor(state, rng.choice(acts))
+            order = [acts[i] for i in rng.sample(range(len(acts)), len(acts))]
+            nxt = [strips.successor(state, a) for a in order]
+            state = next((t for t in nxt if strips.applicable_actions(task, t)), nxt[0])
         return state
 
     while len(out) < count:
