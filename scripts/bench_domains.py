@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -30,8 +31,13 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_ROOT = REPO.parent / "shared" / "data" / "acpbench-domains"
 
 
+def _timeout(signum, frame):
+    raise TimeoutError
+
+
 def measure(folder: Path, out: Path, count: int, seed: int, score: int, subtasks: str,
-            problems: int | None = None, max_seconds: float = 1800) -> dict:
+            problems: int | None = None, max_seconds: float = 1800, subtask_seconds: float = 600,
+            score_seconds: float = 1200) -> dict:
     from widthbench.errors import UserError
     from widthbench.generators.instance import _defines_domain, read_instance_set, walk_instances, write_instance_set
     from widthbench.planners import strips
@@ -81,20 +87,28 @@ def measure(folder: Path, out: Path, count: int, seed: int, score: int, subtasks
             continue
         config = ScoreConfig(subtasks=(sub,), instances=str(set_dir), count=count, seed=seed)
         t0 = time.perf_counter()
+        signal.signal(signal.SIGALRM, _timeout)
+        signal.alarm(int(subtask_seconds))
         try:
             items = build_all_items(config)
         except UserError as exc:
             row["rejected"].append({"file": f"(items {sub})", "reason": str(exc)})
             continue
+        except TimeoutError:
+            row["rejected"].append({"file": f"(items {sub})",
+                                    "reason": f"not built within --subtask-seconds {subtask_seconds:g}"})
+            continue
+        finally:
+            signal.alarm(0)
         row["items_seconds_by_subtask"][sub] = round(time.perf_counter() - t0, 2)
         row["items"][sub] = len(items[sub])
     row["items_seconds"] = round(sum(row["items_seconds_by_subtask"].values()), 2)
     if score:
-        row["score"] = run_score(set_dir, out / "runs" / folder.name, score, seed, subtasks)
+        row["score"] = run_score(set_dir, out / "runs" / folder.name, score, seed, subtasks, score_seconds)
     return row
 
 
-def run_score(set_dir: Path, run_dir: Path, count: int, seed: int, subtasks: str) -> dict:
+def run_score(set_dir: Path, run_dir: Path, count: int, seed: int, subtasks: str, seconds: float) -> dict:
     import shutil
     import subprocess
 
@@ -103,7 +117,10 @@ def run_score(set_dir: Path, run_dir: Path, count: int, seed: int, subtasks: str
            "--instances", str(set_dir), "--model", "sim:oracle", "--subtask", subtasks, "--count", str(count),
            "--seed", str(seed), "--thinking", "off", "--out", str(run_dir), "--quiet"]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds)
+    except subprocess.TimeoutExpired:
+        return {"command": " ".join(cmd[1:]), "error": f"not finished within --score-seconds {seconds:g}"}
     out = {"command": " ".join(cmd[1:]), "exit": proc.returncode, "seconds": round(time.perf_counter() - t0, 1)}
     summary = run_dir / "summary.json"
     if proc.returncode != 0 or not summary.is_file():
@@ -153,6 +170,10 @@ def main(argv=None) -> int:
     ap.add_argument("--subtask", default="all", help="sub-tasks (default all)")
     ap.add_argument("--max-seconds", type=float, default=1800,
                     help="stop building further sub-tasks of a domain after this long (default 1800)")
+    ap.add_argument("--subtask-seconds", type=float, default=600,
+                    help="give up building one sub-task's items after this long (default 600)")
+    ap.add_argument("--score-seconds", type=float, default=1200,
+                    help="give up the sim:oracle score run of a domain after this long (default 1200)")
     args = ap.parse_args(argv)
     folders = [Path(f) for f in args.folders] or sorted(p for p in DEFAULT_ROOT.iterdir() if p.is_dir())
     out = Path(args.out)
@@ -160,7 +181,8 @@ def main(argv=None) -> int:
     rows = []
     for f in folders:
         t0 = time.perf_counter()
-        row = measure(f, out, args.count, args.seed, args.score, args.subtask, args.problems, args.max_seconds)
+        row = measure(f, out, args.count, args.seed, args.score, args.subtask, args.problems, args.max_seconds,
+                      args.subtask_seconds, args.score_seconds)
         row["total_seconds"] = round(time.perf_counter() - t0, 1)
         rows.append(row)
         print(json.dumps(row), file=sys.stderr, flush=True)
