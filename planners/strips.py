@@ -383,6 +383,10 @@ class Task:
     atom_index: dict = field(repr=False, compare=False, hash=False)
     action_index: dict = field(repr=False, compare=False, hash=False)
     _triggers: tuple = field(repr=False, compare=False, hash=False)
+    # Views of the task built on first use by the layers above (renderers, answer readers): a cache
+    # the task itself holds, so it lives exactly as long as the task. Keys name their owner. Not an
+    # init field: a task made by dataclasses.replace (another goal, say) starts with its own.
+    views: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     @property
     def n_atoms(self) -> int:

@@ -34,23 +34,13 @@ __all__ = [
 ]
 
 
-_RENDERERS: dict[tuple[int, str], tuple[Task, Renderer]] = {}
-_MAX_RENDERERS = 64
-
-
 def renderer(task: Task, style: str) -> Renderer:
-    """The renderer of ``task`` in ``style``, kept for the last few tasks (building one costs ~ms).
-
-    Task holds dicts and is not hashable, so the cache is keyed on identity and keeps the task alive.
-    """
-    key = (id(task), style)
-    hit = _RENDERERS.get(key)
-    if hit is not None and hit[0] is task:
-        return hit[1]
-    r = Renderer(task, style)
-    if len(_RENDERERS) >= _MAX_RENDERERS:
-        _RENDERERS.pop(next(iter(_RENDERERS)))
-    _RENDERERS[key] = (task, r)
+    """The renderer of ``task`` in ``style``, built once per task (building one costs ~ms) and kept
+    in the task's own ``views``."""
+    key = ("renderer", style)
+    r = task.views.get(key)
+    if r is None:
+        r = task.views[key] = Renderer(task, style)
     return r
 
 

@@ -759,18 +759,12 @@ def _strip_lead_in(c: str) -> str:
     return c
 
 
-_READERS: dict[tuple, tuple[Task, _Reader]] = {}
-
-
 def _reader(task: Task, style: str, templates: str) -> _Reader:
-    key = (id(task), style, templates)
-    hit = _READERS.get(key)
-    if hit is not None and hit[0] is task:
-        return hit[1]
-    rd = _Reader(task, style, templates)
-    if len(_READERS) >= 64:
-        _READERS.pop(next(iter(_READERS)))
-    _READERS[key] = (task, rd)
+    """The flexible reader of a task, built once per task and kept in the task's own ``views``."""
+    key = ("flexible-reader", style, templates)
+    rd = task.views.get(key)
+    if rd is None:
+        rd = task.views[key] = _Reader(task, style, templates)
     return rd
 
 
