@@ -173,25 +173,9 @@ class Model:
             ledger: Ledger | None = None) -> list[Reply]:
         """Answer all requests (ordered like them). Safe to call from inside a running event loop
         (it then runs on a helper thread); async code can await `arun` instead."""
-        requests = list(requests)
-        try:
-            asyncio.get_running_loop()
-        except RuntimeError:
-            return asyncio.run(self.arun(requests, progress, ledger))
-        box: dict[str, Any] = {}
+        from widthbench.llm.sync import run_sync
 
-        def target() -> None:
-            try:
-                box["out"] = asyncio.run(self.arun(requests, progress, ledger))
-            except BaseException as exc:  # re-raised in the caller's thread
-                box["exc"] = exc
-
-        t = threading.Thread(target=target)
-        t.start()
-        t.join()
-        if "exc" in box:
-            raise box["exc"]
-        return box["out"]
+        return run_sync(self.arun(list(requests), progress, ledger))
 
     async def arun(self, requests: Sequence[Request], progress: bool = True,
                    ledger: Ledger | None = None) -> list[Reply]:

@@ -362,29 +362,9 @@ def _smaller(a: int | None, b: int | None) -> int | None:
 
 
 def _run_sync(coro):
-    """Run a coroutine to completion from sync code, also inside a running event loop (then on a
-    helper thread, as Model.run does)."""
-    import asyncio
-    import threading
+    from widthbench.llm.sync import run_sync
 
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["out"] = asyncio.run(coro)
-        except BaseException as exc:  # re-raised in the caller's thread
-            box["exc"] = exc
-
-    t = threading.Thread(target=target)
-    t.start()
-    t.join()
-    if "exc" in box:
-        raise box["exc"]
-    return box.get("out")
+    return run_sync(coro)
 
 
 def _check_url(url: str) -> None:

@@ -189,6 +189,25 @@ def _error(exc: Exception) -> ReaderResult:
     return ReaderResult(False, None, f"parse error: {exc}")
 
 
+def _each_reader(strict, flexible_read, judged) -> dict[str, ReaderResult]:
+    """Each reader's result: ``strict()`` gives the strict reading, ``flexible_read()`` the
+    flexible `Reading`; ``judged(value)`` -> (valid, reason, value shown)."""
+    results = {}
+    for name in READERS:
+        try:
+            if name == "strict":
+                value, span, rule = strict(), None, None
+            else:
+                got = flexible_read()
+                value, span, rule = got.value, got.span, got.rule
+        except ParseError as exc:
+            results[name] = _error(exc)
+            continue
+        valid, reason, shown = judged(value)
+        results[name] = ReaderResult(True, valid, reason, shown, span, rule)
+    return results
+
+
 def _judge_plan(task: Task, plan: list[str]) -> tuple[bool, str]:
     result = execute_plan(task, plan)
     return result.valid, ("the plan reaches the goal" if result.valid else result.reason())
@@ -201,61 +220,39 @@ def judge(rf: ResultFile, inst: dict, instances: Instances) -> AnswerResult:
     style = _style(inst.get("query", ""))
     r = Renderer(task, style, "planbench")
     _check_instance(rf, iid, task, r, inst.get("query", ""))
-    results = {}
+    query = inst.get("query", "")
     if rf.task == "plan-generation":
-        for name in READERS:
-            try:
-                if name == "strict":
-                    plan, span, rule = r.parse_plan(strict_parse.answer_section(raw)), None, None
-                else:
-                    got = flexible.read_plan(task, raw, style, "planbench")
-                    plan, span, rule = got.value, got.span, got.rule
-            except ParseError as exc:
-                results[name] = _error(exc)
-                continue
+        def judged(plan):
             ok, why = _judge_plan(task, plan)
-            results[name] = ReaderResult(True, ok, why, plan, span, rule)
+            return ok, why, plan
+
+        results = _each_reader(lambda: r.parse_plan(strict_parse.answer_section(raw)),
+                               lambda: flexible.read_plan(task, raw, style, "planbench"), judged)
     elif rf.task == "plan-verification":
-        truth, why_truth = _query_plan_truth(task, r, inst.get("query", ""))
-        for name in READERS:
-            try:
-                if name == "strict":
-                    verdict, span, rule = strict_parse.parse_verdict(raw), None, None
-                else:
-                    got = flexible.read_verdict(raw)
-                    verdict, span, rule = got.value, got.span, got.rule
-            except ParseError as exc:
-                results[name] = _error(exc)
-                continue
+        truth, why_truth = _query_plan_truth(task, r, query)
+
+        def judged(verdict):
             if truth is None:
-                results[name] = ReaderResult(True, None, why_truth, verdict, span, rule)
-                continue
+                return None, why_truth, verdict
             said = "valid" if verdict else "invalid"
-            results[name] = ReaderResult(True, verdict == truth, f"the answer says {said}; engine: {why_truth}",
-                                         verdict, span, rule)
+            return verdict == truth, f"the answer says {said}; engine: {why_truth}", verdict
+
+        results = _each_reader(lambda: strict_parse.parse_verdict(raw), lambda: flexible.read_verdict(raw), judged)
     else:
-        truth, why_truth = _query_state_truth(task, r, inst.get("query", ""))
-        for name in READERS:
-            try:
-                if name == "strict":
-                    state, span, rule = r.parse_state(strict_parse.answer_section(raw)), None, None
-                else:
-                    got = flexible.read_state(task, raw, style, "planbench")
-                    state, span, rule = got.value, got.span, got.rule
-            except ParseError as exc:
-                results[name] = _error(exc)
-                continue
+        truth, why_truth = _query_state_truth(task, r, query)
+
+        def judged(state):
             atoms = [task.atoms[i] for i in range(task.n_atoms) if state >> i & 1]
             if truth is None:
-                results[name] = ReaderResult(True, None, why_truth, atoms, span, rule)
-                continue
+                return None, why_truth, atoms
             if state == truth:
-                results[name] = ReaderResult(True, True, "the state equals the engine's", atoms, span, rule)
-            else:
-                missing = [task.atoms[i] for i in range(task.n_atoms) if (truth & ~state) >> i & 1]
-                extra = [task.atoms[i] for i in range(task.n_atoms) if (state & ~truth) >> i & 1]
-                results[name] = ReaderResult(True, False, f"missing {' '.join(missing) or 'none'}; "
-                                             f"wrong {' '.join(extra) or 'none'}", atoms, span, rule)
+                return True, "the state equals the engine's", atoms
+            missing = [task.atoms[i] for i in range(task.n_atoms) if (truth & ~state) >> i & 1]
+            extra = [task.atoms[i] for i in range(task.n_atoms) if (state & ~truth) >> i & 1]
+            return False, f"missing {' '.join(missing) or 'none'}; wrong {' '.join(extra) or 'none'}", atoms
+
+        results = _each_reader(lambda: r.parse_state(strict_parse.answer_section(raw)),
+                               lambda: flexible.read_state(task, raw, style, "planbench"), judged)
     return AnswerResult(rf.path, iid, rf.task, bool(_planbench_verdict(inst)), results["strict"],
                         results["flexible"], inst.get("extracted_llm_plan"))
 

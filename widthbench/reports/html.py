@@ -39,20 +39,6 @@ REPORT = "report.html"
 
 # ---- reading run folders ----------------------------------------------------------------------
 
-def _read_jsonl(path: Path) -> list[dict]:
-    from widthbench.runfiles import read_jsonl
-
-    return read_jsonl(path)
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue  # a line cut by a kill; the run redoes it
-    return out
 
 
 def _read_json(path: Path) -> dict | None:
