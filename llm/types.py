@@ -33,6 +33,29 @@ PRESETS: Mapping[str, Mapping[str, Mapping[str, Any]]] = MappingProxyType(
 
 DEFAULT_MAX_TOKENS = {"thinking": 16384, "normal": 2048}
 
+# Thinking is a bool everywhere inside widthbench; these are its only spellings, used at the edges.
+THINKING_CHOICES = ("on", "off", "both")  # the --thinking option of chat, score and solve
+
+
+def thinking_modes(choice: str) -> tuple[bool, ...]:
+    """The modes of a --thinking value: "on", "off" or "both" (off first)."""
+    modes = {"on": (True,), "off": (False,), "both": (False, True)}
+    if choice not in modes:
+        from widthbench.errors import UserError
+
+        raise UserError(f"--thinking must be one of {', '.join(THINKING_CHOICES)}, got {choice!r}")
+    return modes[choice]
+
+
+def on_off(thinking: bool) -> str:
+    """How summaries and configs write a mode: "on" / "off"."""
+    return "on" if thinking else "off"
+
+
+def mode_name(thinking: bool) -> str:
+    """How presets, ledgers, cache keys' modes and labels name a mode: "thinking" / "normal"."""
+    return "thinking" if thinking else "normal"
+
 # Without a tokenizer, a chat prompt is bounded by its bytes: a byte-level BPE token (Llama 3, Qwen,
 # SmolLM2, GPT-2 style) covers at least one byte; role tags and template text (a default system
 # prompt) add a few dozen tokens. Used only when the server cannot count (no /tokenize).
@@ -110,7 +133,7 @@ class Request:
 
     @property
     def mode(self) -> str:
-        return "thinking" if self.thinking else "normal"
+        return mode_name(self.thinking)
 
     def message_dicts(self) -> list[dict[str, Any]]:
         return [dict(m) for m in self.messages]

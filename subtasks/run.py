@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from widthbench.errors import UserError
+from widthbench.llm.types import on_off
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.items import DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions, Pool, build_items
 from widthbench.subtasks.registry import Registry
@@ -269,7 +270,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
         _log(f"score: thinking was requested but {model.spec} produced none in {no_thinking} item-mode(s); "
              f"those cells are labelled '{NO_THINKING}'", False)
     summary.update({"config": {**identity, "subtasks": list(config.subtasks), "styles": list(config.styles),
-                               "thinking": ["on" if t else "off" for t in config.thinking],
+                               "thinking": [on_off(t) for t in config.thinking],
                                "prompt_extension": ["on" if e else "off" for e in config.extensions],
                                "request_seeds": config.request_seeds, "constrained": config.constrained,
                                "prompt_budget_source": budget_source,
@@ -440,7 +441,7 @@ def _row(sub, metric, style, thinking, ext, domain, model_spec, simulated, reade
         correct = sum(int(r["metrics"].get(metric, 0) or 0) for r in answered)
     lo, hi = wilson(correct, n)
     row = {
-        "subtask": sub, "metric": metric, "style": style, "thinking": "on" if thinking else "off",
+        "subtask": sub, "metric": metric, "style": style, "thinking": on_off(thinking),
         "extension": bool(ext), "domain": domain, "model": model_spec, "simulated": bool(simulated),
         "reader": reader,
         "n": n, "correct": correct, "accuracy": round(correct / n, 4) if n else None,

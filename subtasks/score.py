@@ -24,7 +24,9 @@ class Mode:
 
     @property
     def label(self) -> str:
-        return f"{self.style}/{'thinking' if self.thinking else 'normal'}" + ("/ext" if self.extension else "")
+        from widthbench.llm.types import mode_name
+
+        return f"{self.style}/{mode_name(self.thinking)}" + ("/ext" if self.extension else "")
 
 
 def _registry(registry):

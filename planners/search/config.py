@@ -81,7 +81,9 @@ class SearchConfig:
                 parts.append("actions-engine")
             if self.successors != "llm" and self.mapping == "esa":
                 parts.append("succ-engine")
-        parts.append("thinking" if self.thinking else "normal")
+        from widthbench.llm.types import mode_name
+
+        parts.append(mode_name(self.thinking))
         return " ".join(parts)
 
     def to_dict(self) -> dict:

@@ -27,6 +27,7 @@ def run(args: argparse.Namespace) -> int:
 
     from widthbench.llm import Request
     from widthbench.llm.cli_args import open_model_from_args
+    from widthbench.llm.types import thinking_modes
 
     params = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p),
                                  ("top_k", args.top_k)) if v is not None}
@@ -35,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.simulated import simulator_for
 
     model = open_model_from_args(args, simulator=simulator_for(args.model))
-    request = Request(messages=messages, thinking=args.thinking == "on", purpose="chat",
+    request = Request(messages=messages, thinking=thinking_modes(args.thinking)[0], purpose="chat",
                       params=params, seed=args.seed, max_tokens=args.max_tokens)
     reply = model.run([request], progress=False)[0]
     model.close()

@@ -73,6 +73,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace):
     from widthbench.errors import UserError
+    from widthbench.llm.types import thinking_modes
     from widthbench.subtasks.run import ScoreConfig, expand_choice, expand_subtasks
 
     options = {}
@@ -88,7 +89,7 @@ def config_from_args(args: argparse.Namespace):
     return ScoreConfig(
         subtasks=expand_subtasks(args.subtask),
         styles=expand_choice(args.style, "--style", ("pddl", "nl")),
-        thinking=expand_choice(args.thinking, "--thinking", (False, True)),
+        thinking=thinking_modes(args.thinking),
         extensions=expand_choice(args.prompt_extension, "--prompt-extension", (False, True)),
         domain=args.domain, instances=args.instances, count=args.count, seed=args.seed,
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,

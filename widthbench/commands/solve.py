@@ -93,7 +93,9 @@ def run(args) -> int:
         raise UserError("give exactly one of --domain, --instances DIR or --tasks FILE")
     if args.count is not None and args.count < 1:
         raise UserError(f"--count must be at least 1, got {args.count}")
-    modes = {"on": (True,), "off": (False,), "both": (False, True)}[args.thinking]
+    from widthbench.llm.types import thinking_modes
+
+    modes = thinking_modes(args.thinking)
     configs = [SearchConfig(
         method=args.method, mapping=args.mapping, novelty=args.novelty, verify=args.verify,
         actions=args.actions, successors=args.successors, style=args.style,
