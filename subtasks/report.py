@@ -150,8 +150,10 @@ def error_analysis(records: list[dict], top: int = 8) -> dict:
                 bump("parse errors", re.sub(r"'[^']*'", "'…'", r["parse_error"])[:90])
             strict = (r.get("readings") or {}).get("strict")
             if strict is not None and strict.get("parse_error") and not r.get("parse_error"):
-                bump("read only by the flexible reader (rule)",
-                     (r["readings"].get("flexible") or {}).get("rule") or "?")
+                rule = (r["readings"].get("flexible") or {}).get("rule") or "?"
+                if isinstance(rule, list):  # one rule per reply (successor-separate)
+                    rule = ", ".join(dict.fromkeys(x for x in rule if x)) or "?"
+                bump("read only by the flexible reader (rule)", rule)
             if r.get("parsed") is None or record is None or record.errors is None:
                 continue
             record.errors(r, bump)

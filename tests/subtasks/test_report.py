@@ -42,3 +42,18 @@ def test_table_layout_has_the_four_seed_columns_and_k_over_n_cells():
     assert "SIMULATED" not in text
     assert "| Sub-task | Standard Normal | Standard Thinking | Natural Language Normal | Natural Language Thinking |" in text
     assert "| Novelty Pruning NDAP | 0/50 | 0/50 | 0/50 | 1/50 |" in text
+
+
+def test_error_analysis_counts_answers_only_the_flexible_reader_read_by_rule():
+    strict_error = {"parsed": None, "correct": False, "metrics": {}, "parse_error": "cannot read 'Here'"}
+    one = _rec("plan-verification", True, True, True)
+    one.update(reader="flexible", readings={"strict": strict_error, "flexible": {"rule": "answer-label"}})
+    # successor-separate asks one request per action: one rule per reply
+    many = _rec("successor-separate", {"(unstack a b)": ["(holding a)"]}, {"(unstack a b)": ["(holding a)"]}, True)
+    many.update(reader="flexible", readings={"strict": strict_error,
+                                             "flexible": {"rule": ["fact-lines", None, "fact-lines", "answer-label"]}})
+    both = _rec("plan-verification", True, True, True)
+    both.update(reader="flexible", readings={"strict": {**strict_error, "parse_error": None}, "flexible": {}})
+    a = error_analysis([one, many, both])
+    assert dict(a["plan-verification"]["read only by the flexible reader (rule)"]) == {"answer-label": 1}
+    assert dict(a["successor-separate"]["read only by the flexible reader (rule)"]) == {"fact-lines, answer-label": 1}
