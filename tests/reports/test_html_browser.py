@@ -58,9 +58,15 @@ def _open(driver, page: Path) -> float:
 
 def _wait(found, what: str):
     """Poll ``found()`` until it returns something truthy (a <details> builds its body on its
-    toggle event, which fires after the click returns). Up to 30 s: 2 busy cores are slow."""
+    toggle event, which fires after the click returns; a search redraws the list after a typing
+    pause, so elements read meanwhile may go stale). Up to 30 s: 2 busy cores are slow."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
     for _ in range(600):
-        got = found()
+        try:
+            got = found()
+        except StaleElementReferenceException:
+            got = None
         if got:
             return got
         time.sleep(0.05)
@@ -164,9 +170,13 @@ def test_clicking_a_cell_shows_exactly_its_items_and_filters_and_search_work(bro
     target = mine[0]["item_id"]
     box = browser.find_element(By.ID, "search")
     box.send_keys(target)
-    found = _wait(lambda: [d for d in [_css(browser, "#items-list details.item")] if d and all(
-        x.get_attribute("data-key").split("|")[1] == target for x in d)], "the search to apply")[0]
-    assert browser.find_element(By.ID, "items-count").get_attribute("data-shown") == str(len(found))
+    def searched():
+        d = _css(browser, "#items-list details.item")
+        count = browser.find_element(By.ID, "items-count").get_attribute("data-shown")
+        keys_ok = d and all(x.get_attribute("data-key").split("|")[1] == target for x in d)
+        return d if keys_ok and count == str(len(d)) else None
+
+    found = _wait(searched, "the search to apply")
 
     # An item opens: prompt (collapsed), raw answer, what was read, truth, diff.
     found[0].find_element(By.TAG_NAME, "summary").click()
@@ -299,4 +309,36 @@ def test_one_reader_records_and_thinking_none_produced(browser, runs, tmp_path):
         row = rows[int(td.get_attribute("data-row"))]
         assert td.find_element("css selector", ".kn").text == f"{row['correct']}/{row['n']}"
         assert ("thinking requested, none produced" in td.text) == (row is rows[marked])
+    assert not _errors(browser)
+
+
+def _as_real_model(run: Path, dest: Path) -> Path:
+    """A copy of a run with the simulated flags off, as a real model's run writes them."""
+    import json
+
+    shutil.copytree(run, dest)
+    s = json.loads((dest / "summary.json").read_text())
+    s["simulated"], s["model"] = False, "openai:a-real-model"
+    for rows in [s["rows"], *s.get("reader_rows", {}).values()]:
+        for r in rows:
+            r["simulated"], r["model"] = False, "openai:a-real-model"
+    (dest / "summary.json").write_text(json.dumps(s))
+    lines = [json.loads(x) for x in (dest / "items.jsonl").read_text().splitlines() if x.strip()]
+    for rec in lines:
+        rec["simulated"], rec["model"] = False, "openai:a-real-model"
+    (dest / "items.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return dest
+
+
+def test_a_real_models_run_renders_without_errors_and_is_not_labelled_simulated(browser, runs, tmp_path):
+    # Every view once drew its SIMULATED banner with appendChild(null) when there was none.
+    real = _as_real_model(runs["noisy"], tmp_path / "real")
+    page = write_html([real], tmp_path)
+    _open(browser, page)
+    assert "SIMULATED" not in browser.title and "a-real-model" in browser.title
+    cells = _css(browser, "td.cell")
+    assert cells
+    cells[0].click()
+    _wait(lambda: _css(browser, "#items-list details.item"), "the cell's items")
+    assert not _css(browser, ".sim-badge")
     assert not _errors(browser)

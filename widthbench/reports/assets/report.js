@@ -315,13 +315,13 @@
       const same = first && JSON.stringify(rd.parsed) === JSON.stringify(first.rd.parsed) && rd.correct === first.rd.correct &&
         (rd.parse_error || null) === (first.rd.parse_error || null);
       if (same) {
-        t.appendChild(h("tr", null, h("td", null, name), h("td", null, rd.rule || "—"),
+        t.appendChild(h("tr", null, h("td", null, name), h("td", null, ruleText(rd.rule)),
           h("td", {colspan: 3, class: "muted"}, `read the same as ${first.name}`)));
         return;
       }
       if (!first) first = {rd, name: name || "the reader"};
       const label = (name || rec.reader || "the reader") + ((name && rec.reader === name) || (!name) ? " (headline)" : "");
-      t.appendChild(h("tr", null, h("td", null, label), h("td", null, rd.rule || "—"),
+      t.appendChild(h("tr", null, h("td", null, label), h("td", null, ruleText(rd.rule)),
         h("td", null, h("pre", null, show(rd.parsed))),
         h("td", null, rec.request_error ? "—" : (rd.correct ? "correct" : "wrong")),
         h("td", {class: "error-text"}, rd.parse_error || "")));
@@ -423,6 +423,12 @@
       c.count ? ` — ${c.count} items per sub-task, seed ${c.seed}, domain ${c.instances || c.domain}` : "",
       run.headline_reader ? ` — headline reader: ${run.headline_reader}` : "");
   }
+  function ruleText(rule) {
+    // one rule, or one per reply (successor-separate asks a request per action)
+    const rules = [].concat(rule || []).filter(Boolean);
+    return rules.length ? [...new Set(rules)].join(", ") : "—";
+  }
+
   function simBanner() {
     return D.simulated ? h("div", {class: "banner"}, h("span", {class: "sim-badge"}, "SIMULATED"),
       " These results come from a simulated model (sim:…), computed by the planning engine from the prompt text — not from an LLM.") : null;
@@ -431,7 +437,7 @@
   function viewGrid() {
     const root = h("div", {id: "view-grid"});
     const slot = h("div", {id: "items-slot"});
-    root.appendChild(simBanner());
+    add(root, simBanner());
     function onCell(td, run, row) {
       document.querySelectorAll("td.cell.selected").forEach(x => x.classList.remove("selected"));
       td.classList.add("selected");
@@ -455,7 +461,7 @@
 
   function viewTokens() {
     const root = h("div", {id: "view-tokens"});
-    root.appendChild(simBanner());
+    add(root, simBanner());
     scoreRuns.forEach(run => {
       root.appendChild(h("h2", null, `Tokens — ${run.name}`, simTag(run)));
       run.groups.forEach(g => {
@@ -523,7 +529,7 @@
 
   function viewCharts() {
     const root = h("div", {id: "view-charts"});
-    root.appendChild(simBanner());
+    add(root, simBanner());
     scoreRuns.forEach(run => run.groups.forEach(g => { root.appendChild(h("h2", null, `Chart — ${run.name}`, simTag(run))); root.appendChild(scoreChart(run, g)); }));
     if (solveRuns.length) { root.appendChild(h("h2", null, "Figure 2: success vs tokens")); root.appendChild(fig2()); root.appendChild(h("h2", null, "Figure 3: generated states per instance")); root.appendChild(fig3()); }
     return root;
@@ -532,7 +538,7 @@
   // ---- several score runs side by side ------------------------------------------------------
   function viewCompare() {
     const root = h("div", {id: "view-compare"});
-    root.appendChild(simBanner());
+    add(root, simBanner());
     let a = 0, b = 1;
     const slot = h("div");
     const pick = (val, on) => h("select", {onchange: ev => { on(+ev.target.value); draw(); }},
@@ -602,7 +608,7 @@
 
   function viewItems() {
     const root = h("div", {id: "view-items"});
-    root.appendChild(simBanner());
+    add(root, simBanner());
     const entries = [];
     scoreRuns.forEach(run => run.records.forEach(rec => entries.push({rec, run, row: null, reader: run.headline_reader})));
     root.appendChild(itemsPanel(`All items (${scoreRuns.map(r => r.name).join(", ")})`, entries, scoreRuns.some(r => r.simulated)));
@@ -612,7 +618,7 @@
   // ---- solve runs ----------------------------------------------------------------------------
   function viewSearch() {
     const root = h("div", {id: "view-search"});
-    root.appendChild(simBanner());
+    add(root, simBanner());
     const T = D.solve_tables;
     const sim = solveRuns.some(r => r.simulated);
     const slot = h("div", {id: "instances-slot"});
