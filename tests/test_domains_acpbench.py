@@ -272,7 +272,7 @@ def test_score_rejects_a_domain_file_without_instances(tmp_path, capsys):
 def test_solve_widths_render_and_plan_take_the_domain_file(derived_sets, tmp_path, capsys):
     d = derived_sets["gripper-strips"]
     dom = str(ACP / "gripper-strips" / "domain.pddl")
-    assert main(["solve", "--domain", dom, "--instances", str(d), "--model", "sim:oracle", "--method", "tot-bfs",
+    assert main(["solve", "--domain", dom, "--instances", str(d), "--model", "sim:oracle", "--method", "tot-bfs", "--max-depth", "20",
                  "--count", "2", "--out", str(tmp_path / "solve"), "--quiet"]) == 0
     out = capsys.readouterr().out
     assert "solved 2/2" in out, out
