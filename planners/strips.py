@@ -78,6 +78,9 @@ class Domain:
     # predicate -> ((variable, type), ...) as declared (for printing the domain back; grounding
     # checks types through the action parameters only)
     signatures: dict = field(default_factory=dict, compare=False, repr=False)
+    # Views of the domain built on first use by the layers above (its prompt context): a cache the
+    # domain itself holds. Not an init field: dataclasses.replace gives the copy its own.
+    views: dict = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def schema(self, name: str) -> Schema | None:
         for s in self.schemas:

@@ -92,9 +92,6 @@ def _stems() -> list[str]:
     return sorted(p.name[len("context."):-len(".txt")] for p in prompt_dir().glob("context.*.txt"))
 
 
-_CONTEXTS: dict[int, tuple] = {}
-
-
 def hand_written_key(domain) -> str | None:
     """The stem of the hand-written context of a Domain (None: it has none)."""
     from widthbench.generators.instance import builtin_name
@@ -110,9 +107,9 @@ def context_for(domain) -> tuple[str, str]:
     if isinstance(domain, str):
         key = domain_key(domain)
         return _read(f"context.{key}.txt"), f"hand-written:{key}"
-    hit = _CONTEXTS.get(id(domain))
-    if hit is not None and hit[0] is domain:
-        return hit[1]
+    hit = domain.views.get("prompt-context")
+    if hit is not None:
+        return hit
     if domain.context_file:
         try:
             text = Path(domain.context_file).read_text(encoding="utf-8").strip()
@@ -129,9 +126,7 @@ def context_for(domain) -> tuple[str, str]:
             from widthbench.pddl_domains.context import generated_context
 
             result = (generated_context(domain, domain.templates_file or "widthbench"), "generated")
-    if len(_CONTEXTS) >= 64:
-        _CONTEXTS.pop(next(iter(_CONTEXTS)))
-    _CONTEXTS[id(domain)] = (domain, result)
+    domain.views["prompt-context"] = result
     return result
 
 
