@@ -281,25 +281,29 @@ def _check_instance(rf: ResultFile, iid: int, task: Task, r: Renderer, query: st
                         f"{task.problem_name} in --instances (wrong instance folder?)")
 
 
-def _query_plan_truth(task: Task, r: Renderer, query: str) -> tuple[bool | None, str]:
-    block = _last_block(query, r"(?:query_)?plan", r"(?:query_)?plan[ _]end")
+def _query_actions(r: Renderer, query: str, start: str, end: str, what: str, marker: str):
+    """(the actions of the query's last ``marker`` block, None) or (None, why not)."""
+    block = _last_block(query, start, end)
     if block is None:
-        return None, "no [PLAN] block in the query"
+        return None, f"no [{marker}] block in the query"
     try:
-        plan = r.parse_plan(block)
+        return r.parse_plan(block), None
     except ParseError as exc:
-        return None, f"cannot read the plan of the query: {exc}"
+        return None, f"cannot read the {what} of the query: {exc}"
+
+
+def _query_plan_truth(task: Task, r: Renderer, query: str) -> tuple[bool | None, str]:
+    plan, why = _query_actions(r, query, r"(?:query_)?plan", r"(?:query_)?plan[ _]end", "plan", "PLAN")
+    if plan is None:
+        return None, why
     return _judge_plan(task, plan)
 
 
 def _query_state_truth(task: Task, r: Renderer, query: str) -> tuple[int | None, str]:
-    block = _last_block(query, r"action sequence", r"action sequence end")
-    if block is None:
-        return None, "no [ACTION SEQUENCE] block in the query"
-    try:
-        plan = r.parse_plan(block)
-    except ParseError as exc:
-        return None, f"cannot read the action sequence of the query: {exc}"
+    plan, why = _query_actions(r, query, r"action sequence", r"action sequence end", "action sequence",
+                               "ACTION SEQUENCE")
+    if plan is None:
+        return None, why
     result = execute_plan(task, plan)
     if result.failed_step is not None:
         return None, f"the action sequence of the query is not executable: {result.reason()}"

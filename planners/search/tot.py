@@ -77,11 +77,19 @@ async def judge(hooks: Hooks, tree: SearchTree, parent: Node, children: list[Nod
     return None
 
 
-async def tot_bfs(problem, hooks: Hooks, config) -> tuple[SearchTree, Node | None]:
+async def _start(problem, hooks: Hooks, config) -> tuple[SearchTree, bool]:
+    """A tree holding the initial state (novelty started on it), and whether it is a goal."""
     tree = SearchTree(problem.initial, config.max_states)
     hooks.novelty.start(tree.root.state)
     if await hooks.verifier.is_goal(tree.root.state):
         tree.root.status = "goal"
+        return tree, True
+    return tree, False
+
+
+async def tot_bfs(problem, hooks: Hooks, config) -> tuple[SearchTree, Node | None]:
+    tree, at_goal = await _start(problem, hooks, config)
+    if at_goal:
         return tree, tree.root
     frontier = [tree.root]
     for _ in range(config.max_depth):
@@ -100,10 +108,8 @@ async def tot_bfs(problem, hooks: Hooks, config) -> tuple[SearchTree, Node | Non
 
 
 async def tot_dfs(problem, hooks: Hooks, config) -> tuple[SearchTree, Node | None]:
-    tree = SearchTree(problem.initial, config.max_states)
-    hooks.novelty.start(tree.root.state)
-    if await hooks.verifier.is_goal(tree.root.state):
-        tree.root.status = "goal"
+    tree, at_goal = await _start(problem, hooks, config)
+    if at_goal:
         return tree, tree.root
     stack = [tree.root]
     while stack:
