@@ -7,6 +7,14 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# CI replays the same examples on every run (a property found failing locally is a bug to fix, not
+# a coin CI tosses); developers' runs keep drawing new ones. Loaded before any test module builds
+# its own settings, so those inherit it.
+settings.register_profile("ci", derandomize=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("WIDTHBENCH_SHARED", REPO.parent / "shared")).resolve()
