@@ -52,8 +52,7 @@ def expand_choice(value: str, option: str, both: tuple) -> tuple:
 
 @dataclass(frozen=True)
 class ScoreConfig:
-    subtasks: tuple[str, ...] = ("action-generation", "action-single", "successor-mapping",
-                                 "successor-separate", "plan-verification", "novelty", "novelty-hard")
+    subtasks: tuple[str, ...] = field(default_factory=lambda: Registry.default().paper)  # seed 000's Table 1
     styles: tuple[str, ...] = ("pddl", "nl")
     thinking: tuple[bool, ...] = (False, True)
     extensions: tuple[bool, ...] = (False,)  # action-single only
