@@ -113,7 +113,9 @@ def test_chunked_replies_and_connections_the_server_closes_silently(scripted):
     assert [r.text for r in replies] == ["ok"] * 3 and all(r.attempts <= 2 for r in replies)
     one_slot = _model(server.url, concurrency=1)  # one session, each request after a close
     out = one_slot.run([Request.user(f"p{i}") for i in range(6)], progress=False)
-    assert all(r.ok and r.text == "ok" and r.attempts <= 2 for r in out)
+    # Each retry can race a FIN again: seen as 3 attempts in 3 of 11 runs on this machine. What must
+    # hold is that no request fails and none needs the whole retry budget (max_retries=3).
+    assert all(r.ok and r.text == "ok" and r.attempts <= 3 for r in out), [(r.text, r.attempts, r.error) for r in out]
     assert server.connections == 9  # one fresh connection per answered request, never a reuse
 
 
