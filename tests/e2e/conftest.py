@@ -293,22 +293,28 @@ class ServerPool:
                        capture_output=True)
 
 
+def _run_setup(step: str, what: str, failed: str) -> str:
+    """Run ``vllm_cpu_server.sh STEP``: "" when it succeeded, else why not (one line)."""
+    try:
+        done = subprocess.run(["bash", str(SERVER_SCRIPT), step], capture_output=True,
+                              text=True, timeout=SETUP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        return f"{what} took over {SETUP_TIMEOUT} s"
+    if done.returncode == 0:
+        return ""
+    lines = (done.stderr.strip() or done.stdout.strip()).splitlines()[-5:]
+    return f"{failed}: " + " | ".join(lines)
+
+
 @pytest.fixture(scope="session")
 def vllm_python() -> Path:
     if os.environ.get("WIDTHBENCH_VLLM", "1") == "0":
         pytest.skip("vLLM e2e tests disabled (WIDTHBENCH_VLLM=0)")
-    try:
-        done = subprocess.run(["bash", str(SERVER_SCRIPT), "setup"], capture_output=True,
-                              text=True, timeout=SETUP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        reason = f"vLLM CPU venv setup took over {SETUP_TIMEOUT} s"
-    else:
-        if done.returncode == 0:
-            python = subprocess.run(["bash", str(SERVER_SCRIPT), "python"], capture_output=True,
-                                    text=True, check=True).stdout.strip()
-            return Path(python)
-        lines = (done.stderr.strip() or done.stdout.strip()).splitlines()[-5:]
-        reason = "vLLM CPU venv could not be built: " + " | ".join(lines)
+    reason = _run_setup("setup", "vLLM CPU venv setup", "vLLM CPU venv could not be built")
+    if not reason:
+        python = subprocess.run(["bash", str(SERVER_SCRIPT), "python"], capture_output=True,
+                                text=True, check=True).stdout.strip()
+        return Path(python)
     # A skip reason only shows with -rs; a warning shows in every run's summary.
     warnings.warn(reason, stacklevel=1)
     pytest.skip(reason)
@@ -325,16 +331,9 @@ def setup_smollm2() -> str:
     """"" when the SmolLM2 checkpoint is ready (set up now if needed), else why not."""
     if os.environ.get("WIDTHBENCH_SMOLLM2", "1") == "0":
         return "SmolLM2 e2e tests disabled (WIDTHBENCH_SMOLLM2=0)"
-    try:
-        done = subprocess.run(["bash", str(SERVER_SCRIPT), "setup-smollm2"], capture_output=True,
-                              text=True, timeout=SETUP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        reason = f"SmolLM2 setup took over {SETUP_TIMEOUT} s"
-    else:
-        if done.returncode == 0:
-            return ""
-        lines = (done.stderr.strip() or done.stdout.strip()).splitlines()[-5:]
-        reason = "SmolLM2 could not be set up: " + " | ".join(lines)
+    reason = _run_setup("setup-smollm2", "SmolLM2 setup", "SmolLM2 could not be set up")
+    if not reason:
+        return ""
     warnings.warn(reason, stacklevel=1)
     return reason
 
