@@ -183,7 +183,12 @@ class PromptReader:
         the cached task of the same problem; it is rebuilt when a state needs a fact it cannot
         hold. Grounding keeps what is relaxed-reachable from those facts, and everything reachable
         from a state made of them is reachable there too, so no action of any state is missing."""
-        key = (dom.text, style, fields["objects"], fields.get("goal", ""), fields.get("static", ""))
+        # Problems derived from one sample share objects and goal but may differ in the static
+        # facts a state lists (ACPBench's rover: which camera is on board which rover). States are
+        # read ignoring static facts, so the statics the prompt's state lists are part of the key.
+        objects, type_facts, r0 = self.provisional(dom, style, fields["objects"])
+        key = (dom.text, style, fields["objects"], fields.get("goal", ""), fields.get("static", ""),
+               self.listed_statics(dom, style, fields["objects"], fields[state_field]))
         p = self._problems.get(key)
         if p is not None:
             try:
@@ -193,7 +198,6 @@ class PromptReader:
                 return p, self.parse_state(p, fields[state_field])
             except ParseError:
                 pass
-        objects, type_facts, r0 = self.provisional(dom, style, fields["objects"])
         atoms = list(type_facts) + (list(p.task.atoms) + list(p.task.static_atoms) if p is not None else [])
         if fields.get("static", "none").strip() != "none":
             atoms += r0.parse_atoms(fields["static"], types=True)
@@ -212,6 +216,20 @@ class PromptReader:
         _bounded(self._problems, self.MAX_PROBLEMS)
         self._problems[key] = p
         return p, self.parse_state(p, fields[state_field])
+
+    def listed_statics(self, dom: strips.Domain, style: str, objects_text: str, text: str) -> frozenset:
+        """The static facts a state text lists (memoised: novelty prompts repeat their states)."""
+        key = ("statics", dom.text, style, objects_text, text)
+        hit = self._states.get(key)
+        if hit is None:
+            r0 = self.provisional(dom, style, objects_text)[2]
+            static = dom.static_predicates
+            hit = frozenset(a for a in r0.parse_atoms(text, types=True)
+                            if not a.startswith(("(not ", "(- ")) and strips.parse_atom_text(a)[0] in static)
+            if len(self._states) >= self.MAX_STATES:
+                self._states.clear()
+            self._states[key] = hit
+        return hit
 
     def parse_state(self, problem: Problem, text: str) -> int:
         """A state of the problem, memoised: novelty prompts repeat long lists of states."""
