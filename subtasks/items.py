@@ -64,6 +64,10 @@ class Item:
 # Instance pool with per-instance caches
 
 
+class NotEnoughItems(UserError):
+    """The instances cannot feed a sub-task ``--count`` items (too few, or none qualifies)."""
+
+
 class Pool:
     """Instances in a fixed order, with their tasks, ground truth, width and IW trace cached."""
 
@@ -89,7 +93,7 @@ class Pool:
     def instance(self, i: int):
         if i >= len(self._instances):
             if self.fixed:
-                raise UserError(f"the instance folder has only {len(self._instances)} instances; "
+                raise NotEnoughItems(f"the instance folder has only {len(self._instances)} instances; "
                                 "not enough to build the requested items (lower --count)")
             self._extend(max(i + 1, 2 * len(self._instances)))
         return self._instances[i]
@@ -110,6 +114,9 @@ class Pool:
         d = self.data(i)
         if "gt" not in d:
             d["gt"] = GroundTruth(d["task"])
+            plan = d["instance"].optimal_plan
+            if plan is not None:  # stored with the instance: h* along it needs no search
+                d["gt"].know_plan(plan)
         return d["gt"]
 
     def width(self, i: int) -> int | None:
@@ -119,7 +126,17 @@ class Pool:
         d = self.data(i)
         if "width" not in d:
             task = d["task"]
-            d["width"] = iterated_width(StripsModel(task), max_k=max(1, task.n_atoms)).width
+            model = StripsModel(task)
+            top = max(1, task.n_atoms)
+            # IW(1) and IW(2) run on the fast path without a trace; from k = 3 on every run is traced
+            # (the general loop, a few % slower), so the solving run's trace is kept for `trace`
+            # instead of running IW(w) a second time.
+            res = iterated_width(model, max_k=min(2, top))
+            if res.width is None and not res.unsolvable and top > 2:
+                res = iterated_width(model, max_k=top, min_k=3, trace=True)
+                if res.width is not None:
+                    d["trace"] = res.last.trace
+            d["width"] = res.width
         return d["width"]
 
     def trace(self, i: int):
@@ -176,13 +193,17 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
     items: list[Item] = []
     i = 0
     skipped = 0
+    why = f" ({record.no_item})" if record.no_item else ""
     while len(items) < count:
-        item = record.build(pool, i, len(items), count, options)
+        try:
+            item = record.build(pool, i, len(items), count, options)
+        except NotEnoughItems as exc:  # the instances ran out
+            raise NotEnoughItems(f"{subtask}: {len(items)} of {count} items from {i} instances: {exc}{why}") from None
         i += 1
         if item is None:
             skipped += 1
             if skipped > 10 * count + 50:
-                raise UserError(f"{subtask}: {skipped} instances yielded no item; try other instances")
+                raise NotEnoughItems(f"{subtask}: {skipped} instances yielded no item; try other instances{why}")
             continue
         items.append(item)
     return items

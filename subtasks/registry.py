@@ -44,6 +44,10 @@ class SubTask:
     row_extras(records, metric) -> dict                    extra fields of a summary row
     errors(record, bump) -> None                           error analysis: bump(kind, key) per mistake
     simulate: {prompt kind: answer(q, mode, corrupt, rng) -> (text, note)}   simulated answers
+    answer_tokens(item, style) -> int                      estimated tokens of a correct answer to one
+                                                           request (the longest, for several); sizes
+                                                           the default max_tokens (`score.requests_for`)
+    no_item                                                why an instance may yield no item
     """
 
     name: str
@@ -58,6 +62,8 @@ class SubTask:
     row_extras: Callable[..., dict] | None = None
     errors: Callable[..., None] | None = None
     simulate: Mapping[str, Callable[..., tuple[str, str]]] = field(default_factory=dict)
+    answer_tokens: Callable[..., int] | None = None
+    no_item: str | None = None  # why an instance may yield no item (said when none does)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
@@ -123,6 +129,11 @@ class Registry:
             return self._records[name]
         except KeyError:
             raise UserError(f"unknown sub-task {name!r} (known: {', '.join(self.names)}, all, paper)") from None
+
+    def named(self, text: str) -> tuple[str, ...]:
+        """The sub-tasks ``text`` names one by one (not through "all" or "paper")."""
+        names = [x.strip() for x in text.split(",")]
+        return tuple(n for n in self.expand(text) if n in names)
 
     def expand(self, text: str) -> tuple[str, ...]:
         """Comma-separated sub-task names; "all" = every sub-task, "paper" = seed 000's Table 1."""

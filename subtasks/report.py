@@ -124,6 +124,8 @@ def format_table(summary: dict) -> str:
         out.append(_title(model, domain, sim))
         out += _md_table(_cells(rows), _kn)
         out.append("")
+    for sub, why in (summary.get("not_built") or {}).items():
+        out.append(f"Not built: {sub}: {why}")
     return "\n".join(out).rstrip() + "\n"
 
 

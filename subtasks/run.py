@@ -24,7 +24,8 @@ from pathlib import Path
 from widthbench.errors import UserError
 from widthbench.llm.types import on_off
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
-from widthbench.subtasks.items import DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions, Pool, build_items
+from widthbench.subtasks.items import (DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions, NotEnoughItems, Pool,
+                                      build_items)
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.score import Mode, requests_for, score_item
 from widthbench.subtasks.stats import wilson
@@ -78,6 +79,9 @@ class ScoreConfig:
     domain_file: str | None = None
     context_file: str | None = None
     templates_file: str | None = None
+    # Sub-tasks asked for through a group ("all", "paper"): when the instances cannot feed one, it
+    # is left out with its reason (summary "not_built") instead of stopping the run.
+    skippable: tuple[str, ...] = ()
 
     def identity(self, model_spec: str) -> dict:
         """What must match for a rerun to resume (sub-tasks and modes may be added)."""
@@ -160,11 +164,27 @@ def _instances(config: ScoreConfig, count: int) -> Pool:
     return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count)
 
 
-def build_all_items(config: ScoreConfig, registry: Registry | None = None) -> dict[str, list]:
+def build_all_items(config: ScoreConfig, registry: Registry | None = None,
+                    not_built: dict[str, str] | None = None) -> dict[str, list]:
+    """``config.count`` items of each sub-task, on one pool. A sub-task in ``config.skippable``
+    that the instances cannot feed (`NotEnoughItems`) is left out, its reason put in ``not_built``;
+    any other raises."""
     pool = _instances(config, config.count)
     budget = DEFAULT_PROMPT_BUDGET if config.prompt_budget is None else config.prompt_budget
     options = ItemOptions(invalid_kind=config.invalid_kind, prompt_budget=budget)
-    return {s: build_items(s, pool, config.count, options, registry) for s in config.subtasks}
+    out = {}
+    for s in config.subtasks:
+        try:
+            out[s] = build_items(s, pool, config.count, options, registry)
+        except NotEnoughItems as exc:
+            if s not in config.skippable:
+                raise
+            if not_built is not None:
+                not_built[s] = str(exc)
+    if not out:
+        raise UserError("no sub-task could be built on these instances: " +
+                        "; ".join(f"{k}: {v}" for k, v in (not_built or {}).items()))
+    return out
 
 
 def _item_json(item) -> dict:
@@ -214,7 +234,10 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                                         "extensions": list(config.extensions)}},
                                          indent=2) + "\n", encoding="utf-8")
     t0 = time.perf_counter()
-    items = build_all_items(config, registry)
+    not_built: dict[str, str] = {}
+    items = build_all_items(config, registry, not_built)
+    for sub, why in not_built.items():
+        _log(f"score: {sub} not built: {why}", False)
     if True in config.extensions and "action-single" in items:
         from widthbench.subtasks import prompts
 
@@ -274,6 +297,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                "request_seeds": config.request_seeds, "constrained": config.constrained,
                                "prompt_budget_source": budget_source,
                                "reader": config.reader},
+                    "not_built": not_built,
                     "timing": {"items_seconds": round(t_items, 3), "asking_seconds": round(time.perf_counter() - t1, 3),
                                "total_seconds": round(elapsed, 3), "item_modes_asked": len(units)},
                     "counters": dict(getattr(model, "counters", {}))})

@@ -13,12 +13,9 @@ from __future__ import annotations
 
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import SubTask
-from widthbench.subtasks.tasks.common import mean, simulated
+from widthbench.subtasks.tasks.common import TOKEN_SAFETY, mean, simulated
 from widthbench.subtasks.tasks.plan_verification import score_verdict
 from widthbench.subtasks.tasks.width_estimate import errors_integer, row_extras_integer, score_integer
-
-TOKEN_SAFETY = 1.5  # our estimate counts word pieces; real BPE counts run higher on PDDL and names
-
 
 def _token_estimate(text: str) -> float:
     from widthbench.llm import tokens
@@ -116,8 +113,13 @@ def errors(record, bump):
         bump("wrong verdicts", f"said {said}; IW: {record['info'].get('verdict', '?')}")
 
 
-def _verdict_subtask(name, order, label, paper):
+NO_ITEM = ("an item needs a state of the IW trace that {what} and whose prompt, listing every state "
+           "generated before it, fits the novelty prompt budget (--prompt-budget)")
+
+
+def _verdict_subtask(name, order, label, paper, what="IW generates"):
     return SubTask(name=name, build=_build(name), prompts=verdict_prompts, answer=answers.NOVELTY,
+                   no_item=NO_ITEM.format(what=what),
                    score=score_verdict(("accuracy",)), metrics=("accuracy",), paper=paper,
                    row_extras=row_extras, errors=errors, labels={("accuracy", False): (order, label)},
                    simulate={"novelty": simulated("novelty")})
@@ -129,10 +131,12 @@ def _estimate_extras(records, metric):
 
 SUBTASKS = (
     _verdict_subtask("novelty", 70, "Novelty Pruning", True),
-    _verdict_subtask("novelty-hard", 80, "Novelty Pruning NDAP", True),
-    _verdict_subtask("novelty-balanced", 140, "Novelty Pruning Balanced", False),
+    _verdict_subtask("novelty-hard", 80, "Novelty Pruning NDAP", True, "IW prunes for novelty (not a duplicate)"),
+    _verdict_subtask("novelty-balanced", 140, "Novelty Pruning Balanced", False,
+                     "IW keeps (even items) or prunes for novelty (odd items)"),
     SubTask(name="novelty-estimate", build=_build("novelty-estimate"), prompts=estimate_prompts,
             answer=answers.INTEGER, score=score_integer, metrics=("exact",), row_extras=_estimate_extras,
             errors=errors_integer, labels={("exact", False): (150, "Novelty Estimate (integer)")},
+            no_item=NO_ITEM.format(what="is not a duplicate"),
             simulate={"novelty_estimate": simulated("novelty_estimate")}),
 )

@@ -13,7 +13,7 @@ from widthbench.errors import ParseError, UserError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import SubTask
-from widthbench.subtasks.tasks.common import mean, parse_error_result, pattern, result
+from widthbench.subtasks.tasks.common import actions_tokens, mean, parse_error_result, pattern, result
 
 METRICS = ("valid", "optimal")
 
@@ -106,4 +106,6 @@ SUBTASKS = (SubTask(
     metrics=METRICS, row_extras=row_extras, errors=errors,
     labels={("valid", False): (170, "Plan Generation Valid"),
             ("optimal", False): (180, "Plan Generation Optimal")},
-    simulate={"plan_generation": _simulate}),)
+    simulate={"plan_generation": _simulate},
+    # a valid plan may be longer than an optimal one: room for twice its length
+    answer_tokens=lambda item, style: 2 * actions_tokens(item, style, item.truth["optimal_plan"])),)

@@ -11,7 +11,8 @@ from widthbench.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import SubTask
-from widthbench.subtasks.tasks.common import atoms, parse_error_result, pattern, result, simulated
+from widthbench.subtasks.tasks.common import (actions_tokens, atoms, parse_error_result, pattern, result, simulated,
+                                         state_tokens)
 
 METRICS = ("exact", "per-action")
 
@@ -75,6 +76,15 @@ def score_separate(item, mode, outcomes):
                   "; ".join(errors) if errors else None)
 
 
+def mapping_tokens(item, style) -> int:
+    """A correct mapping: each action, a label line and its resulting state."""
+    return sum(actions_tokens(item, style, [a]) + state_tokens(item, style, t) + 32 for a, t in item.truth.items())
+
+
+def separate_tokens(item, style) -> int:
+    return max(state_tokens(item, style, t) for t in item.truth.values())
+
+
 def errors(record, bump):
     for action, want in record["truth"].items():
         got = record["parsed"].get(action)
@@ -92,10 +102,10 @@ SUBTASKS = (
             answer=answers.MAPPING, score=score_mapping, metrics=METRICS, paper=True, errors=errors,
             labels={("exact", False): (40, "Successor State Mapping"),
                     ("per-action", False): (120, "Successor State Mapping, per action")},
-            simulate={"successor_mapping": simulated("successor_mapping")}),
+            simulate={"successor_mapping": simulated("successor_mapping")}, answer_tokens=mapping_tokens),
     SubTask(name="successor-separate", build=_build("successor-separate"), prompts=separate_prompts,
             answer=answers.STATE, score=score_separate, metrics=METRICS, paper=True, errors=errors,
             labels={("exact", False): (50, "Successor State Mapping Separate"),
                     ("per-action", False): (130, "Successor State Mapping Separate, per action")},
-            simulate={"successor": simulated("successor")}),
+            simulate={"successor": simulated("successor")}, answer_tokens=separate_tokens),
 )

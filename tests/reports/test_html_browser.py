@@ -342,3 +342,17 @@ def test_a_real_models_run_renders_without_errors_and_is_not_labelled_simulated(
     _wait(lambda: _css(browser, "#items-list details.item"), "the cell's items")
     assert not _css(browser, ".sim-badge")
     assert not _errors(browser)
+
+
+def test_sub_tasks_left_out_of_a_run_are_shown_with_their_reason(browser, runs, tmp_path):
+    import json
+
+    run = tmp_path / "run"
+    shutil.copytree(runs["noisy"], run)
+    data = json.loads((run / "summary.json").read_text())
+    data["not_built"] = {"novelty-hard": "novelty-hard: 0 of 3 items from 3 instances: <b>too few</b>"}
+    (run / "summary.json").write_text(json.dumps(data))
+    _open(browser, write_html([run], tmp_path / "page"))
+    notes = [p.text for p in _css(browser, "p.not-built")]
+    assert notes == ["Not built: novelty-hard: novelty-hard: 0 of 3 items from 3 instances: <b>too few</b>"]
+    assert not _errors(browser)

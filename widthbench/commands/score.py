@@ -86,8 +86,12 @@ def config_from_args(args: argparse.Namespace):
     budget = args.prompt_budget  # None: automatic (fits the server's context)
     if budget is not None and budget < 500:
         raise UserError(f"--prompt-budget {budget} is too small for any novelty prompt")
+    from widthbench.subtasks.registry import Registry
+
+    subtasks = expand_subtasks(args.subtask)
+    named = Registry.default().named(args.subtask)
     return ScoreConfig(
-        subtasks=expand_subtasks(args.subtask),
+        subtasks=subtasks, skippable=tuple(s for s in subtasks if s not in named),
         styles=expand_choice(args.style, "--style", ("pddl", "nl")),
         thinking=thinking_modes(args.thinking),
         extensions=expand_choice(args.prompt_extension, "--prompt-extension", (False, True)),

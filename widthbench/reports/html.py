@@ -168,7 +168,7 @@ def _score_run(run: dict, strings: _Strings) -> dict:
     return {"kind": "score", "dir": run["dir"], "name": Path(run["dir"]).name or run["dir"],
             "model": summary.get("model"), "simulated": bool(summary.get("simulated")),
             "config": summary.get("config", {}), "timing": summary.get("timing"),
-            "headline": summary.get("headline", {}),
+            "headline": summary.get("headline", {}), "not_built": summary.get("not_built") or {},
             "headline_reader": _headline_reader(summary, run["records"]),
             "ledger": run.get("tokens"), "rows": rows, "records": records}
 

@@ -452,6 +452,8 @@
       root.appendChild(h("h2", null, `Sub-task scores — ${run.name}`, simTag(run)));
       root.appendChild(runHeader(run));
       run.groups.forEach(g => root.appendChild(h("div", {class: "grid-wrap"}, gridTable(run, g, onCell))));
+      Object.entries(run.not_built || {}).forEach(([sub, why]) =>
+        root.appendChild(h("p", {class: "flag not-built"}, `Not built: ${sub}: ${why}`)));
     });
     root.appendChild(h("p", {class: "muted"}, "Click a cell for its items. Parse errors count as wrong; failed requests are excluded from n. " +
       "Per-action rows count actions (n = actions), their items are the cell's item-modes."));
