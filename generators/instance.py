@@ -265,12 +265,14 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
     and was not kept before. A sample whose walks end in its
     goal five times (ACPBench's satellite problems start in a goal state and no action undoes an image) gets
     *walk goals* instead: 1-3 facts that a second walk of 1..``max_walk`` steps makes true (solvable
-    by construction). Ids are ``<sample id>-w<k>``; ``params`` records the sample, the walk length
-    and the kind of goal. Deterministic in (samples, count, seed). Raises UserError when the samples
-    yield fewer than ``count`` distinct problems.
+    by construction; the same bound on the plan length applies). Ids are ``<sample id>-w<k>``;
+    ``params`` records the sample, the walk length and the kind of goal; ``optimal_plan`` holds one
+    optimal plan. Deterministic in (samples, count, seed). Raises UserError when the samples yield
+    fewer than ``count`` distinct problems.
     """
     import random
 
+    from widthbench.generators.common import solve
     from widthbench.planners.problem_writer import task_problem_text
     from widthbench.planners.truth import GroundTruth
 
@@ -319,6 +321,11 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
                 continue
             seen.add(key)
             derived = dataclasses.replace(task, goal=goal, goal_neg=0)
+            # a walk goal is near (1-3 facts a walk made true): breadth-first search finds its optimal
+            # plan faster than enumerating the space
+            plan = solve(dataclasses.replace(derived, init=state)).plan
+            if len(plan) < min_plan_length and tries < max_tries * count:
+                continue
         else:
             if strips.is_goal(task, state):
                 misses[j] += 1
@@ -330,10 +337,14 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
             if h == float("inf") or (h < min_plan_length and tries < max_tries * count):
                 continue
             derived = task
+            plan = tuple(str(a) for a in truths[j].optimal_plan(state))
+        # The optimal plan travels with the problem (manifest.jsonl), so sub-task items built on
+        # the set never search for it again.
         iid = f"{samples[j].id}-w{len(out) + 1:04d}"
         text = task_problem_text(dataclasses.replace(derived, problem_name=iid), state)
         out.append(Instance(id=iid, domain=samples[j].domain, problem_pddl=text,
                             params={"sample": samples[j].id, "walk": steps,
                                     "goal": "walk" if walk_goal else "sample"},
-                            seed=seed, domain_model=samples[j].domain_model))
+                            seed=seed, optimal_length=len(plan), optimal_plan=plan,
+                            domain_model=samples[j].domain_model))
     return out

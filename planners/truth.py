@@ -30,7 +30,8 @@ from collections import deque
 from widthbench.planners.model import strips_successors
 from widthbench.planners.optimal import (DEFAULT_TIMEOUT, PLANNERS, Unsolvable, bounded_optimal_plan,
                                          optimal_plan)
-from widthbench.planners.strips import Action, Task, applicable_actions, is_goal, parse_action, successor
+from widthbench.planners.strips import (Action, Task, applicable_actions, is_applicable, is_goal, parse_action,
+                                       successor)
 from widthbench.errors import UserError
 
 DEFAULT_MAX_SPACE = 100_000  # states enumerated at most for the all-at-once distance computation
@@ -108,6 +109,22 @@ class GroundTruth:
             h -= 1
         assert is_goal(self.task, s)
         return tuple(plan)
+
+    def know_plan(self, plan, state: int | None = None) -> None:
+        """Record a plan known to be optimal from ``state`` (default: the initial state), e.g. one
+        stored with the instance: h* of every state along it becomes a lookup."""
+        s = self.task.init if state is None else state
+        texts = tuple(str(a) for a in plan)
+        t = s
+        for n, text in enumerate(texts, start=1):
+            a = parse_action(self.task, text)
+            if not is_applicable(t, a):
+                raise UserError(f"{self.task.problem_name}: the stored optimal plan's step {n} {text} is not "
+                                "applicable")
+            t = successor(t, a)
+        if not is_goal(self.task, t):
+            raise UserError(f"{self.task.problem_name}: the stored optimal plan does not reach the goal")
+        self._record(s, texts)
 
     def is_optimal_next_action(self, state: int, action: Action | str) -> bool:
         """Whether ``action`` (an Action or PDDL text) is one of the optimal next actions of ``state``."""

@@ -293,3 +293,21 @@ def test_typed_logistics_renders_its_airports_with_the_logistics_templates(capsy
     for templates in ("widthbench", "planbench"):
         assert main(["render", str(problem), "--templates", templates]) == 0
         assert "is an airport" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_solve_runs_on_every_domain(name, tmp_path, capsys):
+    """`solve` on a problem derived from the domain's samples: the simulated oracle's naive plan
+    validates (the search methods, all of them on every domain, are measured by
+    scripts/bench_domains.py --solve)."""
+    need_data()
+    from widthbench.generators.instance import read_instance_set, walk_instances, write_instance_set
+
+    d = tmp_path / name
+    write_instance_set(d, domain(name), walk_instances(read_instance_set(ACP / name), 1, seed=0))
+    code = main(["solve", "--domain", str(d / "domain.pddl"), "--instances", str(d), "--model", "sim:oracle",
+                 "--method", "naive", "--count", "1", "--out", str(tmp_path / "run"), "--quiet"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert (summary["solved"], summary["n"], summary["plan_valid"]) == (1, 1, 1), summary
