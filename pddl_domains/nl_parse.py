@@ -109,7 +109,10 @@ def split_depth0(text: str, pattern: re.Pattern) -> list[str]:
     return out
 
 
-_SEPARATORS = re.compile(r",|;|\.(?=\s|$)|\band\b|\bthen\b")
+#: The words that separate clauses, as whole words: a hyphen joins words into one name
+#: ("pickup-and-loose", an action of ACPBench's grid), so it is no separator there.
+SEPARATOR_WORDS = r"(?<![\w-])(?:and|then)(?![\w-])"
+_SEPARATORS = re.compile(r",|;|\.(?=\s|$)|" + SEPARATOR_WORDS)
 
 
 def clauses(text: str) -> list[Clause]:

@@ -43,7 +43,7 @@ TEMPLATE_SETS = {"widthbench": "nl", "planbench": "planbench"}  # set name -> fi
 TEMPLATE_DIR = Path(__file__).resolve().parent
 
 _SLOT = re.compile(r"\{(\d+)\}")
-_FORBIDDEN = re.compile(r"[,;.]|\band\b|\bthen\b")
+_FORBIDDEN = re.compile(r"[,;.]|" + nl_parse.SEPARATOR_WORDS)
 _OPT_ARTICLE = "(?:(?:the|a|an) )?"
 
 

@@ -78,7 +78,7 @@ _MARK_END = re.compile(r"[ _\-]?end$")
 _NUMBER = re.compile(r"^(?:(?:step|action|move)\s*(\d+)\s*[:.)\-]?|\(?(\d+)\s*(?:[.):]|-(?=\s|\())|[-*•+>#]+)(?:\s+|$|(?=\())")
 _WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
 # "and"/"then" as words, never inside a hyphenated name (pickup-and-loose)
-_SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|(?<![\w-])(?:and|then)(?![\w-])|\s-\s")
+_SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|" + nl_parse.SEPARATOR_WORDS + r"|\s-\s")
 _NEGATION = re.compile(r"^(?:(?:i|we|you)\s+)?(?:do\s+not|don't|dont|never|should\s+not|shouldn't|must\s+not|"
                        r"mustn't|cannot|can't|can\s+not|will\s+not|won't|need\s+not|avoid|no\s+need\s+to|not)"
                        r"\s+(?:to\s+)?(?:ever\s+)?")
@@ -238,7 +238,7 @@ def _paraphrase_tables(domain_key: str, templates: str) -> tuple[dict, dict]:
                 for key, value in data.get(section, {}).get(table, {}).items():
                     ts = [value] if isinstance(value, str) else list(value)
                     for t in ts:
-                        if re.search(r"[,;.]|\band\b|\bthen\b", t.lower()):
+                        if re.search(r"[,;.]|" + nl_parse.SEPARATOR_WORDS, t.lower()):
                             raise ValueError(f"{path}: {key}: {t!r} contains a clause separator")
                     out.setdefault(key.lower(), []).extend(" ".join(t.lower().split()) for t in ts)
     return actions, predicates
