@@ -54,7 +54,11 @@ def up_problem(task: Task, state: int | None = None):
     # PDDL lets an action and a predicate share a name (ACPBench floor-tile's "down"); UP refuses
     # that unless this flag of its environment is off.
     get_environment().error_used_name = False
-    problem = PDDLReader().parse_problem_string(task.domain.text, problem_pddl(task, state))
+    import warnings
+
+    with warnings.catch_warnings():  # ... and still warns "Name up already defined!" for each
+        warnings.filterwarnings("ignore", message="Name .* already defined", category=UserWarning)
+        problem = PDDLReader().parse_problem_string(task.domain.text, problem_pddl(task, state))
     problem.add_quality_metric(metrics.MinimizeSequentialPlanLength())
     return problem
 

@@ -253,7 +253,11 @@ class GroundTruth:
         if self._planner == "fd":  # FD gives h*(t) as fast as it can bound it (see fd.fd_optimal_plan)
             return self._search(t) <= bound
         self.planner_calls += 1
-        res = bounded_optimal_plan(self.task, bound, planner=self._planner, timeout=self.timeout, state=t)
+        try:
+            res = bounded_optimal_plan(self.task, bound, planner=self._planner, timeout=self.timeout, state=t)
+        except Unsolvable:  # the exact stage handed over to Fast Downward, which proved a dead end
+            self._h[t] = INF
+            return False
         if res is None:
             self._lower[t] = bound + 1
             return False

@@ -208,3 +208,25 @@ def test_the_trace_kept_from_the_width_run_is_the_trace_of_a_fresh_iw_run():
     assert 3 in widths and 2 in widths
     for i, w in enumerate(widths):
         assert pool.trace(i) == iw(StripsModel(pool.task(i)), w, trace=True).trace
+
+
+def test_a_successor_that_fast_downward_proves_a_dead_end_is_no_optimal_next_action(monkeypatch):
+    """The exact bounded search hands a large successor over to Fast Downward, which may prove it a
+    dead end (ACPBench's floor-tile): that successor is not optimal, and nothing raises."""
+    from widthbench.planners import truth as truth_module
+    from widthbench.planners.optimal import Unsolvable
+    from widthbench.subtasks.items import Pool
+
+    task = Pool("blocksworld", 0, initial=1).task(0)
+    calls = []
+
+    def dead_end(task, bound, **kw):
+        calls.append(kw["state"])
+        raise Unsolvable("no plan exists (proved by Fast Downward)")
+
+    monkeypatch.setattr(truth_module, "bounded_optimal_plan", dead_end)
+    monkeypatch.setattr("widthbench.planners.astar.make_heuristic", lambda task, kind: (lambda s: 0))
+    gt = truth_module.GroundTruth(task, max_space=0, planner="exact")
+    gt._h[task.init] = 5  # a known h*, so only the successors are decided
+    assert gt.optimal_next_actions(task.init) == []
+    assert calls and all(gt.h_star(t) == float("inf") for t in calls)
