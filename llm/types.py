@@ -32,6 +32,19 @@ PRESETS: Mapping[str, Mapping[str, Mapping[str, Any]]] = MappingProxyType(
 )
 
 DEFAULT_MAX_TOKENS = {"thinking": 16384, "normal": 2048}
+ANSWER_MARGIN = 256  # tokens beyond a correct answer: the "Answer:" line, a short preamble
+
+
+def max_tokens_for_answer(answer_tokens: int, thinking: bool) -> int | None:
+    """The default max_tokens of a request whose correct answer takes about ``answer_tokens``: None
+    (the per-mode default, 2,048 tokens without thinking, 16,384 with) when the answer plus
+    ANSWER_MARGIN fits in 2,048; else that default grown by the excess, so a long correct answer
+    (a successor mapping of 15 rover states, an alfred state of 300 facts) is never cut."""
+    need = answer_tokens + ANSWER_MARGIN
+    normal = DEFAULT_MAX_TOKENS["normal"]
+    if need <= normal:
+        return None
+    return DEFAULT_MAX_TOKENS["thinking" if thinking else "normal"] + need - normal
 
 # Thinking is a bool everywhere inside widthbench; these are its only spellings, used at the edges.
 THINKING_CHOICES = ("on", "off", "both")  # the --thinking option of chat, score and solve

@@ -60,25 +60,16 @@ def requests_for(item: Item, mode: Mode, seed: int | None, max_tokens: int | Non
             for n, m in enumerate(prompts_for(item, mode, registry))]
 
 
-ANSWER_MARGIN = 256  # tokens beyond a correct answer: the "Answer:" line, a short preamble
-
-
 def default_max_tokens(item: Item, mode: Mode, registry=None) -> int | None:
-    """max_tokens for ``item`` when none is given: None (the per-mode default, 2,048 tokens without
-    thinking, 16,384 with) unless a correct answer would not fit in it. Then the default grows by
-    the difference, so a long correct answer (rover's successor mapping: 15 states of 60 facts) is
-    never cut. The answer's tokens are estimated by its record (``answer_tokens``: word pieces
-    times TOKEN_SAFETY, as the novelty prompt budget counts)."""
-    from widthbench.llm.types import DEFAULT_MAX_TOKENS, mode_name
+    """max_tokens for ``item`` when none is given (`llm.types.max_tokens_for_answer`): the
+    per-mode default unless the record's estimate of a correct answer (``answer_tokens``: word
+    pieces times TOKEN_SAFETY, as the novelty prompt budget counts) does not fit in it."""
+    from widthbench.llm.types import max_tokens_for_answer
 
     size_of = _registry(registry).get(item.subtask).answer_tokens
     if size_of is None:
         return None
-    need = size_of(item, mode.style) + ANSWER_MARGIN
-    normal = DEFAULT_MAX_TOKENS["normal"]
-    if need <= normal:
-        return None
-    return DEFAULT_MAX_TOKENS[mode_name(mode.thinking)] + need - normal
+    return max_tokens_for_answer(size_of(item, mode.style), mode.thinking)
 
 
 def score_with(item: Item, mode: Mode, texts: list[str], reader: str, registry=None) -> dict:

@@ -19,6 +19,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from widthbench.llm import Ledger, Reply, Request
+from widthbench.llm.types import max_tokens_for_answer
 
 
 class Broker:
@@ -116,9 +117,14 @@ class LLM:
         # Distinct samples of one prompt need distinct seeds (identical requests are one call).
         return (self.seed * 1009 + sample) % (2**31 - 1)
 
-    async def ask(self, messages, purpose: str, sample: int = 0) -> Reply:
+    async def ask(self, messages, purpose: str, sample: int = 0, answer_tokens: int | None = None) -> Reply:
+        """Ask once. ``answer_tokens`` (the estimated tokens of a correct answer) grows the default
+        max_tokens when that answer would not fit in it; an explicit --max-tokens is kept."""
+        max_tokens = self.max_tokens
+        if max_tokens is None and answer_tokens:
+            max_tokens = max_tokens_for_answer(answer_tokens, self.thinking)
         request = Request(messages=messages, thinking=self.thinking, purpose=purpose,
-                          seed=self.request_seed(sample), max_tokens=self.max_tokens)
+                          seed=self.request_seed(sample), max_tokens=max_tokens)
         reply = await self.broker.ask(request)
         self.log.ledger.add(reply, purpose, request.mode)
         if reply.error is not None:

@@ -90,7 +90,7 @@ class LLMProposer:
             purpose, messages = "direct", p.direct_messages(state)
         else:
             purpose, messages = "next-action", p.next_action_messages(state)
-        reply = await self.llm.ask(messages, purpose, sample)
+        reply = await self.llm.ask(messages, purpose, sample, _answer_tokens(p, purpose, state))
         try:
             text = _reply_text(reply)
             if self.direct:
@@ -107,7 +107,8 @@ class LLMProposer:
     async def candidates(self, state, k: int, round: int = 0) -> list[Proposal]:
         if self.direct:
             return await self.propose(state, k, round)
-        reply = await self.llm.ask(self.problem.action_list_messages(state), "action-list", round)
+        reply = await self.llm.ask(self.problem.action_list_messages(state), "action-list", round,
+                                   _answer_tokens(self.problem, "action-list", state))
         try:
             actions = self.problem.parse_action_list(_reply_text(reply), state)
         except ParseError as exc:
@@ -118,6 +119,12 @@ class LLMProposer:
 
 # ----------------------------------------------------------------------------------------------
 # 2. map
+
+
+def _answer_tokens(problem, purpose: str, state) -> int | None:
+    """The problem's estimate of a correct answer's tokens, if it makes one (STRIPS problems do)."""
+    estimate = getattr(problem, "answer_tokens", None)
+    return estimate(purpose, state) if estimate is not None else None
 
 
 class Mapper(Protocol):
@@ -141,7 +148,8 @@ class LLMMapper:
         self.llm = llm
 
     async def successor(self, state, action) -> Proposal:
-        reply = await self.llm.ask(self.problem.successor_messages(state, action), "successor")
+        reply = await self.llm.ask(self.problem.successor_messages(state, action), "successor", 0,
+                                   _answer_tokens(self.problem, "successor", state))
         try:
             return Proposal(action, self.problem.parse_successor(_reply_text(reply), state, action))
         except ParseError as exc:

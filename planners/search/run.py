@@ -150,8 +150,8 @@ def _count_tokens(llm: LLM) -> dict:
     charges: dict = {}
     ask = llm.ask
 
-    async def counted(messages, purpose, sample=0):
-        reply = await ask(messages, purpose, sample)
+    async def counted(messages, purpose, sample=0, answer_tokens=None):
+        reply = await ask(messages, purpose, sample, answer_tokens)
         per = charges.setdefault(_CHARGE.get(), {})
         per[purpose] = per.get(purpose, 0) + (reply.prompt_tokens or 0) + (reply.completion_tokens or 0)
         return reply

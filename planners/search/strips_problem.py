@@ -144,6 +144,17 @@ class StripsProblem:
     def parse_novelty(self, text) -> bool:
         return self._read(answers.NOVELTY, text)
 
+    def answer_tokens(self, purpose: str, state) -> int | None:
+        """Estimated tokens of a correct answer to a prompt about ``state`` (sizes max_tokens):
+        a state (direct, successor; static facts included), or the applicable actions."""
+        from widthbench.subtasks.tasks.common import text_tokens
+
+        if purpose in ("direct", "successor"):
+            return text_tokens(self.r.state(state)) + 64  # and the action, for direct
+        if purpose == "action-list":
+            return text_tokens(self.r.actions(strips.applicable_actions(self.task, state)))
+        return None
+
     # ---- prompts: search templates ----------------------------------------------------------
     def _messages(self, kind: str, extended: bool = False, **fields) -> list[dict]:
         user = search_prompts.fill(search_prompts.strips_template(kind, self.style),

@@ -106,7 +106,8 @@ def test_default_max_tokens_grows_to_fit_a_long_correct_answer_and_only_then():
     from widthbench.subtasks import api
     from widthbench.subtasks.items import Pool, build_items
     from widthbench.subtasks.registry import Registry
-    from widthbench.subtasks.score import ANSWER_MARGIN, Mode, requests_for
+    from widthbench.llm.types import ANSWER_MARGIN
+    from widthbench.subtasks.score import Mode, requests_for
 
     pool = Pool(None, 0, instances=_walked("rover", 6))
     items = build_items("successor-mapping", pool, 6)
@@ -230,3 +231,36 @@ def test_a_successor_that_fast_downward_proves_a_dead_end_is_no_optimal_next_act
     gt._h[task.init] = 5  # a known h*, so only the successors are decided
     assert gt.optimal_next_actions(task.init) == []
     assert calls and all(gt.h_star(t) == float("inf") for t in calls)
+
+
+def test_search_prompts_whose_answer_is_a_long_state_get_room_too():
+    """ToT's direct and successor prompts answer with a whole state: an alfred state of hundreds of
+    facts outgrows 2,048 tokens, so the search asks with a grown max_tokens (an explicit one is kept)."""
+    need_data()
+    import asyncio
+
+    from widthbench.llm.types import DEFAULT_MAX_TOKENS, max_tokens_for_answer
+    from widthbench.planners.search.broker import LLM
+    from widthbench.planners.search.strips_problem import StripsProblem
+
+    problem = StripsProblem(_walked("alfred", 1)[0], style="pddl")
+    s = problem.task.init
+    need = problem.answer_tokens("direct", s)
+    assert max_tokens_for_answer(need, False) > DEFAULT_MAX_TOKENS["normal"]
+    assert problem.answer_tokens("next-action", s) is None
+
+    sent = []
+
+    class Broker:
+        model = None
+
+        async def ask(self, request):
+            from widthbench.llm import Reply
+
+            sent.append(request.max_tokens)
+            return Reply(text="Answer: none")
+
+    for explicit, want in ((None, max_tokens_for_answer(need, False)), (300, 300)):
+        llm = LLM(Broker(), seed=0, thinking=False, max_tokens=explicit)
+        asyncio.run(llm.ask(problem.direct_messages(s), "direct", 0, need))
+        assert sent[-1] == want
