@@ -124,49 +124,44 @@ SOLVE_METHODS = {"naive": ["--method", "naive"], "tot-bfs": ["--method", "tot-bf
                  "tot-dfs": ["--method", "tot-dfs"], "mcts": ["--method", "mcts"], "cat": ["--method", "cat"]}
 
 
-def run_solve(set_dir: Path, run_dir: Path, count: int, seed: int, flags: list[str], seconds: float) -> dict:
+def run_widthbench(args: list[str], run_dir: Path, seconds: float) -> tuple[dict, dict | None]:
+    """Run ``widthbench ARGS --out RUN_DIR --quiet`` afresh: ({"command", "exit", "seconds"} or
+    {"command", "error"}, the run's summary.json or None when it failed)."""
     import shutil
     import subprocess
 
     shutil.rmtree(run_dir, ignore_errors=True)
-    cmd = [sys.executable, "-m", "widthbench", "solve", "--domain", str(set_dir / "domain.pddl"),
-           "--instances", str(set_dir), "--model", "sim:oracle", *flags, "--count", str(count),
-           "--seed", str(seed), "--out", str(run_dir), "--quiet"]
+    cmd = [sys.executable, "-m", "widthbench", *args, "--out", str(run_dir), "--quiet"]
+    out = {"command": " ".join(cmd[1:])}
     t0 = time.perf_counter()
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds)
     except subprocess.TimeoutExpired:
-        return {"error": f"not finished within --score-seconds {seconds:g}"}
-    out = {"exit": proc.returncode, "seconds": round(time.perf_counter() - t0, 1)}
+        return {**out, "error": f"not finished within --score-seconds {seconds:g}"}, None
+    out.update(exit=proc.returncode, seconds=round(time.perf_counter() - t0, 1))
     summary = run_dir / "summary.json"
     if proc.returncode != 0 or not summary.is_file():
         out["error"] = (proc.stderr.strip().splitlines() or ["?"])[-1]
-        return out
-    s = json.loads(summary.read_text())
-    out.update(solved=s["solved"], n=s["n"], plan_valid=s.get("plan_valid"))
+        return out, None
+    return out, json.loads(summary.read_text())
+
+
+def run_solve(set_dir: Path, run_dir: Path, count: int, seed: int, flags: list[str], seconds: float) -> dict:
+    out, summary = run_widthbench(["solve", "--domain", str(set_dir / "domain.pddl"), "--instances", str(set_dir),
+                                   "--model", "sim:oracle", *flags, "--count", str(count), "--seed", str(seed)],
+                                  run_dir, seconds)
+    if summary is not None:
+        out.update(solved=summary["solved"], n=summary["n"], plan_valid=summary.get("plan_valid"))
     return out
 
 
 def run_score(set_dir: Path, run_dir: Path, count: int, seed: int, subtasks: str, seconds: float) -> dict:
-    import shutil
-    import subprocess
-
-    shutil.rmtree(run_dir, ignore_errors=True)
-    cmd = [sys.executable, "-m", "widthbench", "score", "--domain", str(set_dir / "domain.pddl"),
-           "--instances", str(set_dir), "--model", "sim:oracle", "--subtask", subtasks, "--count", str(count),
-           "--seed", str(seed), "--thinking", "off", "--out", str(run_dir), "--quiet"]
-    t0 = time.perf_counter()
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=seconds)
-    except subprocess.TimeoutExpired:
-        return {"command": " ".join(cmd[1:]), "error": f"not finished within --score-seconds {seconds:g}"}
-    out = {"command": " ".join(cmd[1:]), "exit": proc.returncode, "seconds": round(time.perf_counter() - t0, 1)}
-    summary = run_dir / "summary.json"
-    if proc.returncode != 0 or not summary.is_file():
-        out["error"] = (proc.stderr.strip().splitlines() or ["?"])[-1]
+    out, summary = run_widthbench(["score", "--domain", str(set_dir / "domain.pddl"), "--instances", str(set_dir),
+                                   "--model", "sim:oracle", "--subtask", subtasks, "--count", str(count),
+                                   "--seed", str(seed), "--thinking", "off"], run_dir, seconds)
+    if summary is None:
         return out
-    rows = json.loads(summary.read_text())["rows"]
-    cells = [r for r in rows if r.get("n")]
+    cells = [r for r in summary["rows"] if r.get("n")]
     out["cells"] = len(cells)
     out["not_100"] = [f"{r['subtask']}/{r['metric']}/{r['style']}/{r.get('reader', '')}: {r['correct']}/{r['n']}"
                       for r in cells if r["correct"] != r["n"]]

@@ -94,7 +94,7 @@ class Pool:
         if i >= len(self._instances):
             if self.fixed:
                 raise NotEnoughItems(f"the instance folder has only {len(self._instances)} instances; "
-                                "not enough to build the requested items (lower --count)")
+                                     "not enough to build the requested items (lower --count)")
             self._extend(max(i + 1, 2 * len(self._instances)))
         return self._instances[i]
 
@@ -198,7 +198,8 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
         try:
             item = record.build(pool, i, len(items), count, options)
         except NotEnoughItems as exc:  # the instances ran out
-            raise NotEnoughItems(f"{subtask}: {len(items)} of {count} items from {i} instances: {exc}{why}") from None
+            raise NotEnoughItems(f"{subtask}: {len(items)} of {count} items from {i} instances: "
+                                 f"{exc}{why}") from None
         i += 1
         if item is None:
             skipped += 1

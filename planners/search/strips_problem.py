@@ -147,12 +147,12 @@ class StripsProblem:
     def answer_tokens(self, purpose: str, state) -> int | None:
         """Estimated tokens of a correct answer to a prompt about ``state`` (sizes max_tokens):
         a state (direct, successor; static facts included), or the applicable actions."""
-        from widthbench.subtasks.tasks.common import text_tokens
+        from widthbench.subtasks.tasks.common import actions_tokens, state_tokens
 
         if purpose in ("direct", "successor"):
-            return text_tokens(self.r.state(state)) + 64  # and the action, for direct
+            return state_tokens(self.task, self.style, state) + 64  # and the action, for direct
         if purpose == "action-list":
-            return text_tokens(self.r.actions(strips.applicable_actions(self.task, state)))
+            return actions_tokens(self.task, self.style, strips.applicable_actions(self.task, state))
         return None
 
     # ---- prompts: search templates ----------------------------------------------------------

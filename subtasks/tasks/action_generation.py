@@ -11,8 +11,8 @@ from widthbench.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import SubTask
-from widthbench.subtasks.tasks.common import (actions_tokens, confusion, mean, parse_error_result, pattern, result, set_scores,
-                                         simulated)
+from widthbench.subtasks.tasks.common import (actions_tokens, confusion, mean, parse_error_result, pattern, result,
+                                         set_scores, simulated)
 
 METRICS = ("exact", "exact-no-noop")
 
@@ -68,4 +68,4 @@ SUBTASKS = (SubTask(
     labels={("exact", False): (10, "Action Generation"),
             ("exact-no-noop", False): (110, "Action Generation, no-op moves ignored")},
     simulate={"action_generation": simulated("action_generation")},
-    answer_tokens=lambda item, style: actions_tokens(item, style, item.truth)),)
+    answer_tokens=lambda item, style: actions_tokens(item.task, style, item.truth)),)

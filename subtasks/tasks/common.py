@@ -13,27 +13,32 @@ def atoms(task: strips.Task, state: int | None):
 TOKEN_SAFETY = 1.5  # our word-piece count runs lower than real BPE counts on PDDL and names
 
 
-def text_tokens(text: str) -> int:
-    """Estimated tokens of an answer text: word pieces (`llm.tokens`) times TOKEN_SAFETY."""
-    import math
-
+def token_estimate(text: str) -> float:
+    """Estimated tokens of a text: word pieces (`llm.tokens`) times TOKEN_SAFETY."""
     from widthbench.llm import tokens
 
-    return math.ceil(tokens.count_tokens(text) * TOKEN_SAFETY)
+    return tokens.count_tokens(text) * TOKEN_SAFETY
 
 
-def actions_tokens(item, style: str, actions) -> int:
+def text_tokens(text: str) -> int:
+    """`token_estimate`, rounded up."""
+    import math
+
+    return math.ceil(token_estimate(text))
+
+
+def actions_tokens(task: strips.Task, style: str, actions) -> int:
     """Estimated tokens of a list of actions written in ``style``, one per line."""
     from widthbench.subtasks import api
 
-    return text_tokens(api.renderer(item.task, style).actions(actions))
+    return text_tokens(api.renderer(task, style).actions(actions))
 
 
-def state_tokens(item, style: str, state: int) -> int:
+def state_tokens(task: strips.Task, style: str, state: int) -> int:
     """Estimated tokens of a state written in ``style``, static facts included (a model may repeat them)."""
     from widthbench.subtasks import api
 
-    return text_tokens(api.renderer(item.task, style).state(state))
+    return text_tokens(api.renderer(task, style).state(state))
 
 
 def set_scores(predicted: set, truth: set) -> dict:

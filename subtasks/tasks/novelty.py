@@ -13,14 +13,9 @@ from __future__ import annotations
 
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import SubTask
-from widthbench.subtasks.tasks.common import TOKEN_SAFETY, mean, simulated
+from widthbench.subtasks.tasks.common import mean, simulated, token_estimate
 from widthbench.subtasks.tasks.plan_verification import score_verdict
 from widthbench.subtasks.tasks.width_estimate import errors_integer, row_extras_integer, score_integer
-
-def _token_estimate(text: str) -> float:
-    from widthbench.llm import tokens
-
-    return tokens.count_tokens(text) * TOKEN_SAFETY
 
 
 def candidates(pool, i: int, budget: int):
@@ -38,11 +33,11 @@ def candidates(pool, i: int, budget: int):
     out = []
     if trace:
         renderers = [api.renderer(task, st) for st in ("pddl", "nl")]
-        atom_cost = [[_token_estimate(r.atom(a)) for a in task.atoms] for r in renderers]
+        atom_cost = [[token_estimate(r.atom(a)) for a in task.atoms] for r in renderers]
         fixed = []
         for st in ("pddl", "nl"):
             msgs = api.novelty_prompt(task, [], task.init, st, width=max(1, pool.width(i)))
-            fixed.append(sum(_token_estimate(m["content"]) for m in msgs))
+            fixed.append(sum(token_estimate(m["content"]) for m in msgs))
         used = list(fixed)
         previous: list[int] = []
         seen: set[int] = set()
@@ -52,7 +47,7 @@ def candidates(pool, i: int, budget: int):
             if entry.state in seen:
                 continue
             # The state joins the list of the next stop points: does it still fit?
-            header = _token_estimate(f"State {len(previous) + 1}:")
+            header = token_estimate(f"State {len(previous) + 1}:")
             bits = [b for b in range(task.n_atoms) if entry.state >> b & 1]
             cost = [header + sum(ac[b] for b in bits) for ac in atom_cost]
             if any(u + c > budget for u, c in zip(used, cost)):

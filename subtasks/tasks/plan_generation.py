@@ -108,4 +108,4 @@ SUBTASKS = (SubTask(
             ("optimal", False): (180, "Plan Generation Optimal")},
     simulate={"plan_generation": _simulate},
     # a valid plan may be longer than an optimal one: room for twice its length
-    answer_tokens=lambda item, style: 2 * actions_tokens(item, style, item.truth["optimal_plan"])),)
+    answer_tokens=lambda item, style: 2 * actions_tokens(item.task, style, item.truth["optimal_plan"])),)

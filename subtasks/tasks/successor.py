@@ -78,11 +78,12 @@ def score_separate(item, mode, outcomes):
 
 def mapping_tokens(item, style) -> int:
     """A correct mapping: each action, a label line and its resulting state."""
-    return sum(actions_tokens(item, style, [a]) + state_tokens(item, style, t) + 32 for a, t in item.truth.items())
+    return sum(actions_tokens(item.task, style, [a]) + state_tokens(item.task, style, t) + 32
+               for a, t in item.truth.items())
 
 
 def separate_tokens(item, style) -> int:
-    return max(state_tokens(item, style, t) for t in item.truth.values())
+    return max(state_tokens(item.task, style, t) for t in item.truth.values())
 
 
 def errors(record, bump):

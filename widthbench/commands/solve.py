@@ -71,7 +71,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     o = p.add_argument_group("output")
     o.add_argument("--out", required=True, metavar="RUN", help="run folder (created; reused to resume)")
     o.add_argument("--parallel", type=int, default=64, help="instances searched at once (default 64)")
-    o.add_argument("--max-tokens", type=int, default=None, help="max_tokens per model call")
+    o.add_argument("--max-tokens", type=int, default=None,
+                   help="max_tokens per model call (default: 16384 thinking, 2048 normal, grown for a "
+                   "state or action-list prompt whose correct answer would not fit)")
     o.add_argument("--quiet", action="store_true", help="no progress bar")
     add_model_arguments(p, concurrency=16)
 
