@@ -19,8 +19,8 @@ bitmask (bit i set = atom i true); the ``*_mask`` methods take bitmasks and are 
 Representation (flat, no tuple objects for k <= 2):
 - size 1: one bitmask of the atoms seen;
 - size 2: for each atom p, a bitmask of the atoms q such that {p, q} has been seen (symmetric);
-- size m >= 3: a dict from each sorted (m-1)-tuple to a bitmask of the atoms that complete it to a
-  seen m-tuple (recorded under every (m-1)-subset, so any of them can answer).
+- size m >= 3: a dict from each (m-1)-tuple, as the bitmask of its atoms, to a bitmask of the atoms
+  that complete it to a seen m-tuple (recorded under every (m-1)-subset, so any of them can answer).
 
 `ReferenceNoveltyTable` enumerates every tuple explicitly (plain sets of frozensets); tests check
 the incremental table against it.
@@ -45,6 +45,16 @@ def as_mask(atoms) -> int:
     return m
 
 
+def _bit_values(x: int) -> list[int]:
+    """The set bits of ``x`` as one-bit ints (1 << atom), ascending."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low)
+        x ^= low
+    return out
+
+
 class NoveltyTable:
     """Tuples of at most ``k`` atoms seen so far; novelty of new states relative to them.
 
@@ -62,8 +72,8 @@ class NoveltyTable:
         self.k = k
         self._seen1 = 0
         self._seen2: dict[int, int] = {}
-        # _seen_m[m - 3]: for tuples of size m >= 3, sorted (m-1)-tuple -> mask of completing atoms
-        self._seen_m: list[dict[tuple[int, ...], int]] = [{} for _ in range(3, k + 1)]
+        # _seen_m[m - 3]: for tuples of size m >= 3, (m-1)-tuple as a bitmask -> mask of completing atoms
+        self._seen_m: list[dict[int, int]] = [{} for _ in range(3, k + 1)]
 
     # -- friendly API ---------------------------------------------------------------------
     def novelty(self, atoms, parent_atoms=None) -> int:
@@ -97,20 +107,25 @@ class NoveltyTable:
             n ^= low
         if k == 2:
             return 3
-        atoms = bits(mask)
-        new_atoms = bits(new)
+        atoms = _bit_values(mask)
+        fresh = [b for b in atoms if b & new]
         for m in range(3, k + 1):
             if len(atoms) < m:
                 break
-            table = self._seen_m[m - 3]
-            for p in new_atoms:
-                others = [a for a in atoms if a != p]
+            get = self._seen_m[m - 3].get
+            done = 0  # a tuple is tested from its first new atom: the others skip the earlier ones
+            for p in fresh:
+                done |= p
+                others = [b for b in atoms if not b & done]
+                if m == 3:
+                    for q in others:
+                        key = p | q
+                        if mask & ~(get(key, 0) | key):
+                            return 3
+                    continue
                 for rest in combinations(others, m - 2):
-                    key = tuple(sorted(rest + (p,)))
-                    used = 0
-                    for a in key:
-                        used |= 1 << a
-                    if mask & ~(table.get(key, 0) | used):
+                    key = p + sum(rest)  # distinct bits: the sum is the union
+                    if mask & ~(get(key, 0) | key):
                         return m
         return k + 1
 
@@ -140,17 +155,22 @@ class NoveltyTable:
             o ^= low
         if k == 2:
             return
-        atoms = bits(mask)
+        atoms = _bit_values(mask)
         for m in range(3, k + 1):
             if len(atoms) < m:
                 break
             table = self._seen_m[m - 3]
-            for key in combinations(atoms, m - 1):
-                kmask = 0
-                for a in key:
-                    kmask |= 1 << a
-                # a key made only of old atoms gains completions only among the new atoms
-                table[key] = table.get(key, 0) | (mask if kmask & new else new)
+            get = table.get
+            # a key made only of old atoms gains completions only among the new atoms
+            if m == 3:
+                for i, x in enumerate(atoms):
+                    for y in atoms[i + 1:]:
+                        key = x | y
+                        table[key] = get(key, 0) | (mask if key & new else new)
+                continue
+            for combo in combinations(atoms, m - 1):
+                key = sum(combo)
+                table[key] = get(key, 0) | (mask if key & new else new)
 
     def novelty_and_add(self, mask: int, parent_mask: int = 0) -> int:
         """Novelty of the state, and record its tuples if that novelty is <= k."""

@@ -26,6 +26,10 @@ from widthbench.planners import strips
 
 INVALID_KINDS = ("non-goal", "inapplicable", "mixed")
 DEFAULT_PROMPT_BUDGET = 15_000  # estimated tokens: Qwen3's 32,768 minus 16,384 thinking answer, margin
+# Widths are searched up to this k (IW(1) .. IW(K)); an instance of larger width feeds no novelty or
+# width-estimate item. 4 covers every generated Blocksworld (4-5 blocks) and Logistics instance of the
+# defaults; IW(5) on a 50-atom ACPBench problem takes minutes in pure Python (docs/domains.md).
+DEFAULT_MAX_WIDTH = 4
 
 
 def derive_seed(seed: int, *parts) -> int:
@@ -72,9 +76,12 @@ class Pool:
     """Instances in a fixed order, with their tasks, ground truth, width and IW trace cached."""
 
     def __init__(self, domain: str | None, seed: int, instances=None, generator_options=None,
-                 initial: int = 1):
+                 initial: int = 1, max_width: int = DEFAULT_MAX_WIDTH):
+        if max_width < 1:
+            raise UserError(f"--max-width must be at least 1, got {max_width}")
         self.domain = domain
         self.seed = seed
+        self.max_width = max_width
         self.fixed = instances is not None
         self.options = dict(generator_options or {})
         self._instances = list(instances) if instances is not None else []
@@ -120,6 +127,7 @@ class Pool:
         return d["gt"]
 
     def width(self, i: int) -> int | None:
+        """The effective width of instance i, or None: above ``max_width``, or unsolvable."""
         from widthbench.planners.iw import iterated_width
         from widthbench.planners.model import StripsModel
 
@@ -127,7 +135,7 @@ class Pool:
         if "width" not in d:
             task = d["task"]
             model = StripsModel(task)
-            top = max(1, task.n_atoms)
+            top = max(1, min(task.n_atoms, self.max_width))
             # IW(1) and IW(2) run on the fast path without a trace; from k = 3 on every run is traced
             # (the general loop, a few % slower), so the solving run's trace is kept for `trace`
             # instead of running IW(w) a second time.
@@ -137,7 +145,24 @@ class Pool:
                 if res.width is not None:
                     d["trace"] = res.last.trace
             d["width"] = res.width
+            d["width_unsolvable"] = res.unsolvable
         return d["width"]
+
+    def width_summary(self) -> str:
+        """The widths found so far, e.g. "widths of 12 instances: 2: 3, 3: 5, above --max-width 4: 4"
+        ("" before any)."""
+        counts: dict[str, int] = {}
+        for d in self._cache.values():
+            if "width" in d:
+                w = d["width"]
+                key = str(w) if w is not None else "unsolvable" if d["width_unsolvable"] else \
+                    f"above --max-width {self.max_width}"
+                counts[key] = counts.get(key, 0) + 1
+        if not counts:
+            return ""
+        n = sum(counts.values())
+        order = sorted(counts, key=lambda k: (not k.isdigit(), int(k) if k.isdigit() else 0, k))
+        return f"widths of {n} instance{'s' * (n != 1)}: " + ", ".join(f"{k}: {counts[k]}" for k in order)
 
     def trace(self, i: int):
         from widthbench.planners.iw import iw
@@ -193,18 +218,21 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
     items: list[Item] = []
     i = 0
     skipped = 0
-    why = f" ({record.no_item})" if record.no_item else ""
+    def why() -> str:
+        text = record.no_item(pool, options) if callable(record.no_item) else record.no_item
+        return f" ({text})" if text else ""
+
     while len(items) < count:
         try:
             item = record.build(pool, i, len(items), count, options)
         except NotEnoughItems as exc:  # the instances ran out
             raise NotEnoughItems(f"{subtask}: {len(items)} of {count} items from {i} instances: "
-                                 f"{exc}{why}") from None
+                                 f"{exc}{why()}") from None
         i += 1
         if item is None:
             skipped += 1
             if skipped > 10 * count + 50:
-                raise NotEnoughItems(f"{subtask}: {skipped} instances yielded no item; try other instances{why}")
+                raise NotEnoughItems(f"{subtask}: {skipped} instances yielded no item; try other instances{why()}")
             continue
         items.append(item)
     return items

@@ -47,7 +47,8 @@ class SubTask:
     answer_tokens(item, style) -> int                      estimated tokens of a correct answer to one
                                                            request (the longest, for several); sizes
                                                            the default max_tokens (`score.requests_for`)
-    no_item                                                why an instance may yield no item
+    no_item                                                why an instance may yield no item: text,
+                                                           or no_item(pool, options) -> text
     """
 
     name: str
@@ -63,7 +64,8 @@ class SubTask:
     errors: Callable[..., None] | None = None
     simulate: Mapping[str, Callable[..., tuple[str, str]]] = field(default_factory=dict)
     answer_tokens: Callable[..., int] | None = None
-    no_item: str | None = None  # why an instance may yield no item (said when none does)
+    # why an instance may yield no item (said when none does): text, or (pool, options) -> text
+    no_item: Any = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))

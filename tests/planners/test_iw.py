@@ -69,6 +69,41 @@ def test_incremental_novelty_equals_full_enumeration(states, k, data):
             added.append(s)
 
 
+def _brute_novelty(state: int, previous: list[int], k: int | None) -> int | None:
+    from itertools import combinations
+
+    atoms = bits(state)
+    for size in range(1, (len(atoms) if k is None else min(k, len(atoms))) + 1):
+        for combo in combinations(atoms, size):
+            m = as_mask(combo)
+            if not any(p & m == m for p in previous):
+                return size
+    return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**12 - 1), st.lists(st.integers(0, 2**12 - 1), max_size=12), st.none() | st.integers(1, 5))
+def test_exact_novelty_by_hitting_sets_equals_subset_enumeration(state, previous, k):
+    from widthbench.subtasks.truth import novelty_of
+
+    assert novelty_of(state, previous, k) == _brute_novelty(state, previous, k)
+
+
+def test_exact_novelty_of_a_large_state_is_quick():
+    """Enumerating the subsets of a 300-atom state is hopeless; the hitting-set search is not: each
+    previous state misses a different 3 of the state's atoms: a set new against n of them needs n atoms."""
+    from widthbench.subtasks.truth import novelty_of
+
+    state = (1 << 300) - 1
+    previous = [state & ~(0b111 << (3 * i)) for i in range(100)]
+    assert novelty_of(state, previous) == 100
+    assert novelty_of(state, previous[:1]) == 1
+    assert novelty_of(state, previous[:2]) == 2
+    assert novelty_of(state, previous[:5]) == 5
+    assert novelty_of(state, previous[:5], 4) is None
+    assert novelty_of(state, previous + [state]) is None  # a repeat: every set was seen
+
+
 # ---------------------------------------------------------------------------------------------
 # Random small STRIPS tasks (0-ary predicates) and a non-STRIPS wrapper of them
 

@@ -264,3 +264,52 @@ def test_search_prompts_whose_answer_is_a_long_state_get_room_too():
         llm = LLM(Broker(), seed=0, thinking=False, max_tokens=explicit)
         asyncio.run(llm.ask(problem.direct_messages(s), "direct", 0, need))
         assert sent[-1] == want
+
+
+# --------------------------------------------------------------------------------------------
+# Widths are searched up to --max-width; a prompt that cannot fit costs no IW run
+
+
+def test_instances_wider_than_max_width_feed_no_width_or_novelty_item():
+    from widthbench.planners.iw import iterated_width
+    from widthbench.planners.model import StripsModel
+    from widthbench.subtasks.items import ItemOptions, NotEnoughItems, Pool, build_items
+
+    pool = Pool("blocksworld", 0, initial=8, max_width=2)
+    items = build_items("width-estimate", pool, 4)
+    used = {it.instance_id for it in items}
+    widths = {pool.instance(i).id: iterated_width(StripsModel(pool.task(i)), max_k=6).width
+              for i in range(len(pool)) if "width" in pool.data(i)}
+    assert all(it.truth == widths[it.instance_id] <= 2 for it in items)
+    skipped = [w for iid, w in widths.items() if iid not in used]
+    assert skipped and all(w > 2 for w in skipped)  # every instance passed over is wider than 2
+    assert all(it.width <= 2 for it in build_items("novelty", pool, 3))
+    with pytest.raises(NotEnoughItems, match=r"width at most --max-width 1 \(widths of \d+ instances: 1: \d+, "
+                       r"above --max-width 1: \d+\)"):
+        build_items("width-estimate", Pool(None, 0, instances=[pool.instance(i) for i in range(8)], max_width=1), 8,
+                    ItemOptions())
+
+
+def test_a_novelty_prompt_over_the_budget_before_any_state_is_listed_skips_the_iw_run():
+    from widthbench.subtasks.items import ItemOptions, NotEnoughItems, Pool, build_items
+
+    pool = Pool(None, 0, instances=[Pool("blocksworld", 0, initial=2).instance(i) for i in range(2)])
+    with pytest.raises(NotEnoughItems, match="the smallest prompt, listing one state, is over it on every "
+                                             r"instance tried \(from [\d,]+ estimated tokens\)"):
+        build_items("novelty", pool, 1, ItemOptions(prompt_budget=500))
+    assert all("width" not in pool.data(i) and "trace" not in pool.data(i) for i in range(2))
+
+
+def test_max_width_is_a_recorded_run_setting(two_instances, tmp_path, capsys):
+    assert main(["score", "--instances", str(two_instances), "--model", "sim:oracle", "--subtask", "width-estimate",
+                 "--count", "1", "--max-width", "0", "--out", str(tmp_path / "bad"), "--quiet"]) == 2
+    assert capsys.readouterr().err.strip() == "widthbench score: error: --max-width must be at least 1, got 0"
+    run = tmp_path / "run"
+    assert main(["score", "--instances", str(two_instances), "--model", "sim:oracle", "--subtask", "width-estimate",
+                 "--count", "2", "--max-width", "3", "--thinking", "off", "--out", str(run), "--quiet"]) == 0
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["config"]["max_width"] == 3 and summary["config"]["max_width_used"] == 3
+    capsys.readouterr()
+    code = main(["score", "--instances", str(two_instances), "--model", "sim:oracle", "--subtask", "width-estimate",
+                 "--count", "2", "--thinking", "off", "--out", str(run), "--quiet"])
+    assert code == 2 and "max_width 3 -> None" in capsys.readouterr().err  # another cap is another run

@@ -132,7 +132,7 @@ def _sample(constraint: dict, item, style: str, rng: random.Random) -> str:
         from widthbench.subtasks import api
         r = api.renderer(item.task, style)
         blocks = [f"Action: {r.action(a)}\nResulting state:\n" + "\n".join(rng.sample(facts, 3))
-                  for a in rng.sample(item.actions, rng.randint(1, len(item.actions)))]
+                  for a in item.actions]
         return "\n\n".join(blocks)
     return str(rng.randint(0, 999))
 
@@ -156,6 +156,11 @@ def test_constraint_languages_are_read_by_the_strict_reader(domain, style):
                 if "regex" in constraint:
                     assert re.fullmatch(constraint["regex"], text), (sub, text)
                 kind.read("strict", item, text, style)  # raises ParseError if unreadable
+            if kind.name == "mapping":  # an action mapped twice, or one left out, is outside the language
+                blocks = _sample(constraint, item, style, rng).split("\n\n")
+                assert not re.fullmatch(constraint["regex"], "\n\n".join(blocks + blocks[:1]))
+                if len(blocks) > 1:
+                    assert not re.fullmatch(constraint["regex"], "\n\n".join(blocks[1:]))
 
 
 def test_constraints_exclude_what_is_not_an_action_of_the_task():

@@ -51,6 +51,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="novelty prompts: estimated prompt tokens at most (default: 15000, which "
                         "fits Qwen3's 32,768-token context with a 16,384-token thinking answer, lowered "
                         "to fit the server's context when it reports a smaller one)")
+    parser.add_argument("--max-width", type=int, default=None, metavar="K",
+                        help="novelty and width-estimate: widths are searched up to IW(K); an instance "
+                        "of larger width feeds none of their items (default 4, which every generated "
+                        "Blocksworld and Logistics instance of the defaults meets)")
     parser.add_argument("--max-tokens", type=int, default=None,
                         help="max_tokens per request (default: 16384 thinking, 2048 normal, grown for an item "
                         "whose correct answer would not fit)")
@@ -87,6 +91,8 @@ def config_from_args(args: argparse.Namespace):
     budget = args.prompt_budget  # None: automatic (fits the server's context)
     if budget is not None and budget < 500:
         raise UserError(f"--prompt-budget {budget} is too small for any novelty prompt")
+    if args.max_width is not None and args.max_width < 1:
+        raise UserError(f"--max-width must be at least 1, got {args.max_width}")
     from widthbench.subtasks.registry import Registry
 
     subtasks = expand_subtasks(args.subtask)
@@ -98,7 +104,7 @@ def config_from_args(args: argparse.Namespace):
         extensions=expand_choice(args.prompt_extension, "--prompt-extension", (False, True)),
         domain=args.domain, instances=args.instances, count=args.count, seed=args.seed,
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,
-        generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
+        max_width=args.max_width, generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
         reader=args.reader, **_domain_options(args))
 
 
