@@ -231,7 +231,9 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
         i += 1
         if item is None:
             skipped += 1
-            if skipped > 10 * count + 50:
+            # generated instances never run out: give up after 10 x count + 50 instances without one;
+            # an instance folder is tried to its end (a sub-task rare in it still gets its items)
+            if not pool.fixed and skipped > 10 * count + 50:
                 raise NotEnoughItems(f"{subtask}: {skipped} instances yielded no item; try other instances{why()}")
             continue
         items.append(item)

@@ -313,3 +313,24 @@ def test_max_width_is_a_recorded_run_setting(two_instances, tmp_path, capsys):
     code = main(["score", "--instances", str(two_instances), "--model", "sim:oracle", "--subtask", "width-estimate",
                  "--count", "2", "--thinking", "off", "--out", str(run), "--quiet"])
     assert code == 2 and "max_width 3 -> None" in capsys.readouterr().err  # another cap is another run
+
+
+def test_an_instance_folder_is_tried_to_its_end_for_a_rare_item():
+    """A generated pool gives up after 10 x count + 50 instances without an item; a folder's last
+    instances are still tried (grid's novelty-hard: 3 items from the first 200 problems, not 80)."""
+    import dataclasses
+
+    from widthbench.subtasks.items import NotEnoughItems, Pool, base_item, build_items
+    from widthbench.subtasks.registry import Registry
+
+    reg = Registry.default()
+
+    def rare(pool, i, index, count, options):  # only the last instance of the folder yields one
+        return base_item("rare", pool, i, index, state=pool.task(i).init, truth=1) if i == 69 else None
+
+    reg = reg.with_subtasks(dataclasses.replace(reg.get("width-estimate"), name="rare", build=rare, no_item=None))
+    gen = Pool("blocksworld", 0, initial=70)
+    folder = Pool(None, 0, instances=[gen.instance(i) for i in range(70)])
+    assert [it.instance_id for it in build_items("rare", folder, 1, registry=reg)] == [gen.instance(69).id]
+    with pytest.raises(NotEnoughItems, match="61 instances yielded no item"):
+        build_items("rare", Pool("blocksworld", 0, initial=70), 1, registry=reg)
