@@ -44,7 +44,7 @@ def max_tokens_for_answer(answer_tokens: int, thinking: bool) -> int | None:
     normal = DEFAULT_MAX_TOKENS["normal"]
     if need <= normal:
         return None
-    return DEFAULT_MAX_TOKENS["thinking" if thinking else "normal"] + need - normal
+    return DEFAULT_MAX_TOKENS[mode_name(thinking)] + need - normal
 
 # Thinking is a bool everywhere inside widthbench; these are its only spellings, used at the edges.
 THINKING_CHOICES = ("on", "off", "both")  # the --thinking option of chat, score and solve

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from widthbench.planners.strips import bits
+from widthbench.planners.strips import bit_values, bits
 
 
 def as_mask(atoms) -> int:
@@ -43,16 +43,6 @@ def as_mask(atoms) -> int:
     for a in atoms:
         m |= 1 << a
     return m
-
-
-def _bit_values(x: int) -> list[int]:
-    """The set bits of ``x`` as one-bit ints (1 << atom), ascending."""
-    out = []
-    while x:
-        low = x & -x
-        out.append(low)
-        x ^= low
-    return out
 
 
 class NoveltyTable:
@@ -107,7 +97,7 @@ class NoveltyTable:
             n ^= low
         if k == 2:
             return 3
-        atoms = _bit_values(mask)
+        atoms = bit_values(mask)
         fresh = [b for b in atoms if b & new]
         for m in range(3, k + 1):
             if len(atoms) < m:
@@ -155,7 +145,7 @@ class NoveltyTable:
             o ^= low
         if k == 2:
             return
-        atoms = _bit_values(mask)
+        atoms = bit_values(mask)
         for m in range(3, k + 1):
             if len(atoms) < m:
                 break

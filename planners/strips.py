@@ -784,6 +784,16 @@ def bits(x: int) -> list[int]:
     return out
 
 
+def bit_values(x: int) -> list[int]:
+    """The set bits of ``x`` as one-bit ints (``1 << i`` for each index of `bits`), ascending."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(low)
+        x ^= low
+    return out
+
+
 # --------------------------------------------------------------------------------------------
 # Search-facing API
 

@@ -32,6 +32,12 @@ DEFAULT_PROMPT_BUDGET = 15_000  # estimated tokens: Qwen3's 32,768 minus 16,384 
 DEFAULT_MAX_WIDTH = 4
 
 
+def check_max_width(k: int) -> int:
+    if k < 1:
+        raise UserError(f"--max-width must be at least 1, got {k}")
+    return k
+
+
 def derive_seed(seed: int, *parts) -> int:
     """A stable 64-bit seed from a master seed and labels (not Python's salted hash)."""
     text = "\x1f".join(map(str, (seed, *parts)))
@@ -77,11 +83,9 @@ class Pool:
 
     def __init__(self, domain: str | None, seed: int, instances=None, generator_options=None,
                  initial: int = 1, max_width: int = DEFAULT_MAX_WIDTH):
-        if max_width < 1:
-            raise UserError(f"--max-width must be at least 1, got {max_width}")
         self.domain = domain
         self.seed = seed
-        self.max_width = max_width
+        self.max_width = check_max_width(max_width)
         self.fixed = instances is not None
         self.options = dict(generator_options or {})
         self._instances = list(instances) if instances is not None else []
@@ -148,16 +152,17 @@ class Pool:
             d["width_unsolvable"] = res.unsolvable
         return d["width"]
 
+    def computed(self, key: str) -> list:
+        """The values stored under ``key`` for the instances that have one so far (their order)."""
+        return [d[key] for d in self._cache.values() if key in d]
+
     def width_summary(self) -> str:
         """The widths found so far, e.g. "widths of 12 instances: 2: 3, 3: 5, above --max-width 4: 4"
         ("" before any)."""
         counts: dict[str, int] = {}
-        for d in self._cache.values():
-            if "width" in d:
-                w = d["width"]
-                key = str(w) if w is not None else "unsolvable" if d["width_unsolvable"] else \
-                    f"above --max-width {self.max_width}"
-                counts[key] = counts.get(key, 0) + 1
+        for w, unsolvable in zip(self.computed("width"), self.computed("width_unsolvable")):
+            key = str(w) if w is not None else "unsolvable" if unsolvable else f"above --max-width {self.max_width}"
+            counts[key] = counts.get(key, 0) + 1
         if not counts:
             return ""
         n = sum(counts.values())
@@ -218,6 +223,7 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
     items: list[Item] = []
     i = 0
     skipped = 0
+
     def why() -> str:
         text = record.no_item(pool, options) if callable(record.no_item) else record.no_item
         return f" ({text})" if text else ""

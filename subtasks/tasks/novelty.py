@@ -16,6 +16,7 @@ from widthbench.subtasks.registry import SubTask
 from widthbench.subtasks.tasks.common import mean, simulated, token_estimate
 from widthbench.subtasks.tasks.plan_verification import score_verdict
 from widthbench.subtasks.tasks.width_estimate import errors_integer, row_extras_integer, score_integer
+from widthbench.subtasks.tasks.width_estimate import no_item as no_width_item
 
 
 def candidates(pool, i: int, budget: int):
@@ -113,21 +114,19 @@ def errors(record, bump):
         bump("wrong verdicts", f"said {said}; IW: {record['info'].get('verdict', '?')}")
 
 
-NO_ITEM = ("an item needs an instance of width at most --max-width {max_width}{widths} and a state "
-           "of its IW trace that {what} and whose prompt, listing every state generated before it, fits "
-           "the novelty prompt budget (--prompt-budget {budget}){smallest}")
+NO_ITEM = ("{width} and a state of its IW trace that {what} and whose prompt, listing every state "
+           "generated before it, fits the novelty prompt budget (--prompt-budget {budget}){smallest}")
 
 
 def no_item(what: str):
     def text(pool, options) -> str:
-        sizes = [d["novelty_smallest_prompt"] for d in pool._cache.values() if "novelty_smallest_prompt" in d]
+        sizes = pool.computed("novelty_smallest_prompt")
         smallest = ""
         if sizes and min(sizes) > options.prompt_budget:
             smallest = (f"; the smallest prompt, listing one state, is over it on every instance tried "
                         f"(from {min(sizes):,.0f} estimated tokens)")
-        widths = pool.width_summary()
-        return NO_ITEM.format(max_width=pool.max_width, widths=f" ({widths})" if widths else "", what=what,
-                              budget=options.prompt_budget, smallest=smallest)
+        return NO_ITEM.format(width=no_width_item(pool, options), what=what, budget=options.prompt_budget,
+                              smallest=smallest)
     return text
 
 

@@ -20,6 +20,7 @@ def build(pool, i, index, count, options):
 
 
 def no_item(pool, options) -> str:
+    """Why an instance gives no item (the novelty variants start their reasons with it too)."""
     widths = pool.width_summary()
     return f"an item needs an instance of width at most --max-width {pool.max_width}" + (f" ({widths})" if widths else "")
 

@@ -91,8 +91,10 @@ def config_from_args(args: argparse.Namespace):
     budget = args.prompt_budget  # None: automatic (fits the server's context)
     if budget is not None and budget < 500:
         raise UserError(f"--prompt-budget {budget} is too small for any novelty prompt")
-    if args.max_width is not None and args.max_width < 1:
-        raise UserError(f"--max-width must be at least 1, got {args.max_width}")
+    if args.max_width is not None:
+        from widthbench.subtasks.items import check_max_width
+
+        check_max_width(args.max_width)
     from widthbench.subtasks.registry import Registry
 
     subtasks = expand_subtasks(args.subtask)
