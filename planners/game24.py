@@ -25,7 +25,7 @@ model in order of first appearance, so they stay small and dense.
 
 Solving: `StateSpace.solvable(state)` (memoised per state in the space) and `StateSpace.solution`
 (the first solution in successor order, depth first) are the one Game of 24 solver; the puzzles
-(24.csv) are `widthbench.generators.game24`, the LLM search problem `planners.search.game24`.
+(24.csv) are `widthbench.generators.game24`, the LLM search problem `searches.game24`.
 """
 
 from __future__ import annotations

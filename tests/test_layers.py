@@ -34,7 +34,7 @@ def layer(module: str) -> int:
     if module in ("widthbench.planners.strips", "widthbench.planners.problem_reader",
                   "widthbench.planners.problem_writer") or _under(module, "widthbench.pddl_domains"):
         return 1
-    if _under(module, "widthbench.planners.search"):
+    if _under(module, "widthbench.searches"):
         return 5
     if _under(module, "widthbench.planners") or _under(module, "widthbench.generators"):
         return 2

@@ -240,8 +240,8 @@ def test_search_prompts_whose_answer_is_a_long_state_get_room_too():
     import asyncio
 
     from widthbench.llm.types import DEFAULT_MAX_TOKENS, max_tokens_for_answer
-    from widthbench.planners.search.broker import LLM
-    from widthbench.planners.search.strips_problem import StripsProblem
+    from widthbench.searches.broker import LLM
+    from widthbench.searches.strips_problem import StripsProblem
 
     problem = StripsProblem(_walked("alfred", 1)[0], style="pddl")
     s = problem.task.init

@@ -19,7 +19,7 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from widthbench.llm.cli_args import add_model_arguments
-    from widthbench.planners.search.config import MAPPINGS, METHODS, NOVELTY, SOURCES, STYLES, VERIFY
+    from widthbench.searches.config import MAPPINGS, METHODS, NOVELTY, SOURCES, STYLES, VERIFY
 
     d = p.add_argument_group("search")
     d.add_argument("--method", default="tot-dfs", choices=METHODS, help="search method (default tot-dfs)")
@@ -80,8 +80,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from widthbench.llm.cli_args import incomplete_exit, open_model_from_args
-    from widthbench.planners.search.config import SearchConfig
-    from widthbench.planners.search.run import load_problems, solve
+    from widthbench.searches.config import SearchConfig
+    from widthbench.searches.run import load_problems, solve
 
     domain_file = None
     if args.instances and args.domain:  # --domain FILE --instances DIR: the folder's domain file
@@ -156,7 +156,7 @@ def _failed(item: dict) -> bool:
 
 def failed_instances(out, summary) -> list[str]:
     """Instances of this run whose search met a request that failed after its retries."""
-    from widthbench.planners.search.run import read_items
+    from widthbench.searches.run import read_items
 
     wanted = set(summary.get("instances") or ()) or None
     return [it["id"] for it in read_items(out) if _failed(it) and (wanted is None or it["id"] in wanted)]
@@ -168,7 +168,7 @@ def forget_failed_instances(out) -> None:
     import os
     from pathlib import Path
 
-    from widthbench.planners.search.run import ITEMS, read_items
+    from widthbench.searches.run import ITEMS, read_items
 
     path = Path(out) / ITEMS
     items = read_items(out)

@@ -124,8 +124,8 @@ def _short(s: dict) -> str:
 
 def states_per_instance(summary: dict) -> list[int]:
     """Figure 3's generated states per instance, counted on the run's GraphML search trees
-    (`planners.search.graph.run_state_counts`); the summary's own list for runs without trees."""
-    from widthbench.planners.search.graph import run_state_counts
+    (`searches.graph.run_state_counts`); the summary's own list for runs without trees."""
+    from widthbench.searches.graph import run_state_counts
 
     counts = run_state_counts(summary["_dir"]) if summary.get("_dir") else {}
     wanted = summary.get("instances") or sorted(counts)

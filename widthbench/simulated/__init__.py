@@ -4,7 +4,7 @@ A `Simulator` answers widthbench's own prompts from the prompt text alone, compu
 `PromptReader` (`widthbench.simulated.prompt`) reads a prompt back into a question, and one
 registry of answerers answers it — the sub-task records' simulated answers
 (`widthbench.subtasks.registry`, e.g. `widthbench.subtasks.simulate`), the STRIPS search prompts'
-(`widthbench.planners.search.simulate`), and the Game-of-24 and --tasks simulators. The model layer
+(`widthbench.searches.simulate`), and the Game-of-24 and --tasks simulators. The model layer
 never imports any of this: the commands hand a simulator to `widthbench.llm.open_model(...,
 simulator=...)` (or use `open_model` below), and its `answer` becomes the backend's answer
 function. So the model layer stays below the sub-tasks and the searches (docs/design.md, "Layers").
@@ -45,8 +45,8 @@ class Simulator:
     """The engine-backed answerer of every widthbench prompt (see the module docstring)."""
 
     def __init__(self, registry=None):
-        from widthbench.planners.search import game24, tasks
-        from widthbench.planners.search import simulate as search_simulate
+        from widthbench.searches import game24, tasks
+        from widthbench.searches import simulate as search_simulate
         from widthbench.subtasks.registry import Registry
 
         registry = registry or Registry.default()

@@ -129,7 +129,7 @@ class PromptReader:
         """The question of a prompt, or None if it is none of widthbench's prompts. Raises
         ValueError / ParseError / UserError when a prompt in our format has content the engine
         rejects."""
-        from widthbench.planners.search import prompts as search_prompts
+        from widthbench.searches import prompts as search_prompts
         from widthbench.subtasks import prompts
 
         system = next((m["content"] for m in messages if m.get("role") == "system"), "")

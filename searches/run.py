@@ -23,10 +23,10 @@ import time
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.planners.search.broker import LLM, Broker
-from widthbench.planners.search.config import SearchConfig
-from widthbench.planners.search.graph import write_tree
-from widthbench.planners.search.hooks import build_hooks
+from widthbench.searches.broker import LLM, Broker
+from widthbench.searches.config import SearchConfig
+from widthbench.searches.graph import write_tree
+from widthbench.searches.hooks import build_hooks
 
 ITEMS = "items.jsonl"
 SUMMARY = "summary.json"
@@ -53,14 +53,14 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
     folder), ``domain="game24"`` (``rows``, default 901-1000), or a generated domain. ``reader``:
     which sub-task reader reads the model's answers to STRIPS prompts (docs/subtasks.md, "Readers")."""
     if tasks is not None:
-        from widthbench.planners.search.tasks import load_problems as load_tasks
+        from widthbench.searches.tasks import load_problems as load_tasks
 
         return _sample(load_tasks(tasks), count, seed)
     if domain == "game24":
-        from widthbench.planners.search.game24 import load_problems as load_g24
+        from widthbench.searches.game24 import load_problems as load_g24
 
         return _sample(load_g24(rows), count, seed)
-    from widthbench.planners.search.strips_problem import StripsProblem
+    from widthbench.searches.strips_problem import StripsProblem
 
     if instances is not None:
         from widthbench.generators import read_instance_set
@@ -191,10 +191,10 @@ def _node_tokens(tree, problem, charges: dict) -> tuple[dict, dict]:
 # ---- one instance -----------------------------------------------------------------------------
 
 async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bool) -> dict:
-    from widthbench.planners.search.cat import cat
-    from widthbench.planners.search.mcts import mcts
-    from widthbench.planners.search.naive import naive
-    from widthbench.planners.search.tot import tot_bfs, tot_dfs
+    from widthbench.searches.cat import cat
+    from widthbench.searches.mcts import mcts
+    from widthbench.searches.naive import naive
+    from widthbench.searches.tot import tot_bfs, tot_dfs
 
     llm = LLM(broker, seed=config.seed, thinking=config.thinking, max_tokens=config.max_tokens)
     rng = random.Random(f"{config.seed}/{problem.id}")

@@ -30,8 +30,8 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from widthbench.planners.search.hooks import Hooks
-from widthbench.planners.search.tree import Node, SearchTree
+from widthbench.searches.hooks import Hooks
+from widthbench.searches.tree import Node, SearchTree
 
 NEUTRAL = 0.5
 PRE_ROUNDS = 3  # a node whose candidates are all pruned or closed is asked for new ones, at most this often

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import asyncio
 
-from widthbench.planners.search.hooks import Hooks, Proposal
-from widthbench.planners.search.tree import Node, SearchTree
+from widthbench.searches.hooks import Hooks, Proposal
+from widthbench.searches.tree import Node, SearchTree
 
 
 async def expand(problem, hooks: Hooks, tree: SearchTree, node: Node, k: int, round: int = 0) -> list[Node]:

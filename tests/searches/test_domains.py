@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 
 from widthbench.errors import ParseError, UserError
-from widthbench.planners.search import game24, tasks
-from widthbench.planners.search.config import SearchConfig
-from widthbench.planners.search.run import load_problems, read_items, solve
+from widthbench.searches import game24, tasks
+from widthbench.searches.config import SearchConfig
+from widthbench.searches.run import load_problems, read_items, solve
 
 
 def test_game24_steps_are_exact():

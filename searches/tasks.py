@@ -24,8 +24,8 @@ from fractions import Fraction
 from pathlib import Path
 
 from widthbench.errors import ParseError, UserError
-from widthbench.planners.search import prompts as search_prompts
-from widthbench.planners.search.parsing import numbered, parse_score, parse_scores
+from widthbench.searches import prompts as search_prompts
+from widthbench.searches.parsing import numbered, parse_score, parse_scores
 from widthbench.subtasks.parse import parse_novelty, parse_yes_no, reply_text
 
 _ANSWER_LABEL = re.compile(r"(?im)^[\s>*#_`\-]*answer[\s*_`]*:[*_`]*")
@@ -277,7 +277,7 @@ _EXPR = re.compile(r"[-+*/()\d\s]*\d[-+*/()\d\s]*")
 
 
 def _arithmetic(question: str) -> tuple[str, Fraction] | None:
-    from widthbench.planners.search.game24 import evaluate
+    from widthbench.searches.game24 import evaluate
 
     best = None
     for m in _EXPR.finditer(question):

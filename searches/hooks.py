@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from widthbench.errors import ParseError
 from widthbench.planners.novelty import NoveltyTable
-from widthbench.planners.search.broker import LLM
+from widthbench.searches.broker import LLM
 
 
 @dataclass(slots=True)

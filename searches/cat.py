@@ -22,9 +22,9 @@ import asyncio
 import math
 import random
 
-from widthbench.planners.search.hooks import Hooks
-from widthbench.planners.search.tot import expand
-from widthbench.planners.search.tree import Node, SearchTree
+from widthbench.searches.hooks import Hooks
+from widthbench.searches.tot import expand
+from widthbench.searches.tree import Node, SearchTree
 
 RETIRE_AFTER = 2
 

@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from widthbench.planners.search.config import SearchConfig
-from widthbench.planners.search.run import read_items, solve
+from widthbench.searches.config import SearchConfig
+from widthbench.searches.run import read_items, solve
 
 SEARCHES = ("tot-bfs", "tot-dfs", "mcts", "cat")
 

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from widthbench.errors import UserError
-from widthbench.planners.search.config import SearchConfig
-from widthbench.planners.search.run import read_items, solve
+from widthbench.searches.config import SearchConfig
+from widthbench.searches.run import read_items, solve
 
 NOVELTY_CONFIG = SearchConfig(method="tot-bfs", mapping="esa", novelty="llm", verify="llm", seed=7)
 

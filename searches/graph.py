@@ -5,7 +5,7 @@
 
 - node ``id`` (the tree's node number, as text: GraphML ids are strings) with attributes
   ``state`` (the state as the prompts show it; ``""`` for a node without a state), ``has_state``,
-  ``status`` (see `planners.search.tree`), ``pruned`` (duplicate, pruned for novelty, or by an MCTS
+  ``status`` (see `searches.tree`), ``pruned`` (duplicate, pruned for novelty, or by an MCTS
   judge), ``dead`` (unreadable answer or inapplicable action), ``depth``, ``tokens`` (prompt +
   completion tokens of the model calls made for the node), ``tokens_<purpose>`` per purpose,
   ``note`` when there is one, and the method's numbers (``value``, ``N``, ``Q``, ``r_pre``, ...);
@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from widthbench.planners.search.tree import PRUNED, counts
+from widthbench.searches.tree import PRUNED, counts
 
 TREES = "trees"  # the folder of a solve run that holds one GraphML file per instance
 _NODE_KEYS = ("id", "parent", "depth", "action", "state", "status", "note", "tokens", "tokens_by_purpose")

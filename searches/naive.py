@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from widthbench.errors import ParseError
-from widthbench.planners.search.broker import LLM
+from widthbench.searches.broker import LLM
 
 
 async def naive(problem, llm: LLM) -> tuple[list | None, str | None]:

@@ -16,8 +16,8 @@ import functools
 
 from widthbench.errors import ParseError, UserError
 from widthbench.planners import strips
-from widthbench.planners.search import prompts as search_prompts
-from widthbench.planners.search.parsing import numbered, parse_score, parse_scores, split_direct
+from widthbench.searches import prompts as search_prompts
+from widthbench.searches.parsing import numbered, parse_score, parse_scores, split_direct
 from widthbench.subtasks import answers, api
 from widthbench.subtasks import prompts as sub_prompts
 from widthbench.subtasks.parse import answer_section

@@ -8,12 +8,12 @@ import pytest
 
 from widthbench.errors import ParseError
 from widthbench.planners import strips
-from widthbench.planners.search.broker import LLM, Broker
-from widthbench.planners.search.config import SearchConfig
-from widthbench.planners.search.hooks import (EngineMapper, EngineProposer, LLMNovelty, LLMProposer,
+from widthbench.searches.broker import LLM, Broker
+from widthbench.searches.config import SearchConfig
+from widthbench.searches.hooks import (EngineMapper, EngineProposer, LLMNovelty, LLMProposer,
                                               OracleNovelty)
-from widthbench.planners.search.parsing import parse_score, parse_scores, split_direct
-from widthbench.planners.search.run import read_items, solve
+from widthbench.searches.parsing import parse_score, parse_scores, split_direct
+from widthbench.searches.run import read_items, solve
 
 
 def _run(coro):

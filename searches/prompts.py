@@ -6,7 +6,7 @@
 - Game of 24 and --tasks question sets: ``game24.toml`` / ``tasks.toml`` hold every kind, one text
   each, with the system message ``context.game24.txt`` / ``context.tasks.txt``.
 
-Templates are also the contract with the simulated models (`planners/search/simulate.py`): a
+Templates are also the contract with the simulated models (`searches/simulate.py`): a
 filled template is read back by matching it (fixed text literal, each ``{field}`` a lazy group), as
 `widthbench.subtasks.prompts` does for the sub-task templates. Every placeholder is followed by
 fixed text that cannot occur inside it.
@@ -20,9 +20,9 @@ import tomllib
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.subtasks.prompts import template_regex
+from widthbench.subtasks.prompts import PROMPT_DIR, template_regex
 
-SEARCH_DIR = Path(__file__).resolve().parent.parent.parent / "llm" / "prompts" / "search"
+SEARCH_DIR = PROMPT_DIR / "search"
 STRIPS_KINDS = ("direct", "naive", "judge_pre", "judge_post", "value", "novelty_summary",
                 "novelty_summarised")
 _FIELD = re.compile(r"\{([a-z_]+)\}")

@@ -6,9 +6,9 @@ from __future__ import annotations
 import networkx as nx
 import pytest
 
-from widthbench.planners.search.config import SearchConfig
-from widthbench.planners.search.graph import run_state_counts, tree_graph, tree_path, tree_state_counts
-from widthbench.planners.search.run import read_items, solve
+from widthbench.searches.config import SearchConfig
+from widthbench.searches.graph import run_state_counts, tree_graph, tree_path, tree_state_counts
+from widthbench.searches.run import read_items, solve
 
 
 @pytest.mark.parametrize("method,spec,novelty", [("tot-bfs", "sim:noisy:0.3", "llm"), ("mcts", "sim:oracle", "off"),

@@ -2,12 +2,12 @@
 pruning (seed 000), dual-feedback MCTS (seed 002), Caterpillar of Thoughts (seed 003), and the naive
 whole-plan baseline. See docs/searches.md.
 
-    from widthbench.planners.search import SearchConfig
-    from widthbench.planners.search.run import load_problems, solve
+    from widthbench.searches import SearchConfig
+    from widthbench.searches.run import load_problems, solve
     summary = solve(SearchConfig(method="tot-dfs", novelty="llm"), load_problems("blocksworld", count=20),
                     open_model("sim:noisy:0.1"), "runs/x")
 """
 
-from widthbench.planners.search.config import METHODS, SearchConfig
+from widthbench.searches.config import METHODS, SearchConfig
 
 __all__ = ["METHODS", "SearchConfig"]
