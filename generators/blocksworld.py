@@ -46,8 +46,9 @@ import random
 from widthbench.errors import UserError
 from widthbench.generators.common import (
     DEFAULT_MAX_FAILED_DRAWS, DEFAULT_TIMEOUT, Candidate, IntRange, check_count, check_length_filter,
-    collect, derive_seed, int_range, shuffled, to_instances,
+    collect, derive_seed, int_range, shuffled,
 )
+from widthbench.generators.instance import to_instances
 
 DOMAIN = "blocksworld"
 ID_PREFIX = "bw"

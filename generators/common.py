@@ -234,22 +234,3 @@ def shuffled(rng: random.Random, items: Iterable) -> list:
         j = rng.randrange(i + 1)
         xs[i], xs[j] = xs[j], xs[i]
     return xs
-
-
-def instance_ids(prefix: str, count: int) -> list[str]:
-    width = max(4, len(str(count)))
-    return [f"{prefix}-{i:0{width}d}" for i in range(1, count + 1)]
-
-
-def to_instances(prefix: str, domain: str, accepted: list) -> list:
-    """Accepted (candidate, solved) pairs -> ``Instance`` objects with ids ``prefix-0001`` …"""
-    from widthbench.generators.instance import Instance
-
-    out = []
-    for iid, (cand, solved) in zip(instance_ids(prefix, len(accepted)), accepted):
-        out.append(Instance(
-            id=iid, domain=domain, problem_pddl=problem_text(iid, domain, cand.objects, cand.init, cand.goal),
-            params=dict(cand.params), seed=cand.seed,
-            optimal_length=solved.length if solved else None,
-            optimal_plan=solved.plan if solved else None))
-    return out

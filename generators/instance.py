@@ -27,7 +27,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from widthbench.errors import UserError
+from widthbench.generators.common import solve
 from widthbench.planners import strips
+from widthbench.planners.problem_writer import problem_text
 
 MANIFEST = "manifest.jsonl"
 DOMAIN_FILE = "domain.pddl"
@@ -272,7 +274,6 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
     """
     import random
 
-    from widthbench.generators.common import solve
     from widthbench.planners.problem_writer import task_problem_text
     from widthbench.planners.truth import GroundTruth
 
@@ -347,4 +348,21 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
                                     "goal": "walk" if walk_goal else "sample"},
                             seed=seed, optimal_length=len(plan), optimal_plan=plan,
                             domain_model=samples[j].domain_model))
+    return out
+
+
+def instance_ids(prefix: str, count: int) -> list[str]:
+    width = max(4, len(str(count)))
+    return [f"{prefix}-{i:0{width}d}" for i in range(1, count + 1)]
+
+
+def to_instances(prefix: str, domain: str, accepted: list) -> list:
+    """Accepted (candidate, solved) pairs -> ``Instance`` objects with ids ``prefix-0001`` …"""
+    out = []
+    for iid, (cand, solved) in zip(instance_ids(prefix, len(accepted)), accepted):
+        out.append(Instance(
+            id=iid, domain=domain, problem_pddl=problem_text(iid, domain, cand.objects, cand.init, cand.goal),
+            params=dict(cand.params), seed=cand.seed,
+            optimal_length=solved.length if solved else None,
+            optimal_plan=solved.plan if solved else None))
     return out

@@ -33,8 +33,9 @@ import random
 from widthbench.errors import UserError
 from widthbench.generators.common import (
     DEFAULT_MAX_FAILED_DRAWS, DEFAULT_TIMEOUT, Candidate, check_count, check_length_filter, collect,
-    derive_seed, int_range, to_instances,
+    derive_seed, int_range,
 )
+from widthbench.generators.instance import to_instances
 
 DOMAIN = "logistics"
 ID_PREFIX = "lg"

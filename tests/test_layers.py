@@ -10,10 +10,20 @@ the planners for their optimal plans; not the other way round).
 from __future__ import annotations
 
 import ast
-import tomllib
+import importlib.util
 from pathlib import Path
 
+import networkx as nx
+
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_setup():
+    """The build script's `package_map` (setup.py): the same package list the wheel is built from."""
+    spec = importlib.util.spec_from_file_location("widthbench_setup", ROOT / "setup.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 # Bottom to top. A module may import its own layer and the layers below it.
 LAYERS = (
@@ -59,11 +69,10 @@ def _under(module: str, package: str) -> bool:
 
 
 def _modules() -> dict[str, Path]:
-    """Every module of the import package, by dotted name (folders mapped as in pyproject.toml)."""
-    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    package_dir = config["tool"]["setuptools"]["package-dir"]
+    """Every module of the import package, by dotted name (folders mapped by the build's own
+    `package_map`, so a module the wheel holds is a module this test checks)."""
     out: dict[str, Path] = {}
-    for package, folder in package_dir.items():
+    for package, folder in _load_setup().package_map(ROOT).items():
         for path in sorted((ROOT / folder).glob("*.py")):
             name = package if path.stem == "__init__" else f"{package}.{path.stem}"
             out[name] = path
@@ -145,3 +154,36 @@ def test_the_reader_sees_function_level_relative_and_string_imports(tmp_path):
     known = {"widthbench.planners.iw", "widthbench.planners.strips", "widthbench.subtasks.api",
              "widthbench.planners"}
     assert _imports("widthbench.planners.probe", src, known) == known - {"widthbench.planners"}
+
+
+def _module_cycles(edges: set[tuple[str, str]]) -> list[list[str]]:
+    """Import cycles between modules, function-level imports included. A package's ``__init__`` and
+    its own sub-modules importing each other is how Python packages re-export, not a cycle."""
+    graph = nx.DiGraph()
+    graph.add_edges_from((a, b) for a, b in edges if not (_under(a, b) or _under(b, a)))
+    return [sorted(c) for c in nx.strongly_connected_components(graph) if len(c) > 1]
+
+
+def test_no_module_import_cycles():
+    cycles = _module_cycles(_edges())
+    assert not cycles, "modules that import each other (one must go one way):\n" + "\n".join(
+        "  " + " <-> ".join(c) for c in cycles)
+
+
+def test_every_package_folder_is_seen():
+    """The commands, reports, simulated models and searches are checked like every other module."""
+    modules = _modules()
+    for name in ("widthbench.commands.score", "widthbench.reports.html", "widthbench.simulated.prompt",
+                 "widthbench.searches.run", "widthbench.subtasks.tasks.successor"):
+        assert name in modules, name
+    assert layer("widthbench.commands.score") == 6 and layer("widthbench.searches.run") == 5
+
+
+def test_an_upward_import_from_a_command_would_be_caught():
+    """A command importing the layer above it is impossible (6 is the top); a sub-task module
+    importing a command is caught, and so is a cycle through function-level imports."""
+    assert layer("widthbench.commands.score") > layer("widthbench.subtasks.run")
+    edges = {("widthbench.planners.fd", "widthbench.planners.optimal"),
+             ("widthbench.planners.optimal", "widthbench.planners.fd"),
+             ("widthbench.searches", "widthbench.searches.run")}
+    assert _module_cycles(edges) == [["widthbench.planners.fd", "widthbench.planners.optimal"]]

@@ -57,6 +57,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import missing_part
+
 REPO = Path(__file__).resolve().parents[2]
 SERVER_SCRIPT = REPO / "scripts" / "vllm_cpu_server.sh"
 BUILDER = REPO / "scripts" / "make_tiny_qwen3.py"
@@ -233,7 +235,7 @@ class ServerPool:
         if name in self._real:
             return self._real[name]
         if self.smollm2:
-            pytest.skip(self.smollm2)
+            missing_part(self.smollm2)
         self.launch_all()
         base_url, t0 = self._wait(name)
         server = RealServer(name=name, base_url=base_url, root_url=base_url.removesuffix("/v1"),
@@ -309,15 +311,15 @@ def _run_setup(step: str, what: str, failed: str) -> str:
 @pytest.fixture(scope="session")
 def vllm_python() -> Path:
     if os.environ.get("WIDTHBENCH_VLLM", "1") == "0":
-        pytest.skip("vLLM e2e tests disabled (WIDTHBENCH_VLLM=0)")
+        missing_part("vLLM e2e tests disabled (WIDTHBENCH_VLLM=0)")
     reason = _run_setup("setup", "vLLM CPU venv setup", "vLLM CPU venv could not be built")
     if not reason:
         python = subprocess.run(["bash", str(SERVER_SCRIPT), "python"], capture_output=True,
                                 text=True, check=True).stdout.strip()
         return Path(python)
-    # A skip reason only shows with -rs; a warning shows in every run's summary.
+    # A warning shows in every run's summary, beside the skip reasons (-rs).
     warnings.warn(reason, stacklevel=1)
-    pytest.skip(reason)
+    missing_part(reason)
 
 
 @pytest.fixture(scope="session")

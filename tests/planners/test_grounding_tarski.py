@@ -21,10 +21,19 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ACP, IPC, need_data
+from tests.conftest import ACP, IPC, missing_part, need_data
 from widthbench.planners import strips
 
-tarski = pytest.importorskip("tarski")
+try:
+    import tarski
+except ImportError:  # a test extra: pip install -e '.[test]'
+    tarski = None
+
+
+@pytest.fixture(autouse=True)
+def _tarski():
+    if tarski is None:
+        missing_part("tarski is not installed (pip install -e '.[test]')")
 
 
 def _reference_problems() -> list[tuple[str, Path, Path]]:

@@ -16,12 +16,18 @@ from widthbench.planners.optimal import (OptimalPlan, PlanningTimeout, Unsolvabl
 from widthbench.planners.strips import execute_plan, ground, load_domain, load_task
 from widthbench.planners.truth import GroundTruth
 from tests.conftest import PLANBENCH
+from tests.conftest import need_data as require_data
 
 PB = PLANBENCH
 BW = PB / "plan-bench" / "instances" / "blocksworld"
 LG = PB / "plan-bench" / "instances" / "logistics"
 HARD = PB / "llm_planning_analysis" / "instances" / "blocksworld_hard"
-need_data = pytest.mark.skipif(not PB.is_dir(), reason="PlanBench data not present")
+need_data = pytest.mark.usefixtures("_planbench_data")
+
+
+@pytest.fixture
+def _planbench_data():
+    require_data()
 
 
 def sussman():

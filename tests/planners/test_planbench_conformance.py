@@ -19,14 +19,18 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from tests.conftest import PLANBENCH
+from tests.conftest import need_data, PLANBENCH
 
 PB = PLANBENCH
 BW_DIR = PB / "plan-bench" / "instances" / "blocksworld"
 HARD_DIR = PB / "llm_planning_analysis" / "instances" / "blocksworld_hard"
 LG_DIR = PB / "plan-bench" / "instances" / "logistics"
 
-pytestmark = pytest.mark.skipif(not PB.is_dir(), reason="PlanBench data not present")
+
+
+@pytest.fixture(autouse=True)
+def _planbench_data():
+    need_data()
 
 
 @lru_cache(maxsize=None)

@@ -10,7 +10,7 @@ from widthbench.planners.optimal import Unsolvable
 from widthbench.planners.strips import (applicable_actions, ground, load_domain, load_task, parse_action,
                                         parse_domain_text, state_from_atoms, successor)
 from widthbench.planners.truth import GroundTruth, h_star, optimal_next_actions
-from tests.conftest import PLANBENCH
+from tests.conftest import PLANBENCH, need_data
 
 PB = PLANBENCH
 HARD = PB / "llm_planning_analysis" / "instances" / "blocksworld_hard"
@@ -166,8 +166,8 @@ def test_large_blocksworld_is_never_enumerated():
     assert not gt.exhaustive and len(gt._h) <= h + 1
 
 
-@pytest.mark.skipif(not PB.is_dir(), reason="PlanBench data not present")
 def test_blocksworld_hard_initial_state_next_actions():
+    need_data()
     task = load_task(HARD / "generated_domain.pddl", HARD / "generated" / "instance-6.pddl")  # 12 blocks, h* 30
     gt = GroundTruth(task)
     assert gt.h_star() == 30

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import missing_part
 from tests.reports.conftest import records, summary
 from widthbench.reports.html import write_html
 
@@ -30,9 +31,9 @@ def browser(tmp_path_factory):
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
     except ImportError:
-        pytest.skip("selenium is not installed (pip install -e '.[test]')")
+        missing_part("selenium is not installed (pip install -e '.[test]')")
     if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
-        pytest.skip(f"no {CHROMIUM} / {CHROMEDRIVER}: install Debian's chromium and chromium-driver "
+        missing_part(f"no {CHROMIUM} / {CHROMEDRIVER}: install Debian's chromium and chromium-driver "
                     "(.ci/run does when apt-get is available)")
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
