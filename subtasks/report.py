@@ -20,6 +20,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from widthbench.runfiles import make_output_dir
+
 
 COLUMNS = (("pddl", "off", "Standard Normal"), ("pddl", "on", "Standard Thinking"),
            ("nl", "off", "Natural Language Normal"), ("nl", "on", "Natural Language Thinking"))
@@ -195,8 +197,7 @@ def load_run(run_dir: str | Path) -> tuple[dict, list[dict]]:
 
 def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:
     runs = [load_run(d) for d in run_dirs]
-    dest = Path(out) if out is not None else Path(run_dirs[0])
-    dest.mkdir(parents=True, exist_ok=True)
+    dest = make_output_dir(out if out is not None else run_dirs[0])
     rows = [r for s, _ in runs for r in all_rows(s)]
     records = [r for _, recs in runs for r in recs]
     simulated = any(s.get("simulated") for s, _ in runs)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from widthbench.errors import UserError
+from widthbench.runfiles import make_output_dir
 from widthbench.llm.types import on_off
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
@@ -228,8 +229,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
         raise UserError(f"--count must be at least 1, got {config.count}")
     if config.invalid_kind not in INVALID_KINDS:
         raise UserError(f"unknown --invalid-kind {config.invalid_kind!r} (known: {', '.join(INVALID_KINDS)})")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_output_dir(out_dir)
     import dataclasses
 
     context = getattr(model, "context_length", None)

@@ -9,7 +9,7 @@ DESCRIPTION = (
     "Build seeded sub-task items with exact ground truth, ask the model in every mode "
     "(--style x --thinking), parse the answers into PDDL and compare them symbolically. Writes "
     "RUN/items.jsonl (as it goes; a rerun resumes), RUN/summary.json (rows with n, accuracy and "
-    "Wilson 95%% CIs) and RUN/tokens.json. Every answer is read by two readers, 'flexible' (finds "
+    "Wilson 95% CIs) and RUN/tokens.json. Every answer is read by two readers, 'flexible' (finds "
     "the answer inside a real reply, never guessing) and 'strict' (the format rules); both are "
     "recorded and reported. Sub-tasks are the records of widthbench.subtasks.tasks (docs/subtasks.md; "
     "an unknown name lists them); 'paper' = seed 000's Table 1, 'all' = every one."
@@ -125,11 +125,14 @@ def _domain_options(args) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from widthbench.llm.cli_args import incomplete_exit, open_model_from_args
+    from widthbench.llm.cli_args import check_cache_dir, incomplete_exit, open_model_from_args
+    from widthbench.runfiles import check_output_dir
     from widthbench.subtasks.report import format_table, write_report
     from widthbench.subtasks.run import run_score
 
     config = config_from_args(args)
+    check_output_dir(args.out, "--out")
+    check_cache_dir(args)
     from widthbench.simulated import simulator_for
 
     model = open_model_from_args(args, simulator=simulator_for(args.model))

@@ -32,7 +32,7 @@ from importlib import resources
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.runfiles import load_summary, read_jsonl, summary_kind
+from widthbench.runfiles import load_summary, make_output_dir, read_jsonl, summary_kind
 
 REPORT = "report.html"
 
@@ -267,8 +267,7 @@ def write_html(run_dirs, out: str | os.PathLike | None = None) -> Path:
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
     runs = [load_run(d) for d in run_dirs]
-    dest = Path(out) if out is not None else Path(run_dirs[0])
-    dest.mkdir(parents=True, exist_ok=True)
+    dest = make_output_dir(out if out is not None else run_dirs[0])
     path = dest / REPORT
     path.write_text(build_html(runs), encoding="utf-8")
     return path
