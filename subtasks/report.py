@@ -96,7 +96,10 @@ def _note(r: dict) -> str:
 
 
 def _kn(r: dict) -> str:
-    return f"{r['correct']}/{r['n']}" + (f" +{r['skipped']} skipped" if r.get("skipped") else "") + _note(r)
+    """A k/n cell; items whose requests failed after their retries (not in n: a rerun asks them
+    again) or that were skipped (too long for the context) are said, so the cell never reads complete."""
+    return (f"{r['correct']}/{r['n']}" + (f" · {r['request_errors']} failed" if r.get("request_errors") else "")
+            + (f" +{r['skipped']} skipped" if r.get("skipped") else "") + _note(r))
 
 
 def _acc(r: dict) -> str:
@@ -126,8 +129,10 @@ def format_table(summary: dict) -> str:
         out.append(_title(model, domain, sim))
         out += _md_table(_cells(rows), _kn)
         out.append("")
+    from widthbench.subtasks.run import not_built_reason
+
     for sub, why in (summary.get("not_built") or {}).items():
-        out.append(f"Not built: {sub}: {why}")
+        out.append(f"Not built: {sub}: {not_built_reason(sub, why)}")
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -175,6 +175,12 @@ def _max_width(config: ScoreConfig) -> int:
     return DEFAULT_MAX_WIDTH if config.max_width is None else config.max_width
 
 
+def not_built_reason(subtask: str, why: str) -> str:
+    """Why ``subtask`` was not built, without the sub-task's name (the message of `NotEnoughItems`,
+    and the summaries of runs made before this was stripped, open with it)."""
+    return why.removeprefix(f"{subtask}: ")
+
+
 def build_all_items(config: ScoreConfig, registry: Registry | None = None,
                     not_built: dict[str, str] | None = None) -> dict[str, list]:
     """``config.count`` items of each sub-task, on one pool. A sub-task in ``config.skippable``
@@ -191,7 +197,7 @@ def build_all_items(config: ScoreConfig, registry: Registry | None = None,
             if s not in config.skippable:
                 raise
             if not_built is not None:
-                not_built[s] = str(exc)
+                not_built[s] = not_built_reason(s, str(exc))
     if not out:
         raise UserError("no sub-task could be built on these instances: " +
                         "; ".join(f"{k}: {v}" for k, v in (not_built or {}).items()))

@@ -72,7 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "always recorded and reported)")
     parser.add_argument("--out", required=True, metavar="RUN", help="run folder (created; resumed if present)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    parser.add_argument("--table", action="store_true", help="also write the report (table, chart, errors)")
+    parser.add_argument("--table", action="store_true",
+                        help="also write the report into RUN: tables, chart, error analysis and report.html "
+                        "(what `widthbench report RUN` writes)")
     add_model_arguments(parser)
 
 
@@ -142,8 +144,14 @@ def run(args: argparse.Namespace) -> int:
         model.close()
     print(format_table(summary))
     if args.table:
+        from widthbench.reports.html import write_html
+
         for path in write_report([args.out]):
             print(f"wrote {path}")
+        print(f"wrote {write_html([args.out])}")
+    else:
+        print(f"run folder: {args.out} (items.jsonl, summary.json, tokens.json); "
+              f"`widthbench report {args.out}` writes the tables and report.html")
     return incomplete_exit(failed_item_modes(config, args.out))
 
 

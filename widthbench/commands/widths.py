@@ -54,7 +54,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     if args.max_width < 0:
-        raise UserError(f"--max-width must be >= 0, got {args.max_width}")
+        raise UserError(f"--max-width (--max-k) must be >= 0, got {args.max_width}")
     if args.jobs < 1:
         raise UserError(f"--jobs must be >= 1, got {args.jobs}")
     from widthbench.runfiles import check_output_dir, make_output_dir
@@ -70,7 +70,7 @@ def run(args) -> int:
     if not rows:
         raise UserError(f"{args.target}: nothing to analyse (no instances or no goal atoms)")
 
-    from widthbench.planners.widths import plot, summarize
+    from widthbench.planners.widths import mean_width_text, plot, summarize
 
     make_output_dir(out, "--out")
     with (out / "widths.jsonl").open("w", encoding="utf-8") as f:
@@ -82,10 +82,9 @@ def run(args) -> int:
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     plot(rows, args.max_width, out / "widths.png", title)
     hist = " ".join(f"{k}:{v}" for k, v in summary["histogram"].items())
-    mw = summary["mean_width"]
     pt = summary["prunable"]["prunable_of_tree"]["mean"]
     parts = [f"{summary['n']} rows from {summary['n_instances']} instances in {wall:.2f} s",
-             f"widths {hist}", f"mean width {mw:.3f}" if mw is not None else "no width found"]
+             f"widths {hist}", mean_width_text(summary)]
     if pt is not None:
         parts.append(f"prunable of the state tree {100 * pt:.1f}%")
     print("; ".join(parts) + f"; wrote {out}/widths.jsonl, summary.json, widths.png")

@@ -98,6 +98,12 @@ def _messages(messages, strings: _Strings):
     return out
 
 
+def _not_built(summary: dict) -> dict[str, str]:
+    from widthbench.subtasks.run import not_built_reason
+
+    return {sub: not_built_reason(sub, why) for sub, why in (summary.get("not_built") or {}).items()}
+
+
 def _labelled_rows(rows: list[dict]) -> list[dict]:
     """The summary rows with Table 1's ``label`` and their position ``order`` (the markdown report's
     labels and order, `widthbench.subtasks.report`; rows it cannot label get a generic label)."""
@@ -168,7 +174,7 @@ def _score_run(run: dict, strings: _Strings) -> dict:
     return {"kind": "score", "dir": run["dir"], "name": Path(run["dir"]).name or run["dir"],
             "model": summary.get("model"), "simulated": bool(summary.get("simulated")),
             "config": summary.get("config", {}), "timing": summary.get("timing"),
-            "headline": summary.get("headline", {}), "not_built": summary.get("not_built") or {},
+            "headline": summary.get("headline", {}), "not_built": _not_built(summary),
             "headline_reader": _headline_reader(summary, run["records"]),
             "ledger": run.get("tokens"), "rows": rows, "records": records}
 
