@@ -21,10 +21,10 @@ def test_a_rambling_model_is_cut_at_the_chat_default(tmp_path, capsys):
     assert main(["chat", "--model", RAMBLING, "--no-cache", "--thinking", "on", "hi"]) == 0
     out = capsys.readouterr().out
     usage = _usage(out)
-    assert CHAT_MAX_TOKENS == 512
-    assert usage["max_tokens"] == "512" and usage["finish"] == "length"
-    assert int(usage["completion"]) == 512
-    assert "[cut at max_tokens=512; --max-tokens N allows a longer reply]" in out
+    assert CHAT_MAX_TOKENS == 256
+    assert usage["max_tokens"] == "256" and usage["finish"] == "length"
+    assert int(usage["completion"]) == 256
+    assert "[cut at max_tokens=256; --max-tokens N allows a longer reply]" in out
 
 
 def test_max_tokens_changes_it_and_a_complete_reply_is_not_called_cut(capsys):

@@ -7,8 +7,9 @@ import argparse
 HELP = "send one message to a model and print the reply (and reasoning) with token usage"
 
 # A chat reply, not a sub-task answer: the sub-tasks' defaults (2048 normal, 16384 thinking) let a model
-# that rambles fill the server's context (SmolLM2 on CPU: 8,155 tokens, 16 minutes).
-CHAT_MAX_TOKENS = 512
+# that rambles fill the server's context (SmolLM2 on CPU: 8,155 tokens, 16 minutes). At SmolLM2's ~15
+# tokens/s on 2 busy cores, 256 tokens are a reply cut after ~20 s; 512 took 34 s.
+CHAT_MAX_TOKENS = 256
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
