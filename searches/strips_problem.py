@@ -23,7 +23,6 @@ from widthbench.subtasks import prompts as sub_prompts
 from widthbench.subtasks.parse import answer_section
 
 
-
 class StripsProblem:
     kind = "plan"
     has_engine = True

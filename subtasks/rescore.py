@@ -28,8 +28,8 @@ from typing import Any
 
 from widthbench.errors import ParseError, UserError
 from widthbench.pddl_domains.render import Renderer
-from widthbench.runfiles import make_output_dir
 from widthbench.planners.strips import Task, execute_plan, load_task
+from widthbench.runfiles import make_output_dir
 from widthbench.subtasks import flexible
 from widthbench.subtasks import parse as strict_parse
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.runfiles import make_output_dir
 from widthbench.llm.types import on_off
+from widthbench.runfiles import make_output_dir
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
                                       NotEnoughItems, Pool, build_items)

@@ -51,10 +51,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="novelty prompts: estimated prompt tokens at most (default: 15000, which "
                         "fits Qwen3's 32,768-token context with a 16,384-token thinking answer, lowered "
                         "to fit the server's context when it reports a smaller one)")
+    from widthbench.planners.iw import DEFAULT_MAX_WIDTH
+
     parser.add_argument("--max-width", type=int, default=None, metavar="K",
                         help="novelty and width-estimate: widths are searched up to IW(K); an instance "
-                        "of larger width feeds none of their items (default 4, which every generated "
-                        "Blocksworld and Logistics instance of the defaults meets)")
+                        f"of larger width feeds none of their items (default {DEFAULT_MAX_WIDTH}, which every "
+                        "generated Blocksworld and Logistics instance of the defaults meets; the same "
+                        "limit as `widths --max-width`)")
     parser.add_argument("--max-tokens", type=int, default=None,
                         help="max_tokens per request (default: 16384 thinking, 2048 normal, grown for an item "
                         "whose correct answer would not fit)")
