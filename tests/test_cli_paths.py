@@ -69,7 +69,7 @@ def _tree(root: Path) -> dict[str, bytes | None]:
 def test_every_output_option_of_every_subcommand_is_walked():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.dest == "command")
-    found = {(name, a.option_strings[-1] if a.dest != "out" else "--out")
+    found = {(name, a.option_strings[0])
              for name, p in sub.choices.items() for a in p._actions if a.dest in OUTPUT_DESTS}
     assert found == set(CASES)
 

@@ -247,3 +247,21 @@ def test_a_cell_of_failed_requests_says_so_in_the_printed_table(tmp_path, capsys
     finally:
         broken.stop()
     assert "| 0/0 · 2 failed |" in capsys.readouterr().out  # n counts answered items only
+
+
+def test_bad_input_found_during_the_run_leaves_no_empty_run_folder(tmp_path, capsys):
+    empty = tmp_path / "no-set"
+    empty.mkdir()
+    out = tmp_path / "runs" / "new"
+    assert main(["score", "--instances", str(empty), "--model", "sim:oracle", "--no-cache", "--quiet",
+                 "--out", str(out)]) == 2
+    assert "no domain.pddl" in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()  # neither the run folder nor the parent made for it
+
+
+def test_a_run_folder_that_existed_stays_when_the_run_fails(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    assert main(["score", "--instances", str(tmp_path / "nowhere"), "--model", "sim:oracle", "--no-cache",
+                 "--quiet", "--out", str(out)]) == 2
+    assert out.is_dir()

@@ -11,6 +11,7 @@ any layer may use it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import tempfile
@@ -53,6 +54,24 @@ def make_output_dir(path: str | os.PathLike, what: str = "output folder") -> Pat
     except OSError as exc:
         raise UserError(f"{what} {path}: cannot create it ({exc.strerror or exc})") from None
     return p
+
+
+@contextlib.contextmanager
+def removed_if_left_empty(path: str | os.PathLike):
+    """Around a command's work: if it fails, the folders it created for ``path`` (the folder and any
+    new parents) that are still empty are removed, so that bad input (a mistyped --instances) leaves
+    no empty run folder behind. Anything written into them stays (a killed run resumes)."""
+    p = Path(path).absolute()
+    new = [d for d in (p, *p.parents) if not d.exists()]  # deepest first
+    try:
+        yield
+    except BaseException:
+        for d in new:
+            try:
+                d.rmdir()  # only an empty folder
+            except OSError:
+                break
+        raise
 
 
 def summary_kind(run_dir: str | os.PathLike) -> str:

@@ -131,7 +131,7 @@ def _domain_options(args) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     from widthbench.llm.cli_args import check_cache_dir, incomplete_exit, open_model_from_args
-    from widthbench.runfiles import check_output_dir
+    from widthbench.runfiles import check_output_dir, removed_if_left_empty
     from widthbench.subtasks.report import format_table, write_report
     from widthbench.subtasks.run import run_score
 
@@ -142,7 +142,8 @@ def run(args: argparse.Namespace) -> int:
 
     model = open_model_from_args(args, simulator=simulator_for(args.model))
     try:
-        summary = run_score(config, model, args.out, quiet=args.quiet)
+        with removed_if_left_empty(args.out):
+            summary = run_score(config, model, args.out, quiet=args.quiet)
     finally:
         model.close()
     print(format_table(summary))
