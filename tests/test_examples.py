@@ -100,6 +100,19 @@ def test_runnable_example_exits_0(block, tmp_path):
     done = run_block(block, tmp_path)
     assert done.returncode == 0, (f"{block.name} exited {done.returncode}\n--- block\n{block.text}"
                                   f"--- stderr (last lines)\n" + "\n".join(done.stderr.splitlines()[-15:]))
+    # What an example writes into the checkout (sets/, plan.txt, runs/) is ignored by git there.
+    made = sorted(p.name + ("/" if p.is_dir() else "") for p in (tmp_path / "checkout").iterdir())
+    assert made == [] or _ignored(made) == made, f"{block.name} writes {made}; not in .gitignore: " \
+        f"{sorted(set(made) - set(_ignored(made)))}"
+
+
+def _ignored(names: list[str]) -> list[str]:
+    """The names (relative to the checkout's top) that the checkout's .gitignore ignores."""
+    if not (REPO / ".git").exists():
+        pytest.skip("not a git checkout")
+    done = subprocess.run(["git", "-C", str(REPO), "check-ignore", "--no-index", *names],
+                          capture_output=True, text=True, timeout=60)
+    return sorted(done.stdout.split())
 
 
 def test_a_failing_command_in_a_block_fails_the_block(tmp_path):
