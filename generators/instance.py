@@ -30,6 +30,7 @@ from widthbench.errors import UserError
 from widthbench.generators.common import solve
 from widthbench.planners import strips
 from widthbench.planners.problem_writer import problem_text
+from widthbench.runfiles import make_output_dir
 
 MANIFEST = "manifest.jsonl"
 DOMAIN_FILE = "domain.pddl"
@@ -97,11 +98,7 @@ def write_instance_set(directory: str | Path, domain: str | Path | strips.Domain
     Existing files of the same names are overwritten; nothing else in the folder is touched.
     """
     instances = list(instances)
-    out = Path(directory)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"cannot create output folder {out}: {exc.strerror}") from None
+    out = make_output_dir(directory)
     ids = [i.id for i in instances]
     if len(set(ids)) != len(ids):
         dup = next(x for x in ids if ids.count(x) > 1)

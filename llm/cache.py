@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from widthbench.llm.types import Reply
+from widthbench.runfiles import make_output_dir
 
 FILENAME = "replies.sqlite"
 
@@ -34,8 +35,7 @@ def default_cache_dir() -> Path:
 
 class ReplyCache:
     def __init__(self, directory: str | os.PathLike[str]):
-        self.directory = Path(directory)
-        self.directory.mkdir(parents=True, exist_ok=True)
+        self.directory = make_output_dir(directory, "reply cache folder")
         self.path = self.directory / FILENAME
         # isolation_level=None: autocommit; each put is its own short transaction.
         self._db = sqlite3.connect(self.path, timeout=60, isolation_level=None,

@@ -37,8 +37,25 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = Tru
                    "(default $WIDTHBENCH_VLLM_BATCH_CMD or scripts/vllm_cpu_server.sh batch)")
 
 
+def check_cache_dir(args: argparse.Namespace) -> None:
+    """A --cache-dir (or $WIDTHBENCH_CACHE_DIR) that cannot be a folder is a one-line UserError
+    before any work is done."""
+    import os
+
+    from widthbench.runfiles import check_output_dir
+
+    if args.no_cache:
+        return
+    if args.cache_dir is not None:
+        check_output_dir(args.cache_dir, "--cache-dir")
+    elif os.environ.get("WIDTHBENCH_CACHE_DIR"):
+        check_output_dir(os.environ["WIDTHBENCH_CACHE_DIR"], "WIDTHBENCH_CACHE_DIR")
+
+
 def open_model_from_args(args: argparse.Namespace, **overrides):
     from widthbench.llm.model import open_model
+
+    check_cache_dir(args)
 
     options = dict(base_urls=args.base_url, cache_dir=args.cache_dir, use_cache=not args.no_cache,
                    concurrency=args.concurrency, base_model=args.base_model, preset=args.preset,

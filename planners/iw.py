@@ -41,6 +41,11 @@ from widthbench.planners.model import StripsModel, atom_mask_fn
 from widthbench.planners.novelty import NoveltyTable, bits
 
 GOAL_TESTS = ("after-prune", "before-prune")
+# The largest k IW is raised to unless the user says otherwise (`--max-width`, alias `--max-k` of
+# `widths`): the score grid's novelty and width-estimate items, the searches' oracle novelty width and
+# `widthbench widths`. 4 covers every generated Blocksworld (4-5 blocks) and Logistics instance of the
+# defaults; IW(5) on a 50-atom ACPBench problem takes minutes in pure Python (docs/domains.md).
+DEFAULT_MAX_WIDTH = 4
 KEPT, DUPLICATE, PRUNED = "kept", "duplicate", "novelty"
 
 

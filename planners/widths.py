@@ -239,6 +239,18 @@ def summarize(rows: list[dict], max_k: int) -> dict:
     }
 
 
+def mean_width_text(summary: dict, digits: int = 3) -> str:
+    """"mean width 1.78", saying which rows the mean is over when some have no width up to K (they
+    count in n, not in the mean)."""
+    mw, n, above = summary["mean_width"], summary["n"], summary["n_above_max_k"]
+    if mw is None:
+        return f"no width up to {summary['max_k']}"
+    text = f"mean width {mw:.{digits}f}"
+    if above:
+        text += f" over the {n - above} of {n} rows of width <= {summary['max_k']}"
+    return text
+
+
 def plot(rows: list[dict], max_k: int, path, title: str) -> None:
     """widths.png: width distribution and prunable-fraction distributions (seed 000's Figure 1)."""
     import matplotlib
@@ -257,8 +269,7 @@ def plot(rows: list[dict], max_k: int, path, title: str) -> None:
                          fontsize=9)
     ax1.set_xlabel("effective width")
     ax1.set_ylabel("instances" if not any(r["goal"] != rows[0]["goal"] for r in rows) else "rows")
-    mw = summary["mean_width"]
-    ax1.set_title(f"widths (n={summary['n']}, mean {mw:.2f})" if mw is not None else "widths")
+    ax1.set_title(f"widths (n={summary['n']}; {mean_width_text(summary, 2)})")
     series = [("prunable_of_tree", "of state tree", "#55A868"),
               ("prunable_of_generated", "of generated non-duplicates", "#C44E52"),
               ("prunable_of_reachable", "of reachable states", "#8172B2")]
@@ -271,7 +282,8 @@ def plot(rows: list[dict], max_k: int, path, title: str) -> None:
     ax2.set_xlabel("states prunable by IW(w) up to the goal (%)")
     ax2.set_ylabel("rows")
     ax2.set_title("prunable fraction, by denominator")
-    ax2.legend(fontsize=8, loc="upper center")
+    if ax2.get_legend_handles_labels()[0]:  # no row has a prunable fraction when none has a width
+        ax2.legend(fontsize=8, loc="upper center")
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=120)

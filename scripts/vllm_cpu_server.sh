@@ -65,6 +65,11 @@ SMOLLM2_DEPS=("gguf==0.19.0" "accelerate==1.15.0" "pandas==3.1.1")
 SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 die() { echo "vllm_cpu_server.sh: $*" >&2; exit 2; }
+# die_usage MESSAGE USAGE: a user mistake (an unknown option, a missing argument), with the usage line
+die_usage() { echo "vllm_cpu_server.sh: $1" >&2; echo "usage: $0 $2" >&2; exit 2; }
+no_arguments() { [[ $# -le 1 ]] || die_usage "$1: takes no arguments (got ${*:2})" "$1"; }
+
+START_USAGE="start MODEL_DIR NAME [PORT] [--max-model-len N] | start --model smollm2 [--name NAME] [--port PORT] [--max-model-len N]"
 
 usage() { sed -n '2,50p' "$0" | sed -n '/^#/p' | sed 's/^# \{0,1\}//'; }
 
@@ -157,14 +162,14 @@ cmd_start() {
             --name) name="${2:-}"; shift 2 || die "--name needs a NAME" ;;
             --port) port="${2:-}"; shift 2 || die "--port needs a PORT" ;;
             --max-model-len) max_len_given="${2:-}"; shift 2 || die "--max-model-len needs N" ;;
-            -*) die "start: unknown option $1" ;;
+            -*) die_usage "start: unknown option $1" "$START_USAGE" ;;
             *) positional+=("$1"); shift ;;
         esac
     done
     local model_dir
     if [[ -n "$known" ]]; then
         [[ "$known" == smollm2 ]] || die "start --model: known models: smollm2 (or give MODEL_DIR NAME)"
-        [[ ${#positional[@]} -eq 0 ]] || die "usage: $0 start --model smollm2 [--name NAME] [--port PORT] [--max-model-len N]"
+        [[ ${#positional[@]} -eq 0 ]] || die_usage "start --model smollm2 takes no MODEL_DIR NAME" "$START_USAGE"
         cmd_setup_smollm2
         model_dir="$SMOLLM2_DIR"
         name="${name:-smollm2}"
@@ -172,7 +177,7 @@ cmd_start() {
         reasoning=()  # SmolLM2 has no <think> tokens: the qwen3 parser cannot load, nothing to split
     else
         [[ ${#positional[@]} -ge 2 && ${#positional[@]} -le 3 ]] \
-            || die "usage: $0 start MODEL_DIR NAME [PORT] [--max-model-len N]"
+            || die_usage "start: MODEL_DIR and NAME needed" "$START_USAGE"
         model_dir="${positional[0]}"
         name="${positional[1]}"
         port="${positional[2]:-$port}"
@@ -221,11 +226,18 @@ cmd_start() {
     echo "http://127.0.0.1:$port/v1"
 }
 
+known_servers() {
+    local f names=()
+    shopt -s nullglob
+    for f in "$RUN_DIR"/*.pid; do names+=("$(basename "$f" .pid)"); done
+    if [[ ${#names[@]} -eq 0 ]]; then echo "none"; else echo "${names[*]}"; fi
+}
+
 group_alive() { kill -0 -- "-$1" 2>/dev/null; }
 
 stop_one() {
     local name="$1" pidf="$RUN_DIR/$1.pid" pid i
-    [[ -f "$pidf" ]] || { echo "no server $name" >&2; return 0; }
+    [[ -f "$pidf" ]] || { echo "no server $name (running: $(known_servers))" >&2; return 0; }
     pid="$(cat "$pidf")"
     # The API server shuts its engine down itself on SIGTERM; signal the whole group (setsid in
     # `start`) only if something is left, and SIGKILL as a last resort.
@@ -241,6 +253,13 @@ stop_one() {
 }
 
 cmd_stop() {
+    # Servers are stopped by the NAME they were started as; an option (e.g. --port) must not
+    # silently stop nothing.
+    local a
+    for a in "$@"; do
+        [[ "$a" != -* ]] || die_usage "stop: unknown option $a (servers are stopped by NAME; running: $(known_servers))" "stop [NAME]"
+    done
+    [[ $# -le 1 ]] || die_usage "stop: one NAME at most (got $*)" "stop [NAME]"
     if [[ $# -ge 1 ]]; then
         stop_one "$1"
         return
@@ -270,12 +289,12 @@ cmd_batch() {
 sub="${1:-}"
 [[ $# -gt 0 ]] && shift
 case "$sub" in
-    setup) cmd_setup ;;
-    setup-smollm2) cmd_setup_smollm2 ;;
+    setup) no_arguments setup "$@"; cmd_setup ;;
+    setup-smollm2) no_arguments setup-smollm2 "$@"; cmd_setup_smollm2 ;;
     start) cmd_start "$@" ;;
     stop) cmd_stop "$@" ;;
     batch) cmd_batch "$@" ;;
-    python) echo "$PY" ;;
+    python) no_arguments python "$@"; echo "$PY" ;;
     -h|--help|help) usage ;;
     *) usage >&2; exit 2 ;;
 esac

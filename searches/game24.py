@@ -199,7 +199,7 @@ class Game24Problem:
         from widthbench.planners.iw import iterated_width
 
         res = iterated_width(g24.Game24Model(self.puzzle.numbers, space=self.space), 3)
-        return res.width if res.width else 3
+        return res.width if res.width is not None else 3
 
     def check(self, plan, final_state=None) -> dict:
         if plan is None:

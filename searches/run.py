@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 from widthbench.errors import UserError
+from widthbench.runfiles import make_output_dir
 from widthbench.searches.broker import LLM, Broker
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.graph import write_tree
@@ -306,8 +307,7 @@ def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 6
     """Run ``config`` on ``problems``; returns the summary (also written to RUN/summary.json)."""
     config.check()
     check_config(config, problems)
-    run_dir = Path(out)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = make_output_dir(out)
     simulated = bool(model.simulated)
     record = {"kind": "solve", "config": config.to_dict(), "model": model.spec, "simulated": simulated,
               "instances": [p.id for p in problems], "source": source or {}}

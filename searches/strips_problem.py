@@ -22,8 +22,6 @@ from widthbench.subtasks import answers, api
 from widthbench.subtasks import prompts as sub_prompts
 from widthbench.subtasks.parse import answer_section
 
-MAX_WIDTH = 4  # IW(k) is tried up to this k for the oracle novelty width
-
 
 class StripsProblem:
     kind = "plan"
@@ -92,11 +90,13 @@ class StripsProblem:
 
     @functools.cached_property
     def _width(self) -> int:
-        from widthbench.planners.iw import iterated_width
+        from widthbench.planners.iw import DEFAULT_MAX_WIDTH, iterated_width
         from widthbench.planners.model import StripsModel
 
-        res = iterated_width(StripsModel(self.task), MAX_WIDTH)
-        return res.width if res.width else MAX_WIDTH
+        # the oracle novelty width; wider than IW(DEFAULT_MAX_WIDTH) (None) prunes at that k. A goal
+        # true initially has width 0, which is a width, not "none found"
+        res = iterated_width(StripsModel(self.task), DEFAULT_MAX_WIDTH)
+        return res.width if res.width is not None else DEFAULT_MAX_WIDTH
 
     def check(self, plan, final_state=None) -> dict:
         """Engine validation of a plan from the initial state."""

@@ -23,13 +23,12 @@ from typing import Any
 
 from widthbench.errors import UserError
 from widthbench.planners import strips
+# Widths are searched up to DEFAULT_MAX_WIDTH (IW(1) .. IW(K)); an instance of larger width feeds no
+# novelty or width-estimate item. Re-exported here for subtasks.run.
+from widthbench.planners.iw import DEFAULT_MAX_WIDTH
 
 INVALID_KINDS = ("non-goal", "inapplicable", "mixed")
 DEFAULT_PROMPT_BUDGET = 15_000  # estimated tokens: Qwen3's 32,768 minus 16,384 thinking answer, margin
-# Widths are searched up to this k (IW(1) .. IW(K)); an instance of larger width feeds no novelty or
-# width-estimate item. 4 covers every generated Blocksworld (4-5 blocks) and Logistics instance of the
-# defaults; IW(5) on a 50-atom ACPBench problem takes minutes in pure Python (docs/domains.md).
-DEFAULT_MAX_WIDTH = 4
 
 
 def check_max_width(k: int) -> int:

@@ -20,6 +20,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
+from widthbench.runfiles import make_output_dir
+
 
 COLUMNS = (("pddl", "off", "Standard Normal"), ("pddl", "on", "Standard Thinking"),
            ("nl", "off", "Natural Language Normal"), ("nl", "on", "Natural Language Thinking"))
@@ -94,7 +96,10 @@ def _note(r: dict) -> str:
 
 
 def _kn(r: dict) -> str:
-    return f"{r['correct']}/{r['n']}" + (f" +{r['skipped']} skipped" if r.get("skipped") else "") + _note(r)
+    """A k/n cell; items whose requests failed after their retries (not in n: a rerun asks them
+    again) or that were skipped (too long for the context) are said, so the cell never reads complete."""
+    return (f"{r['correct']}/{r['n']}" + (f" · {r['request_errors']} failed" if r.get("request_errors") else "")
+            + (f" +{r['skipped']} skipped" if r.get("skipped") else "") + _note(r))
 
 
 def _acc(r: dict) -> str:
@@ -124,8 +129,10 @@ def format_table(summary: dict) -> str:
         out.append(_title(model, domain, sim))
         out += _md_table(_cells(rows), _kn)
         out.append("")
+    from widthbench.subtasks.run import not_built_reason
+
     for sub, why in (summary.get("not_built") or {}).items():
-        out.append(f"Not built: {sub}: {why}")
+        out.append(f"Not built: {sub}: {not_built_reason(sub, why)}")
     return "\n".join(out).rstrip() + "\n"
 
 
@@ -195,8 +202,7 @@ def load_run(run_dir: str | Path) -> tuple[dict, list[dict]]:
 
 def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:
     runs = [load_run(d) for d in run_dirs]
-    dest = Path(out) if out is not None else Path(run_dirs[0])
-    dest.mkdir(parents=True, exist_ok=True)
+    dest = make_output_dir(out if out is not None else run_dirs[0])
     rows = [r for s, _ in runs for r in all_rows(s)]
     records = [r for _, recs in runs for r in recs]
     simulated = any(s.get("simulated") for s, _ in runs)

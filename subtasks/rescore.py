@@ -29,6 +29,7 @@ from typing import Any
 from widthbench.errors import ParseError, UserError
 from widthbench.pddl_domains.render import Renderer
 from widthbench.planners.strips import Task, execute_plan, load_task
+from widthbench.runfiles import make_output_dir
 from widthbench.subtasks import flexible
 from widthbench.subtasks import parse as strict_parse
 
@@ -385,9 +386,8 @@ def rescore(paths, instance_dirs) -> tuple[list[tuple[ResultFile, list[AnswerRes
 
 
 def write_outputs(out_dir: str | Path, judged, summary: dict) -> None:
-    d = Path(out_dir)
+    d = make_output_dir(out_dir, "--out")
     try:
-        d.mkdir(parents=True, exist_ok=True)
         with open(d / "answers.jsonl", "w", encoding="utf-8") as f:
             for _, rs in judged:
                 for a in rs:

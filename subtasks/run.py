@@ -23,6 +23,7 @@ from pathlib import Path
 
 from widthbench.errors import UserError
 from widthbench.llm.types import on_off
+from widthbench.runfiles import make_output_dir
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
                                       NotEnoughItems, Pool, build_items)
@@ -174,6 +175,12 @@ def _max_width(config: ScoreConfig) -> int:
     return DEFAULT_MAX_WIDTH if config.max_width is None else config.max_width
 
 
+def not_built_reason(subtask: str, why: str) -> str:
+    """Why ``subtask`` was not built, without the sub-task's name (the message of `NotEnoughItems`,
+    and the summaries of runs made before this was stripped, open with it)."""
+    return why.removeprefix(f"{subtask}: ")
+
+
 def build_all_items(config: ScoreConfig, registry: Registry | None = None,
                     not_built: dict[str, str] | None = None) -> dict[str, list]:
     """``config.count`` items of each sub-task, on one pool. A sub-task in ``config.skippable``
@@ -190,7 +197,7 @@ def build_all_items(config: ScoreConfig, registry: Registry | None = None,
             if s not in config.skippable:
                 raise
             if not_built is not None:
-                not_built[s] = str(exc)
+                not_built[s] = not_built_reason(s, str(exc))
     if not out:
         raise UserError("no sub-task could be built on these instances: " +
                         "; ".join(f"{k}: {v}" for k, v in (not_built or {}).items()))
@@ -228,8 +235,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
         raise UserError(f"--count must be at least 1, got {config.count}")
     if config.invalid_kind not in INVALID_KINDS:
         raise UserError(f"unknown --invalid-kind {config.invalid_kind!r} (known: {', '.join(INVALID_KINDS)})")
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    out = make_output_dir(out_dir)
     import dataclasses
 
     context = getattr(model, "context_length", None)

@@ -126,3 +126,13 @@ def test_an_instance_folder_that_does_not_match_the_queries_is_a_one_line_error(
     assert main(["rescore", "planbench", str(shifted), "--instances", str(BW_DIR)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "wrong instance folder" in err
+
+
+def test_an_out_that_is_a_file_fails_before_the_work(files, tmp_path, capsys):
+    out = tmp_path / "existing.txt"
+    out.write_text("keep me\n")
+    code = main(["rescore", "planbench", str(files["t1"]), "--instances", str(BW_DIR), "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 2 and captured.out == ""  # nothing judged, nothing printed
+    assert captured.err.strip() == f"widthbench rescore: error: --out {out}: a file is there, not a folder"
+    assert out.read_text() == "keep me\n"

@@ -176,3 +176,92 @@ def test_failed_requests_are_recorded_apart_and_retried_on_rerun(servers, tmp_pa
     assert main(argv) == 0
     (row,) = _summary(out)["rows"]
     assert (row["n"], row["correct"], row["request_errors"]) == (2, 2, 0)
+
+
+# ---- what a newcomer reads (issue 25) ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def small_set(tmp_path_factory):
+    d = tmp_path_factory.mktemp("bw2")
+    assert main(["generate", "blocksworld", "--count", "2", "--seed", "0", "--blocks", "3", "--out", str(d),
+                 "--quiet"]) == 0
+    return d
+
+
+def test_without_table_score_says_where_its_files_went_and_with_it_writes_report_html(small_set, tmp_path, capsys):
+    base = ["score", "--instances", str(small_set), "--model", "sim:oracle", "--subtask", "action-generation",
+            "--count", "1", "--style", "pddl", "--thinking", "off", "--no-cache", "--quiet"]
+    out = tmp_path / "run"
+    assert main([*base, "--out", str(out)]) == 0
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith(f"run folder: {out} ") and f"widthbench report {out}" in last
+    assert not (out / "report.html").exists()
+    assert main([*base, "--out", str(out), "--table"]) == 0
+    printed = capsys.readouterr().out
+    assert (out / "report.html").is_file() and f"wrote {out / 'report.html'}" in printed
+    assert (out / "table.md").is_file()
+
+
+def test_not_built_names_the_sub_task_once(small_set, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(["score", "--instances", str(small_set), "--model", "sim:oracle", "--subtask", "all",
+                 "--count", "2", "--style", "pddl", "--thinking", "off", "--no-cache", "--quiet",
+                 "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Not built: novelty-hard: 0 of 2 items" in printed
+    assert "novelty-hard: novelty-hard" not in printed
+    assert not json.loads((out / "summary.json").read_text())["not_built"]["novelty-hard"].startswith("novelty-hard")
+
+
+def test_a_summary_recorded_with_the_name_in_the_reason_is_shown_once():
+    from widthbench.subtasks.report import format_table
+
+    text = format_table({"rows": [], "not_built": {"novelty-hard": "novelty-hard: 0 of 3 items"}})
+    assert text.strip() == "Not built: novelty-hard: 0 of 3 items"
+
+
+def _row(**kw):
+    row = {"subtask": "plan-verification", "metric": "correct", "style": "pddl", "thinking": "off",
+           "extension": False, "domain": "blocksworld", "model": "m", "simulated": False, "reader": "flexible",
+           "n": 4, "correct": 4, "accuracy": 1.0, "ci_low": 0.5, "ci_high": 1.0, "items": 4, "parse_errors": 0,
+           "request_errors": 0, "skipped": 0}
+    row.update(kw)
+    return row
+
+
+def test_a_cell_whose_requests_partly_failed_does_not_read_complete():
+    from widthbench.subtasks.report import format_table
+
+    assert "| 4/4 |" in format_table({"rows": [_row()]})
+    assert "| 4/4 · 1 failed |" in format_table({"rows": [_row(request_errors=1)]})
+
+
+def test_a_cell_of_failed_requests_says_so_in_the_printed_table(tmp_path, capsys):
+    broken = ServerThread(SimServerConfig(model="sim:oracle", fail_rate=1.0, faults=("500",),
+                                          simulator=simulator_for("sim:oracle"))).start()
+    try:
+        assert main(["score", "--model", "openai:sim:oracle", "--base-url", broken.base_url, "--out",
+                     str(tmp_path / "run"), "--quiet", "--no-cache", "--retries", "0", "--subtask",
+                     "plan-verification", "--count", "2", "--style", "nl", "--thinking", "off"]) == 3
+    finally:
+        broken.stop()
+    assert "| 0/0 · 2 failed |" in capsys.readouterr().out  # n counts answered items only
+
+
+def test_bad_input_found_during_the_run_leaves_no_empty_run_folder(tmp_path, capsys):
+    empty = tmp_path / "no-set"
+    empty.mkdir()
+    out = tmp_path / "runs" / "new"
+    assert main(["score", "--instances", str(empty), "--model", "sim:oracle", "--no-cache", "--quiet",
+                 "--out", str(out)]) == 2
+    assert "no domain.pddl" in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()  # neither the run folder nor the parent made for it
+
+
+def test_a_run_folder_that_existed_stays_when_the_run_fails(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    assert main(["score", "--instances", str(tmp_path / "nowhere"), "--model", "sim:oracle", "--no-cache",
+                 "--quiet", "--out", str(out)]) == 2
+    assert out.is_dir()

@@ -155,3 +155,32 @@ def test_lines_that_are_not_only_actions_stay_usage_errors(plan, files, capsys):
     (files / "junk.txt").write_text(plan)
     assert main(["validate", "blocksworld", str(files / "p.pddl"), str(files / "junk.txt")]) == 2
     assert "not a PDDL action" in capsys.readouterr().err
+
+
+# One rule for steps the task does not have (issue 25): bad input, exit 2, wherever they stand;
+# every step is read before the plan is executed, so an inapplicable step before them changes nothing.
+ORDERS = {
+    "unknown action after a valid step": "(unstack a b)\n(fly a)\n",
+    "unknown action after an inapplicable step": "(pick-up b)\n(fly a)\n",
+    "unknown action first": "(fly a)\n(unstack a b)\n",
+    "unknown object after an inapplicable step": "(pick-up b)\n(pick-up zz)\n",
+    "unknown object after a valid step": "(unstack a b)\n(put-down zz)\n",
+    "wrong arity after an inapplicable step": "(stack a b)\n(stack a)\n",
+}
+
+
+@pytest.mark.parametrize("plan", ORDERS.values(), ids=list(ORDERS))
+def test_a_step_the_task_does_not_have_is_exit_2_wherever_it_stands(plan, files, capsys):
+    (files / "odd.txt").write_text(plan)
+    assert main(["validate", "blocksworld", str(files / "p.pddl"), str(files / "odd.txt")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    line, = captured.err.strip().splitlines()
+    assert f"odd.txt: step {1 if plan.startswith('(fly') else 2}: " in line
+    assert "INVALID" not in line
+
+
+def test_a_well_formed_step_outside_the_grounded_set_is_still_invalid_after_an_inapplicable_one(files, capsys):
+    (files / "odd.txt").write_text("(pick-up b)\n(stack a a)\n")
+    assert main(["validate", "blocksworld", str(files / "p.pddl"), str(files / "odd.txt")]) == 1
+    assert "step 1 (pick-up b)" in capsys.readouterr().out

@@ -1,15 +1,20 @@
-"""Run folders on disk: the one reader of RUN/summary.json and of the runs' JSON-lines files.
+"""Run folders on disk: the one reader of RUN/summary.json and of the runs' JSON-lines files, and
+the one maker of output folders (`check_output_dir`, `make_output_dir`).
 
 Every run writes ``summary.json`` with a ``"kind"`` ("score" for the sub-task grid, "solve" for tree
 searches); reports read it through `load_summary`, which turns a missing file, bad JSON or the
-wrong kind into a one-line `UserError`. Imports only the standard library and widthbench.errors, so
+wrong kind into a one-line `UserError`. An output or cache folder that cannot be made (a file is
+there or above it, or nothing may be created there, such as /proc/x) is a one-line `UserError` too,
+raised before anything is written. Imports only the standard library and widthbench.errors, so
 any layer may use it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import tempfile
 from pathlib import Path
 
 from widthbench.errors import UserError
@@ -18,6 +23,55 @@ SUMMARY = "summary.json"
 
 # What a user runs to make a finished folder of each kind.
 _MAKES = {"score": "widthbench score", "solve": "widthbench solve"}
+
+
+def check_output_dir(path: str | os.PathLike, what: str = "output folder") -> Path:
+    """``path`` as a Path if a folder is there or can be made there; else a one-line `UserError`
+    that starts with ``what`` (e.g. "--out") and the path. Creates nothing: commands call it before
+    they do any work, so a bad --out fails at once and leaves nothing behind."""
+    p = Path(path)
+    where, base = f"{what} {path}", p
+    try:
+        if p.exists() and not p.is_dir():
+            raise UserError(f"{where}: a file is there, not a folder")
+        while not base.exists() and base != base.parent:
+            base = base.parent
+        if not base.is_dir():
+            raise UserError(f"{where}: {base} is a file, not a folder")
+        # Permission bits do not tell (root may write anywhere but /proc, read-only mounts): try.
+        os.rmdir(tempfile.mkdtemp(prefix=".widthbench-probe-", dir=base))
+    except OSError as exc:
+        raise UserError(f"{where}: nothing can be created in {base} ({exc.strerror or exc})") from None
+    return p
+
+
+def make_output_dir(path: str | os.PathLike, what: str = "output folder") -> Path:
+    """Create the folder ``path`` (and its parents) unless it exists; a one-line `UserError` when it
+    cannot be made (`check_output_dir`)."""
+    p = check_output_dir(path, what)
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"{what} {path}: cannot create it ({exc.strerror or exc})") from None
+    return p
+
+
+@contextlib.contextmanager
+def removed_if_left_empty(path: str | os.PathLike):
+    """Around a command's work: if it fails, the folders it created for ``path`` (the folder and any
+    new parents) that are still empty are removed, so that bad input (a mistyped --instances) leaves
+    no empty run folder behind. Anything written into them stays (a killed run resumes)."""
+    p = Path(path).absolute()
+    new = [d for d in (p, *p.parents) if not d.exists()]  # deepest first
+    try:
+        yield
+    except BaseException:
+        for d in new:
+            try:
+                d.rmdir()  # only an empty folder
+            except OSError:
+                break
+        raise
 
 
 def summary_kind(run_dir: str | os.PathLike) -> str:

@@ -57,10 +57,10 @@ def _tokenize_chat(server, messages, thinking: bool) -> int:
 
 
 def test_chat_with_thinking_on_works_against_a_4096_context_server(smollm2_4k, capsys):
-    # No --max-tokens: the thinking default (16384) is more than the whole context; it is lowered
-    # so prompt + max_tokens fits, instead of an HTTP 400.
+    # --max-tokens 16384 (the sub-tasks' thinking default) is more than the whole context; it is
+    # lowered so prompt + max_tokens fits, instead of an HTTP 400.
     code = main(["chat", "--model", "openai:smollm2-4k", "--base-url", smollm2_4k.base_url,
-                 "--thinking", "on", "--no-cache", "--temperature", "0",
+                 "--thinking", "on", "--no-cache", "--temperature", "0", "--max-tokens", "16384",
                  "What is the capital of France?"])
     out = capsys.readouterr().out
     assert code == 0, out

@@ -136,10 +136,12 @@ def test_chat_fits_max_tokens_and_reports_a_prompt_that_cannot_fit(sim_server, c
     server = sim_server(model="sim:const:ok", max_model_len=600)
     base = ["chat", "--model", "openai:sim:const:ok", "--base-url", server.base_url, "--no-cache",
             "--thinking", "on"]
-    assert main(base + ["hello"]) == 0
+    assert main(base + ["--max-tokens", "16384", "hello"]) == 0
     out = capsys.readouterr().out
     prompt = count_prompt_tokens([{"role": "user", "content": "hello"}])
-    assert f"max_tokens={600 - prompt} " in out  # the 16384 default, fitted
+    assert f"max_tokens={600 - prompt} " in out  # 16384 (the sub-tasks' thinking default), fitted
+    assert main(base + ["hello"]) == 0
+    assert "max_tokens=256 " in capsys.readouterr().out  # chat's own default fits as it is
     assert main(base + ["word " * 700]) == 1
     last = capsys.readouterr().err.strip().splitlines()[-1]
     assert last.startswith("widthbench chat: not sent: prompt of ") and "context of 600" in last

@@ -355,5 +355,5 @@ def test_sub_tasks_left_out_of_a_run_are_shown_with_their_reason(browser, runs, 
     (run / "summary.json").write_text(json.dumps(data))
     _open(browser, write_html([run], tmp_path / "page"))
     notes = [p.text for p in _css(browser, "p.not-built")]
-    assert notes == ["Not built: novelty-hard: novelty-hard: 0 of 3 items from 3 instances: <b>too few</b>"]
+    assert notes == ["Not built: novelty-hard: 0 of 3 items from 3 instances: <b>too few</b>"]  # the name once
     assert not _errors(browser)

@@ -6,6 +6,11 @@ import argparse
 
 HELP = "send one message to a model and print the reply (and reasoning) with token usage"
 
+# A chat reply, not a sub-task answer: the sub-tasks' defaults (2048 normal, 16384 thinking) let a model
+# that rambles fill the server's context (SmolLM2 on CPU: 8,155 tokens, 16 minutes). At SmolLM2's ~15
+# tokens/s on 2 busy cores, 256 tokens are a reply cut after ~20 s; 512 took 34 s.
+CHAT_MAX_TOKENS = 256
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from widthbench.llm.cli_args import add_model_arguments
@@ -14,7 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--thinking", choices=("on", "off"), default="off",
                         help="Qwen3 thinking mode (chat_template_kwargs.enable_thinking; default off)")
     parser.add_argument("--system", default=None, help="an optional system message")
-    parser.add_argument("--max-tokens", type=int, default=None)
+    parser.add_argument("--max-tokens", type=int, default=CHAT_MAX_TOKENS, metavar="N",
+                        help=f"longest reply in tokens, thinking included (default {CHAT_MAX_TOKENS}: a chat "
+                        "reply; a thinking model may need more, e.g. 4096)")
     parser.add_argument("--temperature", type=float, default=None)
     parser.add_argument("--top-p", type=float, default=None)
     parser.add_argument("--top-k", type=int, default=None)
@@ -25,10 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
+    from widthbench.errors import UserError
     from widthbench.llm import Request
     from widthbench.llm.cli_args import open_model_from_args
     from widthbench.llm.types import thinking_modes
 
+    if args.max_tokens < 1:
+        raise UserError(f"--max-tokens must be at least 1, got {args.max_tokens}")
     params = {k: v for k, v in (("temperature", args.temperature), ("top_p", args.top_p),
                                  ("top_k", args.top_k)) if v is not None}
     messages = [{"role": "system", "content": args.system}] if args.system else []
@@ -60,4 +70,6 @@ def run(args: argparse.Namespace) -> int:
         f"latency={reply.latency:.2f}s "
         f"cached={'yes' if reply.cached else 'no'}" + (" simulated" if reply.simulated else "")
     )
+    if reply.finish_reason == "length":
+        print(f"[cut at max_tokens={reply.max_tokens}; --max-tokens N allows a longer reply]")
     return 0

@@ -25,7 +25,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     import time
-    from pathlib import Path
 
     from widthbench.errors import UserError
     from widthbench.generators import generate, write_instance_set
@@ -41,8 +40,10 @@ def run(args: argparse.Namespace) -> int:
         raise UserError("the demo runs simulated models only (sim:...); use `widthbench score` for servers")
     if args.count < 1:
         raise UserError(f"--count must be at least 1, got {args.count}")
+    from widthbench.runfiles import check_output_dir
+
     t0 = time.perf_counter()
-    out = Path(args.out)
+    out = check_output_dir(args.out, "--out")
     inst_dir = out / "instances"
     instances = generate("blocksworld", max(5, args.count), args.seed)
     write_instance_set(inst_dir, "blocksworld", instances)

@@ -84,8 +84,9 @@ def run(args) -> int:
 
 
 def _check_out(out, force: bool) -> None:
-    if out.exists() and not out.is_dir():
-        raise UserError(f"--out {out} exists and is not a folder")
+    from widthbench.runfiles import check_output_dir
+
+    check_output_dir(out, "--out")
     if out.is_dir() and any(out.iterdir()) and not force:
         raise UserError(f"--out {out} is not empty; choose a new folder or pass --force")
 

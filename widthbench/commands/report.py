@@ -8,7 +8,7 @@ HELP = "write tables (markdown, CSV), charts, an error analysis and report.html 
 DESCRIPTION = (
     "Read RUN/summary.json of each run and write the report, to --out (default: the first RUN). "
     "Score runs (kind 'score'): table.md and table.csv in seed 000's Table 1 layout (cells k/n), "
-    "rows.csv, table.png with 95%% CI bars and an error analysis (most frequent wrong or missing "
+    "rows.csv, table.png with 95% CI bars and an error analysis (most frequent wrong or missing "
     "actions and facts, pick-up/unstack confusions). Solve runs (kind 'solve'): the search report "
     "(Table 3/4 layout, Figures 2 and 3). Always also report.html: one self-contained page with the "
     "tables, the charts and every item behind each cell (several runs side by side)."
@@ -26,8 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from widthbench.errors import UserError
     from widthbench.reports.html import write_html
-    from widthbench.runfiles import summary_kind
+    from widthbench.runfiles import check_output_dir, summary_kind
 
+    if args.out is not None:
+        check_output_dir(args.out, "--out")
     kinds = {r: summary_kind(r) for r in args.runs}
     score = [r for r, k in kinds.items() if k == "score"]
     solve = [r for r, k in kinds.items() if k == "solve"]

@@ -23,8 +23,11 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
+    from widthbench.runfiles import check_output_dir
     from widthbench.subtasks.rescore import report_lines, rescore, write_outputs
 
+    if args.out:  # before the work, so a bad --out costs nothing
+        check_output_dir(args.out, "--out")
     judged, summary = rescore(args.files, args.instances)
     readers = {"both": ("flexible", "strict"), "none": ()}.get(args.disagreements, (args.disagreements,))
     for line in report_lines(judged, summary, readers):

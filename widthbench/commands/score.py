@@ -9,7 +9,7 @@ DESCRIPTION = (
     "Build seeded sub-task items with exact ground truth, ask the model in every mode "
     "(--style x --thinking), parse the answers into PDDL and compare them symbolically. Writes "
     "RUN/items.jsonl (as it goes; a rerun resumes), RUN/summary.json (rows with n, accuracy and "
-    "Wilson 95%% CIs) and RUN/tokens.json. Every answer is read by two readers, 'flexible' (finds "
+    "Wilson 95% CIs) and RUN/tokens.json. Every answer is read by two readers, 'flexible' (finds "
     "the answer inside a real reply, never guessing) and 'strict' (the format rules); both are "
     "recorded and reported. Sub-tasks are the records of widthbench.subtasks.tasks (docs/subtasks.md; "
     "an unknown name lists them); 'paper' = seed 000's Table 1, 'all' = every one."
@@ -51,10 +51,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="novelty prompts: estimated prompt tokens at most (default: 15000, which "
                         "fits Qwen3's 32,768-token context with a 16,384-token thinking answer, lowered "
                         "to fit the server's context when it reports a smaller one)")
+    from widthbench.planners.iw import DEFAULT_MAX_WIDTH
+
     parser.add_argument("--max-width", type=int, default=None, metavar="K",
                         help="novelty and width-estimate: widths are searched up to IW(K); an instance "
-                        "of larger width feeds none of their items (default 4, which every generated "
-                        "Blocksworld and Logistics instance of the defaults meets)")
+                        f"of larger width feeds none of their items (default {DEFAULT_MAX_WIDTH}, which every "
+                        "generated Blocksworld and Logistics instance of the defaults meets; the same "
+                        "limit as `widths --max-width`)")
     parser.add_argument("--max-tokens", type=int, default=None,
                         help="max_tokens per request (default: 16384 thinking, 2048 normal, grown for an item "
                         "whose correct answer would not fit)")
@@ -72,7 +75,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "always recorded and reported)")
     parser.add_argument("--out", required=True, metavar="RUN", help="run folder (created; resumed if present)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    parser.add_argument("--table", action="store_true", help="also write the report (table, chart, errors)")
+    parser.add_argument("--table", action="store_true",
+                        help="also write the report into RUN: tables, chart, error analysis and report.html "
+                        "(what `widthbench report RUN` writes)")
     add_model_arguments(parser)
 
 
@@ -125,22 +130,32 @@ def _domain_options(args) -> dict:
 
 
 def run(args: argparse.Namespace) -> int:
-    from widthbench.llm.cli_args import incomplete_exit, open_model_from_args
+    from widthbench.llm.cli_args import check_cache_dir, incomplete_exit, open_model_from_args
+    from widthbench.runfiles import check_output_dir, removed_if_left_empty
     from widthbench.subtasks.report import format_table, write_report
     from widthbench.subtasks.run import run_score
 
     config = config_from_args(args)
+    check_output_dir(args.out, "--out")
+    check_cache_dir(args)
     from widthbench.simulated import simulator_for
 
     model = open_model_from_args(args, simulator=simulator_for(args.model))
     try:
-        summary = run_score(config, model, args.out, quiet=args.quiet)
+        with removed_if_left_empty(args.out):
+            summary = run_score(config, model, args.out, quiet=args.quiet)
     finally:
         model.close()
     print(format_table(summary))
     if args.table:
+        from widthbench.reports.html import write_html
+
         for path in write_report([args.out]):
             print(f"wrote {path}")
+        print(f"wrote {write_html([args.out])}")
+    else:
+        print(f"run folder: {args.out} (items.jsonl, summary.json, tokens.json); "
+              f"`widthbench report {args.out}` writes the tables and report.html")
     return incomplete_exit(failed_item_modes(config, args.out))
 
 

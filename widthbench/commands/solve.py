@@ -10,7 +10,9 @@ from widthbench.errors import UserError
 HELP = "solve instances with an LLM search (naive, tot-bfs, tot-dfs, mcts, cat) and a token ledger"
 DESCRIPTION = (
     "Run one search configuration on generated Blocksworld/Logistics instances, an instance folder, "
-    "Game of 24 rows or a --tasks JSONL file. Writes RUN/items.jsonl (one line per instance, as it "
+    "Game of 24 rows or a --tasks JSONL file. Required: where the problems come from, exactly one of --domain "
+    "NAME (blocksworld or logistics, generated; game24), --instances DIR (domain.pddl beside the "
+    "problems, or --domain FILE) or --tasks FILE.jsonl. Writes RUN/items.jsonl (one line per instance, as it "
     "finishes), RUN/summary.json (kind 'solve') and RUN/tokens.json; a rerun with the same --out "
     "resumes (finished instances are skipped, repeated model calls come from the cache). Every plan "
     "counted as solved is validated by the engine. See docs/searches.md."
@@ -55,7 +57,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     m.add_argument("--patience", type=int, default=10, help="mcts early stop after N rollouts without improvement")
     m.add_argument("--iterations", type=int, default=40, help="cat iteration budget (default 40)")
     m.add_argument("--temperature", type=float, default=1.0, help="cat softmax temperature T (default 1)")
-    s = p.add_argument_group("instances")
+    s = p.add_argument_group("instances (required: exactly one of --domain NAME, --instances DIR, --tasks FILE)")
     s.add_argument("--domain", default=None, metavar="NAME|FILE",
                    help="generate blocksworld/logistics instances or game24 puzzles; with --instances DIR, "
                    "a domain file for the folder's problems (any typed STRIPS domain, docs/domains.md)")
@@ -95,6 +97,11 @@ def run(args) -> int:
         raise UserError("give exactly one of --domain, --instances DIR or --tasks FILE")
     if args.count is not None and args.count < 1:
         raise UserError(f"--count must be at least 1, got {args.count}")
+    from widthbench.llm.cli_args import check_cache_dir
+    from widthbench.runfiles import check_output_dir
+
+    check_output_dir(args.out, "--out")
+    check_cache_dir(args)
     from widthbench.llm.types import thinking_modes
 
     modes = thinking_modes(args.thinking)

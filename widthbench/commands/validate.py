@@ -11,7 +11,8 @@ DESCRIPTION = (HELP + ". Plans are PDDL actions in any case, one or more per lin
                "starts a comment; a leading step number ('1.', '0:', 'step 1:') is dropped. A step that names "
                "no ground action of the task (an object of the wrong type, (stack a a)) is an inapplicable "
                "step: INVALID, exit 1. Malformed inputs (unknown action or object, wrong arity, not an "
-               "action) give a one-line error and exit 2.")
+               "action) give a one-line error and exit 2, wherever in the plan they stand: every step is "
+               "read before the plan is executed.")
 
 
 def add_arguments(p) -> None:
@@ -23,7 +24,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     import sys
 
-    from widthbench.planners.strips import execute_plan, load_task, read_plan
+    from widthbench.planners.strips import execute_plan, load_task, parse_action, read_plan
 
     task = load_task(args.domain, args.problem)
     if args.plan == "-":
@@ -37,7 +38,15 @@ def run(args) -> int:
         except OSError as exc:
             raise UserError(f"cannot read plan {path}: {exc.strerror}") from None
     steps = read_plan(text, source)
-    result = execute_plan(task, steps)
+    # Read every step first, so that an action or object the task does not have is bad input (exit 2)
+    # wherever it stands, also after a step that is not applicable.
+    actions = []
+    for n, step in enumerate(steps, start=1):
+        try:
+            actions.append(parse_action(task, step))
+        except UserError as exc:
+            raise UserError(f"{source}: step {n}: {exc}") from None
+    result = execute_plan(task, actions)
     if result.valid:
         print(f"VALID ({len(steps)} steps)")
         return 0

@@ -14,7 +14,7 @@ HELP = "effective widths (IW) of Game-of-24 puzzles or planning instances, with 
 DESCRIPTION = (
     "TARGET is game24 (the 1362 Tree-of-Thoughts puzzles; --rows 901-1000 for ToT's test split), a "
     "domain name (blocksworld, logistics) with generator options (--count, --seed, --blocks, ...), or "
-    "a folder holding domain.pddl and problem files. Runs IW(0), IW(1), ... up to --max-k per instance "
+    "a folder holding domain.pddl and problem files. Runs IW(0), IW(1), ... up to --max-width per instance "
     "(or per goal atom with --single-goals) and writes OUT/widths.jsonl, OUT/summary.json and "
     "OUT/widths.png. Semantics: docs/widths.md."
 )
@@ -23,7 +23,11 @@ GENERATOR_OPTIONS = ("blocks", "cities", "locations", "trucks", "airplanes", "pa
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("target", metavar="TARGET", help="game24, blocksworld, logistics, or a folder of PDDL files")
-    p.add_argument("--max-k", type=int, required=True, metavar="K", help="largest k tried (IW(0) .. IW(K))")
+    from widthbench.planners.iw import DEFAULT_MAX_WIDTH
+
+    p.add_argument("--max-width", "--max-k", dest="max_width", type=int, default=DEFAULT_MAX_WIDTH, metavar="K",
+                   help=f"largest k tried, IW(0) .. IW(K) (default {DEFAULT_MAX_WIDTH}, as `score`); "
+                   "--max-k is the older spelling of the same option")
     p.add_argument("--single-goals", action="store_true",
                    help="one row per goal atom (the Lipovetzky & Geffner 2012 setting)")
     p.add_argument("--goal-test", choices=("after-prune", "before-prune"), default="after-prune",
@@ -49,13 +53,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from pathlib import Path
-
-    if args.max_k < 0:
-        raise UserError(f"--max-k must be >= 0, got {args.max_k}")
+    if args.max_width < 0:
+        raise UserError(f"--max-width (--max-k) must be >= 0, got {args.max_width}")
     if args.jobs < 1:
         raise UserError(f"--jobs must be >= 1, got {args.jobs}")
-    out = Path(args.out)
+    from widthbench.runfiles import check_output_dir, make_output_dir
+
+    out = check_output_dir(args.out, "--out")
     jobs, n_units, title = _jobs(args)
     t0 = time.perf_counter()
     results = _run_jobs(jobs, args.jobs, n_units, quiet=args.quiet, desc=f"widths {args.target}")
@@ -66,25 +70,21 @@ def run(args) -> int:
     if not rows:
         raise UserError(f"{args.target}: nothing to analyse (no instances or no goal atoms)")
 
-    from widthbench.planners.widths import plot, summarize
+    from widthbench.planners.widths import mean_width_text, plot, summarize
 
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"cannot create output folder {out}: {exc.strerror}") from None
+    make_output_dir(out, "--out")
     with (out / "widths.jsonl").open("w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r, sort_keys=False) + "\n")
-    summary = summarize(rows, args.max_k)
+    summary = summarize(rows, args.max_width)
     summary.update(target=args.target, single_goals=args.single_goals, rows=args.rows,
                    n_instances=len({r["instance"] for r in rows}), jobs=args.jobs, wall_time_s=round(wall, 3))
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    plot(rows, args.max_k, out / "widths.png", title)
+    plot(rows, args.max_width, out / "widths.png", title)
     hist = " ".join(f"{k}:{v}" for k, v in summary["histogram"].items())
-    mw = summary["mean_width"]
     pt = summary["prunable"]["prunable_of_tree"]["mean"]
     parts = [f"{summary['n']} rows from {summary['n_instances']} instances in {wall:.2f} s",
-             f"widths {hist}", f"mean width {mw:.3f}" if mw is not None else "no width found"]
+             f"widths {hist}", mean_width_text(summary)]
     if pt is not None:
         parts.append(f"prunable of the state tree {100 * pt:.1f}%")
     print("; ".join(parts) + f"; wrote {out}/widths.jsonl, summary.json, widths.png")
@@ -96,7 +96,7 @@ def run(args) -> int:
 
 
 def _common(args) -> dict:
-    return dict(max_k=args.max_k, goal_test=args.goal_test, single_goals=args.single_goals,
+    return dict(max_k=args.max_width, goal_test=args.goal_test, single_goals=args.single_goals,
                 complete=args.complete)
 
 

@@ -32,7 +32,7 @@ from importlib import resources
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.runfiles import load_summary, read_jsonl, summary_kind
+from widthbench.runfiles import load_summary, make_output_dir, read_jsonl, summary_kind
 
 REPORT = "report.html"
 
@@ -96,6 +96,12 @@ def _messages(messages, strings: _Strings):
         else:
             out.append([m.get("role", "?") if isinstance(m, dict) else "?", strings.add(json.dumps(m))])
     return out
+
+
+def _not_built(summary: dict) -> dict[str, str]:
+    from widthbench.subtasks.run import not_built_reason
+
+    return {sub: not_built_reason(sub, why) for sub, why in (summary.get("not_built") or {}).items()}
 
 
 def _labelled_rows(rows: list[dict]) -> list[dict]:
@@ -168,7 +174,7 @@ def _score_run(run: dict, strings: _Strings) -> dict:
     return {"kind": "score", "dir": run["dir"], "name": Path(run["dir"]).name or run["dir"],
             "model": summary.get("model"), "simulated": bool(summary.get("simulated")),
             "config": summary.get("config", {}), "timing": summary.get("timing"),
-            "headline": summary.get("headline", {}), "not_built": summary.get("not_built") or {},
+            "headline": summary.get("headline", {}), "not_built": _not_built(summary),
             "headline_reader": _headline_reader(summary, run["records"]),
             "ledger": run.get("tokens"), "rows": rows, "records": records}
 
@@ -267,8 +273,7 @@ def write_html(run_dirs, out: str | os.PathLike | None = None) -> Path:
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
     runs = [load_run(d) for d in run_dirs]
-    dest = Path(out) if out is not None else Path(run_dirs[0])
-    dest.mkdir(parents=True, exist_ok=True)
+    dest = make_output_dir(out if out is not None else run_dirs[0])
     path = dest / REPORT
     path.write_text(build_html(runs), encoding="utf-8")
     return path

@@ -24,6 +24,7 @@ import csv
 from pathlib import Path
 
 from widthbench.errors import UserError
+from widthbench.runfiles import make_output_dir
 
 SEARCH_NAMES = {"tot-dfs": "DFS", "tot-bfs": "BFS", "mcts": "MCTS", "cat": "CaT", "naive": "Naive"}
 SEARCH_ORDER = ["DFS", "BFS", "MCTS", "CaT", "Naive"]
@@ -199,8 +200,7 @@ def write_report(runs, out=None) -> list[Path]:
     if not runs:
         raise UserError("no run folders given")
     summaries = [_load(r) for r in runs]
-    out_dir = Path(out) if out is not None else Path(runs[0])
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = make_output_dir(out if out is not None else runs[0])
     simulated = any(s.get("simulated") for s in summaries)
     tag = " (simulated)" if simulated else ""
     models = sorted({s.get("model", "") for s in summaries})
