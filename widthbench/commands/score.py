@@ -40,6 +40,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --instances: a natural-language template file (.toml) for the domain")
     parser.add_argument("--instances", default=None, metavar="DIR",
                         help="use an instance folder (domain.pddl + problems) instead of generating")
+    parser.add_argument("--items", default=None, metavar="DIR",
+                        help="score the frozen items of a folder written by `widthbench export lm-eval` "
+                        "instead of building items (--domain, --count, --seed and the item options "
+                        "are then those the items were built with)")
     parser.add_argument("--blocks", default=None, metavar="N|LO-HI",
                         help="Blocksworld generator: number of blocks (default 4-5)")
     parser.add_argument("--count", type=int, default=50, help="items per sub-task (default 50)")
@@ -82,6 +86,8 @@ def config_from_args(args: argparse.Namespace):
     from widthbench.subtasks.run import ScoreConfig, expand_choice, expand_subtasks
 
     options = {}
+    if getattr(args, "items", None) and (args.instances or args.blocks is not None):
+        raise UserError("--items scores a frozen item set; it does not take --instances or --blocks")
     if args.blocks is not None:
         if args.domain != "blocksworld" or args.instances:
             raise UserError("--blocks applies to generated Blocksworld instances only")
@@ -107,7 +113,7 @@ def config_from_args(args: argparse.Namespace):
         domain=args.domain, instances=args.instances, count=args.count, seed=args.seed,
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,
         max_width=args.max_width, generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
-        reader=args.reader, **_domain_options(args))
+        reader=args.reader, items=getattr(args, "items", None), **_domain_options(args))
 
 
 def _domain_options(args) -> dict:
