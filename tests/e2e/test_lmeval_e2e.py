@@ -61,6 +61,11 @@ def _request(sample: dict) -> tuple[list[dict], dict]:
     return json.loads(prompt), args["arg_1"]
 
 
+def _subtask_of(task: str) -> str:
+    """successor-mapping of widthbench_blocksworld_successor_mapping_nl_nothink."""
+    return task.removeprefix("widthbench_blocksworld_").rsplit("_", 2)[0].replace("_", "-")
+
+
 def _thinking_of(task: str) -> bool:
     return task.endswith("_think")
 
@@ -217,25 +222,34 @@ def sim_server_factory():
         s.stop()
 
 
-def test_oracle_scores_100_percent_on_every_exported_paper_task_with_thinking_on_and_off(sim, tmp_path):
-    folder = tmp_path / "tasks"
-    meta = _export(folder, "--subtask", "paper", "--count", "2")
-    server = sim("sim:oracle")
-    results, samples = _lm_eval(folder, "widthbench_paper", server.base_url, "sim:oracle", tmp_path / "out")
-    paper = [t for t in meta["tasks"] if t in results]
-    assert len(paper) == len(meta["tasks"]) == 2 * 2 * len(meta["subtasks"])
+def test_oracle_scores_100_percent_on_every_exported_task_with_thinking_on_and_off(sim, tmp_path):
     from widthbench.subtasks.registry import Registry
 
+    folder = tmp_path / "tasks"
+    meta = _export(folder, "--subtask", "all", "--count", "2")
     reg = Registry.default()
+    assert meta["subtasks"] == list(reg.names)
+    server = sim("sim:oracle")
+    import yaml
+
+    paper = yaml.safe_load((folder / "widthbench_paper.yaml").read_text())["task"]
+    assert sorted(paper) == sorted(t for t in meta["tasks"] if _subtask_of(t) in reg.paper)
+    rest = [t for t in meta["tasks"] if t not in paper]
+    # the paper group by its name, the other sub-tasks' tasks by theirs
+    results, samples = _lm_eval(folder, ",".join(["widthbench_paper", *rest]), server.base_url, "sim:oracle",
+                                tmp_path / "out")
+    assert set(meta["tasks"]) <= set(results) and len(meta["tasks"]) == 2 * 2 * len(reg.names)
     for sub in meta["subtasks"]:
-        for task in (t for t in paper if f"_{sub.replace('-', '_')}_" in t):
+        tasks = [t for t in meta["tasks"] if _subtask_of(t) == sub]
+        assert len(tasks) == 4
+        for task in tasks:
             for m in reg.get(sub).metrics:
                 assert results[task][f"{m},none"] == 1.0, (task, m)
+                assert results[task][f"{m}_strict,none"] == 1.0, (task, m)
             assert results[task]["parse_error,none"] == 0.0
     # thinking sent both ways: the server's request bodies, and lm-eval's logged arguments
     bodies = server.stats(bodies=True)["recent_bodies"]
-    seen = {(b.get("chat_template_kwargs") or {}).get("enable_thinking") for b in bodies}
-    assert seen == {True, False}
+    assert {(b.get("chat_template_kwargs") or {}).get("enable_thinking") for b in bodies} == {True, False}
     for task, rows in samples.items():
         assert {_request(s)[1]["chat_template_kwargs"]["enable_thinking"] for s in rows} == {_thinking_of(task)}
 
