@@ -17,35 +17,19 @@ FORMATS = ("lm-eval",)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from widthbench.commands import score
+    from widthbench.commands.score import add_item_arguments
 
     parser.add_argument("format", choices=FORMATS, help="what to export (lm-eval: lm-evaluation-harness tasks)")
-    score_parser = argparse.ArgumentParser(add_help=False)
-    score.add_arguments(score_parser)
-    # The item options of `score`, with its defaults and help: one declaration of each.
-    keep = {"--subtask", "--style", "--thinking", "--domain", "--instances", "--blocks", "--count", "--seed",
-            "--invalid-kind", "--prompt-budget", "--max-width", "--max-tokens"}
-    for action in score_parser._actions:
-        flag = next((o for o in action.option_strings if o.startswith("--")), None)
-        if flag in keep:
-            kwargs = {"dest": action.dest, "default": action.default, "help": action.help, "metavar": action.metavar}
-            if action.choices:
-                kwargs["choices"] = action.choices
-            if action.type:
-                kwargs["type"] = action.type
-            parser.add_argument(flag, **kwargs)
+    add_item_arguments(parser, asking=False)  # score's item options: one declaration of each
     parser.add_argument("--out", required=True, metavar="DIR",
                         help="the task folder (created; a folder holding other items is refused)")
+    parser.set_defaults(request_seeds=False, constrained=False, reader="flexible")
 
 
 def run(args: argparse.Namespace) -> int:
     from widthbench.commands.score import config_from_args
     from widthbench.subtasks.lmeval import export_lmeval
 
-    defaults = {"prompt_extension": "off", "request_seeds": False, "constrained": False, "reader": "flexible",
-                "context": None, "templates": None, "items": None}
-    for k, v in defaults.items():
-        setattr(args, k, v)
     config = config_from_args(args)
     done = export_lmeval(config, args.out)
     items = ", ".join(f"{s} {n}" for s, n in done.items.items())
