@@ -108,9 +108,10 @@ def _tasks(folder: str, stamp: float) -> dict[str, strips.Task]:
 
 
 def tasks_of(folder: str | Path) -> dict[str, strips.Task]:
+    """Instance id -> grounded task of an exported folder."""
     path = Path(folder).resolve()
-    stamp = (path / INSTANCES / "manifest.jsonl").stat().st_mtime if (path / INSTANCES / "manifest.jsonl").is_file() else 0.0
-    return _tasks(str(path), stamp)
+    manifest = path / INSTANCES / "manifest.jsonl"
+    return _tasks(str(path), manifest.stat().st_mtime if manifest.is_file() else 0.0)
 
 
 def item_of_row(folder: str | Path, row: dict) -> Item:
