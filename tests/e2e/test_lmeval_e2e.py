@@ -201,12 +201,8 @@ def _check_agreement(folder: Path, meta: dict, results: dict, samples: dict, sum
 
 
 @pytest.fixture
-def sim(sim_server_factory):
-    return sim_server_factory
-
-
-@pytest.fixture
-def sim_server_factory():
+def sim():
+    """start(model) -> a sim-server on a free port (stopped after the test)."""
     from widthbench.llm.sim_server import ServerThread, SimServerConfig
     from widthbench.simulated import simulator_for
 
