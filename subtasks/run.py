@@ -86,6 +86,9 @@ class ScoreConfig:
     # Sub-tasks asked for through a group ("all", "paper"): when the instances cannot feed one, it
     # is left out with its reason (summary "not_built") instead of stopping the run.
     skippable: tuple[str, ...] = ()
+    # A frozen item set (`widthbench export lm-eval`, `subtasks.frozen`): its items are scored as
+    # they are, not rebuilt from domain, count and seed.
+    items: str | None = None
 
     def identity(self, model_spec: str) -> dict:
         """What must match for a rerun to resume (sub-tasks and modes may be added)."""
@@ -98,7 +101,8 @@ class ScoreConfig:
                 **({"max_width": self.max_width} if self.max_width is not None else {}),
                 # Domain file, context and templates of the prompts (empty for a built-in domain
                 # with its hand-written context): subtasks.prompts.presentation_identity.
-                **_presentation(self)}
+                **_presentation(self),
+                **({"items": frozen_identity(self.items)} if self.items else {})}
 
     def modes(self, subtask: str) -> list[Mode]:
         exts = self.extensions if subtask == "action-single" else (False,)
@@ -181,12 +185,40 @@ def not_built_reason(subtask: str, why: str) -> str:
     return why.removeprefix(f"{subtask}: ")
 
 
+def instance_pool(config: ScoreConfig) -> Pool:
+    """The pool of instances ``config``'s items are built from."""
+    return _instances(config, config.count)
+
+
+def frozen_identity(folder: str) -> dict:
+    from widthbench.subtasks.frozen import read_export
+
+    return {"folder": str(Path(folder).resolve()), "items_digest": read_export(folder).get("items_digest")}
+
+
+def _frozen_items(config: ScoreConfig, not_built: dict[str, str] | None) -> dict[str, list]:
+    """The items of a frozen item set; a sub-task named through a group that the set lacks is left out."""
+    from widthbench.subtasks.frozen import read_export, read_items
+
+    held = read_export(config.items)["subtasks"]
+    wanted = [s for s in config.subtasks if s in held or s not in config.skippable]
+    for s in config.subtasks:
+        if s not in wanted and not_built is not None:
+            not_built[s] = f"not in the item set {config.items}"
+    if not wanted:
+        raise UserError(f"{config.items} holds none of the sub-tasks asked for (it holds: {', '.join(held)})")
+    return read_items(config.items, wanted)
+
+
 def build_all_items(config: ScoreConfig, registry: Registry | None = None,
-                    not_built: dict[str, str] | None = None) -> dict[str, list]:
-    """``config.count`` items of each sub-task, on one pool. A sub-task in ``config.skippable``
-    that the instances cannot feed (`NotEnoughItems`) is left out, its reason put in ``not_built``;
-    any other raises."""
-    pool = _instances(config, config.count)
+                    not_built: dict[str, str] | None = None, pool: Pool | None = None) -> dict[str, list]:
+    """``config.count`` items of each sub-task, on one pool (``pool``, default `instance_pool`), or
+    the items of the frozen set ``config.items``. A sub-task in ``config.skippable`` that the
+    instances cannot feed (`NotEnoughItems`) is left out, its reason put in ``not_built``; any
+    other raises."""
+    if config.items:
+        return _frozen_items(config, not_built)
+    pool = pool or _instances(config, config.count)
     budget = DEFAULT_PROMPT_BUDGET if config.prompt_budget is None else config.prompt_budget
     options = ItemOptions(invalid_kind=config.invalid_kind, prompt_budget=budget)
     out = {}

