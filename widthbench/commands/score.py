@@ -74,6 +74,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--table", action="store_true", help="also write the report (table, chart, errors)")
     add_model_arguments(parser)
+    from widthbench.planners.executor import add_executor_arguments
+
+    add_executor_arguments(parser, what="instances whose ground truth and widths are")
 
 
 def config_from_args(args: argparse.Namespace):
@@ -129,12 +132,16 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.subtasks.report import format_table, write_report
     from widthbench.subtasks.run import run_score
 
+    from widthbench.planners.executor import open_executor, spec_from_args
+
     config = config_from_args(args)
+    spec = spec_from_args(args)
     from widthbench.simulated import simulator_for
 
     model = open_model_from_args(args, simulator=simulator_for(args.model))
     try:
-        summary = run_score(config, model, args.out, quiet=args.quiet)
+        with open_executor(spec) as executor:
+            summary = run_score(config, model, args.out, quiet=args.quiet, executor=executor)
     finally:
         model.close()
     print(format_table(summary))
