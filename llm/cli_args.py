@@ -37,13 +37,18 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = Tru
                    "(default $WIDTHBENCH_VLLM_BATCH_CMD or scripts/vllm_cpu_server.sh batch)")
 
 
+def model_options(args: argparse.Namespace) -> dict:
+    """`open_model`'s keyword arguments from the model options (picklable: a worker opens its own)."""
+    return dict(base_urls=args.base_url, cache_dir=args.cache_dir, use_cache=not args.no_cache,
+                concurrency=args.concurrency, base_model=args.base_model, preset=args.preset,
+                timeout=args.timeout, max_retries=args.retries, batch_cmd=args.batch_cmd,
+                max_model_len=getattr(args, "max_model_len", None))
+
+
 def open_model_from_args(args: argparse.Namespace, **overrides):
     from widthbench.llm.model import open_model
 
-    options = dict(base_urls=args.base_url, cache_dir=args.cache_dir, use_cache=not args.no_cache,
-                   concurrency=args.concurrency, base_model=args.base_model, preset=args.preset,
-                   timeout=args.timeout, max_retries=args.retries, batch_cmd=args.batch_cmd,
-                   max_model_len=getattr(args, "max_model_len", None))
+    options = model_options(args)
     options.update(overrides)
     return open_model(args.model, **options)
 
