@@ -36,6 +36,7 @@ from widthbench.errors import UserError
 
 BACKENDS = ("local", "ray")
 DEFAULT_RETRIES = 3
+PROBE_SECONDS = 5.0  # Ray: how long to wait for a result before checking that the cluster's head is up
 LOST_EXIT = 3  # the exit code of a run whose machines went away (as an incomplete score/solve run)
 
 
@@ -185,6 +186,8 @@ class RayExecutor(Executor):
         self._ray = None
         self._started = False  # this executor called ray.init (and so calls ray.shutdown)
         self._task = None  # the remote function, defined once per connection
+        self._gcs: str | None = None  # HOST:PORT of the cluster's head (its GCS)
+        self._lost = False
 
     def _connect(self):
         if self._ray is not None:
@@ -207,10 +210,29 @@ class RayExecutor(Executor):
                                 f"{str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__}") from None
             self._started = True
         self._ray = ray
+        try:
+            self._gcs = ray.get_runtime_context().gcs_address
+        except Exception:  # noqa: BLE001 (a client connection, ray://, has none: no probe)
+            self._gcs = None
         return ray
 
+    def _head_alive(self) -> bool:
+        """Whether the head's GCS port still accepts a connection. Ray itself ends this process a
+        minute after its head is gone, with no word a user can act on; probing first lets the run
+        end with one line and exit 3."""
+        if not self._gcs or ":" not in self._gcs:
+            return True
+        import socket
+
+        host, _, port = self._gcs.rpartition(":")
+        try:
+            with socket.create_connection((host, int(port)), timeout=3):
+                return True
+        except (OSError, ValueError):
+            return False
+
     def close(self) -> None:
-        if self._started and self._ray is not None:
+        if self._started and self._ray is not None and not self._lost:
             self._ray.shutdown()
         self._started = False
         self._ray = None
@@ -227,12 +249,21 @@ class RayExecutor(Executor):
         limit = self.spec.jobs if self.spec.address is not None and self.spec.jobs else len(items)
         queue = list(enumerate(items))[::-1]
         pending: dict = {}
+        misses = 0  # probes in a row that found the head down
         try:
             while queue or pending:
                 while queue and len(pending) < limit:
                     i, x = queue.pop()
                     pending[task.remote(fn_ref, x)] = i
-                done, _ = ray.wait(list(pending), num_returns=1)
+                done, _ = ray.wait(list(pending), num_returns=1, timeout=PROBE_SECONDS)
+                if not done:
+                    misses = 0 if self._head_alive() else misses + 1
+                    if misses >= 2:
+                        self._lost = True
+                        raise ClusterLost(f"the Ray cluster at {self._gcs} was lost (its head does not "
+                                          "answer); what finished is kept: rerun to resume")
+                    continue
+                misses = 0
                 for ref in done:
                     i = pending.pop(ref)
                     try:

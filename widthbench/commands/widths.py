@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 import time
 
 from widthbench.errors import UserError
@@ -62,10 +63,30 @@ def run(args) -> int:
     spec = spec_from_args(args)
     out = Path(args.out)
     jobs, n_units, title = _jobs(args, spec.workers if spec.backend == "ray" or (spec.jobs or 1) > 1 else 1)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UserError(f"cannot create output folder {out}: {exc.strerror}") from None
+    # Each finished job's rows go to OUT/widths.partial.jsonl at once: a run that stops (a lost
+    # cluster: exit 3) is resumed by the same command, which computes only the missing jobs.
+    partial = out / PARTIAL
+    keys = [_job_key(fn, arg) for fn, arg in jobs]
+    done = _read_partial(partial)
+    todo = [n for n, k in enumerate(keys) if k not in done]
+    if len(todo) < len(jobs) and not args.quiet:
+        print(f"widths: {len(jobs) - len(todo)} of {len(jobs)} jobs done by an earlier run ({partial})",
+              file=sys.stderr)
     t0 = time.perf_counter()
-    with open_executor(spec) as executor:
-        rows = compute_rows(jobs, executor, desc=f"widths {args.target}", quiet=args.quiet)
+    with open(partial, "a", encoding="utf-8") as f, open_executor(spec) as executor:
+        def keep(i: int, rows: list[dict]) -> None:
+            done[keys[todo[i]]] = rows
+            f.write(json.dumps({"key": keys[todo[i]], "rows": rows}) + "\n")
+            f.flush()
+
+        compute_rows([jobs[n] for n in todo], executor, desc=f"widths {args.target}", quiet=args.quiet,
+                     on_result=keep)
     wall = time.perf_counter() - t0
+    rows = [r for k in keys for r in done[k]]
     if args.target == "game24":
         rows.sort(key=lambda r: r["rank"])  # chunks interleave the ranks
     if not rows:
@@ -73,10 +94,6 @@ def run(args) -> int:
 
     from widthbench.planners.widths import plot, summarize
 
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise UserError(f"cannot create output folder {out}: {exc.strerror}") from None
     with (out / "widths.jsonl").open("w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r, sort_keys=False) + "\n")
@@ -96,8 +113,42 @@ def run(args) -> int:
              f"widths {hist}", f"mean width {mw:.3f}" if mw is not None else "no width found"]
     if pt is not None:
         parts.append(f"prunable of the state tree {100 * pt:.1f}%")
+    partial.unlink(missing_ok=True)
     print("; ".join(parts) + f"; wrote {out}/widths.jsonl, widths.csv, summary.json, widths.png")
     return 0
+
+
+PARTIAL = "widths.partial.jsonl"
+
+
+def _job_key(fn, arg) -> str:
+    """What identifies a job's rows across runs: its function and its input (a Game-of-24 chunk by
+    its puzzles, so a rerun with another number of workers recomputes its differently cut chunks)."""
+    import hashlib
+
+    if fn.__name__ == "game24_job":
+        puzzles, common, _space = arg
+        what = [[p.id for p in puzzles], common]
+    else:
+        what = list(arg)
+    text = json.dumps([fn.__name__, what], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def _read_partial(path) -> dict[str, list[dict]]:
+    """Rows of jobs finished by an earlier run (a line cut by a kill is dropped: its job runs again)."""
+    out: dict[str, list[dict]] = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return out
+    for line in lines:
+        try:
+            rec = json.loads(line)
+            out[rec["key"]] = rec["rows"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue
+    return out
 
 
 def write_csv(rows: list[dict], path) -> None:
