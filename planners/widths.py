@@ -370,7 +370,7 @@ def compute_rows(jobs: list, executor: Executor | None = None, *, desc: str | No
     executor = executor or open_executor()
     try:
         weights = [len(arg[0]) if fn is game24_job else 1 for fn, arg in jobs]
-        done = executor.map(_run_job, jobs, desc=desc, quiet=quiet, weights=weights, unit="inst",
+        done = executor.map(width_job, jobs, desc=desc, quiet=quiet, weights=weights, unit="inst",
                             on_result=None if on_result is None else (lambda i, r: on_result(i, r[0])))
     finally:
         if own:
@@ -378,6 +378,7 @@ def compute_rows(jobs: list, executor: Executor | None = None, *, desc: str | No
     return [r for rows, _ in done for r in rows]
 
 
-def _run_job(job):
+def width_job(job):
+    """One job of `compute_rows` (its name is the Ray task's: ``ray::width_job`` in ps)."""
     fn, arg = job
     return fn(arg)
