@@ -3,8 +3,9 @@
 Back-ends:
 
 - ``local`` (``--jobs N``): N = 1 runs each call in this process, one after the other; N > 1 runs
-  them in N worker processes of this machine (a ``forkserver`` pool: safe when this process already
-  holds threads, e.g. a model client's).
+  them in N worker processes of this machine, forked from this one (they find every function this
+  process has, a script's included), or started by a fork server when this process already runs
+  threads (a model client's, Ray's), which a fork would copy in an unknown state.
 - ``ray`` (``--executor ray [--ray-address ADDR]``): each call is a Ray task. Without an address a
   local Ray instance is started (``--jobs N``: with N CPUs; default all of the machine's) and stopped
   at the end; ``auto`` joins the cluster this machine belongs to (``ray start`` ran here); any other
@@ -129,8 +130,11 @@ class Executor:
         weights = list(weights) if weights is not None else [1] * len(items)
         from tqdm import tqdm
 
+        class Bar(tqdm):
+            monitor_interval = 0  # no monitor thread: a process without threads can fork its workers
+
         show = not quiet and sys.stderr.isatty()
-        with tqdm(total=sum(weights), desc=desc, unit=unit, file=sys.stderr, disable=not show) as bar:
+        with Bar(total=sum(weights), desc=desc, unit=unit, file=sys.stderr, disable=not show) as bar:
             for i, result in self._run(fn, items):
                 results[i] = result
                 if on_result is not None:
@@ -162,7 +166,9 @@ class LocalExecutor(Executor):
         from concurrent.futures.process import BrokenProcessPool
 
         if self._pool is None:
-            ctx = multiprocessing.get_context("forkserver")
+            import threading
+
+            ctx = multiprocessing.get_context("fork" if threading.active_count() == 1 else "forkserver")
             self._pool = ProcessPoolExecutor(max_workers=self.spec.jobs, mp_context=ctx)
         pending = {}
         try:
