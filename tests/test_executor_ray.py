@@ -194,3 +194,32 @@ def test_a_lost_cluster_is_one_line_exit_3_and_the_rerun_resumes(ray_cluster, sl
     assert not partial.exists()
     for f in ("widths.csv", "widths.jsonl"):
         assert (out / f).read_bytes() == (slow_reference / f).read_bytes()
+
+
+@pytest.fixture
+def two_endpoints():
+    """Two sim-servers: two vLLM endpoints (several GPUs' servers), or with one of them alone, one
+    endpoint that spreads requests over its engines itself (vLLM's --data-parallel-size)."""
+    from widthbench.llm.sim_server import ServerThread, SimServerConfig
+    from widthbench.simulated import simulator_for
+
+    servers = [ServerThread(SimServerConfig(model="sim:noisy:0.2", simulator=simulator_for("sim:noisy:0.2"))).start()
+               for _ in range(2)]
+    yield servers
+    for s in servers:
+        s.stop()
+
+
+@pytest.mark.parametrize("executor", [["--jobs", "2"], ["--executor", "ray"]], ids=["local", "ray"])
+def test_solve_workers_send_their_requests_to_every_endpoint(ray_cluster, two_endpoints, tmp_path, executor):
+    base = ["solve", "--method", "tot-bfs", "--domain", "blocksworld", "--count", "6", "--model",
+            "openai:sim:noisy:0.2", "--no-cache", "--quiet"]
+    one, both = two_endpoints
+    assert main([*base, "--base-url", one.base_url, "--out", str(tmp_path / "one")]) == 0
+    sent_to_one = one.stats()["chat_requests"]
+    one.reset_stats()
+    assert main([*base, "--base-url", one.base_url, "--base-url", both.base_url, *executor,
+                 "--out", str(tmp_path / "two")]) == 0
+    split = [s.stats()["chat_requests"] for s in two_endpoints]
+    assert min(split) > 0 and sum(split) == sent_to_one  # every request once, over both endpoints
+    assert _lines(tmp_path / "two" / "items.jsonl") == _lines(tmp_path / "one" / "items.jsonl")
