@@ -52,15 +52,19 @@ def check_cache_dir(args: argparse.Namespace) -> None:
         check_output_dir(os.environ["WIDTHBENCH_CACHE_DIR"], "WIDTHBENCH_CACHE_DIR")
 
 
+def model_options(args: argparse.Namespace) -> dict:
+    """`open_model`'s keyword arguments from the model options (picklable: a worker opens its own)."""
+    return dict(base_urls=args.base_url, cache_dir=args.cache_dir, use_cache=not args.no_cache,
+                concurrency=args.concurrency, base_model=args.base_model, preset=args.preset,
+                timeout=args.timeout, max_retries=args.retries, batch_cmd=args.batch_cmd,
+                max_model_len=getattr(args, "max_model_len", None))
+
+
 def open_model_from_args(args: argparse.Namespace, **overrides):
     from widthbench.llm.model import open_model
 
     check_cache_dir(args)
-
-    options = dict(base_urls=args.base_url, cache_dir=args.cache_dir, use_cache=not args.no_cache,
-                   concurrency=args.concurrency, base_model=args.base_model, preset=args.preset,
-                   timeout=args.timeout, max_retries=args.retries, batch_cmd=args.batch_cmd,
-                   max_model_len=getattr(args, "max_model_len", None))
+    options = model_options(args)
     options.update(overrides)
     return open_model(args.model, **options)
 

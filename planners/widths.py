@@ -28,6 +28,7 @@ import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
+from widthbench.planners.executor import Executor, open_executor
 from widthbench.planners.iw import iterated_width
 from widthbench.planners.strips import bits
 
@@ -352,3 +353,44 @@ def strips_rows(instance_id: str, task, *, max_k: int, goal_test: str = "after-p
     return rows
 
 
+
+
+# ---------------------------------------------------------------------------------------------
+# Jobs: the units the executor hands to its workers (picklable arguments, module-level functions)
+
+
+def game24_job(arg) -> tuple[list[dict], int]:
+    """(rows, puzzles done) for one chunk of puzzles: ``(puzzles, options, space)``."""
+    puzzles, common, space = arg  # space None: game24_rows makes one for these puzzles
+    return game24_rows(puzzles, space=space, **common), len(puzzles)
+
+
+def strips_job(arg) -> tuple[list[dict], int]:
+    """(rows, 1) for one problem: ``((instance id, domain name or file, problem text), options, limits)``."""
+    from widthbench.planners import strips
+
+    (iid, domain, text), common, limits = arg
+    task = strips.parse_problem_text(strips.load_domain(domain), text, source=iid)
+    return strips_rows(iid, task, **common, **limits), 1
+
+
+def compute_rows(jobs: list, executor: Executor | None = None, *, desc: str | None = None,
+                 quiet: bool = False, on_result=None) -> list[dict]:
+    """The rows of ``jobs`` (``(job function, argument)`` pairs, e.g. `strips_job`), in job order,
+    computed by ``executor`` (default: this process). ``on_result(index, rows)`` as each job ends."""
+    own = executor is None
+    executor = executor or open_executor()
+    try:
+        weights = [len(arg[0]) if fn is game24_job else 1 for fn, arg in jobs]
+        done = executor.map(width_job, jobs, desc=desc, quiet=quiet, weights=weights, unit="inst",
+                            on_result=None if on_result is None else (lambda i, r: on_result(i, r[0])))
+    finally:
+        if own:
+            executor.close()
+    return [r for rows, _ in done for r in rows]
+
+
+def width_job(job):
+    """One job of `compute_rows` (its name is the Ray task's: ``ray::width_job`` in ps)."""
+    fn, arg = job
+    return fn(arg)

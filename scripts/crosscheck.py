@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Cross-check our ground truth against independent implementations; print every disagreement.
 
-    python scripts/crosscheck.py --cases 10000 [--seed 0] [--workers 2]
+    python scripts/crosscheck.py --cases 10000 [--seed 0] [--workers 2] [--executor ray [--ray-address ADDR]]
 
 Random instances come from ``widthbench.generators.generate`` (Blocksworld 3-6 blocks; Logistics
 with 1-2 cities, 1-3 locations per city, 1-3 packages), one instance seed per instance. For each
@@ -34,7 +34,6 @@ import argparse
 import random
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 
 CASES_PER_INSTANCE = 17  # about: 4 planner comparisons, 3 next-action sets, 10 validations
 
@@ -183,36 +182,43 @@ def compare_validators(task, plan, problem) -> tuple[bool, str]:
                    f"UP {up.kind} step {up.failed_step}: {up.message}")
 
 
-def run(cases: int, seed: int, workers: int, progress: bool = True) -> dict:
-    """Run at least ``cases`` cases (whole instances); returns counts per kind and disagreements."""
+def run(cases: int, seed: int, workers: int, progress: bool = True, executor_spec=None) -> dict:
+    """Run at least ``cases`` cases (whole instances); returns counts per kind and disagreements.
+    Instances are checked by the executor (``--workers N`` local processes, or ``executor_spec``)."""
+    from widthbench.planners.executor import ExecutorSpec, open_executor
+
     counts: dict[str, int] = {}
     disagreements: list[str] = []
     errors: list[str] = []
     done = 0
     instances = 0
     t0 = time.monotonic()
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        pending: list = []
-        while done < cases or pending:
-            # keep a few instances in flight; stop submitting once the submitted ones will suffice
-            while len(pending) < 4 * workers and done + CASES_PER_INSTANCE * len(pending) < cases:
-                pending.append(pool.submit(_safe_check, seed, instances))
-                instances += 1
-            if not pending:
-                break
-            results, error = pending.pop(0).result()
-            if error:
-                errors.append(error)
-            for kind, ok, detail in results:
-                counts[kind] = counts.get(kind, 0) + 1
-                if not ok:
-                    disagreements.append(f"{kind}: {detail}")
-            done += len(results)
-            if progress and done // 1000 != (done - len(results)) // 1000:
-                print(f"  {done} cases, {instances} instances, {len(disagreements)} disagreements, "
-                      f"{len(errors)} errors, {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
+    with open_executor(executor_spec or ExecutorSpec(jobs=workers)) as executor:
+        while done < cases:
+            # rounds of whole instances, until the cases suffice (an instance gives about 17)
+            n = max(1, -(-(cases - done) // CASES_PER_INSTANCE))
+            batch = [(seed, i) for i in range(instances, instances + n)]
+            instances += n
+            for results, error in executor.map(_safe_check_job, batch, desc="crosscheck", unit="inst",
+                                               quiet=not progress):
+                if error:
+                    errors.append(error)
+                for kind, ok, detail in results:
+                    counts[kind] = counts.get(kind, 0) + 1
+                    if not ok:
+                        disagreements.append(f"{kind}: {detail}")
+                done += len(results)
+                if not results and not error:
+                    done += 1  # an instance with no case still moves the count on
+    if progress:
+        print(f"  {done} cases, {instances} instances, {len(disagreements)} disagreements, "
+              f"{len(errors)} errors, {time.monotonic() - t0:.0f} s", file=sys.stderr, flush=True)
     return {"cases": done, "instances": instances, "counts": counts, "disagreements": disagreements,
             "errors": errors, "seconds": time.monotonic() - t0}
+
+
+def _safe_check_job(job):
+    return _safe_check(*job)
 
 
 def _safe_check(seed: int, index: int):
@@ -228,12 +234,17 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cases", type=int, required=True, help="number of cases to run (at least)")
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=2)
+    p.add_argument("--workers", type=int, default=2, help="local worker processes (the executor's --jobs)")
     p.add_argument("--quiet", action="store_true")
+    p.add_argument("--executor", choices=("local", "ray"), default="local")
+    p.add_argument("--ray-address", default=None, metavar="ADDR")
     args = p.parse_args(argv)
     if args.cases < 1:
         p.error("--cases must be positive")
-    r = run(args.cases, args.seed, args.workers, progress=not args.quiet)
+    from widthbench.planners.executor import ExecutorSpec
+
+    spec = ExecutorSpec(backend=args.executor, jobs=args.workers, address=args.ray_address)
+    r = run(args.cases, args.seed, args.workers, progress=not args.quiet, executor_spec=spec)
     for line in r["disagreements"]:
         print("DISAGREE", line)
     for line in r["errors"]:

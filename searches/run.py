@@ -4,6 +4,11 @@
 of 24 rows, or a --tasks file); `solve(config, problems, model, out)` runs them all concurrently
 (one asyncio task per instance, sharing the model through `Broker`), appends each finished item to
 ``RUN/items.jsonl`` at once, and writes ``RUN/summary.json`` and ``RUN/tokens.json`` at the end.
+With an executor of several workers (``solve --jobs N`` or ``--executor ray``) and a
+``model_factory``, batches of instances are searched by the workers, each with its own model client
+(sending its requests to the same endpoints) and ``parallel`` instances in flight; this process
+writes each batch's items as it comes back. An instance's search depends only on the instance, the
+configuration and the replies, so the items are the same either way.
 
 Resume: a rerun with the same ``--out`` skips the instances already in items.jsonl (a half-written
 last line is dropped) and re-asks the unfinished ones; their model calls hit the reply cache, so a
@@ -303,8 +308,11 @@ def _write_config(run_dir: Path, record: dict) -> None:
 
 
 def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 64,
-          source: dict | None = None, progress: bool | None = None) -> dict:
-    """Run ``config`` on ``problems``; returns the summary (also written to RUN/summary.json)."""
+          source: dict | None = None, progress: bool | None = None, executor=None,
+          model_factory=None) -> dict:
+    """Run ``config`` on ``problems``; returns the summary (also written to RUN/summary.json).
+    ``executor`` + ``model_factory`` (a picklable callable that opens the model in a worker): the
+    instances are searched by the executor's workers (see the module docstring)."""
     config.check()
     check_config(config, problems)
     run_dir = make_output_dir(out)
@@ -317,11 +325,20 @@ def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 6
     done = {it["id"] for it in read_items(run_dir)}
     todo = [p for p in problems if p.id not in done]
     started = time.perf_counter()
-    if todo:
+    if todo and executor is not None and executor.parallel and model_factory is not None:
+        workers = executor.spec.workers
+        size = max(1, min(parallel, -(-len(todo) // (2 * workers))))
+        batches = [todo[i:i + size] for i in range(0, len(todo), size)]
+        jobs = [(config, b, model_factory, simulated, parallel) for b in batches]
+        executor.map(_solve_batch, jobs, weights=[len(b) for b in batches], desc=config.label(), unit="inst",
+                     quiet=progress is False,
+                     on_result=lambda _, items: [_write_item(items_path, it) for it in items])
+    elif todo:
         asyncio.run(_run_all(config, todo, model, items_path, parallel, simulated, progress))
     elapsed = time.perf_counter() - started
-    wanted = {p.id for p in problems}
-    items = [it for it in read_items(run_dir) if it["id"] in wanted]
+    order = {p.id: n for n, p in enumerate(problems)}  # the summary lists instances in the run's order,
+    items = sorted((it for it in read_items(run_dir) if it["id"] in order), key=lambda it: order[it["id"]])
+    # not in the order they finished (which depends on the executor and the model's latency)
     summary = summarise(items, config, model.spec, simulated, source)
     summary["run_wall_time"] = round(elapsed, 3)
     _write_json(run_dir / SUMMARY, summary)
@@ -343,12 +360,7 @@ async def _run_all(config, problems, model, items_path: Path, parallel: int, sim
     async def one(problem):
         async with sem:
             item = await solve_one(problem, config, broker, simulated)
-        line = json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n"
-        with items_path.open("a", encoding="utf-8") as f:
-            f.write(line)
-            f.flush()
-            os.fsync(f.fileno())
-        write_tree(items_path.parent, item)  # RUN/trees/<instance>.graphml
+        _write_item(items_path, item)
         if bar is not None:
             bar.update(1)
 
@@ -358,6 +370,39 @@ async def _run_all(config, problems, model, items_path: Path, parallel: int, sim
         await broker.close()
         if bar is not None:
             bar.close()
+
+
+def _write_item(items_path: Path, item: dict) -> None:
+    line = json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n"
+    with items_path.open("a", encoding="utf-8") as f:
+        f.write(line)
+        f.flush()
+        os.fsync(f.fileno())
+    write_tree(items_path.parent, item)  # RUN/trees/<instance>.graphml
+
+
+def _solve_batch(job) -> list[dict]:
+    """A worker's part of `solve`: the items of a batch of instances, searched with its own model."""
+    config, problems, model_factory, simulated, parallel = job
+    model = model_factory()
+    try:
+        return asyncio.run(_solve_items(config, problems, model, simulated, parallel))
+    finally:
+        model.close()
+
+
+async def _solve_items(config, problems, model, simulated: bool, parallel: int) -> list[dict]:
+    broker = Broker(model)
+    sem = asyncio.Semaphore(max(1, parallel))
+
+    async def one(problem):
+        async with sem:
+            return await solve_one(problem, config, broker, simulated)
+
+    try:
+        return list(await asyncio.gather(*(one(p) for p in problems)))
+    finally:
+        await broker.close()
 
 
 def _write_json(path: Path, data) -> None:

@@ -12,6 +12,13 @@ random walk from the initial state of uniformly 0..h*(init) steps that never ent
 and skips no-op moves (`Pool.walk_state`); the walk is seeded per instance, not per sub-task, so
 these sub-tasks ask about the same state. How each sub-task builds its items is in its module
 under `widthbench.subtasks.tasks` (docs/subtasks.md).
+
+The costly part of building items is per instance (ground truth, widths, IW traces): with an
+executor (`build_items(..., executor=...)`, ``score --jobs N`` or ``--executor ray``), the instances a
+sub-task is about to use are worked on at once by the executor's workers (`Pool.prepare`), each on a
+copy of that instance's cache, and the copy comes back and is installed when the sequential loop
+reaches the instance -- so every instance's cache sees the same calls in the same order as without
+an executor, and the items are the same (tests/subtasks/test_items_executor.py).
 """
 
 from __future__ import annotations
@@ -89,6 +96,7 @@ class Pool:
         self.options = dict(generator_options or {})
         self._instances = list(instances) if instances is not None else []
         self._cache: dict[int, dict] = {}
+        self._staged: dict[tuple[str, int], dict] = {}  # (sub-task, i) -> cache prepared by a worker
         if not self.fixed:
             self._extend(max(1, initial))
 
@@ -151,6 +159,32 @@ class Pool:
             d["width_unsolvable"] = res.unsolvable
         return d["width"]
 
+    def prepare(self, subtask: str, indices, index: int, count: int, options: "ItemOptions", executor) -> None:
+        """Run ``subtask``'s build for instances ``indices`` on the executor's workers, each on a copy
+        of the instance's cache; the copies are kept apart until `install` (see the module doc).
+        ``index``: the item index the first of them would get (a guess: the build's index-dependent
+        choices do not change what it caches)."""
+        todo = [i for i in indices if (subtask, i) not in self._staged]
+        if self.fixed:
+            todo = [i for i in todo if i < len(self._instances)]
+        if not todo:
+            return
+        jobs = [(subtask, i, self.instance(i), self._cache.get(i), self.seed, self.max_width,
+                 min(index + n, count - 1), count, options) for n, i in enumerate(todo)]
+        for i, d in zip(todo, executor.map(_prepare_instance, jobs, quiet=True)):
+            self._staged[(subtask, i)] = d  # None: the worker's build raised; the loop runs it here
+
+    def install(self, subtask: str, i: int) -> None:
+        """Instance i's cache as prepared for ``subtask``, if it was (the loop has reached i)."""
+        d = self._staged.pop((subtask, i), None)
+        if d is not None:
+            self._cache[i] = d
+
+    def discard(self, subtask: str) -> None:
+        """Forget what was prepared for instances the loop did not reach."""
+        for key in [k for k in self._staged if k[0] == subtask]:
+            del self._staged[key]
+
     def computed(self, key: str) -> list:
         """The values stored under ``key`` for the instances that have one so far (their order)."""
         return [d[key] for d in self._cache.values() if key in d]
@@ -212,10 +246,16 @@ class ItemOptions:
 
 
 def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = ItemOptions(),
-                registry=None) -> list[Item]:
-    """``count`` items of ``subtask`` (a name in ``registry``, default: the built-in sub-tasks)."""
+                registry=None, executor=None) -> list[Item]:
+    """``count`` items of ``subtask`` (a name in ``registry``, default: the built-in sub-tasks).
+    ``executor`` (a `widthbench.planners.executor.Executor` of more than one worker): the instances'
+    ground truth and widths are computed by its workers (the built-in sub-tasks only: a worker
+    finds those by name)."""
     from widthbench.subtasks.registry import Registry
 
+    if (registry is not None and registry is not Registry.default()) or (executor is not None
+                                                                          and not executor.parallel):
+        executor = None  # one process: the plain loop
     record = (registry or Registry.default()).get(subtask)
     if options.invalid_kind not in INVALID_KINDS:
         raise UserError(f"unknown --invalid-kind {options.invalid_kind!r} (known: {', '.join(INVALID_KINDS)})")
@@ -227,22 +267,45 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
         text = record.no_item(pool, options) if callable(record.no_item) else record.no_item
         return f" ({text})" if text else ""
 
-    while len(items) < count:
-        try:
-            item = record.build(pool, i, len(items), count, options)
-        except NotEnoughItems as exc:  # the instances ran out
-            raise NotEnoughItems(f"{subtask}: {len(items)} of {count} items from {i} instances: "
-                                 f"{exc}{why()}") from None
-        i += 1
-        if item is None:
-            skipped += 1
-            # generated instances never run out: give up after 10 x count + 50 instances without one;
-            # an instance folder is tried to its end (a sub-task rare in it still gets its items)
-            if not pool.fixed and skipped > 10 * count + 50:
-                raise NotEnoughItems(f"{subtask}: {skipped} instances yielded no item; try other instances{why()}")
-            continue
-        items.append(item)
+    try:
+        while len(items) < count:
+            if executor is not None and (subtask, i) not in pool._staged:
+                ahead = max(count - len(items), executor.spec.workers)
+                pool.prepare(subtask, range(i, i + ahead), len(items), count, options, executor)
+            pool.install(subtask, i)
+            try:
+                item = record.build(pool, i, len(items), count, options)
+            except NotEnoughItems as exc:  # the instances ran out
+                raise NotEnoughItems(f"{subtask}: {len(items)} of {count} items from {i} instances: "
+                                     f"{exc}{why()}") from None
+            i += 1
+            if item is None:
+                skipped += 1
+                # generated instances never run out: give up after 10 x count + 50 instances without one;
+                # an instance folder is tried to its end (a sub-task rare in it still gets its items)
+                if not pool.fixed and skipped > 10 * count + 50:
+                    raise NotEnoughItems(f"{subtask}: {skipped} instances yielded no item; try other instances{why()}")
+                continue
+            items.append(item)
+    finally:
+        pool.discard(subtask)
     return items
+
+
+def _prepare_instance(job) -> dict | None:
+    """A worker's part of `Pool.prepare`: instance i's cache after ``subtask``'s build (None if the
+    build raised: the sequential loop then meets the same error itself)."""
+    from widthbench.subtasks.registry import Registry
+
+    subtask, i, instance, cache, seed, max_width, index, count, options = job
+    pool = Pool(None, seed, instances=[None] * i + [instance], max_width=max_width)
+    if cache is not None:
+        pool._cache[i] = cache
+    try:
+        Registry.default().get(subtask).build(pool, i, index, count, options)
+    except Exception:  # noqa: BLE001 (re-raised by the sequential loop, which runs the same build)
+        return None
+    return pool._cache.get(i)
 
 
 def base_item(subtask: str, pool: Pool, i: int, index: int, **kw) -> Item:

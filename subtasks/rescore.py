@@ -372,17 +372,33 @@ def counts(results: list[AnswerResult]) -> dict:
     return out
 
 
-def rescore(paths, instance_dirs) -> tuple[list[tuple[ResultFile, list[AnswerResult]]], dict]:
-    """Judge every answer of every file: ([(file, results)], summary)."""
+RESCORE_CHUNK = 50  # answers judged per executor call (each worker grounds the problems it meets)
+
+
+def rescore(paths, instance_dirs, executor=None) -> tuple[list[tuple[ResultFile, list[AnswerResult]]], dict]:
+    """Judge every answer of every file: ([(file, results)], summary). ``executor``
+    (`widthbench.planners.executor`): chunks of answers are judged by its workers."""
     instances = Instances(instance_dirs)
     files = [load_result_file(p) for p in paths]  # every file checked before any work
-    out = []
-    for rf in files:
-        out.append((rf, [judge(rf, inst, instances) for inst in rf.instances]))
+    jobs = [(ResultFile(rf.path, rf.task, rf.domain, rf.instances[k:k + RESCORE_CHUNK]), instances)
+            for rf in files for k in range(0, len(rf.instances), RESCORE_CHUNK)]
+    if executor is not None and executor.parallel:
+        chunks = executor.map(_judge_chunk, jobs, desc="rescore", unit="chunk")
+    else:
+        chunks = [_judge_chunk(job) for job in jobs]  # one process: one cache of grounded problems
+    by_file: dict[str, list[AnswerResult]] = {rf.path: [] for rf in files}
+    for (chunk, _), results in zip(jobs, chunks):
+        by_file[chunk.path].extend(results)
+    out = [(rf, by_file[rf.path]) for rf in files]
     summary = {"kind": "rescore-planbench",
                "files": {rf.path: {"task": rf.task, "domain": rf.domain, **counts(rs)} for rf, rs in out},
                "overall": counts([a for _, rs in out for a in rs])}
     return out, summary
+
+
+def _judge_chunk(job) -> list[AnswerResult]:
+    rf, instances = job
+    return [judge(rf, inst, instances) for inst in rf.instances]
 
 
 def write_outputs(out_dir: str | Path, judged, summary: dict) -> None:

@@ -211,11 +211,12 @@ def _frozen_items(config: ScoreConfig, not_built: dict[str, str] | None) -> dict
 
 
 def build_all_items(config: ScoreConfig, registry: Registry | None = None,
-                    not_built: dict[str, str] | None = None, pool: Pool | None = None) -> dict[str, list]:
+                    not_built: dict[str, str] | None = None, pool: Pool | None = None,
+                    executor=None) -> dict[str, list]:
     """``config.count`` items of each sub-task, on one pool (``pool``, default `instance_pool`), or
     the items of the frozen set ``config.items``. A sub-task in ``config.skippable`` that the
     instances cannot feed (`NotEnoughItems`) is left out, its reason put in ``not_built``; any
-    other raises."""
+    other raises. ``executor``: computes the instances' ground truth and widths (`build_items`)."""
     if config.items:
         return _frozen_items(config, not_built)
     pool = pool or _instances(config, config.count)
@@ -224,7 +225,7 @@ def build_all_items(config: ScoreConfig, registry: Registry | None = None,
     out = {}
     for s in config.subtasks:
         try:
-            out[s] = build_items(s, pool, config.count, options, registry)
+            out[s] = build_items(s, pool, config.count, options, registry, executor=executor)
         except NotEnoughItems as exc:
             if s not in config.skippable:
                 raise
@@ -257,9 +258,10 @@ def _log(msg: str, quiet: bool) -> None:
 
 
 def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: bool = False,
-              chunk_requests: int | None = None, registry: Registry | None = None) -> dict:
+              chunk_requests: int | None = None, registry: Registry | None = None, executor=None) -> dict:
     """Run (or resume) the grid and write the run folder; returns the summary. ``registry``: the
-    sub-tasks (default: the built-in ones)."""
+    sub-tasks (default: the built-in ones). ``executor``: builds the items on its workers (the
+    requests are sent from here, at the model's concurrency)."""
     registry = registry or Registry.default()
     if config.reader not in READERS:
         raise UserError(f"unknown --reader {config.reader!r} (known: {', '.join(READERS)})")
@@ -283,7 +285,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                          indent=2) + "\n", encoding="utf-8")
     t0 = time.perf_counter()
     not_built: dict[str, str] = {}
-    items = build_all_items(config, registry, not_built)
+    items = build_all_items(config, registry, not_built, executor=executor)
     for sub, why in not_built.items():
         _log(f"score: {sub} not built: {why}", False)
     if True in config.extensions and "action-single" in items:

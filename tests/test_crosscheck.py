@@ -16,8 +16,10 @@ def crosscheck():
     spec = importlib.util.spec_from_file_location("crosscheck", SCRIPT)
     mod = importlib.util.module_from_spec(spec)
     sys.modules["crosscheck"] = mod  # worker processes find the functions by module name
+    sys.path.insert(0, str(SCRIPT.parent))  # ... also workers started afresh (a fork server)
     spec.loader.exec_module(mod)
     yield mod
+    sys.path.remove(str(SCRIPT.parent))
     del sys.modules["crosscheck"]
 
 

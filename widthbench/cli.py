@@ -5,7 +5,8 @@ Library first, CLI thin: each subcommand lives in `widthbench/commands/<name>.py
 libraries inside `run`, so `widthbench --help` stays fast.
 
 User mistakes raise `UserError`; they are caught here once and printed as one line on stderr
-with exit code 2. Anything else is a bug and raises.
+with exit code 2. Workers that went away under a run (`planners.executor.ClusterLost`) are one line
+too, exit 3: the rerun resumes. Anything else is a bug and raises.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import importlib
 import sys
 
 from widthbench.errors import UserError
+from widthbench.planners.executor import LOST_EXIT, ClusterLost
 
 # Subcommand name -> module under widthbench.commands (module names use underscores).
 COMMANDS = [
@@ -68,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
     except UserError as exc:
         print(f"widthbench {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except ClusterLost as exc:
+        print(f"widthbench {args.command}: {exc} (exit {LOST_EXIT}: incomplete run)", file=sys.stderr)
+        return LOST_EXIT
     except KeyboardInterrupt:
         print(f"widthbench {args.command}: interrupted", file=sys.stderr)
         return 130

@@ -20,15 +20,20 @@ def add_arguments(p) -> None:
     p.add_argument("--out", metavar="DIR", help="write answers.jsonl and summary.json here")
     p.add_argument("--disagreements", choices=["both", "flexible", "strict", "none"], default="both",
                    help="whose disagreements with PlanBench to list (default both)")
+    from widthbench.planners.executor import add_executor_arguments
+
+    add_executor_arguments(p, what="chunks of answers")
 
 
 def run(args) -> int:
+    from widthbench.planners.executor import open_executor, spec_from_args
     from widthbench.runfiles import check_output_dir
     from widthbench.subtasks.rescore import report_lines, rescore, write_outputs
 
     if args.out:  # before the work, so a bad --out costs nothing
         check_output_dir(args.out, "--out")
-    judged, summary = rescore(args.files, args.instances)
+    with open_executor(spec_from_args(args)) as executor:
+        judged, summary = rescore(args.files, args.instances, executor=executor)
     readers = {"both": ("flexible", "strict"), "none": ()}.get(args.disagreements, (args.disagreements,))
     for line in report_lines(judged, summary, readers):
         print(line)

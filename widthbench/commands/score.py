@@ -38,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write the report into RUN: tables, chart, error analysis and report.html "
                         "(what `widthbench report RUN` writes)")
     add_model_arguments(parser)
+    from widthbench.planners.executor import add_executor_arguments
+
+    add_executor_arguments(parser, what="instances whose ground truth and widths are")
 
 
 def add_item_arguments(parser: argparse.ArgumentParser, *, asking: bool = True) -> None:
@@ -153,15 +156,18 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.subtasks.report import format_table, write_report
     from widthbench.subtasks.run import run_score
 
+    from widthbench.planners.executor import open_executor, spec_from_args
+
     config = config_from_args(args)
     check_output_dir(args.out, "--out")
     check_cache_dir(args)
+    spec = spec_from_args(args)
     from widthbench.simulated import simulator_for
 
     model = open_model_from_args(args, simulator=simulator_for(args.model))
     try:
-        with removed_if_left_empty(args.out):
-            summary = run_score(config, model, args.out, quiet=args.quiet)
+        with removed_if_left_empty(args.out), open_executor(spec) as executor:
+            summary = run_score(config, model, args.out, quiet=args.quiet, executor=executor)
     finally:
         model.close()
     print(format_table(summary))

@@ -72,12 +72,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--packages", default=None, metavar="N|LO-HI", help="logistics generator: packages")
     o = p.add_argument_group("output")
     o.add_argument("--out", required=True, metavar="RUN", help="run folder (created; reused to resume)")
-    o.add_argument("--parallel", type=int, default=64, help="instances searched at once (default 64)")
+    o.add_argument("--parallel", type=int, default=64,
+                   help="instances searched at once by each worker (default 64; their model calls overlap)")
     o.add_argument("--max-tokens", type=int, default=None,
                    help="max_tokens per model call (default: 16384 thinking, 2048 normal, grown for a "
                    "state or action-list prompt whose correct answer would not fit)")
     o.add_argument("--quiet", action="store_true", help="no progress bar")
     add_model_arguments(p, concurrency=16)
+    from widthbench.planners.executor import add_executor_arguments
+
+    add_executor_arguments(p, what="batches of instances")
 
 
 def run(args) -> int:
@@ -138,13 +142,22 @@ def run(args) -> int:
             for c in configs]
     from widthbench.simulated import simulator_for
 
+    import functools
+
+    from widthbench.llm.cli_args import model_options
+    from widthbench.planners.executor import open_executor, spec_from_args
+
+    spec = spec_from_args(args)
     model = open_model_from_args(args, simulator=simulator_for(args.model))
+    factory = functools.partial(open_worker_model, args.model, model_options(args))
     summaries = []
     try:
-        for config, out in zip(configs, outs):
-            forget_failed_instances(out)
-            summaries.append(solve(config, problems, model, out, parallel=args.parallel, source=source,
-                                   progress=False if args.quiet else None))
+        with open_executor(spec) as executor:
+            for config, out in zip(configs, outs):
+                forget_failed_instances(out)
+                summaries.append(solve(config, problems, model, out, parallel=args.parallel, source=source,
+                                       progress=False if args.quiet else None, executor=executor,
+                                       model_factory=factory))
     finally:
         model.close()
     failed = 0
@@ -155,6 +168,14 @@ def run(args) -> int:
               f"-> {out}")
         failed += len(failed_instances(out, summary))
     return incomplete_exit(failed, "instances met requests that failed after retries")
+
+
+def open_worker_model(spec: str, options: dict):
+    """The model of an executor's worker: the same spec and options (endpoints, cache) as here."""
+    from widthbench.llm.model import open_model
+    from widthbench.simulated import simulator_for
+
+    return open_model(spec, simulator=simulator_for(spec), **options)
 
 
 def _failed(item: dict) -> bool:

@@ -16,7 +16,9 @@ DESCRIPTION = (
     "domain name (blocksworld, logistics) with generator options (--count, --seed, --blocks, ...), or "
     "a folder holding domain.pddl and problem files. Runs IW(0), IW(1), ... up to --max-width per instance "
     "(or per goal atom with --single-goals) and writes OUT/widths.jsonl, OUT/summary.json and "
-    "OUT/widths.png. Semantics: docs/widths.md."
+    "OUT/widths.csv (the same rows, one line each), OUT/summary.json and OUT/widths.png. Semantics: "
+    "docs/widths.md. Instances are spread over --jobs processes or a Ray cluster (--executor ray): the "
+    "outputs are the same (docs/scale.md)."
 )
 
 GENERATOR_OPTIONS = ("blocks", "cities", "locations", "trucks", "airplanes", "packages")
@@ -32,7 +34,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="one row per goal atom (the Lipovetzky & Geffner 2012 setting)")
     p.add_argument("--goal-test", choices=("after-prune", "before-prune"), default="after-prune",
                    help="a goal counts if it survives the novelty prune (default, as LAPKT) or before it")
-    p.add_argument("--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)")
     p.add_argument("--out", required=True, metavar="OUT", help="output folder (created if missing)")
     p.add_argument("--rows", metavar="SPEC", help="game24: ranks to use, e.g. 901-1000 or 1,5,7-9")
     p.add_argument("--complete", action="store_true",
@@ -50,21 +51,42 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     for o in GENERATOR_OPTIONS:
         gen.add_argument(f"--{o}", metavar="N|LO-HI", help=f"generator option {o}")
+    from widthbench.planners.executor import add_executor_arguments
+
+    add_executor_arguments(p)
 
 
 def run(args) -> int:
     if args.max_width < 0:
         raise UserError(f"--max-width (--max-k) must be >= 0, got {args.max_width}")
-    if args.jobs < 1:
-        raise UserError(f"--jobs must be >= 1, got {args.jobs}")
+    from widthbench.planners.executor import open_executor, spec_from_args
+    from widthbench.planners.widths import compute_rows
     from widthbench.runfiles import check_output_dir, make_output_dir
 
+    spec = spec_from_args(args)
     out = check_output_dir(args.out, "--out")
-    jobs, n_units, title = _jobs(args)
+    jobs, n_units, title = _jobs(args, spec.workers if spec.backend == "ray" or (spec.jobs or 1) > 1 else 1)
+    make_output_dir(out, "--out")
+    # Each finished job's rows go to OUT/widths.partial.jsonl at once: a run that stops (a lost
+    # cluster: exit 3) is resumed by the same command, which computes only the missing jobs.
+    partial = out / PARTIAL
+    keys = [_job_key(fn, arg) for fn, arg in jobs]
+    done = _read_partial(partial)
+    todo = [n for n, k in enumerate(keys) if k not in done]
+    if len(todo) < len(jobs) and not args.quiet:
+        print(f"widths: {len(jobs) - len(todo)} of {len(jobs)} jobs done by an earlier run ({partial})",
+              file=sys.stderr)
     t0 = time.perf_counter()
-    results = _run_jobs(jobs, args.jobs, n_units, quiet=args.quiet, desc=f"widths {args.target}")
+    with open(partial, "a", encoding="utf-8") as f, open_executor(spec) as executor:
+        def keep(i: int, rows: list[dict]) -> None:
+            done[keys[todo[i]]] = rows
+            f.write(json.dumps({"key": keys[todo[i]], "rows": rows}) + "\n")
+            f.flush()
+
+        compute_rows([jobs[n] for n in todo], executor, desc=f"widths {args.target}", quiet=args.quiet,
+                     on_result=keep)
     wall = time.perf_counter() - t0
-    rows = [r for part in results for r in part]
+    rows = [r for k in keys for r in done[k]]
     if args.target == "game24":
         rows.sort(key=lambda r: r["rank"])  # chunks interleave the ranks
     if not rows:
@@ -72,13 +94,16 @@ def run(args) -> int:
 
     from widthbench.planners.widths import mean_width_text, plot, summarize
 
-    make_output_dir(out, "--out")
     with (out / "widths.jsonl").open("w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r, sort_keys=False) + "\n")
+    write_csv(rows, out / "widths.csv")
     summary = summarize(rows, args.max_width)
+    # jobs, executor and wall_time_s describe how the run was made; every other field is the same
+    # whatever the executor (tests/test_cli_widths_executor.py)
     summary.update(target=args.target, single_goals=args.single_goals, rows=args.rows,
-                   n_instances=len({r["instance"] for r in rows}), jobs=args.jobs, wall_time_s=round(wall, 3))
+                   n_instances=len({r["instance"] for r in rows}), jobs=spec.jobs or 1,
+                   executor=spec.describe(), wall_time_s=round(wall, 3))
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     plot(rows, args.max_width, out / "widths.png", title)
     hist = " ".join(f"{k}:{v}" for k, v in summary["histogram"].items())
@@ -87,8 +112,55 @@ def run(args) -> int:
              f"widths {hist}", mean_width_text(summary)]
     if pt is not None:
         parts.append(f"prunable of the state tree {100 * pt:.1f}%")
-    print("; ".join(parts) + f"; wrote {out}/widths.jsonl, summary.json, widths.png")
+    partial.unlink(missing_ok=True)
+    print("; ".join(parts) + f"; wrote {out}/widths.jsonl, widths.csv, summary.json, widths.png")
     return 0
+
+
+PARTIAL = "widths.partial.jsonl"
+
+
+def _job_key(fn, arg) -> str:
+    """What identifies a job's rows across runs: its function and its input (a Game-of-24 chunk by
+    its puzzles, so a rerun with another number of workers recomputes its differently cut chunks)."""
+    import hashlib
+
+    if fn.__name__ == "game24_job":
+        puzzles, common, _space = arg
+        what = [[p.id for p in puzzles], common]
+    else:
+        what = list(arg)
+    text = json.dumps([fn.__name__, what], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def _read_partial(path) -> dict[str, list[dict]]:
+    """Rows of jobs finished by an earlier run (a line cut by a kill is dropped: its job runs again)."""
+    out: dict[str, list[dict]] = {}
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return out
+    for line in lines:
+        try:
+            rec = json.loads(line)
+            out[rec["key"]] = rec["rows"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            continue
+    return out
+
+
+def write_csv(rows: list[dict], path) -> None:
+    """widths.csv: one line per row, the fields of widths.jsonl (``runs`` as JSON text)."""
+    import csv
+
+    fields = list(dict.fromkeys(k for r in rows for k in r))
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({k: json.dumps(v) if isinstance(v, (list, dict)) else ("" if v is None else v)
+                        for k, v in r.items()})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -100,9 +172,12 @@ def _common(args) -> dict:
                 complete=args.complete)
 
 
-def _jobs(args):
-    """(list of (function, argument)), number of instances, plot title."""
+def _jobs(args, workers: int = 1):
+    """(list of (function, argument)), number of instances, plot title. ``workers``: how many run
+    at once (1: this process alone)."""
     from pathlib import Path
+
+    from widthbench.planners.widths import game24_job, strips_job
 
     common = _common(args)
     target = args.target
@@ -117,15 +192,15 @@ def _jobs(args):
         # space (a memo of successors) is shared by the puzzles of one process: in one process a few
         # chunks (the progress bar moves) share the run's space; with workers, each worker takes one
         # chunk and builds its own
-        if args.jobs == 1:
+        if workers == 1:
             from widthbench.planners.game24 import StateSpace
 
             space = StateSpace()
             n_chunks = min(len(puzzles), 8)
         else:
-            space, n_chunks = None, min(len(puzzles), args.jobs)
+            space, n_chunks = None, min(len(puzzles), workers)
         chunks = [puzzles[i::n_chunks] for i in range(n_chunks)]
-        jobs = [(_game24_job, (c, common, space)) for c in chunks]
+        jobs = [(game24_job, (c, common, space)) for c in chunks]
         title = "Game of 24" + (f", ranks {args.rows}" if args.rows else ", all 1362 puzzles")
         return jobs, len(puzzles), title + f" ({args.goal_test})"
     if args.rows:
@@ -153,7 +228,7 @@ def _jobs(args):
         title = f"{target} --count {args.count} --seed {args.seed} {opts}".strip()
     if args.single_goals:
         title += ", single goal atoms"
-    jobs = [(_strips_job, ((i.id, i.domain, i.problem_pddl), common, limits)) for i in instances]
+    jobs = [(strips_job, ((i.id, i.domain, i.problem_pddl), common, limits)) for i in instances]
     return jobs, len(instances), title + f" ({args.goal_test})"
 
 
@@ -170,48 +245,3 @@ def _read_folder(path, domain=None):
     if not instances:
         raise UserError(f"{path}: no problem files")
     return instances
-
-
-# ---------------------------------------------------------------------------------------------
-# Workers
-
-
-def _game24_job(arg):
-    from widthbench.planners.widths import game24_rows
-
-    puzzles, common, space = arg  # space None: game24_rows makes one for these puzzles
-    return game24_rows(puzzles, space=space, **common), len(puzzles)
-
-
-def _strips_job(arg):
-    from widthbench.generators import Instance
-    from widthbench.planners.widths import strips_rows
-
-    (iid, domain, text), common, limits = arg
-    task = Instance(id=iid, domain=domain, problem_pddl=text).task()
-    return strips_rows(iid, task, **common, **limits), 1
-
-
-def _run_jobs(jobs, n_workers: int, total: int, quiet: bool, desc: str) -> list[list[dict]]:
-    from tqdm import tqdm
-
-    results: list = [None] * len(jobs)
-    show = not quiet and sys.stderr.isatty()
-    with tqdm(total=total, desc=desc, unit="inst", file=sys.stderr, disable=not show) as bar:
-        if n_workers == 1 or len(jobs) == 1:
-            for i, (fn, arg) in enumerate(jobs):
-                results[i], n = fn(arg)
-                bar.update(n)
-            return results
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor, as_completed
-
-        ctx = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(max_workers=min(n_workers, len(jobs)), mp_context=ctx) as pool:
-            futures = {pool.submit(fn, arg): i for i, (fn, arg) in enumerate(jobs)}
-            import matplotlib.pyplot  # noqa: F401  (for the figure, while the workers run)
-
-            for fut in as_completed(futures):
-                results[futures[fut]], n = fut.result()
-                bar.update(n)
-    return results
