@@ -12,10 +12,14 @@ random walk from the initial state of uniformly 0..h*(init) steps that never ent
 and skips no-op moves (`Pool.walk_state`); the walk is seeded per instance, not per sub-task, so
 these sub-tasks ask about the same state. How each sub-task builds its items is in its module
 under `widthbench.subtasks.tasks` (docs/subtasks.md).
+
+Every item carries its difficulty features (`widthbench.subtasks.difficulty`); `Strata` draws
+items until each bin of one feature holds its count (`score --stratify`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from dataclasses import dataclass, field
@@ -64,6 +68,7 @@ class Item:
     width: int | None = None  # novelty*: IW threshold k
     truth: Any = None
     info: dict = field(default_factory=dict, compare=False)
+    features: dict = field(default_factory=dict, compare=False)  # difficulty (subtasks.difficulty)
 
     @property
     def id(self) -> str:
@@ -212,14 +217,32 @@ class ItemOptions:
     prompt_budget: int = DEFAULT_PROMPT_BUDGET  # estimated prompt tokens, novelty prompts
 
 
+@dataclass(frozen=True, slots=True)
+class Strata:
+    """``score --stratify FEATURE --bins ... --per-bin N``: items drawn until each bin holds N."""
+
+    feature: str
+    bins: tuple  # of subtasks.difficulty.Bin
+    per_bin: int
+
+    def identity(self) -> dict:
+        return {"feature": self.feature, "bins": ",".join(map(str, self.bins)), "per_bin": self.per_bin}
+
+
 def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = ItemOptions(),
-                registry=None) -> list[Item]:
-    """``count`` items of ``subtask`` (a name in ``registry``, default: the built-in sub-tasks)."""
+                registry=None, strata: Strata | None = None) -> list[Item]:
+    """``count`` items of ``subtask`` (a name in ``registry``, default: the built-in sub-tasks),
+    each with its difficulty ``features``; with ``strata``, ``per_bin`` items in each bin of the
+    feature (``count`` is then ignored), in the order they were drawn."""
+    from widthbench.subtasks.difficulty import bin_of, item_features
     from widthbench.subtasks.registry import Registry
 
     record = (registry or Registry.default()).get(subtask)
     if options.invalid_kind not in INVALID_KINDS:
         raise UserError(f"unknown --invalid-kind {options.invalid_kind!r} (known: {', '.join(INVALID_KINDS)})")
+    if strata is not None:
+        count = strata.per_bin * len(strata.bins)
+    filled = {b: 0 for b in strata.bins} if strata else {}
     items: list[Item] = []
     i = 0
     skipped = 0
@@ -228,20 +251,40 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
         text = record.no_item(pool, options) if callable(record.no_item) else record.no_item
         return f" ({text})" if text else ""
 
+    def short(instances: str) -> str:
+        lacking = [f"bin {b} holds {n} of {strata.per_bin}" for b, n in filled.items() if n < strata.per_bin]
+        return (f"{subtask}: --stratify {strata.feature}: " + "; ".join(lacking) +
+                f" after {instances} (items per bin: " + ", ".join(f"{b}: {n}" for b, n in filled.items()) + ")")
+
     while len(items) < count:
         try:
             item = record.build(pool, i, len(items), count, options)
         except NotEnoughItems as exc:  # the instances ran out
+            if strata is not None:
+                raise NotEnoughItems(short(f"all {i} instances of the folder")) from None
             raise NotEnoughItems(f"{subtask}: {len(items)} of {count} items from {i} instances: "
                                  f"{exc}{why()}") from None
+        if item is not None:
+            item = dataclasses.replace(item, features=item_features(pool, i, item))
+            if strata is not None:
+                b = bin_of(item.features.get(strata.feature), strata.bins)
+                if b is None or filled[b] >= strata.per_bin:
+                    item = None  # outside the bins, or its bin is full: draw on
+                else:
+                    filled[b] += 1
         i += 1
         if item is None:
             skipped += 1
             # generated instances never run out: give up after 10 x count + 50 instances without one;
             # an instance folder is tried to its end (a sub-task rare in it still gets its items)
             if not pool.fixed and skipped > 10 * count + 50:
+                if strata is not None:
+                    raise NotEnoughItems(short(f"{i} generated instances, the last {skipped} without a "
+                                               "new item; generate instances of that difficulty "
+                                               "(e.g. --blocks) or lower --per-bin"))
                 raise NotEnoughItems(f"{subtask}: {skipped} instances yielded no item; try other instances{why()}")
             continue
+        skipped = 0 if strata is not None else skipped
         items.append(item)
     return items
 
