@@ -48,21 +48,24 @@ def logistic_slope(xs, ys, z: float = Z95, max_iter: int = 100) -> dict:
     # Centre and scale x so that Newton's steps are well conditioned; b is scaled back at the end.
     mu, sd = x.mean(), x.std()
     X = np.column_stack([np.ones_like(x), (x - mu) / sd])
+    separated = {**empty, "note": "the outcomes split perfectly by the feature (infinite slope)"}
     beta = np.zeros(2)
-    for _ in range(max_iter):
+    try:
+        for _ in range(max_iter):
+            p = 1 / (1 + np.exp(-(X @ beta)))
+            info = X.T @ (X * (p * (1 - p))[:, None])
+            step = np.linalg.solve(info, X.T @ (y - p))
+            beta = beta + step
+            if np.abs(beta).max() > 30:
+                return separated
+            if np.abs(step).max() < 1e-10:
+                break
+        else:
+            return {**empty, "note": f"no convergence in {max_iter} Newton steps"}
         p = 1 / (1 + np.exp(-(X @ beta)))
-        w = p * (1 - p)
-        info = X.T @ (X * w[:, None])
-        step = np.linalg.solve(info, X.T @ (y - p))
-        beta = beta + step
-        if np.abs(beta).max() > 30:
-            return {**empty, "note": "the outcomes split perfectly by the feature (infinite slope)"}
-        if np.abs(step).max() < 1e-10:
-            break
-    else:
-        return {**empty, "note": f"no convergence in {max_iter} Newton steps"}
-    p = 1 / (1 + np.exp(-(X @ beta)))
-    cov = np.linalg.inv(X.T @ (X * (p * (1 - p))[:, None]))
+        cov = np.linalg.inv(X.T @ (X * (p * (1 - p))[:, None]))
+    except np.linalg.LinAlgError:  # p(1 - p) -> 0 on every item: the fit runs off to infinity
+        return separated
     b, se = beta[1] / sd, float(np.sqrt(cov[1, 1])) / sd
     a = beta[0] - beta[1] * mu / sd
     lo, hi = b - z * se, b + z * se
