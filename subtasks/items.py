@@ -252,7 +252,7 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
         return f" ({text})" if text else ""
 
     def short(instances: str) -> str:
-        lacking = [f"bin {b} holds {n} of {strata.per_bin}" for b, n in filled.items() if n < strata.per_bin]
+        lacking = [f"bin {b} fell short: found {n} of {strata.per_bin}" for b, n in filled.items() if n < strata.per_bin]
         return (f"{subtask}: --stratify {strata.feature}: " + "; ".join(lacking) +
                 f" after {instances} (items per bin: " + ", ".join(f"{b}: {n}" for b, n in filled.items()) + ")")
 
