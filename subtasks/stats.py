@@ -69,6 +69,8 @@ def logistic_slope(xs, ys, z: float = Z95, max_iter: int = 100) -> dict:
     b, se = beta[1] / sd, float(np.sqrt(cov[1, 1])) / sd
     a = beta[0] - beta[1] * mu / sd
     lo, hi = b - z * se, b + z * se
+    if not np.isfinite(se) or max(abs(lo), abs(hi)) > 700:  # exp() overflows: no usable interval
+        return {**empty, "note": "no finite interval (too few items, or outcomes nearly split by the feature)"}
     return {"slope": round(float(b), 4), "slope_low": round(float(lo), 4), "slope_high": round(float(hi), 4),
             "odds_ratio": round(float(np.exp(b)), 4), "odds_low": round(float(np.exp(lo)), 4),
             "odds_high": round(float(np.exp(hi)), 4), "intercept": round(float(a), 4)}
