@@ -161,31 +161,32 @@ def headline_metric(subtask: str, records: list[dict]) -> str | None:
     return None
 
 
-def outcomes(records: list[dict], feature: str) -> dict[tuple, list[tuple[int, int]]]:
+def outcomes(records: list[dict], feature: str, metric: str | None = None) -> dict[tuple, list[tuple[int, int]]]:
     """(run, model, sub-task, metric, mode) -> [(feature value, 1 if right else 0)] over the
-    answered records that carry the feature (request errors and skipped item-modes left out)."""
+    answered records that carry the feature (request errors and skipped item-modes left out);
+    ``metric``: the metric to count (default: each sub-task's headline)."""
     by_sub: dict[str, list[dict]] = {}
     for r in records:
         by_sub.setdefault(r["subtask"], []).append(r)
     out: dict[tuple, list[tuple[int, int]]] = {}
     for sub, recs in by_sub.items():
-        metric = headline_metric(sub, recs)
-        if metric is None:
+        chosen = metric or headline_metric(sub, recs)
+        if chosen is None:
             continue
         for r in recs:
             value = (r.get("features") or {}).get(feature)
             if value is None or r.get("request_error") or r.get("skipped"):
                 continue
-            key = (r.get("_run", ""), r.get("model", ""), sub, metric, r["mode"])
-            out.setdefault(key, []).append((value, int(bool((r.get("metrics") or {}).get(metric)))))
+            key = (r.get("_run", ""), r.get("model", ""), sub, chosen, r["mode"])
+            out.setdefault(key, []).append((value, int(bool((r.get("metrics") or {}).get(chosen)))))
     return out
 
 
-def breakdown(records: list[dict], feature: str, bins=None) -> dict:
+def breakdown(records: list[dict], feature: str, bins=None, metric: str | None = None) -> dict:
     """{"feature", "bins", "rows": [per run/sub-task/mode/bin: n, correct, accuracy, ci_low, ci_high],
     "slopes": [per run/sub-task/mode: the logistic fit]}. ``bins`` (default `auto_bins` per sub-task)."""
     check_feature(feature)
-    groups = outcomes(records, feature)
+    groups = outcomes(records, feature, metric)
     rows, slopes = [], []
     by_sub: dict[str, list] = {}
     for key, pairs in groups.items():
@@ -206,3 +207,35 @@ def breakdown(records: list[dict], feature: str, bins=None) -> dict:
         slopes.append({"run": run, "model": model, "simulated": simulated, "subtask": sub, "metric": metric,
                        "mode": mode, "feature": feature, "n": len(pairs), **fit})
     return {"feature": feature, "rows": rows, "slopes": slopes}
+
+
+# ---------------------------------------------------------------------------------------------
+# Rescored PlanBench answers
+
+
+def answer_records(judged, instance_dirs, reader: str = "flexible") -> list[dict]:
+    """`rescore.rescore`'s per-answer results as records for `breakdown` (metric ``correct``: the
+    ``reader`` read the answer and it is right on the engine); features from the instance on our
+    engine: objects (blocks, in Blocksworld) and plan-length (optimal, `planners.truth`). The mode
+    is the result file (its model folder and name)."""
+    from pathlib import Path
+
+    from widthbench.planners.truth import GroundTruth
+    from widthbench.subtasks.rescore import Instances
+
+    instances = Instances(instance_dirs)
+    lengths: dict[tuple, dict] = {}
+    out = []
+    for rf, results in judged:
+        label = f"{Path(rf.path).parent.name}/{Path(rf.path).stem}"
+        for a in results:
+            key = (rf.domain, a.instance_id)
+            if key not in lengths:
+                task = instances.task(rf.domain, a.instance_id)
+                h = GroundTruth(task).h_star()
+                lengths[key] = {"objects": len(task.objects),
+                                "plan-length": None if h == float("inf") else int(h)}
+            out.append({"subtask": rf.task, "mode": label, "model": label, "simulated": False,
+                        "item_id": str(a.instance_id), "features": lengths[key],
+                        "metrics": {"correct": int(getattr(a, reader).correct)}})
+    return out

@@ -116,9 +116,12 @@ def plot(part: dict, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     subs = list(dict.fromkeys(r["subtask"] for r in part["rows"]))
-    cols = min(3, len(subs)) or 1
+    n_lines = len({r["line"] for r in part["rows"]})
+    many = n_lines > 5  # the legend goes beside each panel, which grows
+    cols = min(2 if many else 3, len(subs)) or 1
     n_rows = (len(subs) + cols - 1) // cols or 1
-    fig, axes = plt.subplots(n_rows, cols, figsize=(4.6 * cols, 3.4 * n_rows), squeeze=False)
+    width, height = (7.5, 3.4 + 0.12 * n_lines) if many else (4.6, 3.4)
+    fig, axes = plt.subplots(n_rows, cols, figsize=(width * cols, height * n_rows), squeeze=False)
     for ax in axes.flat[len(subs):]:
         ax.set_visible(False)
     for ax, sub in zip(axes.flat, subs):
@@ -138,7 +141,10 @@ def plot(part: dict, path: Path) -> None:
         ax.set_ylabel("accuracy (band: Wilson 95% CI)")
         sim = " — SIMULATED" if any(r["simulated"] for r in rows) else ""
         ax.set_title(f"{sub}{sim}", fontsize=9)
-        ax.legend(fontsize=6)
+        if many:
+            ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        else:
+            ax.legend(fontsize=6)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -173,3 +179,21 @@ def write_difficulty(run_dirs, out=None, features=None, bins=None) -> list[Path]
     runs = [(d, read_records(d)) for d in run_dirs]
     dest = Path(out) if out is not None else Path(run_dirs[0])
     return write_parts(tables(runs, features, bins), dest)
+
+
+RESCORE_FEATURES = ("plan-length", "objects")
+
+
+def write_rescore_difficulty(judged, instance_dirs, out, reader: str = "flexible") -> list[Path]:
+    """Rescored PlanBench answers (`rescore.rescore`'s results) by plan length and block count: the
+    same files as for score runs, one line per result file, the ``reader``'s read-and-valid as right."""
+    from widthbench.subtasks.difficulty import answer_records
+
+    records = answer_records(judged, instance_dirs, reader)
+    parts = []
+    for f in RESCORE_FEATURES:
+        part = breakdown(records, f, metric="correct")
+        for r in part["rows"] + part["slopes"]:
+            r["line"] = r["mode"]
+        parts.append(part)
+    return write_parts(parts, Path(out))
