@@ -80,7 +80,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --stratify: items per bin and sub-task (replaces --count)")
     parser.add_argument("--out", required=True, metavar="RUN", help="run folder (created; resumed if present)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
-    parser.add_argument("--table", action="store_true", help="also write the report (table, chart, errors)")
+    parser.add_argument("--table", action="store_true", help="also write the report (table, chart, errors, accuracy by difficulty)")
     add_model_arguments(parser)
 
 
@@ -168,7 +168,9 @@ def run(args: argparse.Namespace) -> int:
         model.close()
     print(format_table(summary))
     if args.table:
-        for path in write_report([args.out]):
+        from widthbench.reports.difficulty import write_difficulty
+
+        for path in write_report([args.out]) + write_difficulty([args.out]):
             print(f"wrote {path}")
     return incomplete_exit(failed_item_modes(config, args.out))
 
