@@ -3,13 +3,15 @@
 Features are recomputed independently (breadth-first distances, the reference IW, atom sets); the
 logistic fit is checked on its score equations and invariances; a simulated model whose error rate
 grows with plan length by a known logistic slope gets that slope back inside the interval, and
-sim:noisy:P gives flat curves (noise does not depend on difficulty)."""
+sim:noisy:P gives flat curves (noise does not depend on difficulty); strata fill their bins exactly
+or name each bin that fell short."""
 
 from __future__ import annotations
 
 import math
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -202,3 +204,45 @@ def test_noisy_model_gives_flat_curves_within_their_intervals(tmp_path):
         assert r["ci_low"] <= 1 - p <= r["ci_high"], r
     assert sum(r["n"] for r in got["rows"]) == 200
     assert np.isclose(sum(r["correct"] for r in got["rows"]), sum(bool(x["correct"]) for x in records))
+
+
+# ---- strata ------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def folder_pool():
+    from widthbench.generators import generate
+
+    insts = generate("blocksworld", 14, 9)
+    return insts, Counter(i.optimal_length for i in insts)
+
+
+@st.composite
+def _bins(draw):
+    edges = sorted(draw(st.sets(st.integers(1, 17), min_size=2, max_size=6)))
+    pairs = [(a, b - 1) for a, b in zip(edges, edges[1:]) if b - 1 >= a]
+    return pairs or [(edges[0], edges[-1])]
+
+
+@given(_bins(), st.integers(1, 5))
+@settings(max_examples=30, deadline=None)
+def test_strata_fill_every_bin_exactly_or_name_each_short_bin_with_its_count(folder_pool, pairs, per_bin):
+    from widthbench.subtasks.items import NotEnoughItems, Strata
+
+    insts, lengths = folder_pool
+    bins = tuple(Bin(a, b) for a, b in pairs)
+    available = {b: sum(n for k, n in lengths.items() if b.holds(k)) for b in bins}
+    pool = Pool(None, 0, instances=insts)
+    strata = Strata("plan-length", bins, per_bin)
+    if all(n >= per_bin for n in available.values()):
+        items = build_items("plan-verification", pool, 1, strata=strata)
+        got = Counter(bin_of(it.features["plan-length"], bins) for it in items)
+        assert got == {b: per_bin for b in bins}
+        assert [it.index for it in items] == list(range(len(items)))
+    else:
+        with pytest.raises(NotEnoughItems) as exc:
+            build_items("plan-verification", pool, 1, strata=strata)
+        text = str(exc.value)
+        for b, n in available.items():
+            assert (f"bin {b} fell short: found {n} of {per_bin}" in text) == (n < per_bin)
+        assert f"all {len(insts)} instances of the folder" in text
