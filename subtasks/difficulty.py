@@ -183,10 +183,18 @@ def outcomes(records: list[dict], feature: str, metric: str | None = None) -> di
 
 
 def breakdown(records: list[dict], feature: str, bins=None, metric: str | None = None) -> dict:
-    """{"feature", "bins", "rows": [per run/sub-task/mode/bin: n, correct, accuracy, ci_low, ci_high],
-    "slopes": [per run/sub-task/mode: the logistic fit]}. ``bins`` (default `auto_bins` per sub-task)."""
+    """{"feature", "rows": [per run/sub-task/mode/bin: n, correct, accuracy, ci_low, ci_high],
+    "slopes": [per run/sub-task/mode: the logistic fit], "without": {sub-task: answered records
+    without a value, e.g. width above --max-width}}. ``bins`` (default `auto_bins` per sub-task)."""
     check_feature(feature)
     groups = outcomes(records, feature, metric)
+    sim_models = {r.get("model", "") for r in records if r.get("simulated")}
+    without: dict[str, int] = {}
+    for r in records:
+        f = r.get("features")
+        if f is not None and feature in f and f[feature] is None and not r.get("request_error") \
+                and not r.get("skipped"):
+            without[r["subtask"]] = without.get(r["subtask"], 0) + 1
     rows, slopes = [], []
     by_sub: dict[str, list] = {}
     for key, pairs in groups.items():
@@ -194,7 +202,7 @@ def breakdown(records: list[dict], feature: str, bins=None, metric: str | None =
     for key, pairs in groups.items():
         run, model, sub, metric, mode = key
         mine = bins if bins is not None else auto_bins(by_sub[sub])
-        simulated = any(r.get("simulated") for r in records if r.get("model") == model)
+        simulated = model in sim_models
         for b in mine:
             ys = [y for v, y in pairs if b.holds(v)]
             n, k = len(ys), sum(ys)
@@ -206,7 +214,7 @@ def breakdown(records: list[dict], feature: str, bins=None, metric: str | None =
         fit = logistic_slope([v for v, _ in pairs], [y for _, y in pairs])
         slopes.append({"run": run, "model": model, "simulated": simulated, "subtask": sub, "metric": metric,
                        "mode": mode, "feature": feature, "n": len(pairs), **fit})
-    return {"feature": feature, "rows": rows, "slopes": slopes}
+    return {"feature": feature, "rows": rows, "slopes": slopes, "without": without}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -100,6 +100,9 @@ def markdown(parts: list[dict]) -> str:
             for b in bins:
                 md.append(f"| {b} | " + " | ".join(_cell(cells[(b, ln)]) if (b, ln) in cells else "—"
                                                    for ln in lines) + " |")
+            if part.get("without", {}).get(sub):
+                md += ["", f"Left out: {part['without'][sub]} answered item-modes without a {part['feature']} "
+                       "(width: above --max-width, or unsolvable; novelty-level: a repeated state)."]
             md += ["", "Logistic slope per mode:", ""]
             for s in part["slopes"]:
                 if s["subtask"] == sub:
