@@ -251,22 +251,27 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
         text = record.no_item(pool, options) if callable(record.no_item) else record.no_item
         return f" ({text})" if text else ""
 
-    def short(instances: str) -> str:
-        lacking = [f"bin {b} fell short: found {n} of {strata.per_bin}" for b, n in filled.items() if n < strata.per_bin]
-        return (f"{subtask}: --stratify {strata.feature}: " + "; ".join(lacking) +
-                f" after {instances} (items per bin: " + ", ".join(f"{b}: {n}" for b, n in filled.items()) + ")")
+    def short_bins(instances: str) -> str:
+        lacking = [f"bin {b} fell short: found {n} of {strata.per_bin}"
+                   for b, n in filled.items() if n < strata.per_bin]
+        found = ", ".join(f"{b}: {n}" for b, n in filled.items())
+        return f"{subtask}: --stratify {strata.feature}: " + "; ".join(lacking) + f" after {instances} " \
+            f"(items per bin: {found})"
 
     while len(items) < count:
         try:
             item = record.build(pool, i, len(items), count, options)
         except NotEnoughItems as exc:  # the instances ran out
             if strata is not None:
-                raise NotEnoughItems(short(f"all {i} instances of the folder")) from None
+                raise NotEnoughItems(short_bins(f"all {i} instances of the folder")) from None
             raise NotEnoughItems(f"{subtask}: {len(items)} of {count} items from {i} instances: "
                                  f"{exc}{why()}") from None
         if item is not None:
             item = dataclasses.replace(item, features=item_features(pool, i, item))
             if strata is not None:
+                if strata.feature not in item.features:
+                    raise UserError(f"--stratify {strata.feature}: {subtask} items have no {strata.feature} "
+                                    f"(theirs: {', '.join(item.features)})")
                 b = bin_of(item.features.get(strata.feature), strata.bins)
                 if b is None or filled[b] >= strata.per_bin:
                     item = None  # outside the bins, or its bin is full: draw on
@@ -279,7 +284,7 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
             # an instance folder is tried to its end (a sub-task rare in it still gets its items)
             if not pool.fixed and skipped > 10 * count + 50:
                 if strata is not None:
-                    raise NotEnoughItems(short(f"{i} generated instances, the last {skipped} without a "
+                    raise NotEnoughItems(short_bins(f"{i} generated instances, the last {skipped} without a "
                                                "new item; generate instances of that difficulty "
                                                "(e.g. --blocks) or lower --per-bin"))
                 raise NotEnoughItems(f"{subtask}: {skipped} instances yielded no item; try other instances{why()}")

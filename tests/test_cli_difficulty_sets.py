@@ -97,3 +97,9 @@ def test_stratify_bad_options_exit_2(tmp_path, capsys, argv, message):
     code = _score(tmp_path, *argv)
     err = capsys.readouterr().err.strip()
     assert code == 2 and message in err and len(err.splitlines()) == 1
+
+
+def test_stratify_by_a_feature_the_sub_task_lacks_says_so_at_once(tmp_path, capsys):
+    code = _score(tmp_path, "--stratify", "list-length", "--bins", "1-50", "--per-bin", "2")
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and "plan-verification items have no list-length" in err and "plan-length" in err
