@@ -3,7 +3,8 @@
 - ``generate(domain, count, seed, **options) -> list[Instance]`` dispatches to
   ``generators.blocksworld.generate`` (options: ``blocks``) or ``generators.logistics.generate``
   (options: ``cities``, ``locations``, ``trucks``, ``airplanes``, ``packages``); both also take
-  ``min_plan_length``, ``max_plan_length``, ``optimal``, ``planner``, ``timeout``,
+  ``min_plan_length``, ``max_plan_length``, ``width`` (keep instances of that effective width),
+  ``optimal``, ``planner``, ``timeout``,
   ``max_failed_draws`` and ``progress``.
 - ``write_instance_set(dir, domain, instances)`` / ``read_instance_set(dir)``: see ``instance.py``.
 

@@ -178,7 +178,8 @@ def with_init_and_goal(task, init, goal):
 
 
 def generate(count: int, seed: int, blocks=DEFAULT_BLOCKS, min_plan_length: int | None = None,
-             max_plan_length: int | None = None, optimal: bool = True, planner: str = "auto",
+             max_plan_length: int | None = None, width: int | None = None, optimal: bool = True,
+             planner: str = "auto",
              timeout: float = DEFAULT_TIMEOUT, max_failed_draws: int = DEFAULT_MAX_FAILED_DRAWS,
              progress=None) -> list:
     """``count`` distinct Blocksworld instances (see the module docstring), as ``Instance`` objects.
@@ -209,6 +210,7 @@ def generate(count: int, seed: int, blocks=DEFAULT_BLOCKS, min_plan_length: int 
     accepted = collect(
         what=f"Blocksworld instances with {_plural(rng_blocks, 'block')}", count=count, seed=seed,
         draw=draw, to_task=to_task, capacity=capacity, min_plan_length=lo, max_plan_length=hi,
+        width=width,
         optimal=optimal, planner=planner, timeout=timeout, max_failed_draws=max_failed_draws,
         progress=progress)
     return to_instances(ID_PREFIX, DOMAIN, accepted)

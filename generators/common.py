@@ -12,7 +12,9 @@ nothing iterates over a ``set`` or ``dict`` whose order could vary.
 Rejection. A candidate is rejected when its goal already holds initially, when an instance with the
 same initial state and goal was drawn before (the key is the pair of sorted atom lists, static atoms
 included, so instances over different object sets never collide), or when its optimal plan length is
-outside ``[min_plan_length, max_plan_length]``. After ``max_failed_draws`` consecutive rejections the
+outside ``[min_plan_length, max_plan_length]``, or when its effective width (the smallest k for which
+IW(k) reaches the goal, `planners.iw.iterated_width`, the semantics of `widthbench widths`) is not
+``width``. After ``max_failed_draws`` consecutive rejections the
 request is taken to be impossible and a ``UserError`` says what was asked and how much was found.
 """
 
@@ -101,6 +103,21 @@ def check_count(count) -> int:
     return count
 
 
+def check_width_filter(width) -> int | None:
+    if width is not None and (isinstance(width, bool) or not isinstance(width, int) or width < 1):
+        raise UserError(f"--width must be a positive integer, got {width!r} (width 0 means the goal "
+                        "holds initially, which generated instances never do)")
+    return width
+
+
+def effective_width(task, at_most: int) -> int | None:
+    """The smallest k <= ``at_most`` for which IW(k) reaches the goal, or None."""
+    from widthbench.planners.iw import iterated_width
+    from widthbench.planners.model import StripsModel
+
+    return iterated_width(StripsModel(task), max_k=at_most).width
+
+
 def check_length_filter(min_plan_length, max_plan_length) -> tuple[int | None, int | None]:
     for name, v in (("--min-plan-length", min_plan_length), ("--max-plan-length", max_plan_length)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
@@ -152,6 +169,7 @@ def collect(
     capacity: int | None,
     min_plan_length: int | None = None,
     max_plan_length: int | None = None,
+    width: int | None = None,
     optimal: bool = False,
     planner: str = "auto",
     timeout: float = DEFAULT_TIMEOUT,
@@ -177,7 +195,8 @@ def collect(
     seen: set = set()
     out: list[tuple[Candidate, Solved | None]] = []
     failed = 0
-    rejected = {"duplicate": 0, "goal already true": 0, "plan length": 0}
+    width = check_width_filter(width)
+    rejected = {"duplicate": 0, "goal already true": 0, "plan length": 0, "width": 0}
     while len(out) < count:
         cand = draw(master)
         reason = None
@@ -199,12 +218,14 @@ def collect(
                 if ((min_plan_length is not None and solved.length < min_plan_length)
                         or (max_plan_length is not None and solved.length > max_plan_length)):
                     reason = "plan length"
+            if reason is None and width is not None and effective_width(to_task(cand), width) != width:
+                reason = "width"
         if reason is not None:
             rejected[reason] += 1
             failed += 1
             if failed >= max_failed_draws:
                 raise UserError(_give_up(what, count, len(out), failed, rejected, min_plan_length,
-                                         max_plan_length))
+                                         max_plan_length, width))
             continue
         failed = 0
         out.append((cand, solved))
@@ -213,11 +234,13 @@ def collect(
     return out
 
 
-def _give_up(what, count, found, failed, rejected, lo, hi) -> str:
+def _give_up(what, count, found, failed, rejected, lo, hi, width=None) -> str:
     why = ", ".join(f"{v} {k}" for k, v in rejected.items() if v)
     length = ""
     if lo is not None or hi is not None:
         length = f" with optimal plan length in [{'' if lo is None else lo}, {'' if hi is None else hi}]"
+    if width is not None:
+        length += f" {'and' if length else 'with'} effective width {width}"
     return (f"asked for {count} distinct {what}{length}, found only {found}: gave up after {failed} "
             f"consecutive rejected draws (rejections so far: {why}); ask for fewer, widen the "
             "parameters or raise --max-failed-draws")

@@ -89,7 +89,8 @@ def count_instances(cities: int, locations: int, trucks: int, airplanes: int, pa
 
 
 def generate(count: int, seed: int, cities="2", locations="2", trucks=None, airplanes="1", packages="1-3",
-             min_plan_length: int | None = None, max_plan_length: int | None = None, optimal: bool = True,
+             min_plan_length: int | None = None, max_plan_length: int | None = None,
+             width: int | None = None, optimal: bool = True,
              planner: str = "auto", timeout: float = DEFAULT_TIMEOUT,
              max_failed_draws: int = DEFAULT_MAX_FAILED_DRAWS, progress=None) -> list:
     """``count`` distinct Logistics instances (see the module docstring), as ``Instance`` objects.
@@ -130,6 +131,6 @@ def generate(count: int, seed: int, cities="2", locations="2", trucks=None, airp
             f"{'one per city' if rt is None else rt}, airplanes {ra}, packages {rp})")
     accepted = collect(
         what=what, count=count, seed=seed, draw=draw, to_task=to_task, capacity=capacity,
-        min_plan_length=lo, max_plan_length=hi, optimal=optimal, planner=planner, timeout=timeout,
+        min_plan_length=lo, max_plan_length=hi, width=width, optimal=optimal, planner=planner, timeout=timeout,
         max_failed_draws=max_failed_draws, progress=progress)
     return to_instances(ID_PREFIX, DOMAIN, accepted)

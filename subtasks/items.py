@@ -19,10 +19,14 @@ sub-task is about to use are worked on at once by the executor's workers (`Pool.
 copy of that instance's cache, and the copy comes back and is installed when the sequential loop
 reaches the instance -- so every instance's cache sees the same calls in the same order as without
 an executor, and the items are the same (tests/subtasks/test_items_executor.py).
+
+Every item carries its difficulty features (`widthbench.subtasks.difficulty`); `Strata` draws
+items until each bin of one feature holds its count (`score --stratify`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 from dataclasses import dataclass, field
@@ -70,6 +74,7 @@ class Item:
     width: int | None = None  # novelty*: IW threshold k
     truth: Any = None
     info: dict = field(default_factory=dict, compare=False)
+    features: dict = field(default_factory=dict, compare=False)  # difficulty (subtasks.difficulty)
 
     @property
     def id(self) -> str:
@@ -245,12 +250,26 @@ class ItemOptions:
     prompt_budget: int = DEFAULT_PROMPT_BUDGET  # estimated prompt tokens, novelty prompts
 
 
+@dataclass(frozen=True, slots=True)
+class Strata:
+    """``score --stratify FEATURE --bins ... --per-bin N``: items drawn until each bin holds N."""
+
+    feature: str
+    bins: tuple  # of subtasks.difficulty.Bin
+    per_bin: int
+
+    def identity(self) -> dict:
+        return {"feature": self.feature, "bins": ",".join(map(str, self.bins)), "per_bin": self.per_bin}
+
+
 def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = ItemOptions(),
-                registry=None, executor=None) -> list[Item]:
-    """``count`` items of ``subtask`` (a name in ``registry``, default: the built-in sub-tasks).
-    ``executor`` (a `widthbench.planners.executor.Executor` of more than one worker): the instances'
-    ground truth and widths are computed by its workers (the built-in sub-tasks only: a worker
-    finds those by name)."""
+                registry=None, executor=None, strata: Strata | None = None) -> list[Item]:
+    """``count`` items of ``subtask`` (a name in ``registry``, default: the built-in sub-tasks),
+    each with its difficulty ``features``; with ``strata``, ``per_bin`` items in each bin of the
+    feature (``count`` is then ignored), in the order they were drawn. ``executor`` (a
+    `widthbench.planners.executor.Executor` of more than one worker): the instances' ground truth
+    and widths are computed by its workers (the built-in sub-tasks only: a worker finds those by name)."""
+    from widthbench.subtasks.difficulty import bin_of, item_features
     from widthbench.subtasks.registry import Registry
 
     if (registry is not None and registry is not Registry.default()) or (executor is not None
@@ -259,6 +278,9 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
     record = (registry or Registry.default()).get(subtask)
     if options.invalid_kind not in INVALID_KINDS:
         raise UserError(f"unknown --invalid-kind {options.invalid_kind!r} (known: {', '.join(INVALID_KINDS)})")
+    if strata is not None:
+        count = strata.per_bin * len(strata.bins)
+    filled = {b: 0 for b in strata.bins} if strata else {}
     items: list[Item] = []
     i = 0
     skipped = 0
@@ -266,6 +288,13 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
     def why() -> str:
         text = record.no_item(pool, options) if callable(record.no_item) else record.no_item
         return f" ({text})" if text else ""
+
+    def short_bins(instances: str) -> str:
+        lacking = [f"bin {b} fell short: found {n} of {strata.per_bin}"
+                   for b, n in filled.items() if n < strata.per_bin]
+        found = ", ".join(f"{b}: {n}" for b, n in filled.items())
+        return f"{subtask}: --stratify {strata.feature}: " + "; ".join(lacking) + f" after {instances} " \
+            f"(items per bin: {found})"
 
     try:
         while len(items) < count:
@@ -276,16 +305,34 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
             try:
                 item = record.build(pool, i, len(items), count, options)
             except NotEnoughItems as exc:  # the instances ran out
+                if strata is not None:
+                    raise NotEnoughItems(short_bins(f"all {i} instances of the folder")) from None
                 raise NotEnoughItems(f"{subtask}: {len(items)} of {count} items from {i} instances: "
                                      f"{exc}{why()}") from None
+            if item is not None:
+                item = dataclasses.replace(item, features=item_features(pool, i, item))
+                if strata is not None:
+                    if strata.feature not in item.features:
+                        raise UserError(f"--stratify {strata.feature}: {subtask} items have no {strata.feature} "
+                                        f"(theirs: {', '.join(item.features)})")
+                    b = bin_of(item.features.get(strata.feature), strata.bins)
+                    if b is None or filled[b] >= strata.per_bin:
+                        item = None  # outside the bins, or its bin is full: draw on
+                    else:
+                        filled[b] += 1
             i += 1
             if item is None:
                 skipped += 1
                 # generated instances never run out: give up after 10 x count + 50 instances without one;
                 # an instance folder is tried to its end (a sub-task rare in it still gets its items)
                 if not pool.fixed and skipped > 10 * count + 50:
+                    if strata is not None:
+                        raise NotEnoughItems(short_bins(f"{i} generated instances, the last {skipped} without a "
+                                                        "new item; generate instances of that difficulty "
+                                                        "(e.g. --blocks) or lower --per-bin"))
                     raise NotEnoughItems(f"{subtask}: {skipped} instances yielded no item; try other instances{why()}")
                 continue
+            skipped = 0 if strata is not None else skipped
             items.append(item)
     finally:
         pool.discard(subtask)

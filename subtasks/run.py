@@ -26,7 +26,7 @@ from widthbench.llm.types import on_off
 from widthbench.runfiles import make_output_dir
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
-                                      NotEnoughItems, Pool, build_items)
+                                      NotEnoughItems, Pool, Strata, build_items)
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.score import Mode, requests_for, score_item
 from widthbench.subtasks.stats import wilson
@@ -89,6 +89,8 @@ class ScoreConfig:
     # A frozen item set (`widthbench export lm-eval`, `subtasks.frozen`): its items are scored as
     # they are, not rebuilt from domain, count and seed.
     items: str | None = None
+    # --stratify FEATURE --bins ... --per-bin N (items.Strata): part of the run's identity.
+    strata: Strata | None = None
 
     def identity(self, model_spec: str) -> dict:
         """What must match for a rerun to resume (sub-tasks and modes may be added)."""
@@ -99,6 +101,7 @@ class ScoreConfig:
                 # Only when on, so that runs made before the flag existed still resume.
                 **({"constrained": True} if self.constrained else {}),
                 **({"max_width": self.max_width} if self.max_width is not None else {}),
+                **({"stratify": self.strata.identity()} if self.strata is not None else {}),
                 # Domain file, context and templates of the prompts (empty for a built-in domain
                 # with its hand-written context): subtasks.prompts.presentation_identity.
                 **_presentation(self),
@@ -225,7 +228,8 @@ def build_all_items(config: ScoreConfig, registry: Registry | None = None,
     out = {}
     for s in config.subtasks:
         try:
-            out[s] = build_items(s, pool, config.count, options, registry, executor=executor)
+            out[s] = build_items(s, pool, config.count, options, registry, executor=executor,
+                                 strata=config.strata)
         except NotEnoughItems as exc:
             if s not in config.skippable:
                 raise
@@ -411,7 +415,7 @@ def _record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLIN
         "subtask": item.subtask, "item_id": item.id, "index": item.index, "instance_id": item.instance_id,
         "domain": item.domain, "style": mode.style, "thinking": mode.thinking, "extension": mode.extension,
         "mode": mode.label, "model": model.spec, "simulated": bool(model.simulated),
-        "item": _item_json(item), "info": item.info,
+        "item": _item_json(item), "info": item.info, "features": item.features,
     }
     prompts = [r.message_dicts() for r in requests]
     texts = [r.text or "" for r in replies]

@@ -11,7 +11,9 @@ HELP = "generate a seeded set of Blocksworld or Logistics instances (domain, pro
 DESCRIPTION = (
     "Write DIR/domain.pddl, DIR/instance-NNNN.pddl and DIR/manifest.jsonl. Same arguments and seed give "
     "byte-identical files. Numbers may be ranges such as 4-6 (drawn uniformly per instance). Optimal "
-    "plans are computed by default (--no-optimal skips them unless a plan-length filter needs them)."
+    "plans are computed by default (--no-optimal skips them unless a plan-length filter needs them). "
+    "--width K and --plan-length LO-HI keep only instances of that effective width / optimal length, "
+    "to build sets that span difficulty on purpose."
 )
 
 BW_OPTIONS = ("blocks",)
@@ -36,6 +38,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt = p.add_argument_group("optimal plans")
     opt.add_argument("--min-plan-length", type=int, metavar="N", help="keep instances with optimal length >= N")
     opt.add_argument("--max-plan-length", type=int, metavar="N", help="keep instances with optimal length <= N")
+    opt.add_argument("--plan-length", metavar="N|LO-HI",
+                     help="keep instances whose optimal plan length is N or in LO-HI (e.g. 8-12)")
+    p.add_argument("--width", type=int, metavar="K",
+                   help="keep instances of effective width K: the smallest k for which IW(k) reaches the "
+                   "goal, as `widthbench widths` computes it")
     g = opt.add_mutually_exclusive_group()
     g.add_argument("--optimal", dest="optimal", action="store_true", default=True,
                    help="compute an optimal plan per instance (default)")
@@ -60,6 +67,14 @@ def run(args) -> int:
     options = {o: getattr(args, o) for o in own if getattr(args, o) is not None}
     if args.timeout <= 0:
         raise UserError(f"--timeout must be positive, got {args.timeout}")
+    lo, hi = args.min_plan_length, args.max_plan_length
+    if args.plan_length is not None:
+        if lo is not None or hi is not None:
+            raise UserError("--plan-length replaces --min-plan-length/--max-plan-length: give one or the other")
+        from widthbench.generators.common import int_range
+
+        r = int_range(args.plan_length, "--plan-length", minimum=1)
+        lo, hi = r.lo, r.hi
     out = Path(args.out)
     _check_out(out, args.force)
 
@@ -69,8 +84,8 @@ def run(args) -> int:
     with tqdm(total=args.count, desc=f"generate {args.domain}", unit="inst", file=sys.stderr,
               disable=not show) as bar:
         instances = generate(
-            args.domain, args.count, args.seed, min_plan_length=args.min_plan_length,
-            max_plan_length=args.max_plan_length, optimal=args.optimal, planner=args.planner,
+            args.domain, args.count, args.seed, min_plan_length=lo, max_plan_length=hi, width=args.width,
+            optimal=args.optimal, planner=args.planner,
             timeout=args.timeout, max_failed_draws=args.max_failed_draws, progress=bar.update, **options)
     if args.force:
         _remove_old_set(out)

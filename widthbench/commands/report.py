@@ -11,7 +11,9 @@ DESCRIPTION = (
     "rows.csv, table.png with 95% CI bars and an error analysis (most frequent wrong or missing "
     "actions and facts, pick-up/unstack confusions). Solve runs (kind 'solve'): the search report "
     "(Table 3/4 layout, Figures 2 and 3). Always also report.html: one self-contained page with the "
-    "tables, the charts and every item behind each cell (several runs side by side)."
+    "tables, the charts and every item behind each cell (several runs side by side). Score runs also "
+    "get accuracy by difficulty (--by): per sub-task x mode, accuracy per feature bin with Wilson "
+    "95%% intervals, curves and a logistic slope per mode."
 )
 
 
@@ -19,6 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run folder(s) holding summary.json")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="folder for the combined report (default: the first RUN)")
+    parser.add_argument("--by", default=None, metavar="FEATURE[,FEATURE...]",
+                        help="score runs: accuracy per bin of these difficulty features (objects, atoms, "
+                        "h-star, plan-length, width, list-length, novelty-level, atoms-changed) in "
+                        "difficulty.md/.csv/-slopes.csv/-FEATURE.png and report.html (default: "
+                        "plan-length, width, objects, list-length, atoms-changed)")
+    parser.add_argument("--bins", default=None, metavar="LO-HI,...",
+                        help="with --by: the feature bins, e.g. 2-4,5-8,9-12 (default: one bin per value, "
+                        "or 8 ranges of about equal counts)")
     parser.add_argument("--html", action="store_true",
                         help="report.html is always written; the flag is accepted for clarity")
 
@@ -36,15 +46,34 @@ def run(args: argparse.Namespace) -> int:
     other = [f"{r} ({k!r})" for r, k in kinds.items() if k not in ("score", "solve")]
     if other:
         raise UserError(f"unknown summary kind in {', '.join(other)}: expected 'score' or 'solve'")
+    features, bins = difficulty_options(args)
     if score:
+        from widthbench.reports.difficulty import write_difficulty
         from widthbench.subtasks.report import write_report
 
         for path in write_report(score, args.out):
             print(f"wrote {path}")
+        for path in write_difficulty(score, args.out, features, bins):
+            print(f"wrote {path}")
+    elif args.by:
+        raise UserError("--by applies to score runs (summary kind 'score')")
     if solve:  # Table 3/4 compares configurations, so all solve runs go into one report
         from widthbench.reports.search import write_report as write_search_report
 
         for path in write_search_report(solve, args.out) or ():
             print(f"wrote {path}")
-    print(f"wrote {write_html(list(args.runs), args.out)}")
+    print(f"wrote {write_html(list(args.runs), args.out, features=features, bins=bins)}")
     return 0
+
+
+def difficulty_options(args) -> tuple:
+    """(features or None for the default set, bins or None) of --by and --bins."""
+    from widthbench.errors import UserError
+    from widthbench.subtasks.difficulty import check_feature, parse_bins
+
+    features = None
+    if args.by:
+        features = [check_feature(f.strip()) for f in args.by.split(",") if f.strip()]
+    if args.bins and not args.by:
+        raise UserError("--bins needs --by FEATURE (bins are ranges of one feature's values)")
+    return features, (parse_bins(args.bins) if args.bins else None)

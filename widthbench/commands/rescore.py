@@ -7,7 +7,9 @@ DESCRIPTION = (HELP + ". Plan generation (task 1), plan verification (task 3) an
                "files. Prints per file the answers, how many each reader read, how many are valid on the "
                "engine, the agreement with PlanBench's verdict and every disagreement of each reader "
                "with its category and reason (--disagreements flexible|strict|none narrows the list). "
-               "--out DIR writes answers.jsonl and summary.json.")
+               "--out DIR writes answers.jsonl and summary.json, and the flexible reader's accuracy by optimal plan "
+               "length and by number of objects (difficulty.md, .csv, -slopes.csv, -plan-length.png, "
+               "-objects.png).")
 
 
 def add_arguments(p) -> None:
@@ -17,7 +19,8 @@ def add_arguments(p) -> None:
                    help="a folder of instance-N.pddl files with the domain file beside them or in the parent "
                         "folder (PlanBench's generated_basic), or PlanBench's instances folder holding "
                         "<domain>/generated_basic; may be given once per domain")
-    p.add_argument("--out", metavar="DIR", help="write answers.jsonl and summary.json here")
+    p.add_argument("--out", metavar="DIR", help="write answers.jsonl, summary.json and the accuracy by "
+                   "plan length and object count (difficulty.*) here")
     p.add_argument("--disagreements", choices=["both", "flexible", "strict", "none"], default="both",
                    help="whose disagreements with PlanBench to list (default both)")
     from widthbench.planners.executor import add_executor_arguments
@@ -40,4 +43,8 @@ def run(args) -> int:
     if args.out:
         write_outputs(args.out, judged, summary)
         print(f"wrote {args.out}/answers.jsonl and {args.out}/summary.json")
+        from widthbench.reports.difficulty import write_rescore_difficulty
+
+        for path in write_rescore_difficulty(judged, args.instances, args.out):  # by plan length, blocks
+            print(f"wrote {path}")
     return 0

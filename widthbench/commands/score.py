@@ -32,11 +32,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reader", default="flexible", choices=("flexible", "strict"),
                         help="which reader gives the headline numbers (default flexible; both are "
                         "always recorded and reported)")
+    parser.add_argument("--stratify", default=None, metavar="FEATURE",
+                        help="draw items until each --bins bin of this difficulty feature (plan-length, "
+                        "h-star, width, objects, atoms, list-length, novelty-level, atoms-changed) holds "
+                        "--per-bin items; says which bin fell short and how many it found")
+    parser.add_argument("--bins", default=None, metavar="LO-HI,...",
+                        help="with --stratify: the bins, e.g. 2-4,5-8,9-12")
+    parser.add_argument("--per-bin", type=int, default=None, metavar="N",
+                        help="with --stratify: items per bin and sub-task (replaces --count)")
     parser.add_argument("--out", required=True, metavar="RUN", help="run folder (created; resumed if present)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--table", action="store_true",
-                        help="also write the report into RUN: tables, chart, error analysis and report.html "
-                        "(what `widthbench report RUN` writes)")
+                        help="also write the report into RUN: tables, chart, error analysis, accuracy by "
+                        "difficulty and report.html (what `widthbench report RUN` writes)")
     add_model_arguments(parser)
     from widthbench.planners.executor import add_executor_arguments
 
@@ -125,15 +133,36 @@ def config_from_args(args: argparse.Namespace):
 
     subtasks = expand_subtasks(args.subtask)
     named = Registry.default().named(args.subtask)
-    return ScoreConfig(
+    strata = strata_from_args(args)
+    return ScoreConfig(strata=strata,
         subtasks=subtasks, skippable=tuple(s for s in subtasks if s not in named),
         styles=expand_choice(args.style, "--style", ("pddl", "nl")),
         thinking=thinking_modes(args.thinking),
         extensions=expand_choice(args.prompt_extension, "--prompt-extension", (False, True)),
-        domain=args.domain, instances=args.instances, count=args.count, seed=args.seed,
+        domain=args.domain, instances=args.instances, seed=args.seed,
+        count=args.count if strata is None else strata.per_bin * len(strata.bins),
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,
         max_width=args.max_width, generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
         reader=args.reader, items=args.items, **_domain_options(args))
+
+
+def strata_from_args(args):
+    """--stratify FEATURE --bins ... --per-bin N as an `items.Strata` (None without --stratify)."""
+    from widthbench.errors import UserError
+
+    values = {f: getattr(args, f.lstrip("-").replace("-", "_"), None) for f in ("--stratify", "--bins", "--per-bin")}
+    given = [f for f, v in values.items() if v is not None]
+    if not given:
+        return None
+    if len(given) < 3:
+        raise UserError("--stratify FEATURE needs --bins LO-HI,... and --per-bin N together "
+                        f"(given: {', '.join(given)})")
+    from widthbench.subtasks.difficulty import check_feature, parse_bins
+    from widthbench.subtasks.items import Strata
+
+    if args.per_bin < 1:
+        raise UserError(f"--per-bin must be at least 1, got {args.per_bin}")
+    return Strata(check_feature(args.stratify), parse_bins(args.bins), args.per_bin)
 
 
 def _domain_options(args) -> dict:
@@ -172,9 +201,10 @@ def run(args: argparse.Namespace) -> int:
         model.close()
     print(format_table(summary))
     if args.table:
+        from widthbench.reports.difficulty import write_difficulty
         from widthbench.reports.html import write_html
 
-        for path in write_report([args.out]):
+        for path in write_report([args.out]) + write_difficulty([args.out]):
             print(f"wrote {path}")
         print(f"wrote {write_html([args.out])}")
     else:

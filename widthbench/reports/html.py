@@ -221,8 +221,18 @@ def _solve_tables(runs: list[dict]) -> dict | None:
             "runs_header": rh, "runs_rows": rr, "short": [search._short(s) for s in summaries]}
 
 
-def payload(runs: list[dict]) -> dict:
-    """The data the page shows (JSON-serialisable)."""
+def _difficulty(runs: list[dict], features=None, bins=None) -> list[dict] | None:
+    """Accuracy by difficulty of the score runs (`widthbench.reports.difficulty.tables`): the points
+    of the page's curves, the same numbers as difficulty.csv."""
+    from widthbench.reports import difficulty
+
+    score = [(r["dir"], r["records"]) for r in runs if r["kind"] == "score"]
+    return difficulty.tables(score, features, bins) if score else None
+
+
+def payload(runs: list[dict], features=None, bins=None) -> dict:
+    """The data the page shows (JSON-serialisable); ``features``/``bins``: the difficulty curves'
+    (default: `subtasks.difficulty.DEFAULT_FEATURES`, automatic bins)."""
     strings = _Strings()
     out_runs = []
     for run in runs:
@@ -231,7 +241,8 @@ def payload(runs: list[dict]) -> dict:
     models = list(dict.fromkeys(str(r.get("model")) for r in out_runs))
     return {"title": title(out_runs), "simulated": simulated, "models": models,
             "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "strings": strings.texts, "runs": out_runs, "solve_tables": _solve_tables(runs)}
+            "strings": strings.texts, "runs": out_runs, "solve_tables": _solve_tables(runs),
+            "difficulty": _difficulty(runs, features, bins)}
 
 
 def title(runs: list[dict]) -> str:
@@ -258,22 +269,23 @@ def _script_json(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def build_html(runs: list[dict]) -> str:
+def build_html(runs: list[dict], features=None, bins=None) -> str:
     """The whole page for loaded runs (`load_run`): one HTML string, nothing outside it."""
     if not runs:
         raise ValueError("no runs")
-    data = payload(runs)
+    data = payload(runs, features, bins)
+    # difficulty.js (the curves by difficulty) defines a view that report.js adds as a tab.
     parts = {"TITLE": _html_escape(data["title"]), "CSS": _asset("report.css"),
-             "JS": _asset("report.js"), "DATA": _script_json(data)}
+             "JS": _asset("difficulty.js") + "\n" + _asset("report.js"), "DATA": _script_json(data)}
     return re.sub(r"\{\{(TITLE|CSS|JS|DATA)\}\}", lambda m: parts[m.group(1)], _asset("report.html"))
 
 
-def write_html(run_dirs, out: str | os.PathLike | None = None) -> Path:
+def write_html(run_dirs, out: str | os.PathLike | None = None, features=None, bins=None) -> Path:
     """Write ``report.html`` for one or more run folders into ``out`` (default: the first run)."""
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
     runs = [load_run(d) for d in run_dirs]
     dest = make_output_dir(out if out is not None else run_dirs[0])
     path = dest / REPORT
-    path.write_text(build_html(runs), encoding="utf-8")
+    path.write_text(build_html(runs, features, bins), encoding="utf-8")
     return path

@@ -801,6 +801,8 @@
   if (solveRuns.length) tabs.push(["search", "Searches (Tables 3/4)", viewSearch]);
   tabs.push(["tokens", "Tokens", viewTokens]);
   tabs.push(["charts", "Charts", viewCharts]);
+  if (D.difficulty && D.difficulty.length && window.widthbenchDifficultyView)
+    tabs.push(["difficulty", "By difficulty", () => window.widthbenchDifficultyView(D)]);  // difficulty.js
   const views = {};
   const nav = document.getElementById("tabs");
   function open(id) {
