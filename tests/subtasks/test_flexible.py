@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tests.conftest import DATA, PLANBENCH, cached_task, need_data
 from widthbench.errors import ParseError
 from widthbench.generators import generate
+from widthbench.pddl_domains.readers import grammar
 from widthbench.pddl_domains.render import Renderer
 from widthbench.planners import strips
 from widthbench.subtasks import api, flexible
@@ -65,7 +66,7 @@ def _wrap(rng, body: str, label_ok: bool = True) -> str:
 def _paraphrase(rng, r: Renderer, task, action: str, templates: str) -> str:
     """The action in words: the renderer's sentence or a complete paraphrase from the data file."""
     name, args = strips.parse_atom_text(action)
-    acts, _ = flexible._paraphrase_tables(flexible._template_domain(r.template_set.path), templates)
+    acts, _ = grammar.paraphrase_tables(grammar.template_domain(r.template_set.path), templates)
     options = [t for t in acts.get(name, []) if sorted(int(x) for x in re.findall(r"\{(\d+)\}", t))
                == list(range(len(args)))]
     if not options or rng.random() < 0.4:
