@@ -37,7 +37,7 @@ SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|" + layout.SEPARATOR_WORDS + 
 _ADVERBS = re.compile(r"\b(?:now|still|also|currently|then)\s+")
 _NEG_FACT = re.compile(r"\b(is|are)\s+(?:not|no\s+longer)\s+")
 FORM = re.compile(r"\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)")
-FUNCTIONAL = re.compile(r"([a-z_][\w\-]*)\(\s*([^()]*?)\s*\)")  # unstack(a, b)
+FUNCTIONAL = re.compile(r"([a-z_][\w\-]*(?: [a-z_][\w\-]*)?)\(\s*([^()]*?)\s*\)")  # unstack(a, b), put down(a)
 TOKEN = re.compile(r"\s*([^\s(),;:]+)")
 #: Small words allowed between a PDDL action name and its objects ("LOAD-AIRPLANE p0 on a0 at l1-0").
 PDDL_FILLERS = frozenset({"on", "onto", "from", "to", "at", "in", "into", "off", "of", "the", "a", "top",
@@ -198,6 +198,18 @@ class TaskGrammar:
 
     # ---------------------------------------------------------------- leading action / fact
 
+    def call_argument(self, word: str) -> str | None:
+        """The object a call-notation argument names: its PDDL name, its name in words ("red
+        block", "the red block"), or the one object whose name in words starts with it ("red" for
+        "red block"); None when it names none or several."""
+        w = re.sub(r"^(?:the|a|an)\s+", "", " ".join(word.split()))
+        if w in self.objects:
+            return w
+        if w in self.object_by_name:
+            return self.object_by_name[w]
+        found = {obj for n, obj in self.object_by_name.items() if n.startswith(w + " ")}
+        return next(iter(found)) if len(found) == 1 else None
+
     def lead(self, clause: str, kind: str = "action", bare: bool = True) -> tuple[list, int] | None:
         """The action (fact) that ``clause`` starts with: (candidates, end) or None.
 
@@ -206,12 +218,20 @@ class TaskGrammar:
         """
         m = FORM.match(clause) or FUNCTIONAL.match(clause)
         if m:
-            name, args = m.group(1), tuple(m.group(2).replace(",", " ").split())
+            name, inner = m.group(1), m.group(2)
+            # Call notation separates its arguments with commas, and may name them in words
+            # ("unstack(red block, orange block)", "PickUp(Blue)").
+            words = "," in inner or (m.re is FUNCTIONAL and inner.strip() and " " not in inner.strip())
+            args = tuple(x.strip() for x in inner.split(",")) if "," in inner else tuple(inner.split())
             arities = self.arity_action if kind == "action" else self.arity_atom
             name = self.spellings[kind].get(squash(name), name)  # (pickup a) for (pick-up a)
+            if name in arities and m.re is FUNCTIONAL and len(args) != arities[name] == 1:
+                args, words = (inner.strip(),), True  # pick_up(the yellow block)
             if name in arities:
                 if len(args) != arities[name]:
                     raise ParseError(f"{name} takes {arities[name]} argument(s), got {len(args)} in {m.group(0)!r}")
+                if words:
+                    args = tuple(self.call_argument(a) or a for a in args)
                 bad = [a for a in args if a not in self.objects]
                 if bad:
                     raise ParseError(f"unknown object {bad[0]!r} in {m.group(0)!r}")
@@ -317,7 +337,7 @@ class TaskGrammar:
 
 
 def squash(name: str) -> str:
-    return re.sub(r"[-_]", "", name)
+    return re.sub(r"[-_ ]", "", name)
 
 def fact_forms(c: str):
     yield c, False

@@ -6,7 +6,8 @@ if a line starts with an "Answer:" label (any case, markdown allowed: ``**Answer
 reply; a one-value answer (one action, one number) whose section does not read may be its first line
 after the label, when no later line reads as an answer too (`one_value`).
 
-Flexible policy (docs/subtasks.md, "Flexible reader", rules 1-2): a reply that opens ``<think>`` and
+Flexible policy (docs/subtasks.md, "Flexible reader", rules 1-2): Unicode spacing and punctuation
+read as ASCII (`plain`: offsets kept); a reply that opens ``<think>`` and
 never closes it holds no answer; a reply that goes on to pose a new problem (``[STATEMENT]``) ends
 there; the region is what follows the last answer label (also ``Final plan:``), else the whole reply
 (`region`). Inside it, blocks marked ``[PLAN]`` ... ``[PLAN END]`` (any ``[X]`` / ``[X END]``,
@@ -93,9 +94,33 @@ class Line:
     fence: bool
 
 
+def _plain_char(c: str) -> str:
+    if c in _SPACES or (c.isspace() and c not in "\n\r\t"):
+        return " "
+    if "\uff01" <= c <= "\uff5e":  # full-width ASCII: digits, letters, brackets
+        return chr(ord(c) - 0xFEE0)
+    return _PUNCTUATION.get(c, c)
+
+
+_SPACES = frozenset("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000")
+_PUNCTUATION = {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"',
+                "\u201d": '"', "\u201e": '"', "\u2033": '"', "\u2010": "-", "\u2011": "-", "\u2012": "-",
+                "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u2024": ".", "\u2044": "/",
+                "\u200b": " ", "\u200c": " ", "\u200d": " ", "\u2060": " ", "\ufeff": " "}
+
+
+def plain(text: str) -> str:
+    """``text`` with Unicode spaces (no-break, narrow no-break, thin, zero-width, ideographic) as
+    spaces, typographic quotes and dashes as ASCII, full-width ASCII as ASCII; one character for one,
+    so that offsets into the reply stay offsets into the original."""
+    if text.isascii():
+        return text
+    return "".join(_plain_char(c) for c in text)
+
+
 def region(text: str | None) -> tuple[str, int, int, bool]:
-    """(reply text, start, end, label?) of the answer region (rule 1)."""
-    t = text or ""
+    """(reply text, start, end, label?) of the answer region (rule 1); the text is `plain`."""
+    t = plain(text or "")
     low = t.lower()
     start = 0
     k = low.rfind("</think>")

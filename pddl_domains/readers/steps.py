@@ -40,6 +40,19 @@ _STEP_CONNECTIVE = re.compile(r"^(?:then|next|finally|lastly|after\s+that|afterw
 _ALT_MARKER = re.compile(r"^(?:alternatively|or|instead|otherwise|another\s+(?:option|possibility|plan|way|solution)"
                          r"(?:\s+(?:is|would\s+be))?)\b")
 _ALTERNATIVE = re.compile(r"^(?:or|nor|or\s+else)\b")
+#: Words that withdraw or negate a step ("... is not correct, instead", "(wait, no ...)", "this step is
+#: not necessary", "X is not possible, so ..."): a step line or a line inside a plan that holds them
+#: is never read as the action (rule 5: the answer is ambiguous).
+RETRACTION = re.compile(
+    r"\b(?:wait|oops|scratch\s+that|my\s+(?:mistake|bad)|mistake|correction|undo|retract|"
+    r"(?:is|was|would\s+be|are|were|seems)\s+(?:not\s+(?:correct|right|valid|possible|necessary|needed|"
+    r"required|allowed|applicable|legal)|incorrect|wrong|invalid|impossible|unnecessary|redundant|"
+    r"not\s+a\s+valid)|(?:isn't|wasn't|aren't)\s+(?:correct|right|valid|possible|necessary|needed|required|"
+    r"allowed|applicable|legal)|cannot\s+be\s+done|"
+    r"ignore\s+(?:that|this|the\s+(?:previous|last|above))|skip\s+(?:that|this)|never\s*mind)\b")
+#: A line that speaks of a step of the plan: "Wait, ...", "Actually ...", "this step ...", "step 3 ...".
+_WITHDRAWS_STEP = re.compile(r"^(?:wait|oops|hmm+|actually|no\b|scratch)|\b(?:this|that|the\s+(?:previous|last|above|"
+                             r"preceding|second|third|first))\s+(?:step|action|move)\b|\bstep\s+\d+\b")
 _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
 _WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
 
@@ -112,6 +125,8 @@ class StepReader(TaskGrammar):
                 out.append(pddl(*cand2))
                 rest = rest[end2:].strip()
             self._check_asides(rest, out)
+        if out and RETRACTION.search(s):
+            raise ParseError(f"a withdrawn or negated step: {s!r}")
         return out
 
     def _lead_safe(self, text: str, bare: bool = True):
@@ -181,14 +196,16 @@ class StepReader(TaskGrammar):
             if s.endswith(":"):
                 return LineRead("intro", number=number)
             return LineRead("bad", number=number, marked=marked, error=str(exc),
-                             introduces=bool(_STEP_CONNECTIVE.match(s)))  # "Then put it down."
+                             introduces=bool(_STEP_CONNECTIVE.match(s)),  # "Then put it down."
+                             indented=ln.raw[:1].isspace())
         if acts:
             return LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
                              marked=marked, introduces=introduces,
                              indented=ln.raw[:1].isspace() and not ln.raw.lstrip().startswith(("```", "~~~")))
         if s.endswith(":") or ln.raw.lstrip().startswith("#"):
             return LineRead("intro", number=number)
-        return LineRead("mixed" if self._holds_step(s, bare) else "prose", number=number)
+        return LineRead("mixed" if self._holds_step(s, bare) else "prose", number=number,
+                        indented=ln.raw[:1].isspace())
 
     def _holds_step(self, s: str, bare: bool) -> bool:
         """A prose line that still holds a step: a later clause starts with an action, or a
@@ -223,11 +240,20 @@ class StepReader(TaskGrammar):
         for i, info in enumerate(significant):
             # A line that starts like a step but reads as none is an error next to step lines or
             # when numbered; elsewhere (a preamble: "Put simply, ...") it is prose.
+            if info.kind in ("bad", "mixed") and info.indented and info.number is None \
+                    and _under_title(significant, i):
+                info.kind = "prose"  # an explanation below a step's title, in other words
+                continue
             if info.kind == "bad":
                 near = [significant[j].kind for j in (i - 1, i + 1) if 0 <= j < len(significant)]
                 if info.marked or "action" in near or info.introduces:
                     raise ParseError(info.error)
+        withdrawn: Line | None = None  # a line after a step that withdraws or negates a step
         for ln, info in infos:
+            if cur is not None and info.kind not in ("action", "blank", "neutral") and RETRACTION.search(ln.norm):
+                if _WITHDRAWS_STEP.search(strip_number(ln.norm)[1]):
+                    raise ParseError(f"a step withdrawn or negated inside the plan: {ln.norm!r}")
+                withdrawn = ln
             if info.kind == "intro":
                 brk = cur is not None
                 pending_title = mixed = None
@@ -264,6 +290,9 @@ class StepReader(TaskGrammar):
                     new = True  # a numbered list, then unnumbered steps from its first step: a restatement
                 elif info.indented and acts == cur[0][-1:]:
                     acts = []  # an indented line restating its step
+            if withdrawn is not None and not new:
+                raise ParseError(f"a step withdrawn or negated inside the plan: {withdrawn.norm!r}")
+            withdrawn = None
             if mixed is not None and not new:
                 raise ParseError(f"cannot read the step {mixed.norm!r}: it does not start with an action")
             mixed = None
@@ -277,6 +306,18 @@ class StepReader(TaskGrammar):
             if info.number is not None:
                 last_number = info.number
         return runs
+
+def _under_title(significant: list, i: int) -> bool:
+    """Whether line ``i`` stands below a step's title (a numbered, bold line naming one action) with
+    only lines indented like it between: it explains that step."""
+    for j in range(i - 1, -1, -1):
+        info = significant[j]
+        if info.kind == "action":
+            return info.title is not None
+        if not info.indented:
+            return False
+    return False
+
 
 def _title_split(s: str) -> tuple[str, str] | None:
     """("title", "body") of "title: body" (the first ':' outside brackets, within 80 characters)."""
