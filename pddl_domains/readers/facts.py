@@ -147,7 +147,7 @@ def _state_from(rd: StepReader, facts: list) -> int:
 def read_state(task: Task, text: str, style: str, templates: str = "widthbench") -> Reading:
     """A state bitmask, like `api.parse_successor`; facts said to be false are checked, then dropped."""
     rd = task_reader(task, style, templates)
-    t, start, end, label = region(text)
+    t, start, end, label = region(text, rd.states_problem)
     lines = region_lines(t, start, end)
     # "Resulting state:" (final, new, next, successor) labels the state as "Answer:" does; what
     # comes before it (the effects of the action, the old state) is not the answer.
@@ -182,7 +182,7 @@ def read_state(task: Task, text: str, style: str, templates: str = "widthbench")
 def read_successor_mapping(task: Task, text: str, style: str, actions, templates: str = "widthbench") -> Reading:
     """PDDL action text -> state for every "Action:" block, like `api.parse_successor_mapping`."""
     rd = task_reader(task, style, templates)
-    t, start, end, label = region(text)
+    t, start, end, label = region(text, rd.states_problem)
     lines = region_lines(t, start, end)
     first = next((i for i, ln in enumerate(lines)
                   if re.match(r"^(?:[-*•+>#]+\s*|\(?\d+[.)]\s*)*action(?:\s*\d+)?\s*[:.)\-]", ln.norm)), None)

@@ -40,6 +40,8 @@ FORM = re.compile(r"\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)")
 FUNCTIONAL = re.compile(r"([a-z_][\w\-]*(?: [a-z_][\w\-]*)?)\(\s*([^()]*?)\s*\)")  # unstack(a, b), put down(a)
 TOKEN = re.compile(r"\s*([^\s(),;:]+)")
 #: Small words allowed between a PDDL action name and its objects ("LOAD-AIRPLANE p0 on a0 at l1-0").
+_STATED_INIT = re.compile(r"initial\s+conditions\s+i\s+have\s+that,?\s*(.*?)\s*(?:\.\s*)?(?=my\s+goal|\n\s*\n|\[|$)", re.S)
+_STATED_GOAL = re.compile(r"my\s+goal\s+is\s+to\s+have\s+that\s*(.*?)\s*(?:\.\s*)?(?=\n\s*\n|\[|my\s+plan|$)", re.S)
 PDDL_FILLERS = frozenset({"on", "onto", "from", "to", "at", "in", "into", "off", "of", "the", "a", "top",
                           "block", "with", "using", "via", "by", "out"})
 # ---------------------------------------------------------------------------------------------
@@ -197,6 +199,30 @@ class TaskGrammar:
         return cands
 
     # ---------------------------------------------------------------- leading action / fact
+
+    def states_problem(self, section: str) -> bool | None:
+        """Whether a part of a reply that poses a problem states this task's problem: its initial
+        conditions (and goal, when it reads) are the task's; None when they do not read."""
+        low = section.lower()
+        try:
+            if "(:init" in low:
+                k = low.index("(:init")
+                stop = low.find("(:goal", k)
+                init = {"(" + " ".join(x.split()) + ")" for x in re.findall(r"\(([^()]+)\)", low[k + 6:stop if stop > k else None])}
+                state = sum(1 << self.task.atom_index[a] for a in init if a in self.task.atom_index)
+                return state == self.task.init
+            m = _STATED_INIT.search(low)
+            if not m:
+                return None
+            if self.r.parse_state(m.group(1)) != self.task.init:
+                return False
+            g = _STATED_GOAL.search(low, m.end())
+            if g:
+                goal = {a for a in self.r.parse_atoms(g.group(1)) if a in self.task.atom_index}
+                return sum(1 << self.task.atom_index[a] for a in goal) == self.task.goal
+            return True
+        except ParseError:
+            return None
 
     def call_argument(self, word: str) -> str | None:
         """The object a call-notation argument names: its PDDL name, its name in words ("red

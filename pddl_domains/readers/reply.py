@@ -118,8 +118,11 @@ def plain(text: str) -> str:
     return "".join(_plain_char(c) for c in text)
 
 
-def region(text: str | None) -> tuple[str, int, int, bool]:
-    """(reply text, start, end, label?) of the answer region (rule 1); the text is `plain`."""
+def region(text: str | None, stated=None) -> tuple[str, int, int, bool]:
+    """(reply text, start, end, label?) of the answer region (rule 1); the text is `plain`.
+
+    ``stated(section) -> True | False | None`` tells whether a part of the reply that poses a problem
+    (from a ``[STATEMENT]`` line to the next) states the problem asked (`problem_sections`)."""
     t = plain(text or "")
     low = t.lower()
     start = 0
@@ -131,6 +134,8 @@ def region(text: str | None) -> tuple[str, int, int, bool]:
     if not t[start:].strip():
         raise ParseError("empty answer" + (" after the thinking" if k >= 0 else ""))
     end = len(t)
+    if stated is not None:
+        t = problem_sections(t, start, stated)
     for m in _NEW_PROBLEM.finditer(t, start):
         if t[start:m.start()].strip():
             end = m.start()  # the reply goes on to pose a new problem: the answer ends here
@@ -143,6 +148,31 @@ def region(text: str | None) -> tuple[str, int, int, bool]:
             raise ParseError("nothing after the last 'Answer:' label")
         return t, start + last.end(), end, True
     return t, start, end, False
+
+
+def problem_sections(t: str, start: int, stated) -> str:
+    """``t`` with the parts that pose and solve another problem blanked out (offsets kept).
+
+    A reply may copy the prompt's example, or solve another problem, then restate the problem asked
+    and solve it. Each part from a ``[STATEMENT]`` line to the next is judged by ``stated``: the parts
+    that state another problem are blanked; when some part states the problem asked, those parts and
+    the text before the first statement are the answer (a plan in each must agree), with the markers
+    blanked; otherwise nothing changes (rule 1: a reply that goes on to pose a new problem ends there).
+    Raises ParseError when every statement is another problem and nothing is left to read."""
+    marks = list(_NEW_PROBLEM.finditer(t, start))
+    if not marks:
+        return t
+    parts = [(m.start(), marks[i + 1].start() if i + 1 < len(marks) else len(t), m.end()) for i, m in enumerate(marks)]
+    verdicts = [stated(t[s:e]) for s, e, _ in parts]
+    if True not in verdicts:
+        if verdicts and all(v is False for v in verdicts) and not t[start:marks[0].start()].strip():
+            raise ParseError("the reply solves another problem than the one asked")
+        return t
+    out = list(t)
+    for (s, e, head), v in zip(parts, verdicts):
+        stop = e if v is False else head  # another problem: all of it; the problem asked: its marker
+        out[s:stop] = [c if c == "\n" else " " for c in t[s:stop]]
+    return "".join(out)
 
 
 def region_lines(text: str, start: int, end: int) -> list[Line]:

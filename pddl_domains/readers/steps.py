@@ -337,7 +337,7 @@ def _title_split(s: str) -> tuple[str, str] | None:
 
 def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[list[str], tuple[int, int], str]:
     rd = task_reader(task, style, templates)
-    t, start, end, label = region(text)
+    t, start, end, label = region(text, rd.states_problem)
     lines = region_lines(t, start, end)
     region_norm = "\n".join(ln.norm for ln in lines)
     if layout.is_empty_answer(region_norm.strip()):
@@ -391,7 +391,7 @@ def read_single_action(task: Task, text: str, style: str, templates: str = "widt
 
 def _mentioned_action(rd: StepReader, text: str) -> Reading:
     """No line starts with an action: the one action the region mentions, if exactly one."""
-    t, start, end, label = region(text)
+    t, start, end, label = region(text, rd.states_problem)
     found: dict[str, tuple[int, int]] = {}
     for ln in region_lines(t, start, end):
         for part in layout.split_depth0(ln.norm, SEPARATORS):

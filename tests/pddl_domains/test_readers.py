@@ -222,3 +222,45 @@ def test_several_attempts_are_ambiguous_unless_one_is_final(case, rng, n, final)
     else:
         with pytest.raises(ParseError, match="two different plans"):
             flexible.read_plan(task, text, style, templates)
+
+
+# ---------------------------------------------------------------------------------------------
+# Restated problems: the plan for the problem asked, never a copied example's
+
+
+def _statement(task, style, templates) -> str:
+    r = Renderer(task, style, templates)
+    if style == "pddl":
+        return f"[STATEMENT]\n(define (problem p) (:init {r.state(task.init)}) (:goal (and {r.goal()})))\n"
+    return (f"[STATEMENT]\nAs initial conditions I have that, {r.state(task.init)}.\n"
+            f"My goal is to have that {r.goal()}.\n\nMy plan is as follows:\n\n")
+
+
+def _solution(task, style, templates, plan) -> str:
+    r = Renderer(task, style, templates)
+    return "[PLAN]\n" + "\n".join(r.action(a) for a in plan) + "\n[PLAN END]\n"
+
+
+@SETTINGS
+@given(case=st.sampled_from(CASES), rng=st.randoms(use_true_random=False), n=st.integers(1, 4),
+       lead=st.sampled_from(["", "Sure, let me restate the problem first.\n\n"]))
+def test_a_copied_example_then_the_problem_asked_reads_the_plan_for_the_problem_asked(case, rng, n, lead):
+    domain, k, style, templates = case
+    task, example = TASKS[domain][k], TASKS[domain][1 - k]
+    ours, theirs = _plan(task, rng, n), _plan(example, rng, n)
+    text = (lead + _statement(example, style, templates) + _solution(example, style, templates, theirs) + "\n"
+            + _statement(task, style, templates) + _solution(task, style, templates, ours))
+    assert flexible.read_plan(task, text, style, templates).value == ours, text
+    # The example alone (another problem, nothing for the problem asked) is no answer.
+    only_example = _statement(example, style, templates) + _solution(example, style, templates, theirs)
+    with pytest.raises(ParseError, match="another problem"):
+        flexible.read_plan(task, only_example, style, templates)
+
+
+def test_an_answer_then_a_new_problem_posed_reads_the_answer():
+    task, other = TASKS["blocksworld"]
+    r = Renderer(task, "nl", "planbench")
+    a = str(task.actions[0])
+    text = (r.action(a) + "\n[PLAN END]\n" + _statement(other, "nl", "planbench")
+            + _solution(other, "nl", "planbench", [str(other.actions[1])]))
+    assert flexible.read_plan(task, text, "nl", "planbench").value == [a]
