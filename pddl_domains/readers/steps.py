@@ -53,6 +53,8 @@ RETRACTION = re.compile(
 #: A line that speaks of a step of the plan: "Wait, ...", "Actually ...", "this step ...", "step 3 ...".
 _WITHDRAWS_STEP = re.compile(r"^(?:wait|oops|hmm+|actually|no\b|scratch)|\b(?:this|that|the\s+(?:previous|last|above|"
                              r"preceding|second|third|first))\s+(?:step|action|move)\b|\bstep\s+\d+\b")
+_SUBJECT = re.compile(r"^(?:(?:so|now|next|then|and)\s*,?\s+)*(?:i|we|you)\s+(?:(?:then|now|next|first|also|finally)\s+)?")
+_SUBJECT_ALONE = re.compile(r"^(?:and\s+|so\s+|now\s+)?(?:i|we|you)$")
 _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
 _WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
 
@@ -86,7 +88,11 @@ class StepReader(TaskGrammar):
             s = s.split(";", 1)[0].strip()  # a PDDL comment
         out: list[str] = []
         content = False
-        for part in layout.split_depth0(s, SEPARATORS):
+        parts = layout.split_depth0(s, SEPARATORS)
+        for i, part in enumerate(parts):
+            if _SUBJECT_ALONE.match(clean(part)) and i + 1 < len(parts):
+                parts[i + 1] = clean(part) + " " + parts[i + 1].strip()  # "we then unstack ...": split at "then"
+                continue
             c = clean(part)
             if not c:
                 continue
@@ -102,6 +108,11 @@ class StepReader(TaskGrammar):
                 raise ParseError(f"alternative actions: {out[-1]}, {c!r}")
             body = strip_step_lead_in(c)
             r = self.lead(body, bare=bare)
+            subject = _SUBJECT.match(body) if r is None else None
+            if subject:  # "we unstack the red block", "you pick up the blue block"
+                r2 = self.lead(body[subject.end():], bare=bare)
+                if r2 is not None:
+                    body, r = body[subject.end():], r2
             words_are_prose = self.style == "pddl" and not bare
             if r is None:
                 if first:
@@ -352,6 +363,7 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
         readings.append((acts, rlines, None))
     if not readings:
         raise ParseError("no actions found in the answer")
+    readings = _without_narration(readings)
     distinct = list(dict.fromkeys(tuple(r[0]) for r in readings))
     if len(distinct) > 1:
         a, b = distinct[0], distinct[1]
@@ -360,6 +372,25 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
     return list(acts), span_of(rlines), located(label, rule, whole)
+
+
+def _without_narration(readings: list) -> list:
+    """The readings without narration around one marked plan: when the marked blocks ([PLAN] ...,
+    code fences) read as one plan, a run outside them whose lines are neither numbered nor bulleted
+    and whose steps are steps of that plan, in its order ("We then unstack the yellow block from the
+    red block, as it is now clear"), restates it. A list, or a step the plan lacks, is a second plan."""
+    marked = {tuple(acts) for acts, _, rule in readings if rule is not None}
+    if len(marked) != 1:
+        return readings
+    (plan,) = marked
+
+    def narration(acts, lines) -> bool:
+        if any(strip_number(ln.norm)[1] != ln.norm for ln in lines):
+            return False
+        it = iter(plan)
+        return all(a in it for a in acts)  # an ordered subsequence of the plan
+
+    return [r for r in readings if r[2] is not None or not narration(r[0], r[1])]
 
 
 def read_plan(task: Task, text: str, style: str, templates: str = "widthbench") -> Reading:

@@ -264,3 +264,32 @@ def test_an_answer_then_a_new_problem_posed_reads_the_answer():
     text = (r.action(a) + "\n[PLAN END]\n" + _statement(other, "nl", "planbench")
             + _solution(other, "nl", "planbench", [str(other.actions[1])]))
     assert flexible.read_plan(task, text, "nl", "planbench").value == [a]
+
+
+# ---------------------------------------------------------------------------------------------
+# Narration around a marked plan block restates it; a list or a step the plan lacks is a second plan
+
+NARRATION = ["We then {s}, as it is now clear.", "*Reasoning*: now you need to {s}.", "Next, we {s} to make progress.",
+             "Now we {s}.", "Then you {s}, which frees it."]
+
+
+@SETTINGS
+@given(case=st.sampled_from([c for c in CASES if c[2] == "nl"]), rng=st.randoms(use_true_random=False),
+       n=st.integers(2, 5), wrong=st.booleans())
+def test_narration_around_a_plan_block_is_not_a_second_plan(case, rng, n, wrong):
+    domain, k, style, templates = case
+    task = TASKS[domain][k]
+    r = Renderer(task, style, templates)
+    plan = _plan(task, rng, n)
+    told = sorted(rng.sample(range(n), rng.randint(1, n)))
+    steps = [plan[i] for i in told]
+    if wrong:
+        steps.append(next(str(a) for a in task.actions if str(a) not in plan))
+    narration = "\n".join(rng.choice(NARRATION).format(s=r.action(a)) for a in steps)
+    block = "[PLAN]\n" + "\n".join(r.action(a) for a in plan) + "\n[PLAN END]"
+    text = f"{narration}\n\n{block}" if rng.random() < 0.5 else f"{block}\n\n{narration}"
+    if wrong:
+        with pytest.raises(ParseError, match="two different plans"):
+            flexible.read_plan(task, text, style, templates)
+    else:
+        assert flexible.read_plan(task, text, style, templates).value == plan, text
