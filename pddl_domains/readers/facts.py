@@ -26,6 +26,7 @@ __all__ = ["read_state", "read_successor_mapping", "split_mapping_blocks"]
 
 _STATE_LABEL = re.compile(r"^(?:the\s+|my\s+)?(?:resulting|final|new|next|successor)\s+state"
                           r"(?:\s+(?:is|would\s+be|will\s+be|becomes))?(?:\s+after[^:]{0,80})?\s*:")
+_BOTH = re.compile(r"\bboth\s+([^,;:()]+?)\s+and\s+([^,;:()]+?)\s+are\s+([^,;:()]+?)(?=[,;.]|$)")
 _PROSE_NEGATION = re.compile(r"\b(?:not|no\s+longer|false|isn't|aren't)\b")
 _NOT_FORM = re.compile(r"\(\s*not\s*\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)\s*\)")
 # ---------------------------------------------------------------------------------------------
@@ -84,6 +85,7 @@ def _nl_facts(rd: StepReader, s: str) -> tuple[list | None, str | None]:
             return None, None
         s = m.group(2)
     facts, mentions = [], []
+    s = _BOTH.sub(r"\1 is \3, \2 is \3", s)  # "both the red block and the blue block are on the table"
     s = re.sub(r"\(([^()]*)\)", lambda mm: mm.group(0) if rd.fact_clause(clean(mm.group(1))) not in (None, "mention")
                else " ", s)
     for part in layout.split_depth0(s, SEPARATORS):

@@ -293,3 +293,30 @@ def test_narration_around_a_plan_block_is_not_a_second_plan(case, rng, n, wrong)
             flexible.read_plan(task, text, style, templates)
     else:
         assert flexible.read_plan(task, text, style, templates).value == plan, text
+
+
+# ---------------------------------------------------------------------------------------------
+# States: two facts with one predicate said at once ("both the red block and the blue block are clear")
+
+
+@SETTINGS
+@given(templates=st.sampled_from(["widthbench", "planbench"]), k=st.integers(0, 1),
+       rng=st.randoms(use_true_random=False), steps=st.integers(0, 5))
+def test_two_subjects_of_one_predicate_read_as_two_facts(templates, k, rng, steps):
+    from tests.subtasks.test_flexible import _walk
+
+    task = TASKS["blocksworld"][k]
+    r = Renderer(task, "nl", templates)
+    s = _walk(task, rng, steps)
+    facts = [x for x in re.split(r"\n|, | and ", r.state(s)) if x]
+    by_predicate: dict[str, list[str]] = {}
+    for f in facts:
+        m = re.match(r"^the (\w+ block) is (.+)$", f)
+        if m:
+            by_predicate.setdefault(m.group(2), []).append(m.group(1))
+    pairs = [(p, subj) for p, subj in by_predicate.items() if len(subj) >= 2]
+    assume(pairs)
+    p, (x, y, *_) = rng.choice(pairs)
+    rest = [f for f in facts if f not in (f"the {x} is {p}", f"the {y} is {p}")]
+    text = ", ".join(rest + [f"both the {x} and the {y} are {p}"]) + "."
+    assert flexible.read_state(task, text, "nl", templates).value == s, text
