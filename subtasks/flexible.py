@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from widthbench.pddl_domains.readers import Reading
 from widthbench.pddl_domains.readers.facts import read_state, read_successor_mapping
-from widthbench.pddl_domains.readers.steps import read_action_list, read_plan, read_single_action
+from widthbench.pddl_domains.readers.plans import read_action_list, read_plan, read_single_action
 from widthbench.pddl_domains.readers.verdicts import read_integer, read_novelty, read_verdict, read_yes_no
 
 __all__ = ["Reading", "read_action_list", "read_single_action", "read_plan", "read_state",

@@ -9,13 +9,14 @@ One grammar, two policies (docs/subtasks.md, "Readers"; docs/rendering.md):
   code fences, numbering, new problems posed after the answer.
 - `grammar`: what one task's actions and facts look like in a reply: templates, paraphrases
   (``pddl_domains/*.paraphrases.toml``), PDDL and call notation, lead-ins.
-- `steps`: the step reader (actions, plans, action lists) over `grammar` and `reply`.
+- `steps`: the step reader (which lines are steps, their actions, runs of steps) over `grammar`;
+- `plans`: plans, action lists and one action read from a reply (`steps` over `reply`).
 - `facts`: the state / fact reader and successor mappings.
 - `verdicts`: yes/no verdicts, novelty decisions and whole numbers.
 
 The strict policy (format compliance: the answer written as the prompt asked) is `reply`'s answer
 section read by the renderer's parsers and `verdicts.parse_*`; the flexible policy (the answer a
-person would find in a real reply) is `steps.read_*`, `facts.read_*` and `verdicts.read_*`. Both
+person would find in a real reply) is `plans.read_*`, `facts.read_*` and `verdicts.read_*`. Both
 return the same value per kind; the flexible one wraps it in a `Reading`.
 
 This package sits in layer 1 (docs/design.md) so that the renderer and the sub-tasks share it.

@@ -19,7 +19,8 @@ from widthbench.pddl_domains.readers import Reading, layout
 from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl
 from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, region, region_lines,
                                                    span_of, strip_number)
-from widthbench.pddl_domains.readers.steps import StepReader, read_single_action, task_reader
+from widthbench.pddl_domains.readers.plans import read_single_action
+from widthbench.pddl_domains.readers.steps import StepReader, task_reader
 from widthbench.planners.strips import Task
 
 __all__ = ["read_state", "read_successor_mapping", "split_mapping_blocks"]
