@@ -293,6 +293,10 @@ def test_narration_around_a_plan_block_is_not_a_second_plan(case, rng, n, wrong)
             flexible.read_plan(task, text, style, templates)
     else:
         assert flexible.read_plan(task, text, style, templates).value == plan, text
+    if len(told) < n:  # a summary list that differs from the plan is a second plan, not narration
+        summary = "\n".join(f"- {r.action(plan[i])}" for i in told)
+        with pytest.raises(ParseError, match="two different plans"):
+            flexible.read_plan(task, f"{block}\n\nIn short:\n{summary}", style, templates)
 
 
 # ---------------------------------------------------------------------------------------------
