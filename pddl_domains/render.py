@@ -21,7 +21,7 @@ and ignored like static facts (``parse_atoms(types=True)`` returns them as ``(- 
 
 Object names are a function of the task: objects sorted by a natural key (``b2`` before ``b10``,
 ``z`` before ``aa``), then named by the file's scheme (colours by position for Blocksworld; role and
-number for Logistics). The layout rules for parsing are in ``nl_parse``; docs/rendering.md has both.
+number for Logistics). The layout rules for parsing are in ``readers.layout``; docs/rendering.md has both.
 """
 
 from __future__ import annotations
@@ -35,15 +35,15 @@ from pathlib import Path
 from widthbench.errors import ParseError, UserError
 from widthbench.planners.strips import Action, Domain, Task, either_members, parse_atom_text, state_atoms
 
-from . import nl_parse
-from .nl_parse import ARTICLES, Form
+from .readers import layout
+from .readers.layout import ARTICLES, Form
 
 STYLES = ("nl", "pddl")
 TEMPLATE_SETS = {"widthbench": "nl", "planbench": "planbench"}  # set name -> file suffix
 TEMPLATE_DIR = Path(__file__).resolve().parent
 
 _SLOT = re.compile(r"\{(\d+)\}")
-_FORBIDDEN = re.compile(r"[,;.]|" + nl_parse.SEPARATOR_WORDS)
+_FORBIDDEN = re.compile(r"[,;.]|" + layout.SEPARATOR_WORDS)
 _OPT_ARTICLE = "(?:(?:the|a|an) )?"
 
 
@@ -515,7 +515,7 @@ class Renderer:
         """
         if _blank(text):
             raise ParseError("empty answer: no atoms found")
-        if nl_parse.is_empty_answer(nl_parse.normalise(text)):
+        if layout.is_empty_answer(layout.normalise(text)):
             return []
         out = []
         found = False
@@ -550,7 +550,7 @@ class Renderer:
         """Actions in ``text`` as PDDL texts, in the order written (repeats kept). "none" means []."""
         if _blank(text):
             raise ParseError("empty answer: no actions found")
-        if nl_parse.is_empty_answer(nl_parse.normalise(text)):
+        if layout.is_empty_answer(layout.normalise(text)):
             return []
         out = []
         for negated, name, args in self._read(text, "action"):
@@ -577,11 +577,11 @@ class Renderer:
         return self.atom(atom) or atom
 
     def _read(self, text: str, kind: str) -> list[tuple[bool, str, tuple[str, ...]]]:
-        norm = nl_parse.normalise(text)
+        norm = layout.normalise(text)
         if self.style == "pddl":
-            forms = nl_parse.scan_pddl(norm, lambda c: self._bare(c, kind))
+            forms = layout.scan_pddl(norm, lambda c: self._bare(c, kind))
             return [self._check_form(f, kind) for f in forms]
-        return [self._read_clause(c.text, c.line, kind) for c in nl_parse.clauses(norm)]
+        return [self._read_clause(c.text, c.line, kind) for c in layout.clauses(norm)]
 
     # PDDL forms
 
@@ -642,7 +642,7 @@ class Renderer:
             body = clause
         cands = self._match(body, kind)
         if not cands:
-            rest = nl_parse.strip_lead_in(body)
+            rest = layout.strip_lead_in(body)
             if rest is not None:
                 cands = self._match(rest, kind)
         if not cands:
@@ -691,7 +691,7 @@ class Renderer:
 
     def _no_match(self, clause: str, line: int, kind: str) -> ParseError:
         what = "fact" if kind == "atom" else "action"
-        for body in (clause, nl_parse.strip_lead_in(clause)):
+        for body in (clause, layout.strip_lead_in(clause)):
             if body is None:
                 continue
             for t in self._templates():
@@ -737,4 +737,4 @@ def _functional(name: str, args) -> str:
 
 
 def _blank(text: str) -> bool:
-    return not nl_parse.normalise(text or "").strip()
+    return not layout.normalise(text or "").strip()

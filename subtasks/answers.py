@@ -6,6 +6,7 @@ A sub-task names one answer kind (docs/subtasks.md, "Readers"); the kind fixes
   measure; raises `ParseError`;
 - ``flexible(item, text, style)``: finds the answer inside a real reply without guessing
   (`widthbench.subtasks.flexible`); returns a `Reading` (value, span, rule); raises `ParseError`;
+  both are policies over one grammar, `widthbench.pddl_domains.readers`;
 - ``constraint(item, style)``: what constrained decoding sends as vLLM's ``structured_outputs``
   (``choice`` for verdicts, ``regex`` for actions, plans, states and numbers), so that every answer
   is readable by construction. Every constraint's language is read by the strict reader (a test
@@ -22,19 +23,11 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from widthbench.errors import ParseError
-from widthbench.subtasks import api
+from widthbench.pddl_domains.readers import Reading
+from widthbench.subtasks import api, flexible
 
 READERS = ("flexible", "strict")
 HEADLINE_READER = "flexible"
-
-
-@dataclass(frozen=True, slots=True)
-class Reading:
-    """What a reader read: the value, where in the reply (character offsets) and by which rule."""
-
-    value: Any
-    span: tuple[int, int] | None = None
-    rule: str = "strict"
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,15 +47,8 @@ class AnswerKind:
 
 
 def _flex(name: str):
-    """The flexible reader ``name`` of `widthbench.subtasks.flexible`, bound at call time."""
-
-    def read(*args, **kwargs) -> Reading:
-        from widthbench.subtasks import flexible
-
-        r = getattr(flexible, name)(*args, **kwargs)
-        return Reading(r.value, tuple(r.span) if r.span is not None else None, r.rule)
-
-    return read
+    """The flexible reader ``name`` of `widthbench.subtasks.flexible`."""
+    return getattr(flexible, name)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -8,7 +8,8 @@ writes, into ``out`` (default: the first run folder):
   table.csv   the k/n table, one line per row label and model/domain
   rows.csv    every summary row with all its fields
   table.png   the accuracies with CI bars
-  errors.json the error analysis as data
+  errors.json the error analysis as data (with, per sub-task, the unread answers of each cell grouped
+              by the reason the reader gave up: `widthbench.subtasks.unread`)
 Simulated models are marked SIMULATED in every title.
 """
 
@@ -21,6 +22,7 @@ from collections import Counter
 from pathlib import Path
 
 from widthbench.runfiles import make_output_dir
+from widthbench.subtasks.unread import cell_name, unread_by_reason
 
 
 COLUMNS = (("pddl", "off", "Standard Normal"), ("pddl", "on", "Standard Thinking"),
@@ -168,6 +170,8 @@ def error_analysis(records: list[dict], top: int = 8) -> dict:
             record.errors(r, bump)
         out[sub] = {kind: cnt.most_common(top) for kind, cnt in c.items()}
         out[sub]["_items"] = len(recs)
+        out[sub]["_unread"] = [{"cell": cell_name(cell), "unread": sum(e["count"] for e in reasons), "reasons": reasons}
+                               for cell, reasons in unread_by_reason(recs).items()]
     return out
 
 
@@ -179,10 +183,17 @@ def _errors_md(analysis: dict) -> list[str]:
         lines.append(f"### {sub} ({kinds.get('_items', 0)} item-modes)")
         shown = False
         for kind, pairs in kinds.items():
-            if kind == "_items" or not pairs:
+            if kind in ("_items", "_unread") or not pairs:
                 continue
             shown = True
             lines.append(f"- {kind}: " + "; ".join(f"{k} ×{n}" for k, n in pairs))
+        for cell in kinds.get("_unread", []):
+            shown = True
+            lines.append(f"- unread answers, {cell['cell']}: {cell['unread']}, by the reason the reader gave up:")
+            for e in cell["reasons"]:
+                ex = e["example"]
+                lines.append(f"  - {e['reason']} ×{e['count']} (e.g. item {ex['item_id']}: "
+                             f"{' '.join(ex['parse_error'].split())[:200]})")
         if not shown:
             lines.append("- no mistakes")
         lines.append("")

@@ -11,7 +11,10 @@ and judged on the engine. ``valid`` means the answer is right on the engine: for
 (task 1) the plan reaches the goal; for plan verification (task 3) the verdict equals the engine's
 verdict on the plan of the query; for plan execution (task 7) the state equals the engine's state
 after the action sequence of the query. An unread answer has ``valid = None`` and counts as wrong.
-Agreement compares "read and valid" with PlanBench's verdict.
+Agreement compares "read and valid" with PlanBench's verdict. Each disagreement has one class
+(`DISAGREEMENT_CLASSES`): PlanBench's reading differs from ours (both shown), the same reading with
+another verdict (the engine versus PlanBench's VAL), unread by us, unread by PlanBench; PlanBench's
+reading is compared whether it stored it as a list or as text (`planbench_reading`).
 
 Instances: ``instance-N.pddl`` in a folder that also holds (or whose parent holds) the domain file
 (PlanBench's ``generated_basic`` layout: ``<domain>/generated_domain.pddl`` beside
@@ -315,39 +318,78 @@ def _query_state_truth(task: Task, r: Renderer, query: str) -> tuple[int | None,
 # Disagreements and counts
 
 
-def disagreement(a: AnswerResult, reader: str = "flexible") -> str | None:
-    """Why ``reader`` and PlanBench disagree on ``a`` (with a category), or None when they agree."""
+#: The classes of a disagreement between a reader and PlanBench's verdict, in the order printed.
+DISAGREEMENT_CLASSES = ("planbench-reading-differs", "same-reading-other-verdict", "unread-by-us",
+                        "unread-by-planbench")
+
+
+def disagreement_class(a: AnswerResult, reader: str = "flexible") -> str | None:
+    """The class of ``reader``'s disagreement with PlanBench on ``a`` (`DISAGREEMENT_CLASSES`), or None
+    when they agree: PlanBench read nothing (``unread-by-planbench``), we read nothing
+    (``unread-by-us``), both read and the readings differ (``planbench-reading-differs``), or both
+    read the same and the verdicts differ (engine versus VAL: ``same-reading-other-verdict``)."""
     r: ReaderResult = getattr(a, reader)
     if r.correct == a.planbench_correct:
         return None
-    theirs = a.planbench_reading
-    same = _same_reading(a.task, theirs, r.value) if r.read else None
-    if r.correct:
-        kind = "planbench-reading" if same is False else "verdict"
-        why = _trace_text(a, r)
-        return f"[{kind}] PlanBench: incorrect; {reader}: correct -- {why}; PlanBench read {theirs}"
     if not r.read:
-        return f"[unread] PlanBench: correct; {reader}: {r.reason}"
-    kind = "reading-differs" if same is False else "verdict"
-    return f"[{kind}] PlanBench: correct; {reader}: {r.reason}; read {r.value}; PlanBench read {theirs}"
+        return "unread-by-us"
+    theirs = planbench_reading(a.task, a.planbench_reading)
+    if theirs is None or theirs == []:
+        return "unread-by-planbench"
+    return "same-reading-other-verdict" if theirs == ours_comparable(a.task, r.value) else "planbench-reading-differs"
 
 
-def _same_reading(task: str, theirs, ours) -> bool | None:
-    """Whether PlanBench's reading (``extracted_llm_plan``) is ours; None when it cannot be compared."""
-    if task == "plan-generation" and isinstance(theirs, list):
-        return [str(x).lower() for x in theirs] == ours
-    if task == "plan-verification" and isinstance(theirs, dict) and "valid" in theirs:
-        return bool(theirs["valid"]) == ours
+def disagreement(a: AnswerResult, reader: str = "flexible") -> str | None:
+    """Why ``reader`` and PlanBench disagree on ``a``, on one line: the class, both verdicts, both
+    readings (each on one line); None when they agree."""
+    kind = disagreement_class(a, reader)
+    if kind is None:
+        return None
+    r: ReaderResult = getattr(a, reader)
+    theirs = one_line(a.task, planbench_reading(a.task, a.planbench_reading))
+    pb = "correct" if a.planbench_correct else "incorrect"
+    if not r.read:
+        return f"[{kind}] PlanBench: {pb}; {reader}: {r.reason}; PlanBench read: {theirs}"
+    ours = one_line(a.task, ours_comparable(a.task, r.value))
+    why = _trace_text(a, r) if r.correct else r.reason
+    return (f"[{kind}] PlanBench: {pb}; {reader}: {'correct' if r.correct else 'incorrect'} -- {why}; "
+            f"{reader} read: {ours}; PlanBench read: {theirs}")
+
+
+def planbench_reading(task: str, theirs):
+    """PlanBench's reading (``extracted_llm_plan``) in our terms: a list of PDDL action texts (from a
+    list or from text, one action a line), a verdict, or a set of atoms; [] when it read nothing;
+    None when it stored nothing comparable."""
+    if task == "plan-generation":
+        if isinstance(theirs, str):
+            theirs = [line for line in theirs.split("\n") if line.strip()]
+        if isinstance(theirs, list):
+            return ["(" + " ".join(str(x).lower().strip().strip("()").split()) + ")" for x in theirs]
+        return None
+    if task == "plan-verification":
+        return bool(theirs["valid"]) if isinstance(theirs, dict) and "valid" in theirs else None
     if task == "plan-execution" and isinstance(theirs, list):
-        atoms = {"(" + " ".join(str(x).lower().split("_")) + ")" for x in theirs}
-        return atoms == set(ours)
+        return sorted({"(" + " ".join(str(x).lower().split("_")) + ")" for x in theirs})
     return None
+
+
+def ours_comparable(task: str, value):
+    """A reader's value in the form `planbench_reading` gives."""
+    return sorted(set(value)) if task == "plan-execution" else value
+
+
+def one_line(task: str, reading) -> str:
+    """A reading shown on one line: actions or atoms space-separated, a verdict as a word."""
+    if reading is None:
+        return "(nothing comparable stored)"
+    if isinstance(reading, bool):
+        return "valid" if reading else "invalid"
+    return " ".join(reading) if reading else "(nothing)"
 
 
 def _trace_text(a: AnswerResult, r: ReaderResult) -> str:
     if a.task == "plan-generation":
-        steps = " ".join(f"{i}.{x}" for i, x in enumerate(r.value, 1))
-        return f"engine: every step applicable, goal reached: {steps}"
+        return "engine: every step applicable, goal reached"
     return r.reason
 
 
@@ -368,6 +410,8 @@ def counts(results: list[AnswerResult]) -> dict:
             "planbench_correct_read_valid": pb_ok,
             "planbench_correct_read_valid_rate": round(pb_ok / len(pb), 4) if pb else None,
             "disagreements": n - agree,
+            "disagreement_classes": {k: sum(1 for a in results if disagreement_class(a, name) == k)
+                                     for k in DISAGREEMENT_CLASSES},
         }
     return out
 
@@ -443,4 +487,6 @@ def _count_lines(c: dict) -> list[str]:
         out.append(f"  {name:8s}: read {x['read']}/{c['answers']}, valid {x['valid']}, agrees with PlanBench "
                    f"{x['agree']}/{c['answers']}{agreement}, PlanBench-correct read and valid "
                    f"{x['planbench_correct_read_valid']}/{pb}{share}")
+        if x["disagreements"]:
+            out.append("            disagreements: " + ", ".join(f"{k} {v}" for k, v in x["disagreement_classes"].items()))
     return out

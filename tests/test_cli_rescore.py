@@ -45,7 +45,7 @@ def test_rescore_prints_counts_per_file_and_writes_answers_and_summary(files, tm
     assert "t7.json (plan-execution, blocksworld): 3 answers" in printed
     assert "overall: 12 answers in 3 file(s)" in printed
     # Instance 86 says "Place the red block on the table": PlanBench dropped the step, the engine says valid.
-    assert "flexible disagrees on instance 86: [planbench-reading]" in printed
+    assert "flexible disagrees on instance 86: [planbench-reading-differs] PlanBench: incorrect; flexible: correct" in printed
     assert "engine: every step applicable, goal reached" in printed
 
     records = [json.loads(line) for line in (out / "answers.jsonl").read_text().splitlines()]

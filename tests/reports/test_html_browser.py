@@ -357,3 +357,32 @@ def test_sub_tasks_left_out_of_a_run_are_shown_with_their_reason(browser, runs, 
     notes = [p.text for p in _css(browser, "p.not-built")]
     assert notes == ["Not built: novelty-hard: 0 of 3 items from 3 instances: <b>too few</b>"]  # the name once
     assert not _errors(browser)
+
+
+def test_a_cell_shows_its_unread_answers_by_reason(browser, runs, tmp_path):
+    import json
+    import shutil as sh
+
+    run = tmp_path / "unread-run"
+    sh.copytree(runs["noisy"], run)
+    recs = records(run)
+    target = next(r for r in recs if not r.get("request_error") and not r.get("skipped"))
+    cell = [r for r in recs if (r["subtask"], r["style"], r["thinking"], r["extension"]) ==
+            (target["subtask"], target["style"], target["thinking"], target["extension"])][:2]
+    for i, r in enumerate(cell):  # two answers of one cell made unread, for two reasons
+        r.update(parsed=None, correct=False, parse_error=["cannot read the step 'put it down': it reads as no action",
+                                                          "two different plans in one reply: (a) / (b)"][i])
+    (run / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    page = write_html([run], tmp_path / "page-unread")
+    _open(browser, page)
+    rows = summary(run)["rows"]
+    want = (target["subtask"], target["style"], "on" if target["thinking"] else "off", bool(target["extension"]))
+    td = next(td for td in _css(browser, "td.cell") if (lambda row: (row["subtask"], row["style"], row["thinking"],
+                                                                       bool(row["extension"])) == want)(
+        rows[int(td.get_attribute("data-row"))]))
+    td.click()
+    panel = _wait(lambda: _css(browser, "#unread-panel"), "the unread panel")[0]
+    assert f"Unread answers: {len(cell)}," in panel.text
+    reasons = [tr.find_elements("css selector", "td")[0].text for tr in panel.find_elements("css selector", "tr")[1:]]
+    assert len(reasons) == len(cell) and "cannot read the step '…': it reads as no action" in reasons
+    assert not _errors(browser)

@@ -19,7 +19,8 @@ inlined) over one JSON payload embedded in the page:
 Records may carry a second reader (``"reader"`` names the one behind the headline fields,
 ``"readings"`` holds each reader's parsed/correct/metrics/parse_error, the flexible one with the
 ``span`` it read and the ``rule``); summary rows may carry ``"reader"``. Records and rows without
-these keys have one reader. Simulated runs say SIMULATED in the page title and on every table.
+these keys have one reader. Each score run carries ``"unread"``: per cell, the answers the headline
+reader could not read, grouped by the reason it gave up, with a count and an example each. Simulated runs say SIMULATED in the page title and on every table.
 """
 
 from __future__ import annotations
@@ -172,11 +173,29 @@ def _score_run(run: dict, strings: _Strings) -> dict:
             rec["readings"] = _compact_readings(rec)
         records.append(rec)
     return {"kind": "score", "dir": run["dir"], "name": Path(run["dir"]).name or run["dir"],
+            "unread": _unread(run["records"]),
             "model": summary.get("model"), "simulated": bool(summary.get("simulated")),
             "config": summary.get("config", {}), "timing": summary.get("timing"),
             "headline": summary.get("headline", {}), "not_built": _not_built(summary),
             "headline_reader": _headline_reader(summary, run["records"]),
             "ledger": run.get("tokens"), "rows": rows, "records": records}
+
+
+def _unread(records: list[dict]) -> list[dict]:
+    """The unread answers of each cell by the reason the reader gave up (`subtasks.unread`), with the
+    fields the page keys its cells by."""
+    from widthbench.subtasks.unread import unread_by_reason
+
+    by_run_part: dict[tuple, list[dict]] = {}
+    for rec in records:
+        by_run_part.setdefault((rec.get("domain"), rec.get("model")), []).append(rec)
+    out = []
+    for (domain, model), recs in by_run_part.items():
+        for (sub, style, thinking, extension), reasons in unread_by_reason(recs).items():
+            out.append({"subtask": sub, "style": style, "thinking": thinking, "extension": extension,
+                        "domain": domain, "model": model, "unread": sum(e["count"] for e in reasons),
+                        "reasons": reasons})
+    return out
 
 
 _SOLVE_DROP = ("ledger",)  # per-instance copies of what tokens_by_purpose already says

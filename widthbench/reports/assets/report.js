@@ -434,6 +434,17 @@
       " These results come from a simulated model (sim:…), computed by the planning engine from the prompt text — not from an LLM.") : null;
   }
 
+  // The unread answers of a cell, by the reason the reader gave up (count and one example each).
+  function unreadPanel(run, row) {
+    const u = (run.unread || []).find(x => cellKey(x) === cellKey(row));
+    if (!u || !u.unread) return null;
+    const t = h("table", {class: "unread"}, h("tr", null, ["reason the reader gave up", "answers", "example"].map(x => h("th", null, x))));
+    u.reasons.forEach(e => t.appendChild(h("tr", null, h("td", {class: "error-text"}, e.reason), h("td", null, String(e.count)),
+      h("td", null, h("div", null, `item ${e.example.item_id}: ${e.example.parse_error}`), h("pre", {class: "answer"}, e.example.answer)))));
+    return h("section", {id: "unread-panel", class: "unread-panel"},
+      h("h3", null, `Unread answers: ${u.unread}, by the reason the reader gave up`), t);
+  }
+
   function viewGrid() {
     const root = h("div", {id: "view-grid"});
     const slot = h("div", {id: "items-slot"});
@@ -444,6 +455,7 @@
       const reader = run.headline_reader || null;
       const entries = itemsOfRow(run, row).map(rec => ({rec, run, row, reader}));
       slot.textContent = "";
+      add(slot, unreadPanel(run, row));
       slot.appendChild(itemsPanel(`${row.label} — ${colName(colKey(row))} — ${row.model} on ${row.domain}: ${row.correct}/${row.n}`,
         entries, run.simulated));
       slot.scrollIntoView({block: "start"});

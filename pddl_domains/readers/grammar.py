@@ -1,0 +1,390 @@
+"""What one task's actions and facts look like in a reply (the grammar both step and fact readers use).
+
+`TaskGrammar` knows a task in one style and template set: the NL templates of the template set and
+the paraphrases of ``pddl_domains/<domain>.paraphrases.toml`` (data, never code; the strict templates
+always included) compiled over the task's object names, PDDL forms in any case and spacing
+(``(unstack a b)``, ``(pickup a)`` for ``pick-up``), call notation (``unstack(a, b)``,
+``Unstack(red block, orange block)``), and (PDDL prompts) an action's name followed by its objects
+with small words between ("FLY-AIRPLANE a0 from l1-0 to l0-0"). `TaskGrammar.lead` reads the action
+or fact a clause starts with; a paraphrase whose left-out argument fits several ground actions is a
+`ParseError`, never a choice. `strip_step_lead_in` drops "we need to", "the next action is to", ...
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+
+from widthbench.errors import ParseError
+from widthbench.pddl_domains import render
+from widthbench.pddl_domains.readers import layout
+from widthbench.pddl_domains.render import TEMPLATE_DIR, Renderer
+from widthbench.planners.strips import Task
+
+from dataclasses import dataclass
+
+LEAD_IN = re.compile(
+    r"^(?:(?:so|now|next|then|first|firstly|second|secondly|finally|lastly|after\s+that|afterwards|"
+    r"subsequently)\s*,?\s+)*"
+    r"(?:(?:i|we|you)\s+(?:would|will|should|must|shall|need\s+to|have\s+to|want\s+to|then|now|can\s+now)\s+"
+    r"(?:first\s+|then\s+|now\s+|next\s+|also\s+)?"
+    r"|let's\s+|let\s+us\s+"
+    r"|(?:the\s+|my\s+)?(?:best\s+|correct\s+|optimal\s+|only\s+|right\s+)?(?:next\s+|first\s+|final\s+)?"
+    r"(?:action|move|step)\s+(?:is|would\s+be|should\s+be|will\s+be)\s*:?\s+(?:to\s+)?)"
+)
+SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|" + layout.SEPARATOR_WORDS + r"|\s-\s")
+_ADVERBS = re.compile(r"\b(?:now|still|also|currently|then)\s+")
+_NEG_FACT = re.compile(r"\b(is|are)\s+(?:not|no\s+longer)\s+")
+FORM = re.compile(r"\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)")
+FUNCTIONAL = re.compile(r"([a-z_][\w\-]*(?: [a-z_][\w\-]*)?)\(\s*([^()]*?)\s*\)")  # unstack(a, b), put down(a)
+TOKEN = re.compile(r"\s*([^\s(),;:]+)")
+#: Small words allowed between a PDDL action name and its objects ("LOAD-AIRPLANE p0 on a0 at l1-0").
+_STATED_INIT = re.compile(r"initial\s+conditions\s+i\s+have\s+that,?\s*(.*?)\s*(?:\.\s*)?(?=my\s+goal|\n\s*\n|\[|$)", re.S)
+_STATED_GOAL = re.compile(r"my\s+goal\s+is\s+to\s+have\s+that\s*(.*?)\s*(?:\.\s*)?(?=\n\s*\n|\[|my\s+plan|$)", re.S)
+PDDL_FILLERS = frozenset({"on", "onto", "from", "to", "at", "in", "into", "off", "of", "the", "a", "top",
+                          "block", "with", "using", "via", "by", "out"})
+# ---------------------------------------------------------------------------------------------
+# Paraphrase data
+
+def clean(part: str) -> str:
+    return layout.clean_clause(part)
+
+
+def pddl(name: str, args) -> str:
+    return "(" + " ".join((name, *args)) + ")"
+
+
+@functools.lru_cache(maxsize=16)
+def paraphrase_tables(domain_key: str, templates: str) -> tuple[dict, dict]:
+    """(actions, predicates) paraphrase tables for a template file's ``domain`` and one template set."""
+    actions: dict[str, list[str]] = {}
+    predicates: dict[str, list[str]] = {}
+    for path in sorted(TEMPLATE_DIR.glob("*.paraphrases.toml")):
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+        if data.get("domain") != domain_key:
+            continue
+        for section in ("common", templates):
+            for table, out in (("actions", actions), ("predicates", predicates)):
+                for key, value in data.get(section, {}).get(table, {}).items():
+                    ts = [value] if isinstance(value, str) else list(value)
+                    for t in ts:
+                        if re.search(r"[,;.]|" + layout.SEPARATOR_WORDS, t.lower()):
+                            raise ValueError(f"{path}: {key}: {t!r} contains a clause separator")
+                    out.setdefault(key.lower(), []).extend(" ".join(t.lower().split()) for t in ts)
+    return actions, predicates
+
+
+@functools.lru_cache(maxsize=32)
+def template_domain(path: str) -> str | None:
+    if path.startswith("<generated:"):  # templates generated from a domain's names (render.py)
+        return None
+    with open(path, "rb") as f:
+        return tomllib.load(f).get("domain")
+
+
+# ---------------------------------------------------------------------------------------------
+# The per-task reader
+
+
+@dataclass(frozen=True, slots=True)
+class Matcher:
+    kind: str  # "action" | "atom"
+    name: str
+    arity: int
+    slots: tuple[int, ...]
+    lead: re.Pattern
+    find: re.Pattern
+
+
+class TaskGrammar:
+    """Everything the flexible reader knows about one task in one style and template set."""
+
+    def __init__(self, task: Task, style: str, templates: str):
+        self.task = task
+        self.style = style
+        self.r = Renderer(task, style, templates)
+        dom = task.domain
+        self.objects = frozenset(o for o, _ in task.objects)
+        self.static = frozenset(task.static_atoms)
+        self.arity_action = {s.name: len(s.params) for s in dom.schemas}
+        self.arity_atom = dict(dom.predicates)
+        self.by_name: dict[str, list] = {}
+        for a in task.actions:
+            self.by_name.setdefault(a.name, []).append(a)
+        self.nl = style == "nl" and not self.r.generic
+        # Object names as the renderer reads them, and with spaces for underscores ("package 0",
+        # "location 1 0") when that names no other object.
+        self.object_by_name = dict(self.r._objects_by_name)
+        for name, obj in list(self.object_by_name.items()):
+            spaced = name.replace("_", " ")
+            if spaced != name and spaced not in self.object_by_name:
+                self.object_by_name[spaced] = obj
+        self.matchers: tuple[Matcher, ...] = self._build_matchers(templates) if self.nl else ()
+        variants = {}
+        for name in self.arity_action:
+            for v in (name, name.replace("-", " "), name.replace("-", "_"), name.replace("-", "")):
+                variants.setdefault(v, name)
+        self.bare_names = sorted(variants.items(), key=lambda kv: -len(kv[0]))
+        # PDDL names spelled without their hyphens or underscores (pickup, put_down), when that
+        # spelling belongs to one name only.
+        self.spellings = {}
+        for kind, names in (("action", self.arity_action), ("atom", self.arity_atom)):
+            by: dict[str, set] = {}
+            for n in names:
+                by.setdefault(squash(n), set()).add(n)
+            self.spellings[kind] = {k: next(iter(v)) for k, v in by.items() if len(v) == 1}
+        # Words that start a step. In PDDL notation a sentence in words is prose, not a step.
+        self.verbs = frozenset(self._verbs() if self.nl else (v for v in variants if " " not in v))
+
+    def _build_matchers(self, templates: str) -> tuple[Matcher, ...]:
+        ts = self.r.template_set
+        names = sorted(self.object_by_name, key=lambda n: (-len(n), n))
+        alt = "|".join(re.escape(n) for n in names) or "(?!)"
+        extra_actions, extra_atoms = paraphrase_tables(template_domain(ts.path) or "", templates)
+        out, seen = [], set()
+        for kind, table, extra, arities in (("action", ts.actions, extra_actions, self.arity_action),
+                                            ("atom", ts.predicates, extra_atoms, self.arity_atom)):
+            for name, arity in arities.items():
+                for t in list(table.get(name, ())) + extra.get(name, []):
+                    if not t or (kind, name, t) in seen:
+                        continue
+                    seen.add((kind, name, t))
+                    slots = tuple(sorted(int(x) for x in re.findall(r"\{(\d+)\}", t)))
+                    if any(s >= arity for s in slots) or len(set(slots)) != len(slots):
+                        continue
+                    if kind == "atom" and len(slots) != arity:
+                        continue
+                    body = render._compile(t, alt)
+                    out.append(Matcher(kind, name, arity, slots, re.compile(body + r"(?![\w'])"),
+                                        re.compile(r"(?<![\w'])" + body + r"(?![\w'])")))
+        return tuple(out)
+
+    def _verbs(self):
+        for name in self.arity_action:
+            yield name
+            yield name.split("-")[0]
+        for m in self.matchers:
+            if m.kind == "action":
+                yield m.lead.pattern.split(" ")[0].replace("\\", "")
+
+    # ---------------------------------------------------------------- candidates
+
+    def _resolve(self, kind: str, name: str, arity: int, given: dict[int, str]) -> list[tuple]:
+        if len(given) == arity:
+            return [(name, tuple(given[i] for i in range(arity)))]
+        if kind != "action":
+            return []
+        return [(a.name, a.args) for a in self.by_name.get(name, ())
+                if all(a.args[i] == x for i, x in given.items())]
+
+    def _known(self, kind: str, cand) -> bool:
+        text = pddl(*cand)
+        if kind == "action":
+            return text in self.task.action_index
+        return text in self.task.atom_index or text in self.static
+
+    def _choose(self, kind: str, cands: list) -> list:
+        cands = list(dict.fromkeys(cands))
+        if len(cands) <= 1:
+            return cands
+        known = [c for c in cands if self._known(kind, c)]
+        if len(known) == 1:
+            return known
+        if not known:
+            fitting = [c for c in cands if self.r._fits(c, kind)]
+            if len(fitting) == 1:
+                return fitting
+        return cands
+
+    # ---------------------------------------------------------------- leading action / fact
+
+    def states_problem(self, section: str) -> bool | None:
+        """Whether a part of a reply that poses a problem states this task's problem: its initial
+        conditions (and goal, when it reads) are the task's; None when they do not read."""
+        low = section.lower()
+        try:
+            if "(:init" in low:
+                k = low.index("(:init")
+                stop = low.find("(:goal", k)
+                init = {"(" + " ".join(x.split()) + ")" for x in re.findall(r"\(([^()]+)\)", low[k + 6:stop if stop > k else None])}
+                state = sum(1 << self.task.atom_index[a] for a in init if a in self.task.atom_index)
+                return state == self.task.init
+            m = _STATED_INIT.search(low)
+            if not m:
+                return None
+            if self.r.parse_state(m.group(1)) != self.task.init:
+                return False
+            g = _STATED_GOAL.search(low, m.end())
+            if g:
+                goal = {a for a in self.r.parse_atoms(g.group(1)) if a in self.task.atom_index}
+                return sum(1 << self.task.atom_index[a] for a in goal) == self.task.goal
+            return True
+        except ParseError:
+            return None
+
+    def call_argument(self, word: str) -> str | None:
+        """The object a call-notation argument names: its PDDL name, its name in words ("red
+        block", "the red block"), or the one object whose name in words starts with it ("red" for
+        "red block"); None when it names none or several."""
+        w = re.sub(r"^(?:the|a|an)\s+", "", " ".join(word.split()))
+        if w in self.objects:
+            return w
+        if w in self.object_by_name:
+            return self.object_by_name[w]
+        found = {obj for n, obj in self.object_by_name.items() if n.startswith(w + " ")}
+        return next(iter(found)) if len(found) == 1 else None
+
+    def lead(self, clause: str, kind: str = "action", bare: bool = True) -> tuple[list, int] | None:
+        """The action (fact) that ``clause`` starts with: (candidates, end) or None.
+
+        Raises ParseError when the clause starts with a PDDL action form that names no action of
+        the task (wrong arity, unknown object).
+        """
+        m = FORM.match(clause) or FUNCTIONAL.match(clause)
+        if m:
+            name, inner = m.group(1), m.group(2)
+            # Call notation separates its arguments with commas, and may name them in words
+            # ("unstack(red block, orange block)", "PickUp(Blue)").
+            words = "," in inner or (m.re is FUNCTIONAL and inner.strip() and " " not in inner.strip())
+            args = tuple(x.strip() for x in inner.split(",")) if "," in inner else tuple(inner.split())
+            arities = self.arity_action if kind == "action" else self.arity_atom
+            name = self.spellings[kind].get(squash(name), name)  # (pickup a) for (pick-up a)
+            if name in arities and m.re is FUNCTIONAL and len(args) != arities[name] == 1:
+                args, words = (inner.strip(),), True  # pick_up(the yellow block)
+            if name in arities:
+                if len(args) != arities[name]:
+                    raise ParseError(f"{name} takes {arities[name]} argument(s), got {len(args)} in {m.group(0)!r}")
+                if words:
+                    args = tuple(self.call_argument(a) or a for a in args)
+                bad = [a for a in args if a not in self.objects]
+                if bad:
+                    raise ParseError(f"unknown object {bad[0]!r} in {m.group(0)!r}")
+                return [(name, args)], m.end()
+        best_end, cands = -1, []
+        for mt in self.matchers:
+            if mt.kind != kind:
+                continue
+            mm = mt.lead.match(clause)
+            if not mm or mm.end() < best_end:
+                continue
+            given = {i: self.object_by_name[mm.group(f"s{i}")] for i in mt.slots}
+            found = self._resolve(kind, mt.name, mt.arity, given)
+            if mm.end() > best_end:
+                best_end, cands = mm.end(), []
+            cands.extend(found if found else [("?", (mt.name, tuple(given.items())))])
+        if best_end >= 0:
+            real = [c for c in cands if c[0] != "?"]
+            if not real:
+                name = cands[0][1][0]
+                raise ParseError(f"{clause[:best_end]!r} names no {name} action of this task")
+            chosen = self._choose(kind, real)
+            if len(chosen) > 1:
+                shown = " or ".join(pddl(*c) for c in chosen)
+                raise ParseError(f"{clause[:best_end]!r} is ambiguous: it reads as {shown}")
+            return chosen, best_end
+        if self.style == "pddl" and kind == "action" and bare:
+            return self._bare(clause)
+        return None
+
+    def _bare(self, clause: str) -> tuple[list, int] | None:
+        """A PDDL action name followed by its objects, small words between; None if the clause does
+        not start with an action name; ParseError if it starts with one written as in PDDL
+        ("load-airplane") but its objects do not follow."""
+        for variant, name in self.bare_names:
+            if not clause.startswith(variant):
+                continue
+            after = clause[len(variant):len(variant) + 1]
+            if after and (after.isalnum() or after in "-_"):
+                continue
+            arity, pos, args, fillers = self.arity_action[name], len(variant), [], 0
+            while len(args) < arity:
+                m = TOKEN.match(clause, pos)
+                if not m:
+                    break
+                tok = m.group(1).rstrip(".")
+                if tok in self.objects:
+                    args.append(tok)
+                    fillers = 0
+                elif tok in PDDL_FILLERS and fillers < 3:
+                    fillers += 1
+                else:
+                    break
+                pos = m.end()
+            if len(args) == arity:
+                return [(name, tuple(args))], pos
+            if variant != name and "-" in name:
+                return None  # "fly airplane a0 from airport l1-0": words, not PDDL
+            raise ParseError(f"cannot read {clause!r}: {name} takes {arity} object(s) of this task")
+        return None
+
+    def starts_with_verb(self, clause: str) -> bool:
+        first = re.split(r"[\s(]", clause.strip(), maxsplit=1)[0] if clause.strip() else ""
+        return first in self.verbs
+
+    def full_action(self, text: str) -> str | None:
+        """The action ``text`` is exactly (nothing but the action), else None."""
+        c = clean(text)
+        if not c:
+            return None
+        r = self.lead(strip_step_lead_in(c))
+        if r and strip_step_lead_in(c)[r[1]:].strip(" .!") == "":
+            return pddl(*r[0][0])
+        return None
+
+    # ---------------------------------------------------------------- facts
+
+    def fact_clause(self, c: str):
+        """(negated, atom text) if the clause is one fact, "mention" if it names an object or fact
+        but reads as none, else None (prose)."""
+        for body, negated in fact_forms(c):
+            for text in (body, _ADVERBS.sub("", body)):
+                r = self._lead_fact(text)
+                if r is not None:
+                    return negated, r
+        if self._names_object(c):
+            return "mention"
+        return None
+
+    def _lead_fact(self, text: str) -> str | None:
+        try:
+            r = self.lead(text, "atom")
+        except ParseError:
+            return None
+        if r is None or text[r[1]:].strip(" .!"):
+            return None
+        return pddl(*r[0][0])
+
+    def _names_object(self, c: str) -> bool:
+        if self.nl:
+            return any(re.search(r"(?<![\w'])" + re.escape(n) + r"(?![\w'])", c) for n in self.object_by_name)
+        return any(f in self.arity_atom for f, _ in FORM.findall(c))
+
+
+def squash(name: str) -> str:
+    return re.sub(r"[-_ ]", "", name)
+
+def fact_forms(c: str):
+    yield c, False
+    m = re.match(r"^it\s+is\s+not\s+the\s+case\s+that\s+(.*)$", c)
+    if m:
+        yield m.group(1), True
+    if _NEG_FACT.search(c):
+        yield _NEG_FACT.sub(r"\1 ", c, count=1), True
+
+
+def strip_step_lead_in(c: str) -> str:
+    prev = None
+    while prev != c:
+        prev = c
+        m = LEAD_IN.match(c)
+        if m and m.end() > 0:
+            c = c[m.end():].strip()
+        rest = layout.strip_lead_in(c)
+        if rest is not None:
+            c = re.sub(r"^to\s+", "", rest.strip())
+    return c
+
+
+

@@ -1,0 +1,123 @@
+"""Reading plans, action lists and one action from a reply (flexible policy).
+
+Over `reply` (the region, blocks, lines) and `steps` (step lines and runs): every marked block and
+the text outside the blocks that read as a plan must read the same plan (rule 2), narration around
+one marked plan that restates its steps in order is not a second plan, an empty answer ("none") is
+the empty plan, and one action is the one distinct action read (or, when no line starts with an
+action, the one action the region mentions).
+"""
+
+from __future__ import annotations
+
+import re
+
+from widthbench.errors import ParseError
+from widthbench.pddl_domains.readers import Reading, layout
+from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
+from widthbench.pddl_domains.readers.reply import (MARK, find_blocks, located, outside_blocks, region, region_lines,
+                                                   span_of, strip_number)
+from widthbench.pddl_domains.readers.steps import StepReader, task_reader
+from widthbench.planners.strips import Task
+
+__all__ = ["read_plan", "read_action_list", "read_single_action"]
+
+
+def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[list[str], tuple[int, int], str]:
+    rd = task_reader(task, style, templates)
+    t, start, end, label = region(text, rd.states_problem)
+    lines = region_lines(t, start, end)
+    region_norm = "\n".join(ln.norm for ln in lines)
+    if layout.is_empty_answer(region_norm.strip()):
+        return [], span_of(lines), "answer-label" if label else "whole-reply"
+    readings = []  # (actions, lines, rule): every block and the text outside them must agree
+    bare = not rd.has_forms(lines)
+    blocks = find_blocks(lines)
+    for rule, blines in blocks:
+        for acts, rlines in rd.action_runs(blines, bare):
+            readings.append((acts, rlines, rule))
+    for acts, rlines in rd.action_runs(outside_blocks(lines, blocks), bare):
+        readings.append((acts, rlines, None))
+    if not readings:
+        raise ParseError("no actions found in the answer")
+    readings = _without_narration(readings)
+    distinct = list(dict.fromkeys(tuple(r[0]) for r in readings))
+    if len(distinct) > 1:
+        a, b = distinct[0], distinct[1]
+        raise ParseError(f"two different plans in one reply: {' '.join(a)} / {' '.join(b)}")
+    acts, rlines, rule = readings[0]
+    used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
+    whole = len(readings) == 1 and len(rlines) == len(used)
+    return list(acts), span_of(rlines), located(label, rule, whole)
+
+
+def _without_narration(readings: list) -> list:
+    """The readings without narration around one marked plan: when the marked blocks ([PLAN] ...,
+    code fences) read as one plan, a run outside them whose lines are neither numbered nor bulleted
+    and whose steps are steps of that plan, in its order ("We then unstack the yellow block from the
+    red block, as it is now clear"), restates it. A list, or a step the plan lacks, is a second plan."""
+    marked = {tuple(acts) for acts, _, rule in readings if rule is not None}
+    if len(marked) != 1:
+        return readings
+    (plan,) = marked
+
+    def narration(acts, lines) -> bool:
+        if any(strip_number(ln.norm)[1] != ln.norm for ln in lines):
+            return False
+        it = iter(plan)
+        return all(a in it for a in acts)  # an ordered subsequence of the plan
+
+    return [r for r in readings if r[2] is not None or not narration(r[0], r[1])]
+
+
+def read_plan(task: Task, text: str, style: str, templates: str = "widthbench") -> Reading:
+    """A plan: PDDL action texts in order, repeats kept ("none" is the empty plan)."""
+    acts, span, rule = _read_sequence(task, text, style, templates)
+    return Reading(acts, span, rule)
+
+
+def read_action_list(task: Task, text: str, style: str, templates: str = "widthbench") -> Reading:
+    """An action list: PDDL texts in order, repeats removed, like `api.parse_action_list`."""
+    acts, span, rule = _read_sequence(task, text, style, templates)
+    return Reading(list(dict.fromkeys(acts)), span, rule)
+
+
+def read_single_action(task: Task, text: str, style: str, templates: str = "widthbench") -> Reading:
+    """Exactly one action (the same action restated is one), like `api.parse_single_action`."""
+    rd = task_reader(task, style, templates)
+    try:
+        acts, span, rule = _read_sequence(task, text, style, templates)
+    except ParseError as exc:
+        if str(exc) != "no actions found in the answer":
+            raise
+        return _mentioned_action(rd, text)
+    distinct = list(dict.fromkeys(acts))
+    if len(distinct) != 1:
+        raise ParseError(f"expected one action, found {len(distinct)}: {', '.join(distinct) or 'none'}")
+    return Reading(distinct[0], span, rule)
+
+
+def _mentioned_action(rd: StepReader, text: str) -> Reading:
+    """No line starts with an action: the one action the region mentions, if exactly one."""
+    t, start, end, label = region(text, rd.states_problem)
+    found: dict[str, tuple[int, int]] = {}
+    for ln in region_lines(t, start, end):
+        for part in layout.split_depth0(ln.norm, SEPARATORS):
+            c = clean(part)
+            for i in range(len(c)):
+                if i and (c[i - 1].isalnum() or c[i - 1] in "_-"):
+                    continue
+                try:
+                    r = rd.lead(c[i:])
+                except ParseError:
+                    r = None
+                if r is None:
+                    continue
+                before = c[:i].strip()
+                if re.search(r"\b(?:not|never|don't|dont|cannot|can't|avoid|or|either)$", before):
+                    raise ParseError(f"a negated or alternative action: {c!r}")
+                found.setdefault(pddl(*r[0][0]), (ln.start, ln.end))
+    if len(found) != 1:
+        raise ParseError("no actions found in the answer" if not found else
+                         f"the answer mentions {len(found)} actions: {', '.join(found)}")
+    (action, span), = found.items()
+    return Reading(action, span, "mention")

@@ -1,0 +1,354 @@
+"""The step reader: which lines of a reply are steps, the actions of each, and runs of step lines.
+
+Rules (docs/subtasks.md, "Flexible reader", rules 3-5):
+
+3. A line reads as actions when its first clause, after numbering, bullets, markdown, a connective
+   ("then", "first") and a lead-in ("we need to") starts with an action (`grammar.TaskGrammar.lead`).
+   What follows the action on its line is explanation, unless it starts another action (a one-line
+   sequence ``(a x) (b y)`` or "unstack a from b, then put a down"). Other lines are prose; in a PDDL
+   answer with bracketed actions, sentences in words are prose too.
+4. A bold or labelled step title must name the same action as its text; an aside in brackets that
+   reads as an action must name the action of its step.
+5. Never a guess, always a ``ParseError`` with the reason: two different plans (runs of action lines
+   that a heading, an introducing line ending in ":" or restarted numbering separates, or two marked
+   blocks) -- the same plan restated is one reading; "pick up a or b"; a negated action ("do not
+   unstack a"); a line next to steps or numbered that starts with an action verb but reads as no
+   action ("put it down"), or that holds a step after prose; a title or aside naming another action.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from widthbench.errors import ParseError
+from widthbench.pddl_domains.readers import layout
+from widthbench.pddl_domains.readers.grammar import (FORM, SEPARATORS, TaskGrammar, clean, pddl,
+                                                     strip_step_lead_in)
+from widthbench.pddl_domains.readers.reply import MARK, Line, strip_number
+from widthbench.planners.strips import Task
+
+__all__ = ["task_reader", "StepReader"]
+
+_NEGATION = re.compile(r"^(?:(?:i|we|you)\s+)?(?:do\s+not|don't|dont|never|should\s+not|shouldn't|must\s+not|"
+                       r"mustn't|cannot|can't|can\s+not|will\s+not|won't|need\s+not|avoid|no\s+need\s+to|not)"
+                       r"\s+(?:to\s+)?(?:ever\s+)?")
+_EITHER = re.compile(r"^either\s+")
+_INTRO_WORDS = re.compile(r"\b(?:plan|solution|sequence|summary|answer|pddl|syntax|result|steps|actions|short)\b")
+_STEP_CONNECTIVE = re.compile(r"^(?:then|next|finally|lastly|after\s+that|afterwards|and\s+then|and)\b")
+_ALT_MARKER = re.compile(r"^(?:alternatively|or|instead|otherwise|another\s+(?:option|possibility|plan|way|solution)"
+                         r"(?:\s+(?:is|would\s+be))?)\b")
+_ALTERNATIVE = re.compile(r"^(?:or|nor|or\s+else)\b")
+#: Words that withdraw or negate a step ("... is not correct, instead", "(wait, no ...)", "this step is
+#: not necessary", "X is not possible, so ..."): a step line or a line inside a plan that holds them
+#: is never read as the action (rule 5: the answer is ambiguous).
+RETRACTION = re.compile(
+    r"\b(?:wait|oops|scratch\s+that|my\s+(?:mistake|bad)|mistake|correction|undo|retract|"
+    r"(?:is|was|would\s+be|are|were|seems)\s+(?:not\s+(?:correct|right|valid|possible|necessary|needed|"
+    r"required|allowed|applicable|legal)|incorrect|wrong|invalid|impossible|unnecessary|redundant|"
+    r"not\s+a\s+valid)|(?:isn't|wasn't|aren't)\s+(?:correct|right|valid|possible|necessary|needed|required|"
+    r"allowed|applicable|legal)|cannot\s+be\s+done|"
+    r"ignore\s+(?:that|this|the\s+(?:previous|last|above))|skip\s+(?:that|this)|never\s*mind)\b")
+#: A line that speaks of a step of the plan: "Wait, ...", "Actually ...", "this step ...", "step 3 ...".
+_WITHDRAWS_STEP = re.compile(r"^(?:wait|oops|hmm+|actually|no\b|scratch)|\b(?:this|that|the\s+(?:previous|last|above|"
+                             r"preceding|second|third|first))\s+(?:step|action|move)\b|\bstep\s+\d+\b")
+_SUBJECT = re.compile(r"^(?:(?:so|now|next|then|and)\s*,?\s+)*(?:i|we|you)\s+(?:(?:then|now|next|first|also|finally)\s+)?")
+_SUBJECT_ALONE = re.compile(r"^(?:and\s+|so\s+|now\s+)?(?:i|we|you)$")
+_RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
+_WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
+
+
+class Unreadable(ParseError):
+    """A line that starts with an action verb but reads as no action ("Put it down.")."""
+
+
+@dataclass(slots=True)
+class LineRead:
+    kind: str  # "blank" | "neutral" | "action" | "prose" | "intro" | "mixed" | "bad"
+    actions: list = field(default_factory=list)
+    number: int | None = None
+    title: str | None = None  # a line that is only a (bold) step title naming this action
+    marked: bool = False  # the line starts with a bullet or a number
+    error: str = ""  # "bad": why the line does not read
+    introduces: bool = False  # "So the plan is: ..." starts a new run; "bad": "Then ..." is a step
+    indented: bool = False
+
+
+class StepReader(TaskGrammar):
+    """A task's grammar with the rules that read steps, lines and runs of step lines."""
+
+    # ---------------------------------------------------------------- steps of one line
+
+    def steps(self, s: str, bare: bool = True) -> list[str]:
+        """The actions of one line's text (numbering already removed); [] when it is not a step line.
+
+        ``bare=False`` (a PDDL answer that writes its actions in brackets): words are prose."""
+        if self.style == "pddl":
+            s = s.split(";", 1)[0].strip()  # a PDDL comment
+        out: list[str] = []
+        content = False
+        parts = layout.split_depth0(s, SEPARATORS)
+        for i, part in enumerate(parts):
+            if _SUBJECT_ALONE.match(clean(part)) and i + 1 < len(parts):
+                parts[i + 1] = clean(part) + " " + parts[i + 1].strip()  # "we then unstack ...": split at "then"
+                continue
+            c = clean(part)
+            if not c:
+                continue
+            first = not content
+            content = True
+            neg = _NEGATION.match(c)
+            if neg and self._lead_safe(c[neg.end():]):
+                raise ParseError(f"a negated action: {c!r}")
+            either = _EITHER.match(c)
+            if either and self._lead_safe(c[either.end():]):
+                raise ParseError(f"alternative actions: {c!r}")
+            if out and _ALTERNATIVE.match(c):
+                raise ParseError(f"alternative actions: {out[-1]}, {c!r}")
+            body = strip_step_lead_in(c)
+            r = self.lead(body, bare=bare)
+            subject = _SUBJECT.match(body) if r is None else None
+            if subject:  # "we unstack the red block", "you pick up the blue block"
+                r2 = self.lead(body[subject.end():], bare=bare)
+                if r2 is not None:
+                    body, r = body[subject.end():], r2
+            words_are_prose = self.style == "pddl" and not bare
+            if r is None:
+                if first:
+                    if self.starts_with_verb(c) and not words_are_prose:
+                        raise Unreadable(f"cannot read the step {c!r}: it reads as no action of this task")
+                    return []
+                if self.starts_with_verb(c) and not FORM.match(c) and not words_are_prose:
+                    raise ParseError(f"cannot read the step {c!r}: it reads as no action of this task")
+                self._check_asides(c, out)
+                continue
+            (cand,), end = r
+            out.append(pddl(*cand))
+            rest = body[end:].strip()
+            while rest:
+                if _ALTERNATIVE.match(rest):
+                    raise ParseError(f"alternative actions: {c!r}")
+                r2 = self.lead(rest, bare=bare) if rest.startswith("(") or self.style == "pddl" else None
+                if r2 is None:
+                    break
+                (cand2,), end2 = r2
+                out.append(pddl(*cand2))
+                rest = rest[end2:].strip()
+            self._check_asides(rest, out)
+        if out and RETRACTION.search(s):
+            raise ParseError(f"a withdrawn or negated step: {s!r}")
+        return out
+
+    def _lead_safe(self, text: str, bare: bool = True):
+        try:
+            return self.lead(strip_step_lead_in(clean(text)), bare=bare)
+        except ParseError:
+            return None
+
+    def _check_asides(self, text: str, read: list[str]) -> None:
+        if not self.nl or not read:
+            return
+        for m in re.finditer(r"\(([^()]*)\)", text):
+            other = self.full_action(_RESTATE.sub("", m.group(1).strip()))
+            if other is not None and other != read[-1]:
+                raise ParseError(f"the aside ({m.group(1)}) names {other}, but the step reads {read[-1]}")
+
+    def read_line(self, ln: Line, bare: bool = True) -> LineRead:
+        s = ln.norm
+        if not s:
+            return LineRead("blank")
+        if MARK.match(s) or ln.fence:
+            return LineRead("neutral")
+        if s.startswith("|"):  # a markdown table row: | 1 | unstack the red block ... | why |
+            cells = [c.strip() for c in s.strip("|").split("|")]
+            if all(re.fullmatch(r":?-*:?", c) for c in cells):
+                return LineRead("neutral")
+            s = ". ".join(c for c in cells if c)
+        s = re.sub(r'[\[\]{}"]', " ", s).strip()  # JSON or list punctuation: ["(a x)", "(b y)"]
+        introduces = False
+        before = s
+        number, s = strip_number(s)
+        marked = s != before
+        s = _WRAPPER.sub("", s).strip()
+        while s.endswith(")") and s.count(")") > s.count("("):
+            s = s[:-1].rstrip()
+        if not s:
+            return LineRead("neutral", number=number)
+        # A numbered line that is all bold ("1. **Unstack yellow from red**") titles the text below it.
+        is_title = number is not None and bool(
+            re.fullmatch(r"\s*(?:\d+[.):]|step\s*\d+\s*[:.)\-]?)\s*(\*\*|__)[^*_]+\1\s*:?\s*", ln.raw, re.I))
+        if _ALT_MARKER.match(s) and (self._holds_step(s, bare) or self._lead_safe(_ALT_MARKER.sub("", s).strip(" ,:"))):
+            raise ParseError(f"an alternative answer: {s!r}")
+        m = _title_split(s)
+        if m:
+            title, body = m
+            t_action = self.full_action(title)
+            if t_action is not None:
+                try:
+                    b_actions = self.steps(body, bare) if body else []
+                except Unreadable:
+                    b_actions = []  # the title is the step; a text in other words after it explains it
+                if b_actions and b_actions[0] != t_action:
+                    raise ParseError(f"the step's title {title!r} names {t_action}, but its text reads {b_actions[0]}")
+                return LineRead("action", b_actions or [t_action], number,
+                                 title=t_action if not body else None)
+            if not self.starts_with_verb(title):
+                # A short label ("Plan:", "Step one:") or a description of the step in other words
+                # followed by the step itself ("Put down block A on the table: (put-down a)").
+                if not body and len(title.split()) <= 6:
+                    return LineRead("intro", number=number)
+                if body and (len(title.split()) <= 6 or self._lead_safe(body, bare)):
+                    s = body
+                    introduces = bool(_INTRO_WORDS.search(title))
+        try:
+            acts = self.steps(s, bare)
+        except Unreadable as exc:
+            if s.endswith(":"):
+                return LineRead("intro", number=number)
+            return LineRead("bad", number=number, marked=marked, error=str(exc),
+                             introduces=bool(_STEP_CONNECTIVE.match(s)),  # "Then put it down."
+                             indented=ln.raw[:1].isspace())
+        if acts:
+            return LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
+                             marked=marked, introduces=introduces,
+                             indented=ln.raw[:1].isspace() and not ln.raw.lstrip().startswith(("```", "~~~")))
+        if s.endswith(":") or ln.raw.lstrip().startswith("#"):
+            return LineRead("intro", number=number)
+        return LineRead("mixed" if self._holds_step(s, bare) else "prose", number=number,
+                        indented=ln.raw[:1].isspace())
+
+    def _holds_step(self, s: str, bare: bool) -> bool:
+        """A prose line that still holds a step: a later clause starts with an action, or a
+        bracketed action form stands inside it ("To start, unstack a from b.")."""
+        if any(name in self.arity_action for name, _ in FORM.findall(s)):
+            return True
+        parts = [c for c in (clean(p) for p in layout.split_depth0(s, SEPARATORS)) if c]
+        for c in parts[1:]:
+            try:
+                if self.lead(strip_step_lead_in(c), bare=bare):
+                    return True
+            except ParseError:
+                return True
+        return False
+
+    def has_forms(self, lines: list[Line]) -> bool:
+        """True when some line holds a bracketed PDDL action form of the task."""
+        return any(name in self.arity_action for ln in lines for name, _ in FORM.findall(ln.norm))
+
+    def action_runs(self, lines: list[Line], bare: bool = True) -> list[tuple[list[str], list[Line]]]:
+        """Runs of step lines; a heading, an introducing line or restarted numbering starts a new run."""
+        runs: list[tuple[list[str], list[Line]]] = []
+        cur = None
+        last_number = None
+        brk = False
+        pending_title: str | None = None
+        mixed: Line | None = None  # a prose line holding a step, after the last step line
+        numbered_prose = None
+        last_numbered = False
+        infos = [(ln, self.read_line(ln, bare)) for ln in lines]
+        significant = [info for _, info in infos if info.kind not in ("blank", "neutral")]
+        for i, info in enumerate(significant):
+            # A line that starts like a step but reads as none is an error next to step lines or
+            # when numbered; elsewhere (a preamble: "Put simply, ...") it is prose.
+            if info.kind in ("bad", "mixed") and info.indented and info.number is None \
+                    and _under_title(significant, i):
+                info.kind = "prose"  # an explanation below a step's title, in other words
+                continue
+            if info.kind == "bad":
+                near = [significant[j].kind for j in (i - 1, i + 1) if 0 <= j < len(significant)]
+                if info.marked or "action" in near or info.introduces:
+                    raise ParseError(info.error)
+        withdrawn: Line | None = None  # a line after a step that withdraws or negates a step
+        for ln, info in infos:
+            if cur is not None and info.kind not in ("action", "blank", "neutral") and RETRACTION.search(ln.norm):
+                if _WITHDRAWS_STEP.search(strip_number(ln.norm)[1]):
+                    raise ParseError(f"a step withdrawn or negated inside the plan: {ln.norm!r}")
+                withdrawn = ln
+            if info.kind == "intro":
+                brk = cur is not None
+                pending_title = mixed = None
+                continue
+            if info.kind == "mixed":
+                if info.number is not None:
+                    raise ParseError(f"cannot read the step {ln.norm!r}: it does not start with an action")
+                mixed = ln if cur is not None else None
+                continue
+            if info.kind == "prose" and info.number is not None and last_number is not None \
+                    and info.number == last_number + 1 and cur is not None:
+                numbered_prose = (info.number, ln)  # step N of a numbered plan that reads as no action
+                continue
+            if info.kind != "action":
+                continue
+            if numbered_prose is not None and info.number == numbered_prose[0] + 1:
+                raise ParseError(f"cannot read step {numbered_prose[0]}: {numbered_prose[1].norm!r} "
+                                 "reads as no action of this task")
+            numbered_prose = None
+            acts = info.actions
+            if pending_title is not None and info.number is None and not info.marked:
+                if acts[0] != pending_title:
+                    raise ParseError(f"the step's title names {pending_title}, but its text reads {acts[0]}")
+                acts = acts[1:]
+            pending_title = info.title
+            new = cur is None or brk or info.introduces
+            if cur is not None and info.number is not None and last_number is not None:
+                if info.number <= last_number:
+                    new = True
+                elif info.number == last_number + 1:
+                    new = False
+            if cur is not None and last_numbered and info.number is None and not new:
+                if not info.indented and acts[:1] == cur[0][:1]:
+                    new = True  # a numbered list, then unnumbered steps from its first step: a restatement
+                elif info.indented and acts == cur[0][-1:]:
+                    acts = []  # an indented line restating its step
+            if withdrawn is not None and not new:
+                raise ParseError(f"a step withdrawn or negated inside the plan: {withdrawn.norm!r}")
+            withdrawn = None
+            if mixed is not None and not new:
+                raise ParseError(f"cannot read the step {mixed.norm!r}: it does not start with an action")
+            mixed = None
+            if new:
+                cur = ([], [])
+                runs.append(cur)
+            cur[0].extend(acts)
+            cur[1].append(ln)
+            brk = False
+            last_numbered = info.number is not None or (last_numbered and info.indented and not new)
+            if info.number is not None:
+                last_number = info.number
+        return runs
+
+def _under_title(significant: list, i: int) -> bool:
+    """Whether line ``i`` stands below a step's title (a numbered, bold line naming one action) with
+    only lines indented like it between: it explains that step."""
+    for j in range(i - 1, -1, -1):
+        info = significant[j]
+        if info.kind == "action":
+            return info.title is not None
+        if not info.indented:
+            return False
+    return False
+
+
+def _title_split(s: str) -> tuple[str, str] | None:
+    """("title", "body") of "title: body" (the first ':' outside brackets, within 80 characters)."""
+    depth = 0
+    for i, ch in enumerate(s[:81]):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        elif ch == ":" and depth == 0 and (i + 1 == len(s) or s[i + 1] == " ") and i > 0:
+            title = s[:i].strip()
+            if "[" in title or "]" in title:
+                return None
+            return title, s[i + 1:].strip()
+    return None
+
+
+def task_reader(task: Task, style: str, templates: str) -> StepReader:
+    """The flexible reader of a task, built once per task and kept in the task's own ``views``."""
+    key = ("flexible-reader", style, templates)
+    rd = task.views.get(key)
+    if rd is None:
+        rd = task.views[key] = StepReader(task, style, templates)
+    return rd
