@@ -44,6 +44,9 @@ class IntRange:
     def values(self) -> range:
         return range(self.lo, self.hi + 1)
 
+    def holds(self, value) -> bool:
+        return value is not None and self.lo <= value <= self.hi
+
     def draw(self, rng: random.Random) -> int:
         return self.lo + rng.randrange(self.hi - self.lo + 1)
 

@@ -20,9 +20,8 @@ the change of the log-odds of a right answer per unit of the feature, with its 9
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from widthbench.errors import UserError
+from widthbench.generators.common import IntRange, int_range
 from widthbench.planners import strips
 from widthbench.subtasks.stats import logistic_slope, wilson
 
@@ -87,31 +86,13 @@ def item_features(pool, i: int, item) -> dict:
 # Bins
 
 
-@dataclass(frozen=True, slots=True)
-class Bin:
-    """An inclusive range of feature values, written ``5-8`` or ``3``."""
-
-    lo: int
-    hi: int
-
-    def __str__(self) -> str:
-        return str(self.lo) if self.lo == self.hi else f"{self.lo}-{self.hi}"
-
-    def holds(self, value) -> bool:
-        return value is not None and self.lo <= value <= self.hi
+# A bin is an inclusive range of feature values, written ``5-8`` or ``3``: the generators' range.
+Bin = IntRange
 
 
 def parse_bins(text: str, option: str = "--bins") -> tuple[Bin, ...]:
     """``"2-4,5-8,9-12"`` -> bins; they must not overlap (a value would fall in two)."""
-    bins = []
-    for part in str(text).split(","):
-        bits = part.strip().split("-")
-        if len(bits) not in (1, 2) or not all(b.strip().isdigit() for b in bits):
-            raise UserError(f"{option}: expected ranges like 2-4,5-8, got {part.strip()!r} in {text!r}")
-        lo, hi = int(bits[0]), int(bits[-1])
-        if lo > hi:
-            raise UserError(f"{option}: range {lo}-{hi} is empty (write the smaller number first)")
-        bins.append(Bin(lo, hi))
+    bins = [int_range(part, option) for part in str(text).split(",")]
     ordered = sorted(bins, key=lambda b: b.lo)
     for a, b in zip(ordered, ordered[1:]):
         if b.lo <= a.hi:
