@@ -25,15 +25,22 @@ from __future__ import annotations
 
 import heapq
 import math
+import time
 from collections import deque
 
+from widthbench.planners.astar import is_blocksworld, make_heuristic
+from widthbench.planners.bfs import SearchLimit, SearchTimeout
+from widthbench.planners.fd_search import SasTask
+from widthbench.planners.first_actions import optimal_first_actions
 from widthbench.planners.model import strips_successors
-from widthbench.planners.optimal import (DEFAULT_TIMEOUT, PLANNERS, Unsolvable, bounded_optimal_plan,
-                                         optimal_plan)
-from widthbench.planners.strips import (Action, Task, applicable_actions, is_applicable, is_goal, parse_action,
-                                       successor)
+from widthbench.planners.optimal import (DEFAULT_TIMEOUT, PLANNERS, PlannerFailure, PlanningTimeout, Unsolvable,
+                                         bounded_optimal_plan, budgeted_exact_plan, optimal_plan)
+from widthbench.planners.strips import (Action, Task, applicable_actions, execute_plan, is_applicable, is_goal,
+                                       parse_action, successor)
 from widthbench.errors import UserError
 
+NEXT_ACTION_METHODS = ("joint", "per-successor")
+JOINT_STATES = 2_000  # states the joint next-action search may store under "auto" before FD takes over
 DEFAULT_MAX_SPACE = 100_000  # states enumerated at most for the all-at-once distance computation
 INF = math.inf
 
@@ -46,9 +53,13 @@ class GroundTruth:
     """
 
     def __init__(self, task: Task, *, planner: str = "auto", timeout: float = DEFAULT_TIMEOUT,
-                 max_space: int = DEFAULT_MAX_SPACE):
+                 max_space: int = DEFAULT_MAX_SPACE, next_actions: str = "joint"):
         if planner not in PLANNERS:
             raise UserError(f"unknown planner {planner!r} (choose from {', '.join(PLANNERS)})")
+        if next_actions not in NEXT_ACTION_METHODS:
+            raise UserError(f"unknown next-action method {next_actions!r} (choose from "
+                            f"{', '.join(NEXT_ACTION_METHODS)})")
+        self.next_actions = next_actions
         self.task = task
         self.planner = planner
         self.timeout = timeout
@@ -59,6 +70,8 @@ class GroundTruth:
         size = _space_size_hint(task)
         self._too_large = max_space <= 0 or (size is not None and size > max_space)
         self._heuristic = None
+        self._hcache: dict[int, int | None] = {}
+        self._sas_of: dict[int, SasTask] = {}  # FD translations, by the states known reachable from theirs  # heuristic values of the joint searches
         self._planner = planner  # becomes "fd" once "auto" has had to hand a state over to FD
         self.planner_calls = 0
 
@@ -70,6 +83,9 @@ class GroundTruth:
         h = self._h.get(s)
         if h is not None:
             return h
+        if is_goal(self.task, s):
+            self._h[s] = 0
+            return 0
         if not self._too_large and self._enumerate(s):
             return self._h[s]
         return self._search(s)
@@ -80,6 +96,9 @@ class GroundTruth:
         h = self.h_star(s)
         if h == 0 or h == INF:
             return []
+        if self.next_actions == "joint" and any(
+                (s & ~a.dele) | a.add not in self._h for a in applicable_actions(self.task, s)):
+            return self._joint_next_actions(s, h)
         out = []
         for a in applicable_actions(self.task, s):
             t = successor(s, a)
@@ -207,10 +226,77 @@ class GroundTruth:
         self._enumerated += n
         return True
 
+    # ---- all successors in one search ------------------------------------------------------
+
+    def _joint_next_actions(self, s: int, h: int) -> list[Action]:
+        """One bounded search from every successor (``planners.first_actions``); what it proves is
+        cached: optimal successors have h* = h - 1, the others h* >= h."""
+        best = None
+        if self._planner != "fd":
+            deadline = time.monotonic() + self.timeout
+            try:
+                best = optimal_first_actions(self.task, s, h, self._lower_bound, deadline=deadline,
+                                             max_states=None if self._planner == "exact" else JOINT_STATES)
+            except SearchTimeout:
+                raise PlanningTimeout(f"the optimal-next-action search on {self.task.problem_name} timed out "
+                                      f"after {self.timeout:g} s") from None
+            except SearchLimit:
+                if is_blocksworld(self.task):  # FD is no match for the Blocksworld heuristic (see optimal)
+                    return [a for a in applicable_actions(self.task, s)
+                            if successor(s, a) != s and self._is_at_most(successor(s, a), h - 1)]
+                self._planner = "fd"
+        if best is None:  # FD decides each successor, from one translation of the task
+            sas = self._sas_of.get(s)
+            if sas is None:
+                sas = self._sas_of[s] = SasTask.translate(self.task, s, self.timeout)
+            best = []
+            for a in applicable_actions(self.task, s):
+                t = successor(s, a)
+                if t != s:
+                    self._sas_of.setdefault(t, sas)
+                    if self._is_at_most(t, h - 1):
+                        best.append(a)
+            return best
+        ids = {a.id for a in best}
+        for a in applicable_actions(self.task, s):
+            t = successor(s, a)
+            if a.id in ids:
+                self._h[t] = h - 1
+            elif t not in self._h and t != s:
+                self._lower[t] = max(self._lower.get(t, 0), h)
+        return best
+
+    def _lower_bound(self, t: int) -> int | None:
+        """An admissible estimate of h*(t) (None: a dead end): the exact h* if known, else the best
+        of the proven lower bound and the heuristic (Blocksworld or LM-cut), cached per state."""
+        h = self._h.get(t)
+        if h is not None:
+            return None if h == INF else h
+        v = self._hcache.get(t, -1)
+        if v == -1:
+            if self._heuristic is None:
+                self._heuristic = make_heuristic(self.task, "auto")
+            v = self._hcache[t] = self._heuristic(t)
+        if v is None:
+            return None
+        return max(v, self._lower.get(t, 0))
+
     # ---- per-state search ------------------------------------------------------------------
 
     def _search(self, s: int) -> float:
         self.planner_calls += 1
+        if self.next_actions == "joint" and self._planner != "exact":
+            if self._planner == "auto":
+                try:
+                    res = budgeted_exact_plan(self.task, s, self.timeout)
+                except Unsolvable:
+                    self._h[s] = INF
+                    return INF
+                if res is not None:
+                    self._record(s, res.plan)
+                    return self._h[s]
+                self._planner = "fd"
+            return self._fd_search(s)
         try:
             res = optimal_plan(self.task, planner=self._planner, timeout=self.timeout, state=s)
         except Unsolvable:
@@ -220,6 +306,28 @@ class GroundTruth:
             # the exact stage ran over its budget on this task: skip it for the task's other states
             self._planner = "fd"
         self._record(s, res.plan)
+        return self._h[s]
+
+    def _fd_search(self, s: int) -> float:
+        """h*(s) by Fast Downward's search binary on a translation shared by the states reachable
+        from the state it was made from (``planners.fd_search``); the plan is re-validated."""
+        sas = self._sas_of.get(s)
+        if sas is None:
+            sas = self._sas_of[s] = SasTask.translate(self.task, s, self.timeout)
+        try:
+            plan = sas.optimal_plan(s, self.timeout)
+        except Unsolvable:
+            self._h[s] = INF
+            return INF
+        check = execute_plan(self.task, plan, s)
+        if not check.valid:
+            raise PlannerFailure(f"Fast Downward returned an invalid plan for {self.task.problem_name}: "
+                                 + check.reason())
+        t = s
+        for text in plan:
+            t = successor(t, parse_action(self.task, text))
+            self._sas_of.setdefault(t, sas)
+        self._record(s, plan)
         return self._h[s]
 
     def _record(self, s: int, plan: tuple[str, ...]) -> None:
@@ -239,11 +347,7 @@ class GroundTruth:
             return h <= bound
         if self._lower.get(t, 0) > bound:
             return False
-        if self._heuristic is None:
-            from widthbench.planners.astar import make_heuristic
-
-            self._heuristic = make_heuristic(self.task, "auto")
-        lb = self._heuristic(t)
+        lb = self._lower_bound(t)
         if lb is None:
             self._h[t] = INF
             return False
@@ -268,8 +372,6 @@ class GroundTruth:
 def _space_size_hint(task: Task) -> int | None:
     """The exact number of states of an n-block Blocksworld (towers of the n blocks, hand empty,
     or one block held), so that a too-large space is never enumerated in vain; None elsewhere."""
-    from widthbench.planners.astar import is_blocksworld
-
     if not is_blocksworld(task):
         return None
     n = len(task.objects)
