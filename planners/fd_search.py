@@ -53,9 +53,13 @@ _ATOM = re.compile(r"^(Atom|NegatedAtom) ([^(]+)\((.*)\)$")
 
 @lru_cache(maxsize=1)
 def _bin_dir() -> Path:
-    import up_fast_downward
+    import importlib.util
 
-    return Path(up_fast_downward.__file__).parent / "downward" / "builds" / "release" / "bin"
+    # found without importing the package, which imports all of unified-planning (~1 s)
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or not spec.submodule_search_locations:
+        raise PlannerFailure("up-fast-downward is not installed (pip install up-fast-downward==1.0.0)")
+    return Path(list(spec.submodule_search_locations)[0]) / "downward" / "builds" / "release" / "bin"
 
 
 def _limit_memory() -> None:

@@ -93,11 +93,13 @@ def _solve(task: Task, planner: str, timeout: float, state: int | None, bound: i
     return result
 
 
-def budgeted_exact_plan(task: Task, state: int | None = None, timeout: float = DEFAULT_TIMEOUT) -> OptimalPlan | None:
+def budgeted_exact_plan(task: Task, state: int | None = None, timeout: float = DEFAULT_TIMEOUT,
+                        bfs_states: int = BFS_STATES) -> OptimalPlan | None:
     """The exact stage of ``"auto"`` alone: an optimal plan, or None when the stage goes over its
-    budget (where ``"auto"`` hands over to Fast Downward). Raises ``Unsolvable``/``PlanningTimeout``."""
+    budget (``bfs_states`` breadth-first states outside the Blocksworld; where ``"auto"`` hands over
+    to Fast Downward). Raises ``Unsolvable``/``PlanningTimeout``."""
     start = task.init if state is None else state
-    result = _exact(task, start, time.monotonic() + timeout, False, None)
+    result = _exact(task, start, time.monotonic() + timeout, False, None, bfs_states)
     if result is _OVER_BUDGET:
         return None
     check = execute_plan(task, result.plan, start)
@@ -115,7 +117,8 @@ def plan_length(task: Task, state: int | None = None, planner: str = "auto",
 _OVER_BUDGET = object()
 
 
-def _exact(task: Task, start: int, deadline: float, forced: bool, bound: int | None):
+def _exact(task: Task, start: int, deadline: float, forced: bool, bound: int | None,
+           bfs_states: int = BFS_STATES):
     """The pure-Python stage. On the Blocksworld: A* with the Blocksworld heuristic. Elsewhere:
     breadth-first search within ``BFS_STATES`` states, then A*/LM-cut. Under "auto" (``forced``
     False) the searches are budgeted and ``_OVER_BUDGET`` hands over to Fast Downward."""
@@ -128,7 +131,7 @@ def _exact(task: Task, start: int, deadline: float, forced: bool, bound: int | N
                         max_states=None if forced else ASTAR_STATES, bound=bound)
         else:
             try:
-                res = breadth_first(task, start, deadline=deadline, max_states=BFS_STATES, bound=bound)
+                res = breadth_first(task, start, deadline=deadline, max_states=bfs_states, bound=bound)
             except SearchLimit:
                 if not forced:
                     return _OVER_BUDGET

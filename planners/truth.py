@@ -33,7 +33,7 @@ from widthbench.planners.bfs import SearchLimit, SearchTimeout
 from widthbench.planners.fd_search import SasTask
 from widthbench.planners.first_actions import optimal_first_actions
 from widthbench.planners.model import strips_successors
-from widthbench.planners.optimal import (DEFAULT_TIMEOUT, PLANNERS, PlannerFailure, PlanningTimeout, Unsolvable,
+from widthbench.planners.optimal import (BFS_STATES, DEFAULT_TIMEOUT, PLANNERS, PlannerFailure, PlanningTimeout, Unsolvable,
                                          bounded_optimal_plan, budgeted_exact_plan, optimal_plan)
 from widthbench.planners.strips import (Action, Task, applicable_actions, execute_plan, is_applicable, is_goal,
                                        parse_action, successor)
@@ -41,7 +41,9 @@ from widthbench.errors import UserError
 
 NEXT_ACTION_METHODS = ("joint", "per-successor")
 JOINT_STATES = 2_000  # states the joint next-action search may store under "auto" before FD takes over
-DEFAULT_MAX_SPACE = 100_000  # states enumerated at most for the all-at-once distance computation
+JOINT_SECONDS = 1.0  # ... and seconds it may take (the answer is the same either way, only its cost differs)
+DEFAULT_MAX_SPACE = 100_000
+ENUMERATION_WORK = 40_000_000  # states x ground actions the enumeration may check  # states enumerated at most for the all-at-once distance computation
 INF = math.inf
 
 
@@ -67,8 +69,11 @@ class GroundTruth:
         self._h: dict[int, float] = {}  # exact h* (int, or INF for dead ends)
         self._lower: dict[int, int] = {}  # proven lower bounds on h* for states without exact h*
         self._enumerated = 0  # states whose distances came from enumeration
+        # enumeration checks every action in every state: on tasks with thousands of ground actions
+        # (alfred: 3,204) a failed attempt at 100,000 states costs 10 s, so the budget is in work
+        self._space_budget = min(max_space, ENUMERATION_WORK // max(1, len(task.actions)))
         size = _space_size_hint(task)
-        self._too_large = max_space <= 0 or (size is not None and size > max_space)
+        self._too_large = max_space <= 0 or (size is not None and size > self._space_budget)
         self._heuristic = None
         self._hcache: dict[int, int | None] = {}
         self._sas_of: dict[int, SasTask] = {}  # FD translations, by the states known reachable from theirs  # heuristic values of the joint searches
@@ -182,7 +187,7 @@ class GroundTruth:
                 if i is None:
                     i = index[t] = len(states)
                     states.append(t)
-                    if len(states) > self.max_space:
+                    if len(states) > self._space_budget:
                         self._too_large = True
                         return False
                     queue.append(t)
@@ -233,14 +238,15 @@ class GroundTruth:
         cached: optimal successors have h* = h - 1, the others h* >= h."""
         best = None
         if self._planner != "fd":
-            deadline = time.monotonic() + self.timeout
+            forced = self._planner == "exact"
+            deadline = time.monotonic() + (self.timeout if forced else min(self.timeout, JOINT_SECONDS))
             try:
                 best = optimal_first_actions(self.task, s, h, self._lower_bound, deadline=deadline,
-                                             max_states=None if self._planner == "exact" else JOINT_STATES)
-            except SearchTimeout:
-                raise PlanningTimeout(f"the optimal-next-action search on {self.task.problem_name} timed out "
-                                      f"after {self.timeout:g} s") from None
-            except SearchLimit:
+                                             max_states=None if forced else JOINT_STATES)
+            except SearchLimit as exc:  # SearchTimeout included
+                if forced and isinstance(exc, SearchTimeout):
+                    raise PlanningTimeout(f"the optimal-next-action search on {self.task.problem_name} timed "
+                                          f"out after {self.timeout:g} s") from None
                 if is_blocksworld(self.task):  # FD is no match for the Blocksworld heuristic (see optimal)
                     return [a for a in applicable_actions(self.task, s)
                             if successor(s, a) != s and self._is_at_most(successor(s, a), h - 1)]
@@ -288,7 +294,7 @@ class GroundTruth:
         if self.next_actions == "joint" and self._planner != "exact":
             if self._planner == "auto":
                 try:
-                    res = budgeted_exact_plan(self.task, s, self.timeout)
+                    res = budgeted_exact_plan(self.task, s, self.timeout, min(BFS_STATES, self._space_budget))
                 except Unsolvable:
                     self._h[s] = INF
                     return INF
