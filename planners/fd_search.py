@@ -147,13 +147,73 @@ class SasTask:
             out.append(str(true_atoms[0]))
         return "\n".join(out) + "\n"
 
+    def first_step_task(self, state: int, candidates) -> str:
+        """The SAS text of the task from ``state`` in which the first step must be one of
+        ``candidates`` (operator names, "move a b"): a new variable "moved" (0 at first) is a
+        prevail condition (= 1) of every operator, and each candidate gets a copy, named
+        "wbfirst NAME", that also sets it from 0 to 1. A plan of it is a candidate followed by a
+        plan of the original task, so its optimal length is 1 + min over the candidates of h*."""
+        head = self.head.split("\n")
+        k = next(i for i, line in enumerate(head) if line == "end_metric") + 1
+        n = int(head[k])
+        last = max(i for i, line in enumerate(head) if line == "end_variable")
+        head = (head[:k] + [str(n + 1)] + head[k + 1:last + 1]
+                + ["begin_variable", "wb-moved", "-1", "2", "Atom wb-moved-no()", "Atom wb-moved-yes()",
+                   "end_variable"] + head[last + 1:])
+        tail = self.tail.split("\n")
+        g = tail.index("end_goal")
+        wanted = set(candidates)
+        ops, copies = [], []
+        i = g + 2
+        while i < len(tail) and tail[i] == "begin_operator":
+            j = tail.index("end_operator", i)
+            name, prevail = tail[i + 1], int(tail[i + 2])
+            effects_at = i + 3 + prevail
+            body = tail[i + 3:effects_at]
+            effects = tail[effects_at + 1:j - 1]
+            cost = tail[j - 1]
+            ops.append(["begin_operator", name, str(prevail + 1)] + body + [f"{n} 1", str(len(effects))]
+                       + effects + [cost, "end_operator"])
+            if name in wanted:
+                copies.append(["begin_operator", "wbfirst " + name, str(prevail)] + body
+                              + [str(len(effects) + 1)] + effects + [f"0 {n} 0 1", cost, "end_operator"])
+            i = j + 1
+        out = tail[:g + 1] + [str(len(ops) + len(copies))] + [x for op in ops + copies for x in op] + tail[i:]
+        return "\n".join(head) + self.state_section(state) + "0\n" + "\n".join(out)
+
+    def optimal_first_actions(self, state: int, candidates, h_star: int, timeout: float = 300.0,
+                              search: str = DEFAULT_SEARCH) -> list[tuple[str, tuple[str, ...]]]:
+        """The candidates (PDDL action texts applicable in ``state``) that start a plan of length
+        ``h_star`` = h*(state), each with such a plan: optimal first-step tasks
+        (``first_step_task``) solved one after another, each without the first steps found so far,
+        until the best remaining plan is longer than ``h_star`` or none exists. Calls FD's search
+        once per optimal first step, plus once. (Candidates with the same successor must be given
+        together by the caller: FD sees each as its own first step.)"""
+        left = {c.strip("()").lower(): c for c in candidates}
+        out = []
+        while left:
+            try:
+                plan = self._run(self.first_step_task(state, left), timeout, search)
+            except Unsolvable:
+                break
+            if len(plan) > h_star:
+                break
+            if len(plan) < h_star or not plan[0].startswith("(wbfirst "):
+                raise PlannerFailure(f"Fast Downward's first-step task of {self.task.problem_name} gave a plan "
+                                     f"of length {len(plan)} for h* = {h_star}")
+            name = plan[0][len("(wbfirst "):-1]
+            out.append((left.pop(name), ("(" + name + ")",) + plan[1:]))
+        return out
+
     def optimal_plan(self, state: int, timeout: float = 300.0, search: str = DEFAULT_SEARCH) -> tuple[str, ...]:
         """An optimal plan (PDDL action texts) from ``state`` by FD's search binary. Raises
         ``Unsolvable``, ``PlanningTimeout``, ``PlanningError`` (out of memory) or ``PlannerFailure``."""
+        return self._run(self.head + self.state_section(state) + self.tail, timeout, search)
+
+    def _run(self, sas: str, timeout: float, search: str) -> tuple[str, ...]:
         name = self.task.problem_name
         if self.unsolvable:
             raise Unsolvable(f"{name}: no plan exists (proved by Fast Downward's translator)")
-        sas = self.head + self.state_section(state) + self.tail
         with tempfile.TemporaryDirectory(prefix="wb-fd-") as tmp:
             plan_file = os.path.join(tmp, "sas_plan")
             try:

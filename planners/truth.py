@@ -11,14 +11,22 @@ from s starts with a. The set is empty in goal states (nothing needs doing) and 
 action whose successor equals s (a truck driving to where it is) is never optimal.
 
 How. A ``GroundTruth`` caches h* per state for one task. When the state space reachable from the
-queried state has at most ``max_space`` states (Blocksworld up to 7 blocks, small Logistics), it is
-enumerated once, and all distances to the goal are computed at once by a backward breadth-first
+queried state has at most ``max_space`` states (Blocksworld up to 7 blocks, small Logistics; fewer
+on tasks with thousands of ground actions: the budget is ``ENUMERATION_WORK`` states x actions), it
+is enumerated once, and all distances to the goal are computed at once by a backward breadth-first
 (Dijkstra, unit costs) pass over the reversed transition graph; every later query is a lookup.
-Larger spaces fall back to optimal planning per state (``planners.optimal``: exact A*/LM-cut or
-Fast Downward), caching h* along each optimal plan found (every suffix of an optimal plan is
-optimal). For the optimal-next-action test on such spaces, a successor t is rejected for free when
-the admissible heuristic (Blocksworld or LM-cut) exceeds h*(s) - 1, and otherwise decided by an exact
-A* bounded at h*(s) - 1 or, once a task has needed Fast Downward, by FD's h*(t).
+Larger spaces: h*(s) by the exact stage of ``planners.optimal`` within its budget, else Fast
+Downward, caching h* along each optimal plan found (every suffix of an optimal plan is optimal).
+Optimal next actions on such spaces (``next_actions="joint"``, the default) are one problem, not
+one planner call per successor: one bounded breadth-first search from all successors at once
+(``planners.first_actions``, pruned at h*(s) - 1 by an admissible bound that knows every h* found
+so far) within ``JOINT_STATES`` states and ``JOINT_SECONDS``; past that (or once the task has
+needed FD) Fast Downward's search binary decides each successor that the heuristic cannot rule out,
+on one translation of the task shared by all of them (``planners.fd_search``). On the Blocksworld
+the fallback is the exact A* bounded at h*(s) - 1 (FD is no match for the Blocksworld heuristic).
+``next_actions="per-successor"`` is the earlier path, kept as the cross-check and the benchmark's
+"before": per successor, the heuristic, then a bounded A* or a full FD call through
+unified-planning (``planners.optimal``).
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from widthbench.errors import UserError
 
 NEXT_ACTION_METHODS = ("joint", "per-successor")
 JOINT_STATES = 2_000  # states the joint next-action search may store under "auto" before FD takes over
+FIRST_STEP_MIN = 8  # more open successors than this: FD's first-step tasks, else one FD search each
 JOINT_SECONDS = 1.0  # ... and seconds it may take (the answer is the same either way, only its cost differs)
 DEFAULT_MAX_SPACE = 100_000
 ENUMERATION_WORK = 40_000_000  # states x ground actions the enumeration may check  # states enumerated at most for the all-at-once distance computation
@@ -251,18 +260,8 @@ class GroundTruth:
                     return [a for a in applicable_actions(self.task, s)
                             if successor(s, a) != s and self._is_at_most(successor(s, a), h - 1)]
                 self._planner = "fd"
-        if best is None:  # FD decides each successor, from one translation of the task
-            sas = self._sas_of.get(s)
-            if sas is None:
-                sas = self._sas_of[s] = SasTask.translate(self.task, s, self.timeout)
-            best = []
-            for a in applicable_actions(self.task, s):
-                t = successor(s, a)
-                if t != s:
-                    self._sas_of.setdefault(t, sas)
-                    if self._is_at_most(t, h - 1):
-                        best.append(a)
-            return best
+        if best is None:  # Fast Downward decides, from one translation of the task
+            return self._fd_next_actions(s, h)
         ids = {a.id for a in best}
         for a in applicable_actions(self.task, s):
             t = successor(s, a)
@@ -270,6 +269,42 @@ class GroundTruth:
                 self._h[t] = h - 1
             elif t not in self._h and t != s:
                 self._lower[t] = max(self._lower.get(t, 0), h)
+        return best
+
+    def _fd_next_actions(self, s: int, h: int) -> list[Action]:
+        """Successors whose h* is not known yet are decided by FD's search binary on one translation
+        of the task from s: with more than ``FIRST_STEP_MIN`` of them, by first-step tasks (one FD
+        search per optimal first step, plus one: ``SasTask.optimal_first_actions``), else one
+        search per successor that the heuristic cannot rule out."""
+        sas = self._sas_of.get(s)
+        if sas is None:
+            sas = self._sas_of[s] = SasTask.translate(self.task, s, self.timeout)
+        acts = [(a, successor(s, a)) for a in applicable_actions(self.task, s)]
+        open_ = {}  # successor -> one action reaching it (its representative for FD)
+        for a, t in acts:
+            if t != s and t not in self._h and self._lower.get(t, 0) <= h - 1:
+                open_.setdefault(t, a)
+        if len(open_) > FIRST_STEP_MIN:
+            self.planner_calls += 1
+            rep = {str(a): t for t, a in open_.items()}
+            found = sas.optimal_first_actions(s, list(rep), h, self.timeout)
+            self.planner_calls += len(found)
+            for text, plan in found:
+                check = execute_plan(self.task, plan, s)
+                if not check.valid or len(plan) != h:
+                    raise PlannerFailure(f"Fast Downward returned an invalid first-step plan for "
+                                         f"{self.task.problem_name}: {check.reason()}")
+                t = rep.pop(text)
+                self._sas_of.setdefault(t, sas)
+                self._record(t, plan[1:])
+            for t in rep.values():
+                self._lower[t] = max(self._lower.get(t, 0), h)
+        best = []
+        for a, t in acts:
+            if t != s:
+                self._sas_of.setdefault(t, sas)
+                if self._is_at_most(t, h - 1):
+                    best.append(a)
         return best
 
     def _lower_bound(self, t: int) -> int | None:
