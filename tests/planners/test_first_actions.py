@@ -110,3 +110,50 @@ def test_every_acpbench_sample_problem_gets_the_slow_paths_answers():
             assert fast.h_star() == slow.h_star(), problem
             assert ids(fast.optimal_next_actions()) == ids(slow.optimal_next_actions()), problem
             assert len(fast.optimal_plan()) == len(slow.optimal_plan()) == fast.h_star(), problem
+
+
+def ferry_problem(to_l1: int, to_l0: int, staying: int) -> str:
+    """Ferry with two locations, the (empty) ferry at l0: ``to_l1`` cars at l0 bound for l1,
+    ``to_l0`` at l1 bound for l0, ``staying`` at l0 already where they belong."""
+    cars = [f"c{i}" for i in range(to_l1 + to_l0 + staying)]
+    start = ["l0"] * to_l1 + ["l1"] * to_l0 + ["l0"] * staying
+    goal = ["l1"] * to_l1 + ["l0"] * to_l0 + ["l0"] * staying
+    init = " ".join(f"(at {c} {l})" for c, l in zip(cars, start))
+    return (f"(define (problem ferry-made) (:domain ferry) (:objects {' '.join(cars)} - car l0 l1 - location)\n"
+            f" (:init {init} (at-ferry l0) (empty-ferry) (not-eq l0 l1) (not-eq l1 l0))\n"
+            f" (:goal (and {' '.join(f'(at {c} {l})' for c, l in zip(cars, goal))})))\n")
+
+
+def ferry_h_star(to_l1: int, to_l0: int) -> int:
+    """Every misplaced car is boarded and debarked once; the ferry carries one car per crossing,
+    alternating directions, starting at l0: 2A - 1 crossings if A > B cars leave l0, else 2B."""
+    return 2 * (to_l1 + to_l0) + (2 * to_l1 - 1 if to_l1 > to_l0 else 2 * to_l0)
+
+
+@needs_acp
+@pytest.mark.slow
+@pytest.mark.parametrize("to_l1,to_l0,staying", [(19, 8, 23), (6, 9, 5)])
+def test_ferry_with_many_cars_gets_the_counted_h_star_and_next_actions(tmp_path, monkeypatch, to_l1, to_l0, staying):
+    # ACPBench asks optimal next actions of Ferry problems with 50 cars; FD's LM-cut does not finish
+    # on them in 300 s (the cars are symmetric), merge-and-shrink does in seconds
+    import widthbench.planners.truth as truth
+
+    monkeypatch.setattr(truth, "FD_LMCUT_SECONDS", 2.0)
+    problem = tmp_path / "ferry-made.pddl"
+    problem.write_text(ferry_problem(to_l1, to_l0, staying))
+    task = load_task(load_domain(ACP / "ferry" / "domain.pddl"), problem)
+    gt = GroundTruth(task, timeout=600)
+    assert gt.h_star() == ferry_h_star(to_l1, to_l0)
+    best = sorted(str(a) for a in gt.optimal_next_actions())
+    boards = sorted(f"(board c{i} l0)" for i in range(to_l1))
+    # A > B: carry a car over first; A < B: an empty crossing first is as good as carrying one over
+    assert best == (boards if to_l1 > to_l0 else sorted(boards + ["(sail l0 l1)"]))
+
+
+@needs_acp
+def test_the_counted_ferry_h_star_matches_breadth_first_search_on_small_problems(tmp_path):
+    for a, b, c in [(1, 0, 0), (0, 1, 1), (2, 1, 0), (1, 2, 1), (2, 2, 0), (3, 1, 1)]:
+        problem = tmp_path / f"ferry-{a}-{b}-{c}.pddl"
+        problem.write_text(ferry_problem(a, b, c))
+        task = load_task(load_domain(ACP / "ferry" / "domain.pddl"), problem)
+        assert len(shortest_plan(task).plan) == ferry_h_star(a, b), (a, b, c)
