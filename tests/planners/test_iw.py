@@ -404,16 +404,30 @@ def _pre_only(*pres):
     return SimpleNamespace(actions=[SimpleNamespace(id=i, pre=sum(1 << b for b in p)) for i, p in enumerate(pres)])
 
 
-def test_lapkt_order_lists_the_match_tree_depth_first_immediate_then_true_then_default():
+def test_lapkt_order_lists_the_match_tree_depth_first_true_then_default_then_immediate():
     from widthbench.planners.model import lapkt_action_order
 
-    # A {p0}, B {p0, p1}, C {p2}, D {}: the root switches on p0 (in 2 preconditions); D is immediate,
-    # the p0 child lists A, then B under p1; the default child holds C
+    # A {p0}, B {p0, p1}, C {p2}, D {}: the root switches on p0 (in 2 preconditions); D is immediate;
+    # the p0 child switches on p1 and lists B (its true child) before A (immediate there); the
+    # default child holds C; the root's immediate D comes last
     rank = lapkt_action_order(_pre_only({0}, {0, 1}, {2}, set()))
-    assert sorted(range(4), key=rank.__getitem__) == [3, 0, 1, 2]
-    # a tie in the counts goes to the higher atom: E {p1}, F {p2} -> F first (the engine's order: E, F)
-    rank = lapkt_action_order(_pre_only({1}, {2}))
+    assert sorted(range(4), key=rank.__getitem__) == [1, 0, 2, 3]
+    # a tie in the counts goes to the lower atom: E {p2}, F {p1} -> F first (the engine's order: E, F)
+    rank = lapkt_action_order(_pre_only({2}, {1}))
     assert sorted(range(2), key=rank.__getitem__) == [1, 0]
+
+
+@pytest.mark.parametrize("blocks,lapkt_kept", [(3, 7), (4, 10), (6, 21), (10, 55)])
+def test_exhaustive_iw1_in_lapkt_order_keeps_as_many_states_as_lapkt(blocks, lapkt_kept):
+    # LAPKT 0.2.1's IW(1) run to exhaustion on these generated tasks (goal: two blocks held, never
+    # reached), nodes kept without the root, measured with scripts/bench_iw.py's lapkt_planner
+    from widthbench.generators import generate
+
+    task = generate("blocksworld", 1, 3, blocks=str(blocks), optimal=False)[0].task()
+    hold = [i for i, a in enumerate(task.atoms) if a.startswith("(holding")]
+    never = (1 << hold[0]) | (1 << hold[1])
+    assert iw(StripsModel(task, goal=never, order="lapkt"), 1).counts.kept - 1 == lapkt_kept
+    assert iw(StripsModel(task, goal=never), 1).counts.kept - 1 != lapkt_kept
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
