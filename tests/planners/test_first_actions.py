@@ -109,7 +109,11 @@ def test_every_acpbench_sample_problem_gets_the_slow_paths_answers():
             fast, slow = GroundTruth(task), GroundTruth(task, next_actions="per-successor")
             assert fast.h_star() == slow.h_star(), problem
             assert ids(fast.optimal_next_actions()) == ids(slow.optimal_next_actions()), problem
-            assert len(fast.optimal_plan()) == len(slow.optimal_plan()) == fast.h_star(), problem
+            if fast.h_star() == float("inf"):  # floor-tile 13170f: a dead end
+                with pytest.raises(Unsolvable):
+                    fast.optimal_plan()
+            else:
+                assert len(fast.optimal_plan()) == len(slow.optimal_plan()) == fast.h_star(), problem
 
 
 def ferry_problem(to_l1: int, to_l0: int, staying: int) -> str:
