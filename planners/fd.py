@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from widthbench.planners.planning_errors import PlanningError, PlanningTimeout, Unsolvable
 from widthbench.planners.problem_writer import task_problem_text
 from widthbench.planners.strips import Task
 
@@ -72,12 +73,10 @@ def fd_optimal_plan(task: Task, state: int | None = None, timeout: float = 300.0
     optimal engine appends an artificial goal action, of cost 1 under the plan-length metric, that it
     strips from the returned plan: FD's own plan cost is the plan length + 1.)
 
-    Raises ``Unsolvable`` / ``PlanningTimeout`` (from ``planners.optimal``) for a proven-unsolvable
+    Raises ``Unsolvable`` / ``PlanningTimeout`` (``planners.planning_errors``) for a proven-unsolvable
     task or a timeout, ``PlanningError`` when FD runs out of memory, ``FDError`` otherwise.
     """
     from unified_planning.engines import PlanGenerationResultStatus as Status
-
-    from widthbench.planners.optimal import PlanningError, PlanningTimeout, Unsolvable
 
     problem = up_problem(task, state)
     engine = _engine_class()("astar(lmcut())")

@@ -7,7 +7,8 @@ problem's *effective width*. SIW (serialized IW) reaches the goal atoms one at a
 
 Semantics (each fixed here, tested in tests/planners/test_iw.py, documented in docs/widths.md):
 
-1. Successor order is the model's order (for STRIPS the engine's: action name, then arguments);
+1. Successor order is the model's order (for STRIPS the engine's: action name, then arguments;
+   ``StripsModel(task, order="lapkt")``: LAPKT's match-tree order, `model.lapkt_action_order`);
    the queue is FIFO. Effective widths and node counts depend on this order.
 2. Duplicates are detected before novelty: a successor equal to *any* state generated earlier in
    the same run (kept or pruned) is a duplicate and is counted apart (verdict ``"duplicate"``).
@@ -344,7 +345,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
       ``spill`` (exact in every case).
     - Successors are action ids: the applicable ones are the engine's trigger candidates of the
       state's true trigger atoms (a list built from the parent's, not from the bits), sorted by id,
-      which is the engine's order. Kept states are numbered: ``states[j]``, ``codes[j]``.
+      which is the engine's order (or by the model's ``rank``: LAPKT's order). Kept states are numbered: ``states[j]``, ``codes[j]``.
     """
     task = model.task
     tab = strips_tables(model)
@@ -353,6 +354,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     gmask, gneg = model.goal_mask, model.goal_neg
     two = k == 2
     na = len(task.actions)
+    rank = getattr(model, "rank", None)  # None: the engine's order (action ids)
 
     root = task.init
     rtrig = [i for i in bits(root) if trigger[i]]
@@ -419,7 +421,10 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                 ids.append(aid)
         if not ids:
             continue
-        ids.sort()
+        if rank is None:
+            ids.sort()
+        else:
+            ids.sort(key=rank.__getitem__)
         max_depth = d1
         g0 = generated
         generated += len(ids)

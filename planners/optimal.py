@@ -23,28 +23,17 @@ import time
 from dataclasses import dataclass
 
 from widthbench.errors import UserError
+from widthbench.planners.fd import fd_optimal_plan
+from widthbench.planners.planning_errors import PlannerFailure, PlanningError, PlanningTimeout, Unsolvable
 from widthbench.planners.strips import Task, execute_plan
+
+__all__ = ["PLANNERS", "OptimalPlan", "PlannerFailure", "PlanningError", "PlanningTimeout", "Unsolvable",
+           "bounded_optimal_plan", "optimal_plan", "plan_length"]
 
 PLANNERS = ("auto", "exact", "fd")
 BFS_STATES = 50_000  # states breadth-first search may generate before A*/LM-cut (exact) or FD (auto)
 ASTAR_STATES = 300_000  # states A* with the Blocksworld heuristic may generate under "auto"
 DEFAULT_TIMEOUT = 300.0  # seconds, per call
-
-
-class PlanningError(UserError):
-    """No optimal plan could be produced for the user's task within the user's limits."""
-
-
-class Unsolvable(PlanningError):
-    """The task has no plan (proved by exhausting the search space)."""
-
-
-class PlanningTimeout(PlanningError):
-    """The planner did not finish within the time limit."""
-
-
-class PlannerFailure(RuntimeError):
-    """The planner itself failed (crash, unexpected status, a plan that does not validate)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +93,21 @@ def _solve(task: Task, planner: str, timeout: float, state: int | None, bound: i
     return result
 
 
+def budgeted_exact_plan(task: Task, state: int | None = None, timeout: float = DEFAULT_TIMEOUT,
+                        bfs_states: int = BFS_STATES) -> OptimalPlan | None:
+    """The exact stage of ``"auto"`` alone: an optimal plan, or None when the stage goes over its
+    budget (``bfs_states`` breadth-first states outside the Blocksworld; where ``"auto"`` hands over
+    to Fast Downward). Raises ``Unsolvable``/``PlanningTimeout``."""
+    start = task.init if state is None else state
+    result = _exact(task, start, time.monotonic() + timeout, False, None, bfs_states)
+    if result is _OVER_BUDGET:
+        return None
+    check = execute_plan(task, result.plan, start)
+    if not check.valid:
+        raise PlannerFailure(f"the exact planner returned an invalid plan for {task.problem_name}: " + check.reason())
+    return result
+
+
 def plan_length(task: Task, state: int | None = None, planner: str = "auto",
                 timeout: float = DEFAULT_TIMEOUT) -> int:
     """h*(state): the length of an optimal plan from ``state``."""
@@ -113,7 +117,8 @@ def plan_length(task: Task, state: int | None = None, planner: str = "auto",
 _OVER_BUDGET = object()
 
 
-def _exact(task: Task, start: int, deadline: float, forced: bool, bound: int | None):
+def _exact(task: Task, start: int, deadline: float, forced: bool, bound: int | None,
+           bfs_states: int = BFS_STATES):
     """The pure-Python stage. On the Blocksworld: A* with the Blocksworld heuristic. Elsewhere:
     breadth-first search within ``BFS_STATES`` states, then A*/LM-cut. Under "auto" (``forced``
     False) the searches are budgeted and ``_OVER_BUDGET`` hands over to Fast Downward."""
@@ -126,7 +131,7 @@ def _exact(task: Task, start: int, deadline: float, forced: bool, bound: int | N
                         max_states=None if forced else ASTAR_STATES, bound=bound)
         else:
             try:
-                res = breadth_first(task, start, deadline=deadline, max_states=BFS_STATES, bound=bound)
+                res = breadth_first(task, start, deadline=deadline, max_states=bfs_states, bound=bound)
             except SearchLimit:
                 if not forced:
                     return _OVER_BUDGET
@@ -147,8 +152,6 @@ def _exact(task: Task, start: int, deadline: float, forced: bool, bound: int | N
 def _fd(task: Task, start: int, timeout: float, bound: int | None) -> OptimalPlan | None:
     """FD's optimal plan; with a bound, None if it is longer. (FD's own ``bound=`` prunes on g, not
     f, and is far slower to say "no" than the full search: see ``fd.fd_optimal_plan``.)"""
-    from widthbench.planners.fd import fd_optimal_plan
-
     plan = fd_optimal_plan(task, start, timeout)
     if bound is not None and len(plan) > bound:
         return None

@@ -11,30 +11,49 @@ from s starts with a. The set is empty in goal states (nothing needs doing) and 
 action whose successor equals s (a truck driving to where it is) is never optimal.
 
 How. A ``GroundTruth`` caches h* per state for one task. When the state space reachable from the
-queried state has at most ``max_space`` states (Blocksworld up to 7 blocks, small Logistics), it is
-enumerated once, and all distances to the goal are computed at once by a backward breadth-first
+queried state has at most ``max_space`` states (Blocksworld up to 7 blocks, small Logistics; fewer
+on tasks with thousands of ground actions: the budget is ``ENUMERATION_WORK`` states x actions), it
+is enumerated once, and all distances to the goal are computed at once by a backward breadth-first
 (Dijkstra, unit costs) pass over the reversed transition graph; every later query is a lookup.
-Larger spaces fall back to optimal planning per state (``planners.optimal``: exact A*/LM-cut or
-Fast Downward), caching h* along each optimal plan found (every suffix of an optimal plan is
-optimal). For the optimal-next-action test on such spaces, a successor t is rejected for free when
-the admissible heuristic (Blocksworld or LM-cut) exceeds h*(s) - 1, and otherwise decided by an exact
-A* bounded at h*(s) - 1 or, once a task has needed Fast Downward, by FD's h*(t).
+Larger spaces: h*(s) by the exact stage of ``planners.optimal`` within its budget, else Fast
+Downward, caching h* along each optimal plan found (every suffix of an optimal plan is optimal).
+Optimal next actions on such spaces (``next_actions="joint"``, the default) are one problem, not
+one planner call per successor: one bounded breadth-first search from all successors at once
+(``planners.first_actions``, pruned at h*(s) - 1 by an admissible bound that knows every h* found
+so far) within ``JOINT_STATES`` states and ``JOINT_SECONDS``; past that (or once the task has
+needed FD) Fast Downward's search binary decides each successor that the heuristic cannot rule out,
+on one translation of the task shared by all of them (``planners.fd_search``). On the Blocksworld
+the fallback is the exact A* bounded at h*(s) - 1 (FD is no match for the Blocksworld heuristic).
+``next_actions="per-successor"`` is the earlier path, kept as the cross-check and the benchmark's
+"before": per successor, the heuristic, then a bounded A* or a full FD call through
+unified-planning (``planners.optimal``).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
+import time
 from collections import deque
 
+from widthbench.planners.astar import is_blocksworld, make_heuristic
+from widthbench.planners.bfs import SearchLimit, SearchTimeout
+from widthbench.planners.fd_search import SasTask
+from widthbench.planners.first_actions import optimal_first_actions
 from widthbench.planners.model import strips_successors
-from widthbench.planners.optimal import (DEFAULT_TIMEOUT, PLANNERS, Unsolvable, bounded_optimal_plan,
-                                         optimal_plan)
-from widthbench.planners.strips import (Action, Task, applicable_actions, is_applicable, is_goal, parse_action,
-                                       successor)
+from widthbench.planners.optimal import (BFS_STATES, DEFAULT_TIMEOUT, PLANNERS, PlannerFailure, PlanningTimeout, Unsolvable,
+                                         bounded_optimal_plan, budgeted_exact_plan, optimal_plan)
+from widthbench.planners.strips import (Action, Task, applicable_actions, execute_plan, is_applicable, is_goal,
+                                       parse_action, successor)
 from widthbench.errors import UserError
 
+NEXT_ACTION_METHODS = ("joint", "per-successor")
+JOINT_STATES = 2_000  # states the joint next-action search may store under "auto" before FD takes over
+FIRST_STEP_MIN = 8  # more open successors than this: FD's first-step tasks, else one FD search each
+JOINT_SECONDS = 1.0  # ... and seconds it may take (the answer is the same either way, only its cost differs)
+FD_LMCUT_SECONDS = 10.0  # seconds FD's A*/LM-cut gets per call before merge-and-shrink takes over
 DEFAULT_MAX_SPACE = 100_000  # states enumerated at most for the all-at-once distance computation
+ENUMERATION_WORK = 40_000_000  # states x ground actions the enumeration may check
 INF = math.inf
 
 
@@ -46,9 +65,13 @@ class GroundTruth:
     """
 
     def __init__(self, task: Task, *, planner: str = "auto", timeout: float = DEFAULT_TIMEOUT,
-                 max_space: int = DEFAULT_MAX_SPACE):
+                 max_space: int = DEFAULT_MAX_SPACE, next_actions: str = "joint"):
         if planner not in PLANNERS:
             raise UserError(f"unknown planner {planner!r} (choose from {', '.join(PLANNERS)})")
+        if next_actions not in NEXT_ACTION_METHODS:
+            raise UserError(f"unknown next-action method {next_actions!r} (choose from "
+                            f"{', '.join(NEXT_ACTION_METHODS)})")
+        self.next_actions = next_actions
         self.task = task
         self.planner = planner
         self.timeout = timeout
@@ -56,9 +79,15 @@ class GroundTruth:
         self._h: dict[int, float] = {}  # exact h* (int, or INF for dead ends)
         self._lower: dict[int, int] = {}  # proven lower bounds on h* for states without exact h*
         self._enumerated = 0  # states whose distances came from enumeration
+        # enumeration checks every action in every state: on tasks with thousands of ground actions
+        # (alfred: 3,204) a failed attempt at 100,000 states costs 10 s, so the budget is in work
+        self._space_budget = min(max_space, ENUMERATION_WORK // max(1, len(task.actions)))
         size = _space_size_hint(task)
-        self._too_large = max_space <= 0 or (size is not None and size > max_space)
+        self._too_large = max_space <= 0 or (size is not None and size > self._space_budget)
         self._heuristic = None
+        self._hcache: dict[int, int | None] = {}
+        self._fd_config = "lmcut"  # becomes "ms" once LM-cut has timed out on this task (see _fd)
+        self._sas_of: dict[int, SasTask] = {}  # FD translations, by the states known reachable from theirs  # heuristic values of the joint searches
         self._planner = planner  # becomes "fd" once "auto" has had to hand a state over to FD
         self.planner_calls = 0
 
@@ -70,6 +99,9 @@ class GroundTruth:
         h = self._h.get(s)
         if h is not None:
             return h
+        if is_goal(self.task, s):
+            self._h[s] = 0
+            return 0
         if not self._too_large and self._enumerate(s):
             return self._h[s]
         return self._search(s)
@@ -80,6 +112,9 @@ class GroundTruth:
         h = self.h_star(s)
         if h == 0 or h == INF:
             return []
+        if self.next_actions == "joint" and any(
+                (s & ~a.dele) | a.add not in self._h for a in applicable_actions(self.task, s)):
+            return self._joint_next_actions(s, h)
         out = []
         for a in applicable_actions(self.task, s):
             t = successor(s, a)
@@ -163,7 +198,7 @@ class GroundTruth:
                 if i is None:
                     i = index[t] = len(states)
                     states.append(t)
-                    if len(states) > self.max_space:
+                    if len(states) > self._space_budget:
                         self._too_large = True
                         return False
                     queue.append(t)
@@ -207,10 +242,111 @@ class GroundTruth:
         self._enumerated += n
         return True
 
+    # ---- all successors in one search ------------------------------------------------------
+
+    def _joint_next_actions(self, s: int, h: int) -> list[Action]:
+        """One bounded search from every successor (``planners.first_actions``); what it proves is
+        cached: optimal successors have h* = h - 1, the others h* >= h."""
+        best = None
+        if self._planner != "fd":
+            forced = self._planner == "exact"
+            deadline = time.monotonic() + (self.timeout if forced else min(self.timeout, JOINT_SECONDS))
+            try:
+                best = optimal_first_actions(self.task, s, h, self._lower_bound, deadline=deadline,
+                                             max_states=None if forced else JOINT_STATES)
+            except SearchLimit as exc:  # SearchTimeout included
+                if forced and isinstance(exc, SearchTimeout):
+                    raise PlanningTimeout(f"the optimal-next-action search on {self.task.problem_name} timed "
+                                          f"out after {self.timeout:g} s") from None
+                if is_blocksworld(self.task):  # FD is no match for the Blocksworld heuristic (see optimal)
+                    return [a for a in applicable_actions(self.task, s)
+                            if successor(s, a) != s and self._is_at_most(successor(s, a), h - 1)]
+                self._planner = "fd"
+        if best is None:  # Fast Downward decides, from one translation of the task
+            return self._fd_next_actions(s, h)
+        ids = {a.id for a in best}
+        for a in applicable_actions(self.task, s):
+            t = successor(s, a)
+            if a.id in ids:
+                self._h[t] = h - 1
+            elif t not in self._h and t != s:
+                self._lower[t] = max(self._lower.get(t, 0), h)
+        return best
+
+    def _fd_next_actions(self, s: int, h: int) -> list[Action]:
+        """Successors whose h* is not known yet are decided by FD's search binary on one translation
+        of the task from s: with more than ``FIRST_STEP_MIN`` of them and LM-cut, by first-step tasks (one FD
+        search per optimal first step, plus one: ``SasTask.optimal_first_actions``), else one
+        search per successor that the heuristic cannot rule out."""
+        sas = self._sas_of.get(s)
+        if sas is None:
+            sas = self._sas_of[s] = SasTask.translate(self.task, s, self.timeout)
+        acts = [(a, successor(s, a)) for a in applicable_actions(self.task, s)]
+        open_ = {}  # successor -> one action reaching it (its representative for FD)
+        for a, t in acts:
+            if t != s and t not in self._h and self._lower.get(t, 0) <= h - 1:
+                open_.setdefault(t, a)
+        found = None
+        if len(open_) > FIRST_STEP_MIN and self._fd_config == "lmcut":
+            # (with merge-and-shrink the first-step task's abstraction is far weaker: Ferry with 50
+            # cars took over 120 s where one search per successor takes about 1 s each)
+            self.planner_calls += 1
+            rep = {str(a): t for t, a in open_.items()}
+            try:
+                found = sas.optimal_first_actions(s, list(rep), h, min(self.timeout, FD_LMCUT_SECONDS), "lmcut")
+            except PlanningTimeout:
+                self._fd_config = "ms"
+        if found is not None:
+            self.planner_calls += len(found)
+            for text, plan in found:
+                check = execute_plan(self.task, plan, s)
+                if not check.valid or len(plan) != h:
+                    raise PlannerFailure(f"Fast Downward returned an invalid first-step plan for "
+                                         f"{self.task.problem_name}: {check.reason()}")
+                t = rep.pop(text)
+                self._sas_of.setdefault(t, sas)
+                self._record(t, plan[1:])
+            for t in rep.values():
+                self._lower[t] = max(self._lower.get(t, 0), h)
+        best = []
+        for a, t in acts:
+            if t != s:
+                self._sas_of.setdefault(t, sas)
+                if self._is_at_most(t, h - 1):
+                    best.append(a)
+        return best
+
+    def _lower_bound(self, t: int) -> int | None:
+        """An admissible estimate of h*(t) (None: a dead end): the exact h* if known, else the best
+        of the proven lower bound and the heuristic (Blocksworld or LM-cut), cached per state."""
+        h = self._h.get(t)
+        if h is not None:
+            return None if h == INF else h
+        v = self._hcache.get(t, -1)
+        if v == -1:
+            if self._heuristic is None:
+                self._heuristic = make_heuristic(self.task, "auto")
+            v = self._hcache[t] = self._heuristic(t)
+        if v is None:
+            return None
+        return max(v, self._lower.get(t, 0))
+
     # ---- per-state search ------------------------------------------------------------------
 
     def _search(self, s: int) -> float:
         self.planner_calls += 1
+        if self.next_actions == "joint" and self._planner != "exact":
+            if self._planner == "auto":
+                try:
+                    res = budgeted_exact_plan(self.task, s, self.timeout, min(BFS_STATES, self._space_budget))
+                except Unsolvable:
+                    self._h[s] = INF
+                    return INF
+                if res is not None:
+                    self._record(s, res.plan)
+                    return self._h[s]
+                self._planner = "fd"
+            return self._fd_search(s)
         try:
             res = optimal_plan(self.task, planner=self._planner, timeout=self.timeout, state=s)
         except Unsolvable:
@@ -221,6 +357,41 @@ class GroundTruth:
             self._planner = "fd"
         self._record(s, res.plan)
         return self._h[s]
+
+    def _fd_search(self, s: int) -> float:
+        """h*(s) by Fast Downward's search binary on a translation shared by the states reachable
+        from the state it was made from (``planners.fd_search``); the plan is re-validated."""
+        sas = self._sas_of.get(s)
+        if sas is None:
+            sas = self._sas_of[s] = SasTask.translate(self.task, s, self.timeout)
+        try:
+            plan = self._fd(lambda search, timeout: sas.optimal_plan(s, timeout, search))
+        except Unsolvable:
+            self._h[s] = INF
+            return INF
+        check = execute_plan(self.task, plan, s)
+        if not check.valid:
+            raise PlannerFailure(f"Fast Downward returned an invalid plan for {self.task.problem_name}: "
+                                 + check.reason())
+        t = s
+        for text in plan:
+            t = successor(t, parse_action(self.task, text))
+            self._sas_of.setdefault(t, sas)
+        self._record(s, plan)
+        return self._h[s]
+
+    def _fd(self, call):
+        """``call(search, timeout)`` with the task's FD configuration: A*/LM-cut first, within
+        ``FD_LMCUT_SECONDS``; if that times out, A* with merge-and-shrink (bisimulation) for the
+        full timeout, and for the rest of the task. Measured (docs/ground-truth.md): LM-cut is 5x
+        faster on rover, but on Ferry with 20 or 50 cars (symmetric cars) it does not finish in
+        120-300 s where merge-and-shrink takes about 1.3 s."""
+        if self._fd_config == "lmcut" and self.timeout > FD_LMCUT_SECONDS:
+            try:
+                return call("lmcut", FD_LMCUT_SECONDS)
+            except PlanningTimeout:
+                self._fd_config = "ms"
+        return call(self._fd_config, self.timeout)
 
     def _record(self, s: int, plan: tuple[str, ...]) -> None:
         """Every state on an optimal plan gets its h* (each suffix of an optimal plan is optimal)."""
@@ -239,11 +410,7 @@ class GroundTruth:
             return h <= bound
         if self._lower.get(t, 0) > bound:
             return False
-        if self._heuristic is None:
-            from widthbench.planners.astar import make_heuristic
-
-            self._heuristic = make_heuristic(self.task, "auto")
-        lb = self._heuristic(t)
+        lb = self._lower_bound(t)
         if lb is None:
             self._h[t] = INF
             return False
@@ -268,8 +435,6 @@ class GroundTruth:
 def _space_size_hint(task: Task) -> int | None:
     """The exact number of states of an n-block Blocksworld (towers of the n blocks, hand empty,
     or one block held), so that a too-large space is never enumerated in vain; None elsewhere."""
-    from widthbench.planners.astar import is_blocksworld
-
     if not is_blocksworld(task):
         return None
     n = len(task.objects)

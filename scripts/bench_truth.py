@@ -1,8 +1,19 @@
 #!/usr/bin/env python
 """Benchmark the ground truth: h* and the optimal-next-action set of initial states.
 
-    python scripts/bench_truth.py [--sets bw,hard,logistics] [--bw-count 500] [--fd-timeout 60]
+    python scripts/bench_truth.py [--sets bw,hard,logistics,acpbench] [--bw-count 500] [--fd-timeout 60]
                                   [--instances 1-286/10] [--h-only] [--verbose] [--json FILE]
+                                  [--domains ferry,rover] [--derived 2]
+
+- ``acpbench``: the sample problems of the 13 ACPBench domains (../shared/data/acpbench-domains)
+  and ``--derived`` problems per domain derived from them by ``generators.instance.walk_instances``
+  (seed ``--seed``). Seconds are CPU seconds of this process and of the Fast Downward processes it
+  ran (``--clock cpu``, the default; ``--clock wall`` for elapsed time). Per item, three fresh ``GroundTruth``s per method time h*, an optimal plan and
+  the optimal next actions (each from scratch, h* included), first by the per-successor method
+  (``next_actions="per-successor"``: one planner call per successor, Fast Downward through
+  unified-planning; the slow path, "before") then by the joint one (the default, "after"); the
+  answers must agree (h*, plan length, next-action set), else the item is a MISMATCH. Prints per
+  domain the median and max seconds per item of each quantity, before and after, in one run.
 
 - ``bw``: ``--bw-count`` Blocksworld instances with 4-5 blocks from ``widthbench.generators``
   (seed ``--seed``; generated without optimal plans, generation timed apart). Target: < 60 s.
@@ -89,6 +100,93 @@ def bench_planbench(which: str, timeout: float, indices=None, next_actions: bool
     return rows, prep, time.perf_counter() - t0
 
 
+ACP = PB.parent / "acpbench-domains"
+QUANTITIES = ("h_star", "plan", "next")
+
+
+def acp_items(domains, derived: int, seed: int):
+    """(domain, item id, task) for the sample problems and ``derived`` derived problems per domain."""
+    from widthbench.generators.instance import read_instance_set, walk_instances
+
+    for d in domains:
+        samples = read_instance_set(ACP / d)
+        for inst in samples:
+            yield d, inst.id, inst.task()
+        if derived:
+            for inst in walk_instances(samples, derived, seed):
+                yield d, inst.id, inst.task()
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (Fast Downward's processes): robust
+    to the other jobs of a shared machine, unlike wall time."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+CLOCKS = {"cpu": cpu_seconds, "wall": time.perf_counter}
+
+
+def acp_measure(task, method: str, timeout: float, clock=cpu_seconds) -> dict:
+    """Seconds and answers for h*, an optimal plan and the optimal next actions, each from a fresh
+    ``GroundTruth`` (``next_actions=method``)."""
+    from widthbench.planners.optimal import PlanningTimeout
+    from widthbench.planners.strips import execute_plan
+    from widthbench.planners.truth import GroundTruth
+
+    out = {}
+    for q in QUANTITIES:
+        gt = GroundTruth(task, timeout=timeout, next_actions=method)
+        t0 = clock()
+        try:
+            if q == "h_star":
+                value = gt.h_star()
+            elif q == "plan":
+                plan = gt.optimal_plan() if gt.h_star() != float("inf") else ()
+                assert not plan or execute_plan(task, plan).valid
+                value = len(plan) if plan or gt.h_star() == 0 else float("inf")
+            else:
+                value = [str(a) for a in gt.optimal_next_actions()]
+        except PlanningTimeout:
+            value = "timeout"
+        out[q] = (clock() - t0, value)
+    return out
+
+
+def bench_acpbench(domains, derived: int, seed: int, timeout: float, verbose: bool, clock: str = "cpu"):
+    rows = []
+    for d, iid, task in acp_items(domains, derived, seed):
+        before = acp_measure(task, "per-successor", timeout, CLOCKS[clock])
+        after = acp_measure(task, "joint", timeout, CLOCKS[clock])
+        ok = all(before[q][1] == after[q][1] for q in QUANTITIES) and "timeout" not in (after["next"][1],)
+        rows.append({"domain": d, "item": iid, "atoms": task.n_atoms, "actions": len(task.actions),
+                     "h_star": after["h_star"][1], "next": after["next"][1], "status": "ok" if ok else "MISMATCH",
+                     "before": {q: before[q][0] for q in QUANTITIES}, "after": {q: after[q][0] for q in QUANTITIES},
+                     "before_answers": {q: before[q][1] for q in QUANTITIES}})
+        if verbose:
+            r = rows[-1]
+            print(f"  {d:<17} {iid[:34]:<34} h*={r['h_star']} next={len(r['next'])} "
+                  + " ".join(f"{q} {r['before'][q]:.2f}->{r['after'][q]:.2f}" for q in QUANTITIES)
+                  + f" {r['status']}", flush=True)
+    return rows
+
+
+def acp_table(rows) -> str:
+    lines = [f"{'domain':<17} {'items':>5}  " + "  ".join(f"{q + ' median/max s, before -> after':<40}"
+                                                          for q in QUANTITIES) + "  mismatches"]
+    for d in dict.fromkeys(r["domain"] for r in rows):
+        rs = [r for r in rows if r["domain"] == d]
+        cells = []
+        for q in QUANTITIES:
+            b = [r["before"][q] for r in rs]
+            a = [r["after"][q] for r in rs]
+            cells.append(f"{statistics.median(b):6.2f}/{max(b):6.2f} -> {statistics.median(a):6.2f}/{max(a):6.2f}"
+                         + " " * 12)
+        lines.append(f"{d:<17} {len(rs):>5}  " + "  ".join(cells)
+                     + f"  {sum(r['status'] != 'ok' for r in rs)}")
+    return "\n".join(lines)
+
+
 def _indices(spec: str | None):
     if not spec:
         return None
@@ -119,17 +217,33 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--h-only", action="store_true", help="h* only, no optimal-next-action sets")
     p.add_argument("--verbose", action="store_true", help="one line per PlanBench instance")
     p.add_argument("--json", type=Path, help="write per-instance rows here")
+    p.add_argument("--domains", help="acpbench: a comma-separated subset of the 13 domains (default: all)")
+    p.add_argument("--derived", type=int, default=2, help="acpbench: derived problems per domain (default 2)")
+    p.add_argument("--clock", choices=tuple(CLOCKS), default="cpu",
+                   help="acpbench: CPU seconds of this process and its FD children (default) or wall seconds")
     args = p.parse_args(argv)
     out = {}
     lines = []
     for name in args.sets.split(","):
         nxt = not args.h_only
+        if name == "acpbench":
+            domains = args.domains.split(",") if args.domains else sorted(
+                p.name for p in ACP.iterdir() if (p / "domain.pddl").is_file())
+            rows = bench_acpbench(domains, args.derived, args.seed, args.fd_timeout, args.verbose, args.clock)
+            out[name] = rows
+            lines.append(acp_table(rows))
+            print(lines[-1], flush=True)
+            for r in rows:
+                if r["status"] != "ok":
+                    print(f"  MISMATCH: {r['domain']} {r['item']}: before {r['before_answers']} after "
+                          f"h*={r['h_star']} next={r['next']}", flush=True)
+            continue
         if name == "bw":
             rows, prep, total = bench_bw(args.bw_count, args.seed, args.fd_timeout, nxt)
         elif name in ("hard", "logistics"):
             rows, prep, total = bench_planbench(name, args.fd_timeout, _indices(args.instances), nxt, args.verbose)
         else:
-            p.error(f"unknown set {name!r} (bw, hard, logistics)")
+            p.error(f"unknown set {name!r} (bw, hard, logistics, acpbench)")
         out[name] = rows
         lines.append(summary(name, rows, prep, total))
         print(lines[-1], flush=True)

@@ -393,3 +393,63 @@ def test_lapkt_style_counts_are_consistent(k):
             if r.solved:
                 a = r.at_goal
                 assert a.kept + a.pruned_novelty + a.pruned_duplicate == a.generated <= r.generated
+
+
+# ---- LAPKT's successor order (planners.model.lapkt_action_order) ---------------------------------
+
+
+def _pre_only(*pres):
+    from types import SimpleNamespace
+
+    return SimpleNamespace(actions=[SimpleNamespace(id=i, pre=sum(1 << b for b in p)) for i, p in enumerate(pres)])
+
+
+def test_lapkt_order_lists_the_match_tree_depth_first_true_then_default_then_immediate():
+    from widthbench.planners.model import lapkt_action_order
+
+    # A {p0}, B {p0, p1}, C {p2}, D {}: the root switches on p0 (in 2 preconditions); D is immediate;
+    # the p0 child switches on p1 and lists B (its true child) before A (immediate there); the
+    # default child holds C; the root's immediate D comes last
+    rank = lapkt_action_order(_pre_only({0}, {0, 1}, {2}, set()))
+    assert sorted(range(4), key=rank.__getitem__) == [1, 0, 2, 3]
+    # a tie in the counts goes to the lower atom: E {p2}, F {p1} -> F first (the engine's order: E, F)
+    rank = lapkt_action_order(_pre_only({2}, {1}))
+    assert sorted(range(2), key=rank.__getitem__) == [1, 0]
+
+
+@pytest.mark.parametrize("blocks,lapkt_kept", [(3, 7), (4, 10), (6, 21), (10, 55)])
+def test_exhaustive_iw1_in_lapkt_order_keeps_as_many_states_as_lapkt(blocks, lapkt_kept):
+    # LAPKT 0.2.1's IW(1) run to exhaustion on these generated tasks (goal: two blocks held, never
+    # reached), nodes kept without the root, measured with scripts/bench_iw.py's lapkt_planner
+    from widthbench.generators import generate
+
+    task = generate("blocksworld", 1, 3, blocks=str(blocks), optimal=False)[0].task()
+    hold = [i for i, a in enumerate(task.atoms) if a.startswith("(holding")]
+    never = (1 << hold[0]) | (1 << hold[1])
+    assert iw(StripsModel(task, goal=never, order="lapkt"), 1).counts.kept - 1 == lapkt_kept
+    assert iw(StripsModel(task, goal=never), 1).counts.kept - 1 != lapkt_kept
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tasks(), st.sampled_from(["after-prune", "before-prune"]))
+def test_iw_in_lapkt_order_agrees_with_the_reference_run_in_that_order(task, goal_test):
+    from widthbench.planners.model import lapkt_action_order
+
+    rank = lapkt_action_order(task)
+    assert sorted(rank) == list(range(len(task.actions)))
+    model = StripsModel(task, order="lapkt")
+    s = task.init
+    assert [a.id for a, _ in model.successors(s)] == sorted((a.id for a, _ in StripsModel(task).successors(s)),
+                                                            key=rank.__getitem__)
+    for k in (1, 2):
+        ref = reference_iw(model, k, goal_test)  # the reference follows model.successors
+        fast = iw(model, k, goal_test=goal_test)  # the inline path sorts by the model's ranks
+        assert (fast.solved, fast.plan, fast.generated, fast.expanded) == (ref.solved, ref.plan, ref.generated,
+                                                                           ref.expanded)
+        single = model.single_goal(bits(task.goal)[0]) if task.goal else model
+        assert single.rank is model.rank
+
+
+def test_an_unknown_successor_order_is_refused():
+    with pytest.raises(ValueError):
+        StripsModel(_bw_task(["(ontable a)", "(clear a)", "(handempty)"], ["(holding a)"]), order="random")

@@ -226,8 +226,8 @@ def test_a_successor_that_fast_downward_proves_a_dead_end_is_no_optimal_next_act
         raise Unsolvable("no plan exists (proved by Fast Downward)")
 
     monkeypatch.setattr(truth_module, "bounded_optimal_plan", dead_end)
-    monkeypatch.setattr("widthbench.planners.astar.make_heuristic", lambda task, kind: (lambda s: 0))
-    gt = truth_module.GroundTruth(task, max_space=0, planner="exact")
+    monkeypatch.setattr(truth_module, "make_heuristic", lambda task, kind: (lambda s: 0))
+    gt = truth_module.GroundTruth(task, max_space=0, planner="exact", next_actions="per-successor")
     gt._h[task.init] = 5  # a known h*, so only the successors are decided
     assert gt.optimal_next_actions(task.init) == []
     assert calls and all(gt.h_star(t) == float("inf") for t in calls)
