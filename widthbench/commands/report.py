@@ -13,7 +13,7 @@ DESCRIPTION = (
     "(Table 3/4 layout, Figures 2 and 3). Always also report.html: one self-contained page with the "
     "tables, the charts and every item behind each cell (several runs side by side). Score runs also "
     "get accuracy by difficulty (--by): per sub-task x mode, accuracy per feature bin with Wilson "
-    "95%% intervals, curves and a logistic slope per mode."
+    "95% intervals, curves and a logistic slope per mode."
 )
 
 
