@@ -437,6 +437,9 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             keep, add, new_atoms, flip, plain = step[aid]
             t = s & keep | add
             if add & s or not plain:  # only the add atoms that were false are new
+                if t == s:  # changes nothing (e.g. a truck driving to where it is): its parent
+                    dup += 1
+                    continue
                 new_atoms = tuple(bits(add & ~s))
                 key = skey
                 for i in bits(t ^ s):
