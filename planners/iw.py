@@ -283,13 +283,16 @@ class _StripsTables:
     trigger atom (``task._triggers``, so the candidates are those of `applicable_actions`) as
     ``(rest of pre, id)``, or ``(rest of pre, neg, id)`` if some action has negative preconditions;
     ``rest of pre`` leaves out the trigger atom itself; ``one[atom]`` is the pair itself for a
-    group of one action (None otherwise). ``zobrist[atom]``: a random 61-bit key per atom.
+    group of one action (None otherwise); without negative preconditions a larger group is also
+    split into ``free[atom]``, the ids of its actions with no other precondition (applicable
+    whenever the trigger atom is true: a truck's drives from where it is), and ``cond[atom]``, the
+    pairs of the others. ``zobrist[atom]``: a random 61-bit key per atom.
     ``redo[i]`` = (keep, add) of action i, and ``redo[n_actions]`` = (all atoms, 0), an action that
     changes nothing (the code of the initial state: a state is rebuilt from its code with one lookup).
     """
 
-    __slots__ = ("task", "n", "full", "step", "off", "groups", "one", "always", "has_neg", "trigger",
-                 "zobrist", "redo")
+    __slots__ = ("task", "n", "full", "step", "off", "groups", "one", "free", "cond", "always", "has_neg",
+                 "trigger", "zobrist", "redo")
 
     def __init__(self, task, zobrist=None):
         import random
@@ -318,6 +321,9 @@ class _StripsTables:
         self.groups = [tuple((pre & ~(1 << i), neg, a.id) if has_neg else (pre & ~(1 << i), a.id)
                              for pre, neg, a in g) for i, g in enumerate(groups)]
         self.one = [g[0] if len(g) == 1 and not has_neg else None for g in self.groups]
+        multi = [g if len(g) > 1 and not has_neg else () for g in self.groups]
+        self.free = [tuple(aid for pre, aid in g if not pre) for g in multi]
+        self.cond = [tuple((pre, aid) for pre, aid in g if pre) for g in multi]
         self.always = tuple((pre, neg, a.id) for pre, neg, a in always)
 
 
@@ -353,9 +359,9 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     """
     task = model.task
     tab = strips_tables(model)
-    full, step, off, groups, one, always, has_neg, trigger, z, redo = (
-        tab.full, tab.step, tab.off, tab.groups, tab.one, tab.always, tab.has_neg, tab.trigger, tab.zobrist,
-        tab.redo)
+    full, step, off, groups, one, free, cond, always, has_neg, trigger, z, redo = (
+        tab.full, tab.step, tab.off, tab.groups, tab.one, tab.free, tab.cond, tab.always, tab.has_neg,
+        tab.trigger, tab.zobrist, tab.redo)
     gmask, gneg = model.goal_mask, model.goal_neg
     two = k == 2
     na = len(task.actions) + 1  # codes: parent number * na + action id; the root's is na - 1 (redo)
@@ -418,7 +424,8 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                     if s & pre == pre:
                         ids.append(aid)
                 else:
-                    for pre, aid in groups[i]:
+                    ids += free[i]
+                    for pre, aid in cond[i]:
                         if s & pre == pre:
                             ids.append(aid)
         for pre, neg, aid in always:
