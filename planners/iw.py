@@ -355,7 +355,11 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
       ``spill`` (exact in every case).
     - Successors are action ids: the applicable ones are the engine's trigger candidates of the
       state's true trigger atoms (a list built from the parent's, not from the bits), sorted by id,
-      which is the engine's order (or by the model's ``rank``: LAPKT's order). Kept states are numbered: ``states[j]``, ``codes[j]``.
+      which is the engine's order (or by the model's ``rank``: LAPKT's order); a group's actions with
+      no precondition but the trigger atom are added as one tuple. Kept states are numbered:
+      ``states[j]``, ``codes[j]``.
+    - A successor equal to its parent (an action that changes nothing there, such as a truck driving
+      to where it is) is a duplicate without a look-up: the parent was generated.
     """
     task = model.task
     tab = strips_tables(model)
