@@ -283,11 +283,16 @@ class _StripsTables:
     trigger atom (``task._triggers``, so the candidates are those of `applicable_actions`) as
     ``(rest of pre, id)``, or ``(rest of pre, neg, id)`` if some action has negative preconditions;
     ``rest of pre`` leaves out the trigger atom itself; ``one[atom]`` is the pair itself for a
-    group of one action (None otherwise). ``zobrist[atom]``: a random 61-bit key per atom.
+    group of one action (None otherwise); without negative preconditions a larger group is also
+    split into ``free[atom]``, the ids of its actions with no other precondition (applicable
+    whenever the trigger atom is true: a truck's drives from where it is), and ``cond[atom]``, the
+    pairs of the others. ``zobrist[atom]``: a random 61-bit key per atom.
+    ``redo[i]`` = (keep, add) of action i, and ``redo[n_actions]`` = (all atoms, 0), an action that
+    changes nothing (the code of the initial state: a state is rebuilt from its code with one lookup).
     """
 
-    __slots__ = ("task", "n", "full", "step", "off", "groups", "one", "always", "has_neg", "trigger",
-                 "zobrist")
+    __slots__ = ("task", "n", "full", "step", "off", "groups", "one", "free", "cond", "always", "has_neg",
+                 "trigger", "zobrist", "redo")
 
     def __init__(self, task, zobrist=None):
         import random
@@ -312,9 +317,13 @@ class _StripsTables:
                 flip ^= z[i]
             self.step.append((full & ~a.dele, a.add, tuple(bits(a.add)), flip, not off & ~a.pre))
             self.off.append(tuple(i for i in bits(off) if trigger[i]))
+        self.redo = [st[:2] for st in self.step] + [(full, 0)]
         self.groups = [tuple((pre & ~(1 << i), neg, a.id) if has_neg else (pre & ~(1 << i), a.id)
                              for pre, neg, a in g) for i, g in enumerate(groups)]
         self.one = [g[0] if len(g) == 1 and not has_neg else None for g in self.groups]
+        multi = [g if len(g) > 1 and not has_neg else () for g in self.groups]
+        self.free = [tuple(aid for pre, aid in g if not pre) for g in multi]
+        self.cond = [tuple((pre, aid) for pre, aid in g if pre) for g in multi]
         self.always = tuple((pre, neg, a.id) for pre, neg, a in always)
 
 
@@ -340,20 +349,26 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
       the pairs are symmetric and a kept state clears only the pairs that are actually new.
     - Generated states are found by a Zobrist key (XOR of random per-atom keys, one XOR per
       successor) rather than by Python's hash of the int, which walks the whole bitmask: ``seen``
-      maps a key to the state's code (-1 for the root, else parent number * n_actions + action id,
-      so pruned states are not kept in memory); a state whose key is taken by another one goes to
+      maps a key to the state's code (parent number * (n_actions + 1) + action id; the root's is
+      n_actions, a virtual action that changes nothing), so pruned states are not kept in memory
+      and one is rebuilt from its code; a state whose key is taken by another one goes to
       ``spill`` (exact in every case).
     - Successors are action ids: the applicable ones are the engine's trigger candidates of the
       state's true trigger atoms (a list built from the parent's, not from the bits), sorted by id,
-      which is the engine's order (or by the model's ``rank``: LAPKT's order). Kept states are numbered: ``states[j]``, ``codes[j]``.
+      which is the engine's order (or by the model's ``rank``: LAPKT's order); a group's actions with
+      no precondition but the trigger atom are added as one tuple. Kept states are numbered:
+      ``states[j]``, ``codes[j]``.
+    - A successor equal to its parent (an action that changes nothing there, such as a truck driving
+      to where it is) is a duplicate without a look-up: the parent was generated.
     """
     task = model.task
     tab = strips_tables(model)
-    full, step, off, groups, one, always, has_neg, trigger, z = (
-        tab.full, tab.step, tab.off, tab.groups, tab.one, tab.always, tab.has_neg, tab.trigger, tab.zobrist)
+    full, step, off, groups, one, free, cond, always, has_neg, trigger, z, redo = (
+        tab.full, tab.step, tab.off, tab.groups, tab.one, tab.free, tab.cond, tab.always, tab.has_neg,
+        tab.trigger, tab.zobrist, tab.redo)
     gmask, gneg = model.goal_mask, model.goal_neg
     two = k == 2
-    na = len(task.actions)
+    na = len(task.actions) + 1  # codes: parent number * na + action id; the root's is na - 1 (redo)
     rank = getattr(model, "rank", None)  # None: the engine's order (action ids)
 
     root = task.init
@@ -365,7 +380,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     nroot = full ^ root if two else 0
     for p in bits(root):
         unseen[p] = nroot
-    seen = {rkey: -1}
+    seen = {rkey: na - 1}
     put_seen = seen.setdefault
     spill: set = set()
     states, codes = [root], [-1]
@@ -413,7 +428,8 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                     if s & pre == pre:
                         ids.append(aid)
                 else:
-                    for pre, aid in groups[i]:
+                    ids += free[i]
+                    for pre, aid in cond[i]:
                         if s & pre == pre:
                             ids.append(aid)
         for pre, neg, aid in always:
@@ -437,6 +453,9 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             keep, add, new_atoms, flip, plain = step[aid]
             t = s & keep | add
             if add & s or not plain:  # only the add atoms that were false are new
+                if t == s:  # changes nothing (e.g. a truck driving to where it is): its parent
+                    dup += 1
+                    continue
                 new_atoms = tuple(bits(add & ~s))
                 key = skey
                 for i in bits(t ^ s):
@@ -451,12 +470,8 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                 code = base + aid
                 other = put_seen(key, code)
                 if other is not code:  # the key is taken: by this very state (a duplicate) or another
-                    if other < 0:
-                        same = t == root
-                    else:
-                        okeep, oadd = step[other % na][:2]
-                        same = states[other // na] & okeep | oadd == t
-                    if same or t in spill:
+                    okeep, oadd = redo[other % na]
+                    if states[other // na] & okeep | oadd == t or t in spill:
                         dup += 1
                         continue
                     spill.add(t)
