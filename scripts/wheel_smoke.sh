@@ -54,7 +54,7 @@ expect 0 "$wb" plan blocksworld sets/bw/instance-0001.pddl
 cp "$work/out.txt" plan.txt
 expect 0 "$wb" validate blocksworld sets/bw/instance-0001.pddl plan.txt
 expect 2 "$wb" validate blocksworld sets/bw/instance-0001.pddl no-such-plan.txt
-expect 0 "$wb" widths sets/bw --max-k 2 --out runs/widths
+expect 0 "$wb" widths sets/bw --max-width 2 --out runs/widths
 expect 0 "$wb" score --subtask all --count 3 --model sim:noisy:0.1 --thinking off \
     --domain sets/bw/domain.pddl --instances sets/bw --out runs/score
 expect 0 "$wb" report runs/score
