@@ -59,3 +59,14 @@ def cached_task(domain: str, problem: str):
     from widthbench.planners.strips import load_task
 
     return load_task(domain, problem)
+
+
+@pytest.fixture(scope="module")
+def two_small_instances(tmp_path_factory):
+    """A generated folder of two 3-block Blocksworld problems (seed 0), made once per test module."""
+    from widthbench.cli import main
+
+    d = tmp_path_factory.mktemp("bw2")
+    assert main(["generate", "blocksworld", "--count", "2", "--seed", "0", "--blocks", "3", "--out", str(d),
+                 "--quiet"]) == 0
+    return d

@@ -182,11 +182,8 @@ def test_failed_requests_are_recorded_apart_and_retried_on_rerun(servers, tmp_pa
 
 
 @pytest.fixture(scope="module")
-def small_set(tmp_path_factory):
-    d = tmp_path_factory.mktemp("bw2")
-    assert main(["generate", "blocksworld", "--count", "2", "--seed", "0", "--blocks", "3", "--out", str(d),
-                 "--quiet"]) == 0
-    return d
+def small_set(two_small_instances):
+    return two_small_instances
 
 
 def test_without_table_score_says_where_its_files_went_and_with_it_writes_report_html(small_set, tmp_path, capsys):

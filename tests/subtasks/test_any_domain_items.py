@@ -167,11 +167,8 @@ def test_sim_oracle_scores_rover_successor_mapping_in_full(tmp_path, capsys):
 
 
 @pytest.fixture(scope="module")
-def two_instances(tmp_path_factory):
-    d = tmp_path_factory.mktemp("bw2")
-    assert main(["generate", "blocksworld", "--count", "2", "--seed", "0", "--blocks", "3", "--out", str(d),
-                 "--quiet"]) == 0
-    return d
+def two_instances(two_small_instances):
+    return two_small_instances
 
 
 def test_a_grouped_run_leaves_out_what_the_instances_cannot_feed_and_says_why(two_instances, tmp_path, capsys):
