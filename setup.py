@@ -47,7 +47,7 @@ def package_map(root: Path = ROOT) -> dict[str, str]:
             raise FileNotFoundError(f"{top}: a top-level package folder without __init__.py")
         for init in sorted(top.rglob("__init__.py")):
             here = init.parent
-            if _skipped(here, top) and here != top:
+            if _skipped(here, top):
                 continue
             sub = here.relative_to(top).parts
             if not all((top.joinpath(*sub[:i]) / "__init__.py").is_file() for i in range(len(sub))):
@@ -67,7 +67,7 @@ def package_data(root: Path = ROOT, packages: dict[str, str] | None = None) -> d
         for path in sorted(base.rglob("*")):
             if not path.is_file() or path.suffix in _SKIP_SUFFIXES or path.name.endswith("~"):
                 continue
-            if _skipped(path.parent, base) and path.parent != base or path.name.startswith("."):
+            if _skipped(path, base):  # a hidden file, or one under __pycache__ or a hidden folder
                 continue
             owner = path.parent
             while owner.relative_to(root).as_posix() not in owner_of:

@@ -23,7 +23,7 @@ does when it includes the domain). ``python -m widthbench.pddl_domains.context D
 generated context: the starting point for writing a better one by hand (docs/domains.md).
 
 Bottom layer: imports only ``planners.strips`` and ``pddl_domains``. Tests:
-tests/test_domains_acpbench.py, tests/pddl_domains/test_context.py.
+tests/test_domains_acpbench.py.
 """
 
 from __future__ import annotations

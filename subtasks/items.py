@@ -18,7 +18,7 @@ executor (`build_items(..., executor=...)`, ``score --jobs N`` or ``--executor r
 sub-task is about to use are worked on at once by the executor's workers (`Pool.prepare`), each on a
 copy of that instance's cache, and the copy comes back and is installed when the sequential loop
 reaches the instance -- so every instance's cache sees the same calls in the same order as without
-an executor, and the items are the same (tests/subtasks/test_items_executor.py).
+an executor, and the items are the same (tests/test_executor_ray.py, `--jobs 1` / `2` / ray).
 
 Every item carries its difficulty features (`widthbench.subtasks.difficulty`); `Strata` draws
 items until each bin of one feature holds its count (`score --stratify`).

@@ -222,7 +222,7 @@ def build_all_items(config: ScoreConfig, registry: Registry | None = None,
     other raises. ``executor``: computes the instances' ground truth and widths (`build_items`)."""
     if config.items:
         return _frozen_items(config, not_built)
-    pool = pool or _instances(config, config.count)
+    pool = pool or instance_pool(config)
     budget = DEFAULT_PROMPT_BUDGET if config.prompt_budget is None else config.prompt_budget
     options = ItemOptions(invalid_kind=config.invalid_kind, prompt_budget=budget)
     out = {}

@@ -65,7 +65,7 @@ def run(args) -> int:
 
     spec = spec_from_args(args)
     out = check_output_dir(args.out, "--out")
-    jobs, n_units, title = _jobs(args, spec.workers if spec.backend == "ray" or (spec.jobs or 1) > 1 else 1)
+    jobs, title = _jobs(args, spec.workers)
     make_output_dir(out, "--out")
     # Each finished job's rows go to OUT/widths.partial.jsonl at once: a run that stops (a lost
     # cluster: exit 3) is resumed by the same command, which computes only the missing jobs.
@@ -100,7 +100,7 @@ def run(args) -> int:
     write_csv(rows, out / "widths.csv")
     summary = summarize(rows, args.max_width)
     # jobs, executor and wall_time_s describe how the run was made; every other field is the same
-    # whatever the executor (tests/test_cli_widths_executor.py)
+    # whatever the executor (tests/test_executor_ray.py, tests/planners/test_executor.py)
     summary.update(target=args.target, single_goals=args.single_goals, rows=args.rows,
                    n_instances=len({r["instance"] for r in rows}), jobs=spec.jobs or 1,
                    executor=spec.describe(), wall_time_s=round(wall, 3))
@@ -173,8 +173,8 @@ def _common(args) -> dict:
 
 
 def _jobs(args, workers: int = 1):
-    """(list of (function, argument)), number of instances, plot title. ``workers``: how many run
-    at once (1: this process alone)."""
+    """(list of (function, argument)), plot title. ``workers``: how many run at once (1: this
+    process alone)."""
     from pathlib import Path
 
     from widthbench.planners.widths import game24_job, strips_job
@@ -202,7 +202,7 @@ def _jobs(args, workers: int = 1):
         chunks = [puzzles[i::n_chunks] for i in range(n_chunks)]
         jobs = [(game24_job, (c, common, space)) for c in chunks]
         title = "Game of 24" + (f", ranks {args.rows}" if args.rows else ", all 1362 puzzles")
-        return jobs, len(puzzles), title + f" ({args.goal_test})"
+        return jobs, title + f" ({args.goal_test})"
     if args.rows:
         raise UserError("--rows applies to game24 only")
     limits = dict(reachable_limit=args.reachable_limit, tree_limit=args.tree_limit)
@@ -229,7 +229,7 @@ def _jobs(args, workers: int = 1):
     if args.single_goals:
         title += ", single goal atoms"
     jobs = [(strips_job, ((i.id, i.domain, i.problem_pddl), common, limits)) for i in instances]
-    return jobs, len(instances), title + f" ({args.goal_test})"
+    return jobs, title + f" ({args.goal_test})"
 
 
 _DOMAIN_TEXT = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)
