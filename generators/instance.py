@@ -127,7 +127,7 @@ def _natural_key(name: str):
     return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.findall(r"\d+|\D+", name)]
 
 
-def _find_domain(folder: Path) -> Path:
+def find_domain(folder: Path) -> Path:
     d = folder / DOMAIN_FILE
     if d.is_file():
         return d
@@ -179,7 +179,7 @@ def read_instance_set(directory: str | Path, validate: bool = True, domain: str 
     if domain is not None:
         dom_path = strips.domain_path(domain)
     else:
-        dom_path = _find_domain(folder)
+        dom_path = find_domain(folder)
     dom = strips.load_domain(dom_path, context_file=context_file, templates_file=templates_file)
     model = dom if (domain is not None or context_file or templates_file) else None
     dom_name = builtin_name(dom) or str(dom_path.resolve())

@@ -10,6 +10,7 @@ A request skipped because its prompt does not fit the server's context (never se
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Mapping
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from widthbench.llm.types import Reply
+from widthbench.llm.types import Reply, Request
 
 _FIELDS = ("calls", "cached", "sent", "errors", "skipped", "truncated", "prompt", "completion",
            "thinking", "answer", "thinking_uncounted", "latency")
@@ -120,3 +121,52 @@ class Ledger:
 def _add_totals(into: _Totals, other: _Totals) -> None:
     for name in _FIELDS:
         setattr(into, name, getattr(into, name) + getattr(other, name))
+
+
+# ---- the ledger of a run folder -------------------------------------------------------------------
+# A run's tokens.json is computed from its records, never from what one invocation saw: each record
+# keeps one entry per model call (`call_entry`), and `ledger_from_calls` folds the entries of the
+# run's final records in their order. A run interrupted and resumed any number of times therefore
+# reports the same ledger as the run made in one go: replies its earlier invocations received and
+# that came back from the reply cache were made by this run (`Reply.made_by`) and count as sent;
+# `cached` counts replies made by other runs, and repeats of a request earlier in the same run.
+# Wall-clock latency is not in it (a timing, recorded beside the run).
+
+def request_key(request: Request) -> str:
+    """What tells two calls of one run apart: the request's messages, thinking, seed, max_tokens and
+    constraint (the model and its sampling values are the run's own)."""
+    data = {"messages": request.message_dicts(), "thinking": request.thinking, "seed": request.seed,
+            "max_tokens": request.max_tokens, "params": dict(request.params),
+            "constraint": dict(request.constraint) if request.constraint is not None else None}
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def call_entry(request: Request, reply: Reply) -> dict[str, Any]:
+    """What the run ledger needs of one call."""
+    return {"key": request_key(request), "purpose": request.purpose, "mode": request.mode, "model": reply.model,
+            "simulated": bool(reply.simulated), "cached": bool(reply.cached), "made_by": reply.made_by,
+            "error": reply.error is not None, "skipped": reply.skipped is not None,
+            "finish_reason": reply.finish_reason, "prompt": reply.prompt_tokens,
+            "completion": reply.completion_tokens, "thinking": reply.thinking_tokens}
+
+
+def ledger_from_calls(calls: list[dict[str, Any]], run_id: str) -> dict[str, Any]:
+    """The run's ledger (`Ledger.to_dict` without latency) from its call entries, in run order."""
+    ledger = Ledger(run=run_id)
+    seen: set[str] = set()
+    for c in calls:
+        from_elsewhere = c["cached"] and c.get("made_by") != run_id
+        repeat = c["key"] in seen
+        if not c["error"] and not c["skipped"]:
+            seen.add(c["key"])
+        reply = Reply(text="", prompt_tokens=c["prompt"], completion_tokens=c["completion"],
+                      thinking_tokens=c["thinking"], finish_reason=c["finish_reason"],
+                      cached=bool(from_elsewhere or repeat), model=c.get("model") or "",
+                      simulated=bool(c.get("simulated")),
+                      error="failed" if c["error"] else None, skipped="skipped" if c["skipped"] else None)
+        ledger.add(reply, c["purpose"], c["mode"])
+    out = ledger.to_dict()
+    for table in [out["total"], *out["by_purpose"].values(), *out["by_mode"].values(),
+                  *out["by_purpose_mode"].values()]:
+        table.pop("latency", None)
+    return out

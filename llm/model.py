@@ -170,15 +170,16 @@ class Model:
         return self.run([request], progress=False)[0]
 
     def run(self, requests: Iterable[Request], progress: bool = True,
-            ledger: Ledger | None = None) -> list[Reply]:
+            ledger: Ledger | None = None, tag: str | None = None) -> list[Reply]:
         """Answer all requests (ordered like them). Safe to call from inside a running event loop
         (it then runs on a helper thread); async code can await `arun` instead."""
         from widthbench.llm.sync import run_sync
 
-        return run_sync(self.arun(list(requests), progress, ledger))
+        return run_sync(self.arun(list(requests), progress, ledger, tag))
 
     async def arun(self, requests: Sequence[Request], progress: bool = True,
-                   ledger: Ledger | None = None) -> list[Reply]:
+                   ledger: Ledger | None = None, tag: str | None = None) -> list[Reply]:
+        """``tag``: the run asking (its id); stored with each new reply as `Reply.made_by`."""
         items = [self.pending_item(r) for r in requests]
         found = self.cache.get_many(i.key for i in items) if self.cache is not None else {}
         results: dict[str, Reply] = {k: dataclasses.replace(r, cached=True) for k, r in found.items()}
@@ -189,9 +190,9 @@ class Model:
             bar = _Progress(len(pending), f"{self.name}", progress)
             try:
                 if hasattr(self.backend, "run_batch"):
-                    await self._run_batch(pending, results, bar)
+                    await self._run_batch(pending, results, bar, tag)
                 else:
-                    await self._run_online(pending, results, bar)
+                    await self._run_online(pending, results, bar, tag)
             finally:
                 bar.close()
         out = []
@@ -212,9 +213,12 @@ class Model:
             self.cache.close()
 
     # ---- internals -----------------------------------------------------------------------------
-    def _record(self, item: Pending, reply: Reply, results: dict[str, Reply], bar) -> None:
+    def _record(self, item: Pending, reply: Reply, results: dict[str, Reply], bar,
+                tag: str | None = None) -> None:
         if reply.error is None and reply.skipped is None and reply.max_tokens is None:
             reply = dataclasses.replace(reply, max_tokens=item.params.get("max_tokens"))
+        if tag is not None:
+            reply = dataclasses.replace(reply, made_by=tag)
         results[item.key] = reply
         if reply.skipped is not None:
             # Never sent, not an error, not cached: a server with a longer context may answer it.
@@ -235,12 +239,13 @@ class Model:
             self.cache.put(item.key, self.name, item.key_json, reply)
         bar.update(reply)
 
-    async def _run_online(self, pending: list[Pending], results: dict[str, Reply], bar) -> None:
+    async def _run_online(self, pending: list[Pending], results: dict[str, Reply], bar,
+                          tag: str | None = None) -> None:
         session = await self.backend.open(len(pending))
         sem = asyncio.Semaphore(self.concurrency)
         try:
             async def one(item: Pending) -> None:
-                self._record(item, await self._with_retries(session, item, sem), results, bar)
+                self._record(item, await self._with_retries(session, item, sem), results, bar, tag)
 
             await asyncio.gather(*(one(i) for i in pending))
         finally:
@@ -273,18 +278,19 @@ class Model:
         return Reply(text="", error=message, model=self.name, simulated=self.simulated,
                      attempts=attempts)
 
-    async def _run_batch(self, pending: list[Pending], results: dict[str, Reply], bar) -> None:
+    async def _run_batch(self, pending: list[Pending], results: dict[str, Reply], bar,
+                         tag: str | None = None) -> None:
         lock = threading.Lock()
 
         def on_reply(item: Pending, reply: Reply) -> None:
             with lock:
                 self.counters["attempts"] += 1
-                self._record(item, reply, results, bar)
+                self._record(item, reply, results, bar, tag)
 
         await asyncio.to_thread(self.backend.run_batch, pending, on_reply)
         for item in pending:  # the backend must answer all; guard against a silent drop anyway
             if item.key not in results:
-                self._record(item, self._failed("no result from the batch runner", 1), results, bar)
+                self._record(item, self._failed("no result from the batch runner", 1), results, bar, tag)
 
 
 class _Progress:

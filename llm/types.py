@@ -196,6 +196,9 @@ class Reply:
     attempts: int = 1
     max_tokens: int | None = None
     skipped: str | None = None
+    # The run that asked for this reply first (`Model.run(..., tag=)`): kept in the reply cache, so a
+    # resumed run knows its own earlier replies from other runs' (`ledger.ledger_from_calls`).
+    made_by: str | None = None
 
     @property
     def ok(self) -> bool:

@@ -113,7 +113,7 @@ class GroundTruth:
         if h == 0 or h == INF:
             return []
         if self.next_actions == "joint" and any(
-                (s & ~a.dele) | a.add not in self._h for a in applicable_actions(self.task, s)):
+                successor(s, a) not in self._h for a in applicable_actions(self.task, s)):
             return self._joint_next_actions(s, h)
         out = []
         for a in applicable_actions(self.task, s):

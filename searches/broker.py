@@ -19,12 +19,14 @@ import asyncio
 from dataclasses import dataclass, field
 
 from widthbench.llm import Ledger, Reply, Request
+from widthbench.llm.ledger import call_entry
 from widthbench.llm.types import max_tokens_for_answer
 
 
 class Broker:
-    def __init__(self, model, progress=None):
+    def __init__(self, model, progress=None, tag: str | None = None):
         self.model = model
+        self.tag = tag  # the run asking (`Model.arun(..., tag=)`)
         self.queue: list[tuple[Request, asyncio.Future]] = []
         self._wake: asyncio.Event | None = None
         self._runner: asyncio.Task | None = None
@@ -57,7 +59,7 @@ class Broker:
                 continue
             self.waves += 1
             try:
-                replies = await self.model.arun([r for r, _ in batch], progress=False)
+                replies = await self.model.arun([r for r, _ in batch], progress=False, tag=self.tag)
             except BaseException as exc:  # a bug or a UserError (server down): fail every caller
                 for _, fut in batch:
                     if not fut.done():
@@ -86,6 +88,7 @@ class CallLog:
     """Per-purpose calls and tokens of one instance (what items.jsonl reports)."""
 
     ledger: Ledger = field(default_factory=Ledger)
+    calls: list = field(default_factory=list)  # `ledger.call_entry` per call: the run's tokens.json
     errors: int = 0
     unreadable: dict = field(default_factory=dict)  # purpose -> answers that could not be parsed
 
@@ -127,6 +130,7 @@ class LLM:
                           seed=self.request_seed(sample), max_tokens=max_tokens)
         reply = await self.broker.ask(request)
         self.log.ledger.add(reply, purpose, request.mode)
+        self.log.calls.append(call_entry(request, reply))
         if reply.error is not None:
             self.log.errors += 1
         return reply

@@ -20,15 +20,15 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
-import json
-import os
 import random
 import sys
 import time
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.runfiles import make_output_dir
+from widthbench.llm.ledger import ledger_from_calls
+from widthbench.runstore import RunStore, latest_records
+from widthbench.subtasks import identity
 from widthbench.searches.broker import LLM, Broker
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.graph import write_tree
@@ -257,7 +257,9 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         "tokens": tokens["tokens"],
         "tokens_detail": {k: tokens[k] for k in ("prompt", "completion", "thinking", "cached", "errors", "truncated")},
         "tokens_by_purpose": tokens["by_purpose"],
-        "ledger": llm.log.ledger.to_dict(),
+        "calls": llm.log.calls,
+        # A search that lost a call is incomplete: the run store asks it again on resume.
+        "request_error": f"{llm.log.errors} model call(s) failed after retries" if llm.log.errors else None,
         "unreadable": dict(sorted(llm.log.unreadable.items())),
         "wall_time": round(wall, 4),
     }
@@ -277,78 +279,75 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
 # ---- a run ------------------------------------------------------------------------------------
 
 def read_items(run_dir: Path) -> list[dict]:
-    """The instances of a run's items.jsonl (a line cut by a kill: its instance is solved again)."""
-    from widthbench.runfiles import read_jsonl
-
-    return read_jsonl(Path(run_dir) / ITEMS)
-
-
-def _repair(path: Path) -> None:
-    """Drop a half-written last line (a kill during the write)."""
-    if not path.exists():
-        return
-    data = path.read_bytes()
-    if data and not data.endswith(b"\n"):
-        path.write_bytes(data[: data.rfind(b"\n") + 1])
+    """The latest record per instance of a run's items.jsonl (a line cut by a kill: its instance is
+    solved again)."""
+    return latest_records(Path(run_dir) / ITEMS, item_key)
 
 
-def _write_config(run_dir: Path, record: dict) -> None:
-    path = run_dir / CONFIG
-    if path.exists():
-        old = json.loads(path.read_text())
-        if old != record:
-            flat_old = {**old, **{f"--{k.replace('_', '-')}": v for k, v in old.get("config", {}).items()}}
-            flat_new = {**record, **{f"--{k.replace('_', '-')}": v for k, v in record.get("config", {}).items()}}
-            changed = sorted(k for k in set(flat_old) | set(flat_new)
-                             if k != "config" and flat_old.get(k) != flat_new.get(k))
-            raise UserError(f"{run_dir} holds a run with a different configuration ({', '.join(changed)}); "
-                            "use another --out")
-        return
-    path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+def item_key(item: dict):
+    return item["id"]
+
+
+def run_identity(config: SearchConfig, problems: list, model, source: dict | None) -> dict:
+    """Everything that decides a solve run's answers (docs/design.md, "The run store"): the model and
+    its sampling values, the search configuration, the problems (source options, instance ids and a
+    digest of the instance or task files) and the texts the prompts are made of."""
+    src = dict(source or {})
+    problems_id = {**src, "ids": [p.id for p in problems]}
+    if src.get("instances"):
+        problems_id["instances"] = identity.instances_digest(src["instances"])
+    if src.get("tasks"):
+        problems_id["tasks"] = identity.digest(Path(src["tasks"]).read_bytes())
+    shown = {"templates": identity.prompt_templates_digest()}
+    task = getattr(problems[0], "task", None) if problems else None
+    if task is not None and getattr(task, "domain", None) is not None:
+        shown.update(identity.presentation(task.domain))
+    return {"model": model.spec, "search": config.to_dict(), "problems": problems_id, "prompts": shown,
+            "sampling": identity.sampling(model, (False, True))}
 
 
 def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 64,
           source: dict | None = None, progress: bool | None = None, executor=None,
-          model_factory=None) -> dict:
+          model_factory=None, described: dict | None = None) -> dict:
     """Run ``config`` on ``problems``; returns the summary (also written to RUN/summary.json).
     ``executor`` + ``model_factory`` (a picklable callable that opens the model in a worker): the
-    instances are searched by the executor's workers (see the module docstring)."""
+    instances are searched by the executor's workers (see the module docstring). ``described``:
+    how the run is made (servers, executor, jobs), recorded beside the identity."""
     config.check()
     check_config(config, problems)
-    run_dir = make_output_dir(out)
     simulated = bool(model.simulated)
-    record = {"kind": "solve", "config": config.to_dict(), "model": model.spec, "simulated": simulated,
-              "instances": [p.id for p in problems], "source": source or {}}
-    _write_config(run_dir, record)
-    items_path = run_dir / ITEMS
-    _repair(items_path)
-    done = {it["id"] for it in read_items(run_dir)}
+    store = RunStore.open(out, kind="solve", identity=run_identity(config, problems, model, source),
+                          described={**(described or {}), "simulated": simulated, "started": time.time()},
+                          key=item_key)
+    done = store.done()
     todo = [p for p in problems if p.id not in done]
     started = time.perf_counter()
+    write = lambda it: _write_item(store, it)  # noqa: E731
     if todo and executor is not None and executor.parallel and model_factory is not None:
         workers = executor.spec.workers
         size = max(1, min(parallel, -(-len(todo) // (2 * workers))))
         batches = [todo[i:i + size] for i in range(0, len(todo), size)]
-        jobs = [(config, b, model_factory, simulated, parallel) for b in batches]
+        jobs = [(config, b, model_factory, simulated, parallel, store.run_id) for b in batches]
         executor.map(_solve_batch, jobs, weights=[len(b) for b in batches], desc=config.label(), unit="inst",
                      quiet=progress is False,
-                     on_result=lambda _, items: [_write_item(items_path, it) for it in items])
+                     on_result=lambda _, items: [write(it) for it in items])
     elif todo:
-        asyncio.run(_run_all(config, todo, model, items_path, parallel, simulated, progress))
+        asyncio.run(_run_all(config, todo, model, write, parallel, simulated, progress, store.run_id))
     elapsed = time.perf_counter() - started
     order = {p.id: n for n, p in enumerate(problems)}  # the summary lists instances in the run's order,
-    items = sorted((it for it in read_items(run_dir) if it["id"] in order), key=lambda it: order[it["id"]])
+    items = sorted((it for it in store.records() if it["id"] in order), key=lambda it: order[it["id"]])
     # not in the order they finished (which depends on the executor and the model's latency)
     summary = summarise(items, config, model.spec, simulated, source)
     summary["run_wall_time"] = round(elapsed, 3)
-    _write_json(run_dir / SUMMARY, summary)
-    _write_json(run_dir / TOKENS, ledger_totals(items, simulated))
+    summary["run_id"] = store.run_id
+    store.write_json(SUMMARY, summary)
+    store.write_json(TOKENS, ledger_totals(items, store.run_id))
     return summary
 
 
-async def _run_all(config, problems, model, items_path: Path, parallel: int, simulated: bool,
-                   progress: bool | None) -> None:
-    broker = Broker(model)
+async def _run_all(config, problems, model, write, parallel: int, simulated: bool,
+                   progress: bool | None, tag: str | None = None) -> None:
+    broker = Broker(model, tag=tag)
     sem = asyncio.Semaphore(max(1, parallel))
     show = sys.stderr.isatty() if progress is None else progress
     bar = None
@@ -360,7 +359,7 @@ async def _run_all(config, problems, model, items_path: Path, parallel: int, sim
     async def one(problem):
         async with sem:
             item = await solve_one(problem, config, broker, simulated)
-        _write_item(items_path, item)
+        write(item)
         if bar is not None:
             bar.update(1)
 
@@ -372,27 +371,24 @@ async def _run_all(config, problems, model, items_path: Path, parallel: int, sim
             bar.close()
 
 
-def _write_item(items_path: Path, item: dict) -> None:
-    line = json.dumps(item, ensure_ascii=False, separators=(",", ":")) + "\n"
-    with items_path.open("a", encoding="utf-8") as f:
-        f.write(line)
-        f.flush()
-        os.fsync(f.fileno())
-    write_tree(items_path.parent, item)  # RUN/trees/<instance>.graphml
+def _write_item(store: RunStore, item: dict) -> None:
+    store.append([item])
+    write_tree(store.path, item)  # RUN/trees/<instance>.graphml
 
 
 def _solve_batch(job) -> list[dict]:
     """A worker's part of `solve`: the items of a batch of instances, searched with its own model."""
-    config, problems, model_factory, simulated, parallel = job
+    config, problems, model_factory, simulated, parallel, tag = job
     model = model_factory()
     try:
-        return asyncio.run(_solve_items(config, problems, model, simulated, parallel))
+        return asyncio.run(_solve_items(config, problems, model, simulated, parallel, tag))
     finally:
         model.close()
 
 
-async def _solve_items(config, problems, model, simulated: bool, parallel: int) -> list[dict]:
-    broker = Broker(model)
+async def _solve_items(config, problems, model, simulated: bool, parallel: int,
+                       tag: str | None = None) -> list[dict]:
+    broker = Broker(model, tag=tag)
     sem = asyncio.Semaphore(max(1, parallel))
 
     async def one(problem):
@@ -403,12 +399,6 @@ async def _solve_items(config, problems, model, simulated: bool, parallel: int) 
         return list(await asyncio.gather(*(one(p) for p in problems)))
     finally:
         await broker.close()
-
-
-def _write_json(path: Path, data) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=2) + "\n")
-    os.replace(tmp, path)
 
 
 def _mean(xs) -> float | None:
@@ -457,22 +447,7 @@ def summarise(items: list[dict], config: SearchConfig, model: str, simulated: bo
     }
 
 
-def ledger_totals(items: list[dict], simulated: bool) -> dict:
-    """The run's token ledger: the per-instance ledgers added up (same layout as Ledger.write)."""
-    out = {"run": "", "simulated": simulated, "models": {}, "total": {}, "by_purpose": {}, "by_mode": {},
-           "by_purpose_mode": {}}
-
-    def add(into: dict, other: dict) -> None:
-        for k, v in other.items():
-            into[k] = round(into.get(k, 0) + v, 3) if isinstance(v, float) else into.get(k, 0) + v
-
-    for it in items:
-        led = it["ledger"]
-        out["models"].update(led.get("models", {}))
-        add(out["total"], led["total"])
-        for table in ("by_purpose", "by_mode", "by_purpose_mode"):
-            for key, totals in led[table].items():
-                add(out[table].setdefault(key, {}), totals)
-    for table in ("by_purpose", "by_mode", "by_purpose_mode"):
-        out[table] = dict(sorted(out[table].items()))
-    return out
+def ledger_totals(items: list[dict], run_id: str) -> dict:
+    """The run's token ledger: the calls of its instances, in the run's order
+    (`llm.ledger.ledger_from_calls`: the same for a run made in one go or resumed)."""
+    return ledger_from_calls([c for it in items for c in it.get("calls", ())], run_id)

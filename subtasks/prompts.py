@@ -234,28 +234,3 @@ def match_user_message(text: str) -> tuple[str, str, dict[str, str]]:
                 return kind, style, m.groupdict()
     raise ValueError("the user message matches none of widthbench's sub-task templates")
 
-
-# ---------------------------------------------------------------------------------------------
-# What a score run records about its presentation
-
-
-def presentation_identity(instances: str | None, domain_file: str | None = None,
-                          context_file: str | None = None, templates_file: str | None = None) -> dict:
-    """The run-identity fields for the domain file, context and templates a run uses.
-
-    Empty for runs that use a built-in domain with its hand-written context (so older runs still
-    resume); else ``domain_file``/``context_file``/``templates_file`` when given and ``context``, the
-    label of the context the prompts carry ("generated", "file:PATH", "hand-written:NAME")."""
-    out = {k: v for k, v in (("domain_file", domain_file), ("context_file", context_file),
-                             ("templates_file", templates_file)) if v}
-    if instances is None and domain_file is None:
-        return out
-    from widthbench.generators.instance import _find_domain
-    from widthbench.planners import strips
-
-    path = domain_file or _find_domain(Path(instances))
-    dom = strips.load_domain(path, context_file=context_file, templates_file=templates_file)
-    label = context_label(dom)
-    if out or not label.startswith("hand-written:"):
-        out["context"] = label
-    return out

@@ -1,20 +1,24 @@
 """`widthbench score`: the grid of sub-tasks x modes through the LLM layer, resumable.
 
-A run folder holds:
-  config.json   what identifies the run (model, domain or instance folder, count, seed, options);
-                a rerun with different values is refused, so results never mix silently
-  items.jsonl   one line per (item, mode), appended as soon as its replies are scored
+A run folder is a `widthbench.runstore.RunStore` of kind "score":
+  config.json   the run identity (`run_identity`: everything that decides an answer) and, beside
+                it, how the run was made; a rerun with another identity is refused before any work
+  items.jsonl   one record per (item, mode), appended as soon as its replies are scored; each keeps
+                its requests' digest (`request_digest`) and one ledger entry per call (`calls`)
   summary.json  {"kind": "score", "simulated", "rows": [...], ...}, rewritten at the end
-  tokens.json   the token ledger (per purpose, per mode, totals)
+  tokens.json   the token ledger of the records' calls (`run_ledger`): the same whether the run
+                was made in one go or interrupted and resumed
 
-Resume: items already in items.jsonl are skipped (a line whose request failed is retried); the LLM
-cache makes any repeated request free. Requests are sent in chunks so that results are written as
-they go; a chunk is as parallel as the model's concurrency allows.
+Resume: item-modes already answered are skipped (one whose request failed or was skipped is asked
+again), and one whose prompts changed since it was recorded is refused; the LLM cache makes any
+repeated request free. Requests are sent in chunks so that results are written as they go; a chunk
+is as parallel as the model's concurrency allows.
 """
 
 from __future__ import annotations
 
-import json
+import dataclasses
+import importlib.metadata
 import os
 import sys
 import time
@@ -22,9 +26,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from widthbench.errors import UserError
+from widthbench.generators.instance import find_domain
+from widthbench.llm.ledger import call_entry, ledger_from_calls, request_key
 from widthbench.llm.types import on_off
-from widthbench.runfiles import make_output_dir
+from widthbench.planners import strips
+from widthbench.runstore import RunStore, answered, latest_records
+from widthbench.subtasks import identity, prompts
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
+from widthbench.subtasks.frozen import read_export
 from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
                                       NotEnoughItems, Pool, Strata, build_items)
 from widthbench.subtasks.registry import Registry
@@ -32,6 +41,13 @@ from widthbench.subtasks.score import Mode, requests_for, score_item
 from widthbench.subtasks.stats import wilson
 
 NO_THINKING = "thinking requested, none produced"
+
+
+def widthbench_version() -> str:
+    try:
+        return importlib.metadata.version("widthbench")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 ITEMS = "items.jsonl"
 SUMMARY = "summary.json"
 CONFIG = "config.json"
@@ -92,20 +108,11 @@ class ScoreConfig:
     # --stratify FEATURE --bins ... --per-bin N (items.Strata): part of the run's identity.
     strata: Strata | None = None
 
-    def identity(self, model_spec: str) -> dict:
-        """What must match for a rerun to resume (sub-tasks and modes may be added)."""
-        return {"model": model_spec, "domain": self.domain, "instances": self.instances,
-                "count": self.count, "seed": self.seed, "invalid_kind": self.invalid_kind,
-                "prompt_budget": self.prompt_budget, "max_tokens": self.max_tokens,
-                "generator_options": dict(self.generator_options),
-                # Only when on, so that runs made before the flag existed still resume.
-                **({"constrained": True} if self.constrained else {}),
-                **({"max_width": self.max_width} if self.max_width is not None else {}),
-                **({"stratify": self.strata.identity()} if self.strata is not None else {}),
-                # Domain file, context and templates of the prompts (empty for a built-in domain
-                # with its hand-written context): subtasks.prompts.presentation_identity.
-                **_presentation(self),
-                **({"items": frozen_identity(self.items)} if self.items else {})}
+    def grid(self) -> dict:
+        """The sub-tasks and modes asked (not part of the identity: a rerun may add to them)."""
+        return {"subtasks": list(self.subtasks), "styles": list(self.styles),
+                "thinking": [on_off(t) for t in self.thinking],
+                "prompt_extension": ["on" if e else "off" for e in self.extensions]}
 
     def modes(self, subtask: str) -> list[Mode]:
         exts = self.extensions if subtask == "action-single" else (False,)
@@ -116,18 +123,13 @@ def _key(subtask: str, item_id: str, mode: Mode) -> tuple:
     return (subtask, item_id, mode.style, mode.thinking, mode.extension)
 
 
-def _record_key(rec: dict) -> tuple:
+def record_key(rec: dict) -> tuple:
     return (rec["subtask"], rec["item_id"], rec["style"], rec["thinking"], rec["extension"])
 
 
 def read_records(run_dir: str | os.PathLike) -> list[dict]:
     """The latest record per (item, mode) of a run's items.jsonl (a torn last line is ignored)."""
-    from widthbench.runfiles import read_jsonl
-
-    latest: dict[tuple, dict] = {}
-    for rec in read_jsonl(Path(run_dir) / ITEMS):
-        latest[_record_key(rec)] = rec
-    return list(latest.values())
+    return latest_records(Path(run_dir) / ITEMS, record_key)
 
 
 def prompt_budget_for(config: ScoreConfig, context_length: int | None) -> tuple[int, str]:
@@ -144,23 +146,36 @@ def prompt_budget_for(config: ScoreConfig, context_length: int | None) -> tuple[
     return budget, f"server context {context_length} less {reserve} for the answer"
 
 
-def _check_identity(out: Path, identity: dict) -> None:
-    path = out / CONFIG
-    if path.is_file():
-        old = json.loads(path.read_text(encoding="utf-8"))
-        old_id = old.get("identity", {})
-        # a setting recorded only when not the default (constrained, max_width) may be on one side only
-        diff = [k for k in {**old_id, **identity} if old_id.get(k) != identity.get(k)]
-        if diff:
-            shown = ", ".join(f"{k} {old_id.get(k)!r} -> {identity.get(k)!r}" for k in diff)
-            raise UserError(f"{out} holds a run with other settings ({shown}); use another --out")
+def run_identity(config: ScoreConfig, model) -> dict:
+    """Everything that decides the run's answers (docs/design.md, "The run store"): the model and
+    its sampling values per mode, the items (options, and digests of the instance files or of the
+    frozen item set), the texts the prompts are made of (template, context, NL template and domain
+    digests), the max_tokens policy, constrained decoding, request seeds and the readers."""
+    items = {"domain": config.domain, "count": config.count, "seed": config.seed,
+             "invalid_kind": config.invalid_kind, "prompt_budget": config.prompt_budget,
+             "max_width": _max_width(config), "generator_options": dict(config.generator_options),
+             "stratify": config.strata.identity() if config.strata is not None else None}
+    shown = {"templates": identity.prompt_templates_digest()}
+    if config.items:
+        items["frozen"] = read_export(config.items).get("items_digest")
+    else:
+        if config.instances:
+            items["instances"] = identity.instances_digest(config.instances)
+        shown.update(identity.presentation(_domain_model(config)))
+    return {"model": model.spec, "items": items, "prompts": shown,
+            "sampling": identity.sampling(model, (False, True)),
+            "max_tokens": config.max_tokens if config.max_tokens is not None else "auto",
+            "constrained": config.constrained, "request_seeds": config.request_seeds,
+            "reader": config.reader, "reader_version": identity.READER_VERSION}
 
 
-def _presentation(config: ScoreConfig) -> dict:
-    from widthbench.subtasks.prompts import presentation_identity
-
-    return presentation_identity(config.instances, config.domain_file, config.context_file,
-                                 config.templates_file)
+def _domain_model(config: ScoreConfig):
+    """The `strips.Domain` the prompts present (parsed only: no problem is read)."""
+    if config.instances:
+        path = config.domain_file or find_domain(Path(config.instances))
+    else:
+        path = config.domain
+    return strips.load_domain(path, context_file=config.context_file, templates_file=config.templates_file)
 
 
 def _instances(config: ScoreConfig, count: int) -> Pool:
@@ -191,12 +206,6 @@ def not_built_reason(subtask: str, why: str) -> str:
 def instance_pool(config: ScoreConfig) -> Pool:
     """The pool of instances ``config``'s items are built from."""
     return _instances(config, config.count)
-
-
-def frozen_identity(folder: str) -> dict:
-    from widthbench.subtasks.frozen import read_export
-
-    return {"folder": str(Path(folder).resolve()), "items_digest": read_export(folder).get("items_digest")}
 
 
 def _frozen_items(config: ScoreConfig, not_built: dict[str, str] | None) -> dict[str, list]:
@@ -262,10 +271,13 @@ def _log(msg: str, quiet: bool) -> None:
 
 
 def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: bool = False,
-              chunk_requests: int | None = None, registry: Registry | None = None, executor=None) -> dict:
+              chunk_requests: int | None = None, registry: Registry | None = None, executor=None,
+              described: dict | None = None, replace: bool = False) -> dict:
     """Run (or resume) the grid and write the run folder; returns the summary. ``registry``: the
     sub-tasks (default: the built-in ones). ``executor``: builds the items on its workers (the
-    requests are sent from here, at the model's concurrency)."""
+    requests are sent from here, at the model's concurrency). ``described``: how the run is made
+    (server URLs, executor, jobs), recorded beside the identity; ``replace``: an earlier run of
+    another identity in ``out_dir`` is cleared instead of refused (the demo's own folder)."""
     registry = registry or Registry.default()
     if config.reader not in READERS:
         raise UserError(f"unknown --reader {config.reader!r} (known: {', '.join(READERS)})")
@@ -273,135 +285,112 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
         raise UserError(f"--count must be at least 1, got {config.count}")
     if config.invalid_kind not in INVALID_KINDS:
         raise UserError(f"unknown --invalid-kind {config.invalid_kind!r} (known: {', '.join(INVALID_KINDS)})")
-    out = make_output_dir(out_dir)
-    import dataclasses
-
     context = getattr(model, "context_length", None)
     budget, budget_source = prompt_budget_for(config, context if isinstance(context, int) else None)
     config = dataclasses.replace(config, prompt_budget=budget)
-    identity = config.identity(model.spec)
-    _check_identity(out, identity)
-    (out / CONFIG).write_text(json.dumps({"identity": identity, "simulated": model.simulated,
-                                          "last_grid": {"subtasks": list(config.subtasks),
-                                                        "styles": list(config.styles),
-                                                        "thinking": list(config.thinking),
-                                                        "extensions": list(config.extensions)}},
-                                         indent=2) + "\n", encoding="utf-8")
+    ident = run_identity(config, model)
+    about = {**(described or {}), "widthbench": widthbench_version(), "started": time.time(),
+             "simulated": bool(model.simulated), "grid": config.grid(),
+             "prompt_budget_source": budget_source}
+    store = RunStore.open(out_dir, kind="score", identity=ident, described=about, key=record_key,
+                          replace=replace)
     t0 = time.perf_counter()
     not_built: dict[str, str] = {}
     items = build_all_items(config, registry, not_built, executor=executor)
     for sub, why in not_built.items():
         _log(f"score: {sub} not built: {why}", False)
     if True in config.extensions and "action-single" in items:
-        from widthbench.subtasks import prompts
-
         dom = items["action-single"][0].domain
         if not prompts.extension_available(dom):
             raise UserError(f"--prompt-extension: no prompt extension for domain {dom!r} "
-                            "(only Blocksworld has one: seed 000's pick-up-versus-unstack example)")
+                            "(only Blocksworld has one: the paper's pick-up-versus-unstack example)")
     t_items = time.perf_counter() - t0
     _log(f"score: built items for {len(items)} sub-task(s) in {t_items:.1f} s", quiet)
 
+    def requests_of(item, mode):
+        return requests_for(item, mode, config.seed if config.request_seeds else None,
+                            config.max_tokens, constrained=config.constrained, registry=registry)
+
     # Failed and skipped item-modes are asked again (a skipped prompt may fit a rerun's server).
-    done = {_record_key(r) for r in read_records(out) if not r.get("request_error") and not r.get("skipped")}
-    units = [(item, mode) for sub, its in items.items() for mode in config.modes(sub) for item in its
-             if _key(sub, item.id, mode) not in done]
-    total = sum(len(its) * len(config.modes(sub)) for sub, its in items.items())
+    recorded = {record_key(r): r for r in store.records() if answered(r)}
+    all_units = [(item, mode) for sub, its in items.items() for mode in config.modes(sub) for item in its]
+    units = []
+    changed = []
+    for item, mode in all_units:
+        old = recorded.get(_key(item.subtask, item.id, mode))
+        if old is None:
+            units.append((item, mode))
+        elif old.get("request_digest") != _request_digest(requests_of(item, mode)):
+            changed.append(f"{item.subtask} {item.id} {mode.label}")
+    if changed:
+        raise UserError(f"{store.path}: the prompts of {len(changed)} recorded item-mode(s) differ from "
+                        f"this run's (first: {changed[0]}); use another --out")
+    total = len(all_units)
     _log(f"score: {total - len(units)} of {total} item-modes already done; {len(units)} to ask "
          f"{model.spec}{' (SIMULATED)' if model.simulated else ''}", quiet)
 
     limit = chunk_requests or max(32, 8 * getattr(model, "concurrency", 8))
     t1 = time.perf_counter()
     finished = 0
-    _end_torn_line(out / ITEMS)
-    with open(out / ITEMS, "a", encoding="utf-8") as f:
-        start = 0
-        while start < len(units):
-            chunk, n_req = [], 0
-            while start < len(units) and (not chunk or n_req < limit):
-                item, mode = units[start]
-                reqs = requests_for(item, mode, config.seed if config.request_seeds else None,
-                                    config.max_tokens, constrained=config.constrained, registry=registry)
-                chunk.append((item, mode, reqs))
-                n_req += len(reqs)
-                start += 1
-            flat = [r for _, _, reqs in chunk for r in reqs]
-            replies = model.run(flat, progress=False)
-            pos = 0
-            for item, mode, reqs in chunk:
-                mine = replies[pos:pos + len(reqs)]
-                pos += len(reqs)
-                rec = _record(item, mode, reqs, mine, model, reader=config.reader, registry=registry)
-                f.write(json.dumps(rec, ensure_ascii=False) + "\n")
-            f.flush()
-            finished += len(chunk)
-            _log(f"score: {finished}/{len(units)} item-modes ({time.perf_counter() - t1:.1f} s)", quiet)
+    start = 0
+    while start < len(units):
+        chunk, n_req = [], 0
+        while start < len(units) and (not chunk or n_req < limit):
+            item, mode = units[start]
+            reqs = requests_of(item, mode)
+            chunk.append((item, mode, reqs))
+            n_req += len(reqs)
+            start += 1
+        flat = [r for _, _, reqs in chunk for r in reqs]
+        replies = model.run(flat, progress=False, tag=store.run_id)
+        pos = 0
+        out = []
+        for item, mode, reqs in chunk:
+            mine = replies[pos:pos + len(reqs)]
+            pos += len(reqs)
+            out.append(_record(item, mode, reqs, mine, model, reader=config.reader, registry=registry))
+        store.append(out)
+        finished += len(chunk)
+        _log(f"score: {finished}/{len(units)} item-modes ({time.perf_counter() - t1:.1f} s)", quiet)
     elapsed = time.perf_counter() - t0
 
-    records = read_records(out)
+    records = store.records()
     summary = summarise(records, model_spec=model.spec, simulated=model.simulated,
                         registry=registry, reader=config.reader)
     no_thinking = sum(1 for r in records if r.get("thinking_produced") is False)
     if no_thinking:
         _log(f"score: thinking was requested but {model.spec} produced none in {no_thinking} item-mode(s); "
              f"those cells are labelled '{NO_THINKING}'", False)
-    summary.update({"config": {**identity, "subtasks": list(config.subtasks), "styles": list(config.styles),
-                               "thinking": [on_off(t) for t in config.thinking],
-                               "prompt_extension": ["on" if e else "off" for e in config.extensions],
-                               "request_seeds": config.request_seeds, "constrained": config.constrained,
-                               "prompt_budget_source": budget_source,
-                               "max_width_used": _max_width(config),
+    summary.update({"config": {"model": model.spec, "domain": config.domain, "instances": config.instances,
+                               "items": config.items, "count": config.count, "seed": config.seed,
+                               "invalid_kind": config.invalid_kind, "prompt_budget": config.prompt_budget,
+                               "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options),
+                               **config.grid(), "request_seeds": config.request_seeds,
+                               "constrained": config.constrained, "prompt_budget_source": budget_source,
+                               "max_width": config.max_width, "max_width_used": _max_width(config),
                                "reader": config.reader},
+                    "identity": ident, "run_id": store.run_id,
                     "not_built": not_built,
                     "timing": {"items_seconds": round(t_items, 3), "asking_seconds": round(time.perf_counter() - t1, 3),
                                "total_seconds": round(elapsed, 3), "item_modes_asked": len(units)},
                     "counters": dict(getattr(model, "counters", {}))})
-    previous = _read_json(out / SUMMARY)
+    previous = store.read_json(SUMMARY)
     summary["timing_history"] = (previous.get("timing_history", []) if previous else []) + [summary["timing"]]
-    (out / SUMMARY).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    ledger = getattr(model, "ledger", None)
-    if ledger is not None and units:
-        _write_ledger(out / TOKENS, ledger.to_dict())
+    store.write_json(SUMMARY, summary)
+    store.write_json(TOKENS, run_ledger(records, store.run_id))
     return summary
 
 
-def _end_torn_line(path: Path) -> None:
-    """A crash can leave a last line without its newline; start appending on a fresh line."""
-    if path.is_file() and path.stat().st_size:
-        with open(path, "rb") as f:
-            f.seek(-1, os.SEEK_END)
-            torn = f.read(1) != b"\n"
-        if torn:
-            with open(path, "a", encoding="utf-8") as f:
-                f.write("\n")
+def run_ledger(records: list[dict], run_id: str) -> dict:
+    """tokens.json of a score run: the ledger of its records' calls, in record order."""
+    return ledger_from_calls([c for r in records for c in r.get("calls", ())], run_id)
 
 
-def _read_json(path: Path) -> dict | None:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
-
-
-def _add_numbers(old, new):
-    if isinstance(old, dict) and isinstance(new, dict):
-        return {k: _add_numbers(old.get(k), new.get(k)) if k in old and k in new else new.get(k, old.get(k))
-                for k in dict.fromkeys([*old, *new])}
-    if isinstance(old, bool) or isinstance(new, bool):
-        return bool(old) or bool(new)
-    if isinstance(old, (int, float)) and isinstance(new, (int, float)):
-        return round(old + new, 3) if isinstance(old, float) or isinstance(new, float) else old + new
-    return new
-
-
-def _write_ledger(path: Path, new: dict) -> None:
-    """The run's token ledger: this invocation's totals added to those of earlier invocations (a
-    resumed run asks only for what was missing, so the sum covers every item once)."""
-    old = _read_json(path)
-    merged = _add_numbers(old, new) if old else new
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
-    os.replace(tmp, path)
+def _request_digest(requests) -> str:
+    """What was asked for an item-mode (each request's messages, thinking, seed, max_tokens and
+    constraint: `llm.ledger.request_key`), so that a resumed run never keeps an answer to a prompt
+    that has since changed (the model and its sampling values are in the run identity)."""
+    return identity.digest(*[request_key(r) for r in requests])
 
 
 def _one_or_list(values: list, single: bool):
@@ -417,6 +406,8 @@ def _record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLIN
         "mode": mode.label, "model": model.spec, "simulated": bool(model.simulated),
         "item": _item_json(item), "info": item.info, "features": item.features,
     }
+    rec["request_digest"] = _request_digest(requests)
+    rec["calls"] = [call_entry(r, reply) for r, reply in zip(requests, replies)]
     prompts = [r.message_dicts() for r in requests]
     texts = [r.text or "" for r in replies]
     single = len(requests) == 1

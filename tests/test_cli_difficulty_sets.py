@@ -65,7 +65,7 @@ def test_stratify_fills_every_bin_exactly(tmp_path):
     assert counts == {(s, b): 4 for s in ("plan-verification", "action-single") for b in ("2-4", "5-8", "9-12")}
     assert all(2 <= r["features"]["plan-length"] <= 12 for r in recs)
     config = json.loads((tmp_path / "run" / "config.json").read_text())
-    assert config["identity"]["stratify"] == {"feature": "plan-length", "bins": "2-4,5-8,9-12", "per_bin": 4}
+    assert config["identity"]["items"]["stratify"] == {"feature": "plan-length", "bins": "2-4,5-8,9-12", "per_bin": 4}
 
 
 def test_stratify_says_which_bin_fell_short_and_how_many_it_found(tmp_path, capsys):

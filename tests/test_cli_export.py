@@ -46,7 +46,7 @@ def test_export_items_are_those_score_builds(tmp_path, monkeypatch):
     assert all(r["accuracy"] == 1.0 for r in summary["rows"])
     # 'paper' through a frozen set: the sub-tasks it lacks are left out, with the reason
     assert "action-generation" in summary["not_built"]
-    assert summary["config"]["items"]["items_digest"] == json.loads(
+    assert summary["identity"]["items"]["frozen"] == json.loads(
         (tmp_path / "x" / "widthbench_export.json").read_text())["items_digest"]
 
 

@@ -170,7 +170,7 @@ def test_a_lost_cluster_is_one_line_exit_3_and_the_rerun_resumes(ray_cluster, sl
         out = tmp_path / "w"
         proc = _widthbench("widths", *SLOW_WIDTHS, "--out", str(out), "--quiet", "--executor", "ray",
                            "--ray-address", address)
-        partial = out / "widths.partial.jsonl"
+        partial = out / "widths.jobs.jsonl"
         deadline = time.monotonic() + 120
         while proc.poll() is None and time.monotonic() < deadline:
             if partial.is_file() and partial.read_text().count("\n") >= 1:
@@ -191,7 +191,7 @@ def test_a_lost_cluster_is_one_line_exit_3_and_the_rerun_resumes(ray_cluster, sl
     _, err2 = rerun.communicate(timeout=300)
     assert rerun.returncode == 0, err2
     assert f"{done_before} of 8 jobs done by an earlier run" in err2
-    assert not partial.exists()
+    assert partial.read_text().count("\n") == 8  # every job's rows, kept: a rerun recomputes nothing
     for f in ("widths.csv", "widths.jsonl"):
         assert (out / f).read_bytes() == (slow_reference / f).read_bytes()
 

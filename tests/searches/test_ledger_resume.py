@@ -14,7 +14,8 @@ NOVELTY_CONFIG = SearchConfig(method="tot-bfs", mapping="esa", novelty="llm", ve
 
 
 def _strip(item: dict) -> dict:
-    return {k: v for k, v in item.items() if k not in ("wall_time", "ledger")}  # latencies differ
+    # latencies differ; each call names the run that made its reply
+    return {k: v for k, v in item.items() if k not in ("wall_time", "calls")}
 
 
 def test_ledger_totals_equal_the_sum_over_calls_novelty_included(bw_problems, model_factory, tmp_path):
@@ -58,13 +59,15 @@ class _Dies:
 
     def __init__(self, model, limit: int):
         self.model, self.limit, self.answered = model, limit, 0
-        self.simulated, self.spec, self.name, self.backend = model.simulated, model.spec, model.name, model.backend
 
-    async def arun(self, requests, progress=True, ledger=None):
+    def __getattr__(self, name):
+        return getattr(self.model, name)
+
+    async def arun(self, requests, progress=True, ledger=None, tag=None):
         if self.answered + len(requests) > self.limit:
             raise Killed("killed")
         self.answered += len(requests)
-        return await self.model.arun(requests, progress, ledger)
+        return await self.model.arun(requests, progress, ledger, tag)
 
 
 def test_resume_after_kill_loses_nothing(bw_problems, model_factory, tmp_path):
@@ -83,6 +86,10 @@ def test_resume_after_kill_loses_nothing(bw_problems, model_factory, tmp_path):
     assert again.counters["cached"] > 0  # the calls made before the kill were not paid twice
     assert resumed["solved"] == clean["solved"] and resumed["n"] == clean["n"] == len(bw_problems)
     assert resumed["total_tokens"] == clean["total_tokens"]
+    # The ledger of the resumed run is the clean run's: the replies its first invocation received came
+    # back from the cache as this run's own, not as cached calls.
+    ledger = lambda d: {k: v for k, v in json.loads((d / "tokens.json").read_text()).items() if k != "run"}  # noqa: E731
+    assert ledger(tmp_path / "run") == ledger(tmp_path / "clean")
     ids = [it["id"] for it in read_items(tmp_path / "run")]
     assert sorted(ids) == sorted(p.id for p in bw_problems)
     rerun = model_factory("sim:oracle", "shared")
@@ -92,7 +99,7 @@ def test_resume_after_kill_loses_nothing(bw_problems, model_factory, tmp_path):
 
 def test_rerun_with_another_configuration_is_refused(bw_problems, model_factory, tmp_path):
     solve(SearchConfig(method="naive"), bw_problems[:1], model_factory(), tmp_path / "run", progress=False)
-    with pytest.raises(UserError, match="--thinking"):
+    with pytest.raises(UserError, match=r"search\.thinking: false -> true"):
         solve(SearchConfig(method="naive", thinking=True), bw_problems[:1], model_factory(), tmp_path / "run",
               progress=False)
 
@@ -110,14 +117,16 @@ class _Slow:
 
     def __init__(self, model):
         self.model, self.batches = model, 0
-        self.simulated, self.spec, self.name, self.backend = model.simulated, model.spec, model.name, model.backend
 
-    async def arun(self, requests, progress=True, ledger=None):
+    def __getattr__(self, name):
+        return getattr(self.model, name)
+
+    async def arun(self, requests, progress=True, ledger=None, tag=None):
         import asyncio
 
         self.batches += 1
         await asyncio.sleep(0.02)
-        return await self.model.arun(requests, progress, ledger)
+        return await self.model.arun(requests, progress, ledger, tag)
 
 
 def test_instances_share_model_calls_in_waves(bw_problems, model_factory, tmp_path):

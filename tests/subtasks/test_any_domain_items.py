@@ -309,7 +309,7 @@ def test_max_width_is_a_recorded_run_setting(two_instances, tmp_path, capsys):
     capsys.readouterr()
     code = main(["score", "--instances", str(two_instances), "--model", "sim:oracle", "--subtask", "width-estimate",
                  "--count", "2", "--thinking", "off", "--out", str(run), "--quiet"])
-    assert code == 2 and "max_width 3 -> None" in capsys.readouterr().err  # another cap is another run
+    assert code == 2 and "items.max_width: 3 -> 4" in capsys.readouterr().err  # another cap is another run
 
 
 def test_an_instance_folder_is_tried_to_its_end_for_a_rare_item():

@@ -80,7 +80,7 @@ def test_a_toy_subtask_is_one_module(tmp_path):
     class Counting:  # a model that counts the objects in the prompt (no simulator needed)
         spec, simulated, concurrency = "toy:counter", True, 1
 
-        def run(self, requests, progress=False):
+        def run(self, requests, progress=False, tag=None):
             from widthbench.llm.types import Reply
             return [Reply(text=str(len(r.messages[-1]["content"].split("?")[1].split())), reasoning=None,
                           prompt_tokens=1, completion_tokens=1, thinking_tokens=0, finish_reason="stop",

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     model = open_model(args.model, cache_dir=out / "cache", simulator=simulator_for(args.model))
     run_dir = out / "score"
     try:
-        summary = run_score(config, model, run_dir, quiet=True)
+        summary = run_score(config, model, run_dir, quiet=True, replace=True)
     finally:
         model.close()
     paths = write_report([run_dir])

@@ -196,7 +196,8 @@ def run(args: argparse.Namespace) -> int:
     model = open_model_from_args(args, simulator=simulator_for(args.model))
     try:
         with removed_if_left_empty(args.out), open_executor(spec) as executor:
-            summary = run_score(config, model, args.out, quiet=args.quiet, executor=executor)
+            summary = run_score(config, model, args.out, quiet=args.quiet, executor=executor,
+                                described=described_from_args(args, spec))
     finally:
         model.close()
     print(format_table(summary))
@@ -211,6 +212,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"run folder: {args.out} (items.jsonl, summary.json, tokens.json); "
               f"`widthbench report {args.out}` writes the tables and report.html")
     return incomplete_exit(failed_item_modes(config, args.out))
+
+
+def described_from_args(args: argparse.Namespace, spec) -> dict:
+    """How a run is made, recorded beside its identity (never part of it): servers, executor, jobs."""
+    return {"base_urls": getattr(args, "base_url", None), "executor": spec.backend, "jobs": spec.workers,
+            "cache_dir": str(getattr(args, "cache_dir", None) or "") or None}
 
 
 def failed_item_modes(config, out) -> int:

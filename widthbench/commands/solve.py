@@ -128,8 +128,7 @@ def run(args) -> int:
     source = {"domain": args.domain, "instances": args.instances, "tasks": args.tasks, "rows": args.rows,
               "count": args.count, "seed": args.seed, "max_plan_length": args.max_plan_length,
               "min_plan_length": args.min_plan_length, **gen}
-    if args.reader != "flexible":  # recorded only when not the default, so older runs still resume
-        source["reader"] = args.reader
+    source["reader"] = args.reader
     problems = load_problems(args.domain, count=args.count, seed=args.seed,
                              max_plan_length=args.max_plan_length, min_plan_length=args.min_plan_length,
                              instances=args.instances, domain_file=domain_file, rows=args.rows,
@@ -146,6 +145,7 @@ def run(args) -> int:
 
     from widthbench.llm.cli_args import model_options
     from widthbench.planners.executor import open_executor, spec_from_args
+    from widthbench.commands.score import described_from_args
 
     spec = spec_from_args(args)
     model = open_model_from_args(args, simulator=simulator_for(args.model))
@@ -154,10 +154,9 @@ def run(args) -> int:
     try:
         with open_executor(spec) as executor:
             for config, out in zip(configs, outs):
-                forget_failed_instances(out)
                 summaries.append(solve(config, problems, model, out, parallel=args.parallel, source=source,
                                        progress=False if args.quiet else None, executor=executor,
-                                       model_factory=factory))
+                                       model_factory=factory, described=described_from_args(args, spec)))
     finally:
         model.close()
     failed = 0
@@ -188,21 +187,3 @@ def failed_instances(out, summary) -> list[str]:
 
     wanted = set(summary.get("instances") or ()) or None
     return [it["id"] for it in read_items(out) if _failed(it) and (wanted is None or it["id"] in wanted)]
-
-
-def forget_failed_instances(out) -> None:
-    """Drop the lines of instances whose search met a failed request, so this run searches them
-    again (their other model calls come from the cache): a search that lost a call is incomplete."""
-    import os
-    from pathlib import Path
-
-    from widthbench.searches.run import ITEMS, read_items
-
-    path = Path(out) / ITEMS
-    items = read_items(out)
-    if not any(_failed(it) for it in items):
-        return
-    tmp = path.with_suffix(".jsonl.tmp")
-    tmp.write_text("".join(json.dumps(it, ensure_ascii=False) + "\n" for it in items if not _failed(it)),
-                   encoding="utf-8")
-    os.replace(tmp, path)

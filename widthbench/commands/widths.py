@@ -8,7 +8,11 @@ import re
 import sys
 import time
 
+from pathlib import Path
+
 from widthbench.errors import UserError
+from widthbench.runstore import RunStore
+from widthbench.subtasks.identity import digest, instances_digest
 
 HELP = "effective widths (IW) of Game-of-24 puzzles or planning instances, with prunable fractions"
 DESCRIPTION = (
@@ -61,27 +65,29 @@ def run(args) -> int:
         raise UserError(f"--max-width (--max-k) must be >= 0, got {args.max_width}")
     from widthbench.planners.executor import open_executor, spec_from_args
     from widthbench.planners.widths import compute_rows
-    from widthbench.runfiles import check_output_dir, make_output_dir
+    from widthbench.runfiles import check_output_dir
 
     spec = spec_from_args(args)
-    out = check_output_dir(args.out, "--out")
+    check_output_dir(args.out, "--out")
     jobs, title = _jobs(args, spec.workers)
-    make_output_dir(out, "--out")
-    # Each finished job's rows go to OUT/widths.partial.jsonl at once: a run that stops (a lost
-    # cluster: exit 3) is resumed by the same command, which computes only the missing jobs.
-    partial = out / PARTIAL
+    # Each finished job's rows go to the run store's OUT/widths.jobs.jsonl at once: a run that stops
+    # (a lost cluster: exit 3, an interrupt) is resumed by the same command, which computes only the
+    # missing jobs; a rerun with other settings is refused (widthbench.runstore).
+    store = RunStore.open(args.out, kind="widths", identity=widths_identity(args),
+                          described={"executor": spec.describe(), "jobs": spec.jobs or 1, "started": time.time()},
+                          key=lambda rec: rec["key"], records=JOBS)
+    out = store.path
     keys = [_job_key(fn, arg) for fn, arg in jobs]
-    done = _read_partial(partial)
+    done = {rec["key"]: rec["rows"] for rec in store.records()}
     todo = [n for n, k in enumerate(keys) if k not in done]
     if len(todo) < len(jobs) and not args.quiet:
-        print(f"widths: {len(jobs) - len(todo)} of {len(jobs)} jobs done by an earlier run ({partial})",
+        print(f"widths: {len(jobs) - len(todo)} of {len(jobs)} jobs done by an earlier run ({store.records_path})",
               file=sys.stderr)
     t0 = time.perf_counter()
-    with open(partial, "a", encoding="utf-8") as f, open_executor(spec) as executor:
+    with open_executor(spec) as executor:
         def keep(i: int, rows: list[dict]) -> None:
             done[keys[todo[i]]] = rows
-            f.write(json.dumps({"key": keys[todo[i]], "rows": rows}) + "\n")
-            f.flush()
+            store.append([{"key": keys[todo[i]], "rows": rows}])
 
         compute_rows([jobs[n] for n in todo], executor, desc=f"widths {args.target}", quiet=args.quiet,
                      on_result=keep)
@@ -104,7 +110,7 @@ def run(args) -> int:
     summary.update(target=args.target, single_goals=args.single_goals, rows=args.rows,
                    n_instances=len({r["instance"] for r in rows}), jobs=spec.jobs or 1,
                    executor=spec.describe(), wall_time_s=round(wall, 3))
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    store.write_json("summary.json", summary)
     plot(rows, args.max_width, out / "widths.png", title)
     hist = " ".join(f"{k}:{v}" for k, v in summary["histogram"].items())
     pt = summary["prunable"]["prunable_of_tree"]["mean"]
@@ -112,12 +118,23 @@ def run(args) -> int:
              f"widths {hist}", mean_width_text(summary)]
     if pt is not None:
         parts.append(f"prunable of the state tree {100 * pt:.1f}%")
-    partial.unlink(missing_ok=True)
     print("; ".join(parts) + f"; wrote {out}/widths.jsonl, widths.csv, summary.json, widths.png")
     return 0
 
 
-PARTIAL = "widths.partial.jsonl"
+JOBS = "widths.jobs.jsonl"
+# How a widths run is made, not what it computes: recorded beside the identity.
+_DESCRIBED = ("command", "out", "quiet", "jobs", "executor", "ray_address", "handler")
+
+
+def widths_identity(args) -> dict:
+    """Every option that decides the rows, and a digest of a TARGET folder's PDDL files."""
+    ident = {k: v for k, v in sorted(vars(args).items()) if k not in _DESCRIBED and not callable(v)}
+    if Path(args.target).is_dir():
+        ident["target_files"] = instances_digest(args.target)
+    if args.domain:
+        ident["domain_file"] = digest(Path(args.domain).read_bytes()) if Path(args.domain).is_file() else args.domain
+    return ident
 
 
 def _job_key(fn, arg) -> str:
@@ -132,22 +149,6 @@ def _job_key(fn, arg) -> str:
         what = list(arg)
     text = json.dumps([fn.__name__, what], sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()[:20]
-
-
-def _read_partial(path) -> dict[str, list[dict]]:
-    """Rows of jobs finished by an earlier run (a line cut by a kill is dropped: its job runs again)."""
-    out: dict[str, list[dict]] = {}
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except FileNotFoundError:
-        return out
-    for line in lines:
-        try:
-            rec = json.loads(line)
-            out[rec["key"]] = rec["rows"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            continue
-    return out
 
 
 def write_csv(rows: list[dict], path) -> None:
