@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from widthbench.errors import UserError
 
@@ -21,15 +22,21 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from widthbench.llm.cli_args import add_model_arguments
-    from widthbench.searches.config import MAPPINGS, METHODS, NOVELTY, SOURCES, STYLES, VERIFY
+    from widthbench.searches.config import METHODS, NOVELTY, SOURCES, STYLES, VERIFY
 
     d = p.add_argument_group("search")
-    d.add_argument("--method", default="tot-dfs", choices=METHODS, help="search method (default tot-dfs)")
-    d.add_argument("--mapping", default="direct", choices=MAPPINGS,
-                   help="direct: one prompt gives the next state; esa: action generation, then successor mapping")
-    d.add_argument("--novelty", default="off", choices=NOVELTY,
-                   help="off, llm (seed 000's yes/no question) or oracle (exact novelty at the instance width)")
-    d.add_argument("--verify", default="engine", choices=VERIFY, help="goal check by the engine or the model")
+    # --method, --mapping, --novelty and --verify take comma-separated lists: their product (with
+    # --thinking both) is a grid, one run per configuration in RUN/<varying values> (searches.grid)
+    d.add_argument("--method", default="tot-dfs", metavar="M[,M…]",
+                   help=f"search method(s): {', '.join(METHODS)} (default tot-dfs; a list runs each)")
+    d.add_argument("--mapping", default="direct", metavar="M[,M…]",
+                   help="direct: one prompt gives the next state; esa: action generation, then successor "
+                   "mapping (a list runs each)")
+    d.add_argument("--novelty", default="off", metavar="N[,N…]",
+                   help=f"{', '.join(NOVELTY)}: off, llm (the paper's yes/no question) or oracle (exact "
+                   "novelty at the instance width); a list runs each")
+    d.add_argument("--verify", default="engine", metavar="V[,V…]",
+                   help=f"goal check by the {' or the '.join(VERIFY)} (a list runs each)")
     d.add_argument("--actions", default="llm", choices=SOURCES,
                    help="who proposes actions or next states (engine: best-first applicable actions)")
     d.add_argument("--successors", default="llm", choices=SOURCES, help="who maps actions to successors (esa)")
@@ -87,6 +94,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     from widthbench.llm.cli_args import incomplete_exit, open_model_from_args
     from widthbench.searches.config import SearchConfig
+    from widthbench.searches.grid import (LIST_OPTIONS, depth_warning, describe, grid_configs, parse_list,
+                                          run_folders, write_grid)
     from widthbench.searches.run import load_problems, solve
 
     domain_file = None
@@ -109,15 +118,17 @@ def run(args) -> int:
     from widthbench.llm.types import thinking_modes
 
     modes = thinking_modes(args.thinking)
-    configs = [SearchConfig(
-        method=args.method, mapping=args.mapping, novelty=args.novelty, verify=args.verify,
-        actions=args.actions, successors=args.successors, style=args.style,
-        thinking=thinking, seed=args.seed, max_depth=args.max_depth,
+    lists = {name: parse_list(getattr(args, name), name, allowed) for name, allowed in LIST_OPTIONS.items()}
+    base = SearchConfig(
+        method=lists["method"][0], mapping=lists["mapping"][0], novelty=lists["novelty"][0],
+        verify=lists["verify"][0], actions=args.actions, successors=args.successors, style=args.style,
+        seed=args.seed, max_depth=args.max_depth,
         branch_factor=args.branch_factor, max_states=args.max_states, rollouts=args.rollouts,
         lam=args.lam, tau_pre=args.tau_pre, tau_post=args.tau_post, patience=args.patience,
         iterations=args.iterations, temperature=args.temperature,
         novelty_max_chars=args.novelty_max_chars, novelty_width=args.novelty_width,
-        extension=not args.no_prompt_extension, max_tokens=args.max_tokens).check() for thinking in modes]
+        extension=not args.no_prompt_extension, max_tokens=args.max_tokens)
+    configs = grid_configs(base, lists, modes)
     gen = {}
     if args.blocks is not None:
         gen["blocks"] = args.blocks
@@ -135,10 +146,14 @@ def run(args) -> int:
                              tasks=args.tasks, style=args.style,
                              extension=configs[0].extension, novelty_width=args.novelty_width,
                              generator_options=gen, reader=args.reader)
-    from pathlib import Path
-
-    outs = [Path(args.out) / f"thinking-{'on' if c.thinking else 'off'}" if len(configs) > 1 else Path(args.out)
-            for c in configs]
+    outs = run_folders(args.out, configs)
+    warning = depth_warning(problems, max(c.max_depth for c in configs))
+    if warning and any(c.method != "naive" for c in configs):
+        print(warning, file=sys.stderr)
+    if len(configs) > 1:
+        write_grid(args.out, configs, outs)
+        if not args.quiet:
+            print(f"solve: {describe(configs)} on {len(problems)} instances, into {args.out}/", file=sys.stderr)
     from widthbench.simulated import simulator_for
 
     import functools
