@@ -13,7 +13,8 @@ A sub-task names one answer kind (docs/subtasks.md, "Readers"); the kind fixes
   samples it).
 
 Both readers return the same value type per kind: a list of PDDL action texts, one PDDL action
-text, an ordered plan, a state bitmask, an action -> state mapping, a bool, or an int.
+text, an ordered plan (or, for plan generation, `impossible.NO_PLAN`: the answer declares that no plan
+exists), a state bitmask, an action -> state mapping, a bool, or an int.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from widthbench.errors import ParseError
-from widthbench.pddl_domains.readers import Reading
+from widthbench.pddl_domains.readers import Reading, impossible
 from widthbench.subtasks import api, flexible
 
 READERS = ("flexible", "strict")
@@ -133,11 +134,40 @@ def _strict_plan(item, text, style):
     return api.renderer(item.task, style).parse_plan(parse.answer_section(text))
 
 
+def _strict_plan_or_none(item, text, style):
+    """The strict plan reader, or `impossible.NO_PLAN` when the answer section declares that no plan
+    exists (and gives no plan: both is a ParseError)."""
+    from widthbench.subtasks import parse
+
+    section = parse.answer_section(text)
+    if not impossible.strict_declaration(section):
+        return _strict_plan(item, text, style)
+    try:
+        plan = api.renderer(item.task, style).parse_plan(section)
+    except ParseError:
+        return impossible.NO_PLAN
+    if plan:
+        raise ParseError("the answer both declares that no plan exists and gives a plan")
+    return impossible.NO_PLAN
+
+
+def _flexible_plan_or_none(item, text, style):
+    return impossible.read_plan_or_declaration(lambda t: flexible.read_plan(item.task, t, style), text)
+
+
+def _plan_or_none_constraint(item, style):
+    plans = one_of_lines(_action_texts(item, style), empty="none")
+    return {"regex": f"(?:{plans}|{re.escape(impossible.NO_PLAN)})"}
+
+
 ACTION_LIST = _on_task("action-list", lambda item, text, style: api.parse_action_list(item.task, text, style),
                        "read_action_list", _action_list_constraint)
 ACTION = _on_task("action", lambda item, text, style: api.parse_single_action(item.task, text, style),
                   "read_single_action", _action_constraint)
 PLAN = _on_task("plan", _strict_plan, "read_plan", _action_list_constraint)
+# Plan generation on sets that may hold unsolvable instances: a plan, or a declaration that none exists
+PLAN_OR_NONE = AnswerKind("plan-or-none", strict=_strict_plan_or_none, flexible=_flexible_plan_or_none,
+                          constraint=_plan_or_none_constraint)
 STATE = _on_task("state", lambda item, text, style: api.parse_successor(item.task, text, style),
                  "read_state", _state_constraint)
 MAPPING = _on_task("mapping",

@@ -155,10 +155,12 @@ def verification_prompt(task: Task, plan, style: str) -> list[dict]:
     return _prompts.messages(task.domain, user)
 
 
-def plan_generation_prompt(task: Task, style: str) -> list[dict]:
-    """A whole plan from the initial state to the goal (PlanBench task 1)."""
+def plan_generation_prompt(task: Task, style: str, may_be_unsolvable: bool = False) -> list[dict]:
+    """A whole plan from the initial state to the goal (PlanBench task 1); ``may_be_unsolvable``
+    (a set with certified unsolvable instances): the prompt says how to answer that no plan exists."""
     r = renderer(task, style)
-    user = _user(task, "plan_generation", style, state=r.state(task.init), goal=r.goal())
+    kind = "plan_generation_or_none" if may_be_unsolvable else "plan_generation"
+    user = _user(task, kind, style, state=r.state(task.init), goal=r.goal())
     return _prompts.messages(task.domain, user)
 
 

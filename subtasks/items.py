@@ -121,6 +121,11 @@ class Pool:
             self._extend(max(i + 1, 2 * len(self._instances)))
         return self._instances[i]
 
+    def any_unsolvable(self) -> bool:
+        """Whether the pool holds a certified unsolvable instance (an instance folder from
+        ``generate --unsolvable``; generated pools never do)."""
+        return self.fixed and any(getattr(x, "solvable", None) is False for x in self._instances)
+
     def data(self, i: int) -> dict:
         d = self._cache.get(i)
         if d is None:

@@ -50,6 +50,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_argument("--planner", default="auto", choices=("auto", "bfs", "exact", "fd"),
                      help="auto: breadth-first search, then A*/LM-cut or Fast Downward for large tasks")
     opt.add_argument("--timeout", type=float, default=300.0, metavar="SEC", help="per optimal-plan call")
+    p.add_argument("--unsolvable", action="store_true",
+                   help="draw instances whose goal cannot be reached (each goal atom reachable, not all at once), "
+                   "each certified by exhaustive search of the reachable states; the manifest records "
+                   "\"solvable\": false and the certificate (method, states explored)")
     p.add_argument("--max-failed-draws", type=int, default=2000, metavar="N",
                    help="give up after N consecutive rejected draws (duplicates, trivial goals, filtered)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -83,15 +87,23 @@ def run(args) -> int:
     show = not args.quiet and sys.stderr.isatty()
     with tqdm(total=args.count, desc=f"generate {args.domain}", unit="inst", file=sys.stderr,
               disable=not show) as bar:
-        instances = generate(
-            args.domain, args.count, args.seed, min_plan_length=lo, max_plan_length=hi, width=args.width,
-            optimal=args.optimal, planner=args.planner,
-            timeout=args.timeout, max_failed_draws=args.max_failed_draws, progress=bar.update, **options)
+        if args.unsolvable:
+            instances = generate(args.domain, args.count, args.seed, unsolvable=True, min_plan_length=lo,
+                                 max_plan_length=hi, width=args.width, max_failed_draws=args.max_failed_draws,
+                                 progress=bar.update, **options)
+        else:
+            instances = generate(
+                args.domain, args.count, args.seed, min_plan_length=lo, max_plan_length=hi, width=args.width,
+                optimal=args.optimal, planner=args.planner,
+                timeout=args.timeout, max_failed_draws=args.max_failed_draws, progress=bar.update, **options)
     if args.force:
         _remove_old_set(out)
     write_instance_set(out, args.domain, instances)
     lengths = [i.optimal_length for i in instances if i.optimal_length is not None]
     summary = f"wrote {len(instances)} {args.domain} instances to {out}"
+    if args.unsolvable:
+        explored = [i.certificate["states_explored"] for i in instances]
+        summary += f" (unsolvable, each certified by exhaustive search of {min(explored)}-{max(explored)} states)"
     if lengths:
         summary += f" (optimal plan lengths {min(lengths)}-{max(lengths)}, mean {sum(lengths) / len(lengths):.1f})"
     print(summary)
