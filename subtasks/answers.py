@@ -135,17 +135,20 @@ def _strict_plan(item, text, style):
 
 
 def _strict_plan_or_none(item, text, style):
-    """The strict plan reader, or `impossible.NO_PLAN` when the answer section declares that no plan
-    exists (and gives no plan: both is a ParseError)."""
+    """The strict plan reader, or `impossible.NO_PLAN` when the answer section is a declaration that
+    no plan exists, line by line (lines besides it: a plan there is a ParseError, as is other text)."""
     from widthbench.subtasks import parse
 
     section = parse.answer_section(text)
     if not impossible.strict_declaration(section):
         return _strict_plan(item, text, style)
-    try:
-        plan = api.renderer(item.task, style).parse_plan(section)
-    except ParseError:
+    rest = [ln for ln in section.split("\n") if ln.strip() and not impossible.declarations(ln)]
+    if not rest:
         return impossible.NO_PLAN
+    try:
+        plan = api.renderer(item.task, style).parse_plan("\n".join(rest))
+    except ParseError:
+        raise ParseError(f"the answer declares that no plan exists and goes on: {rest[0].strip()!r}") from None
     if plan:
         raise ParseError("the answer both declares that no plan exists and gives a plan")
     return impossible.NO_PLAN

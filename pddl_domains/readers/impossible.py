@@ -56,7 +56,7 @@ _PATTERNS = [
     rf"\b(?:cannot|can\s*not|can't|could\s+not|couldn't|never)\s+(?:{_ADV}){_VERB}\s+(?:the\s+)?"
     r"(?:goal|target|desired|required|final)",
     # a bare verdict: "impossible.", "unsolvable", "not solvable!"
-    rf"^\W*(?:{_ADV}){_BAD}\W*$",
+    rf"(?:^|,)\W*(?:{_ADV}){_BAD}(?:\s+(?:here|from\s+here|from\s+the\s+(?:initial|start)\w*(?:\s+state)?))?\W*$",
 ]
 _DECLARATION = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
 # Clauses that do not assert: conditions, questions, doubts, negated verdicts.
