@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from widthbench.errors import ParseError
+from widthbench.pddl_domains import obfuscate
 from widthbench.pddl_domains.readers import Reading, impossible
 from widthbench.subtasks import api, flexible
 
@@ -111,12 +112,24 @@ def _integer_constraint(item, style):
 # The kinds
 
 
+def on_view(task, read, actions=None) -> Reading:
+    """``read(task)`` (or ``read(task, actions)``): a flexible reader over ``task``; for an obfuscated
+    task over its renamed view, the actions asked given and the value read back in original names."""
+    if not obfuscate.is_obfuscated(task):
+        return read(task) if actions is None else read(task, actions)
+    v = obfuscate.view(task)
+    r = read(v.task) if actions is None else read(v.task, tuple(v.to_view(a, "action") for a in actions))
+    return Reading(v.value_back(r.value), r.span, r.rule)
+
+
 def _on_task(name: str, strict, flexible: str, constraint, *, actions: bool = False) -> AnswerKind:
     """A kind read against the task (and, for mappings, the asked actions)."""
     flex = _flex(flexible)
 
     def read_flexible(item, text, style):
-        return flex(item.task, text, style, item.actions) if actions else flex(item.task, text, style)
+        if actions:
+            return on_view(item.task, lambda task, acts: flex(task, text, style, acts), item.actions)
+        return on_view(item.task, lambda task: flex(task, text, style))
 
     return AnswerKind(name, strict=strict, flexible=read_flexible, constraint=constraint)
 
@@ -155,7 +168,8 @@ def _strict_plan_or_none(item, text, style):
 
 
 def _flexible_plan_or_none(item, text, style):
-    return impossible.read_plan_or_declaration(lambda t: flexible.read_plan(item.task, t, style), text)
+    return on_view(item.task, lambda task: impossible.read_plan_or_declaration(
+        lambda t: flexible.read_plan(task, t, style), text))
 
 
 def _plan_or_none_constraint(item, style):

@@ -93,8 +93,12 @@ class Pool:
     """Instances in a fixed order, with their tasks, ground truth, width and IW trace cached."""
 
     def __init__(self, domain: str | None, seed: int, instances=None, generator_options=None,
-                 initial: int = 1, max_width: int = DEFAULT_MAX_WIDTH):
+                 initial: int = 1, max_width: int = DEFAULT_MAX_WIDTH, obfuscation: tuple = ()):
         self.domain = domain
+        # --obfuscate (mode, seed): every task's domain carries it (pddl_domains.obfuscate); the
+        # tasks, their truth and the items are the plain ones
+        self.obfuscation = tuple(obfuscation or ())
+        self._attached: dict[int, tuple] = {}  # id(plain domain) -> (plain domain, attached domain)
         self.seed = seed
         self.max_width = check_max_width(max_width)
         self.fixed = instances is not None
@@ -130,8 +134,18 @@ class Pool:
         d = self._cache.get(i)
         if d is None:
             inst = self.instance(i)
-            d = self._cache[i] = {"instance": inst, "task": inst.task()}
+            d = self._cache[i] = {"instance": inst, "task": self._present(inst.task())}
         return d
+
+    def _present(self, task: strips.Task) -> strips.Task:
+        if not self.obfuscation:
+            return task
+        from widthbench.pddl_domains import obfuscate
+
+        hit = self._attached.get(id(task.domain))
+        if hit is None or hit[0] is not task.domain:
+            hit = self._attached[id(task.domain)] = (task.domain, obfuscate.attach(task.domain, *self.obfuscation))
+        return dataclasses.replace(task, domain=hit[1])
 
     def task(self, i: int) -> strips.Task:
         return self.data(i)["task"]
@@ -180,7 +194,7 @@ class Pool:
         if not todo:
             return
         jobs = [(subtask, i, self.instance(i), self._cache.get(i), self.seed, self.max_width,
-                 min(index + n, count - 1), count, options) for n, i in enumerate(todo)]
+                 min(index + n, count - 1), count, options, self.obfuscation) for n, i in enumerate(todo)]
         for i, d in zip(todo, executor.map(_prepare_instance, jobs, quiet=True)):
             self._staged[(subtask, i)] = d  # None: the worker's build raised; the loop runs it here
 
@@ -349,8 +363,8 @@ def _prepare_instance(job) -> dict | None:
     build raised: the sequential loop then meets the same error itself)."""
     from widthbench.subtasks.registry import Registry
 
-    subtask, i, instance, cache, seed, max_width, index, count, options = job
-    pool = Pool(None, seed, instances=[None] * i + [instance], max_width=max_width)
+    subtask, i, instance, cache, seed, max_width, index, count, options, obfuscation = job
+    pool = Pool(None, seed, instances=[None] * i + [instance], max_width=max_width, obfuscation=obfuscation)
     if cache is not None:
         pool._cache[i] = cache
     try:

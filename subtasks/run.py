@@ -25,6 +25,7 @@ from widthbench.errors import UserError
 from widthbench.llm.types import on_off
 from widthbench.runfiles import make_output_dir
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
+from widthbench.subtasks.obfuscation import identity as obfuscation_identity  # issue 29
 from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
                                       NotEnoughItems, Pool, Strata, build_items)
 from widthbench.subtasks.registry import Registry
@@ -91,6 +92,8 @@ class ScoreConfig:
     items: str | None = None
     # --stratify FEATURE --bins ... --per-bin N (items.Strata): part of the run's identity.
     strata: Strata | None = None
+    # --obfuscate MODE --obfuscate-seed N: (mode, seed), () for none (subtasks.obfuscation; issue 29).
+    obfuscate: tuple = ()
 
     def identity(self, model_spec: str) -> dict:
         """What must match for a rerun to resume (sub-tasks and modes may be added)."""
@@ -105,7 +108,9 @@ class ScoreConfig:
                 # Domain file, context and templates of the prompts (empty for a built-in domain
                 # with its hand-written context): subtasks.prompts.presentation_identity.
                 **_presentation(self),
-                **({"items": frozen_identity(self.items)} if self.items else {})}
+                **({"items": frozen_identity(self.items)} if self.items else {}),
+                # --obfuscate: {mode, seed} and the renaming beside it (issue 29)
+                **obfuscation_identity(self.obfuscate, self.domain, self.instances, self.domain_file)}
 
     def modes(self, subtask: str) -> list[Mode]:
         exts = self.extensions if subtask == "action-single" else (False,)
@@ -173,9 +178,10 @@ def _instances(config: ScoreConfig, count: int) -> Pool:
                                   context_file=config.context_file, templates_file=config.templates_file)
         if not insts:
             raise UserError(f"no instances in {config.instances}")
-        return Pool(None, config.seed, instances=insts, max_width=_max_width(config))
+        return Pool(None, config.seed, instances=insts, max_width=_max_width(config),
+                    obfuscation=config.obfuscate)  # issue 29
     return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count,
-                max_width=_max_width(config))
+                max_width=_max_width(config), obfuscation=config.obfuscate)  # issue 29
 
 
 def _max_width(config: ScoreConfig) -> int:

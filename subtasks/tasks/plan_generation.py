@@ -10,7 +10,9 @@ Unsolvable instances (``generate --unsolvable``: certified, `generators.unsolvab
 ``{"solvable": false, "h_star": null, "optimal_plan": null, "certificate": ...}``. An answer that
 declares no plan exists (`pddl_domains.readers.impossible`) is correct (``valid`` and ``optimal`` 1);
 any plan offered is wrong, and counted apart in ``claimed_plan`` ("claimed a plan for an unsolvable
-task"); on a solvable task a declaration is wrong and counted in ``declared_impossible``. When the
+task"); on a solvable task a declaration is wrong and counted in ``declared_impossible``. Both are
+counts beside the headline metrics: each row's extras ``unsolvable``, ``claimed_plan_unsolvable`` and
+``declared_impossible_solvable`` on sets that hold unsolvable instances, and the error analysis. When the
 instance set holds an unsolvable instance, every item of it (solvable or not) is asked with the
 prompt that says how to answer "no plan exists" (``plan_generation_or_none``), and read with the
 reader that knows declarations; other sets keep the plain prompt and plan reader's answers.
@@ -25,7 +27,10 @@ from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import SubTask
 from widthbench.subtasks.tasks.common import actions_tokens, mean, parse_error_result, pattern, result
 
-METRICS = ("valid", "optimal", "claimed_plan", "declared_impossible")
+METRICS = ("valid", "optimal")
+# Counted apart (each item's metrics, each row's extras): a plan offered for an unsolvable task, and
+# a declaration of impossibility for a solvable one.
+COUNTS = ("claimed_plan", "declared_impossible")
 
 
 def build(pool, i, index, count, options):
@@ -68,7 +73,7 @@ def check_plan(task: strips.Task, plan) -> dict:
 def score(item, mode, outcomes):
     o = outcomes[0]
     if isinstance(o, ParseError):
-        return parse_error_result(METRICS, item.truth, o, {"failing_step": None, "reason": None})
+        return parse_error_result(METRICS + COUNTS, item.truth, o, {"failing_step": None, "reason": None})
     solvable = item.truth.get("solvable", True)
     if o.value == impossible.NO_PLAN:
         metrics = {"valid": int(not solvable), "optimal": int(not solvable), "claimed_plan": 0,
@@ -90,8 +95,15 @@ def score(item, mode, outcomes):
 
 def row_extras(records, metric):
     lengths = [r["metrics"].get("length") for r in records if r["metrics"].get("valid") and r["metrics"].get("length")]
-    return {"mean_valid_length": mean(lengths),
-            "mean_optimal_length": mean(r["info"].get("optimal_length") for r in records)}
+    out = {"mean_valid_length": mean(lengths),
+           "mean_optimal_length": mean(r["info"].get("optimal_length") for r in records)}
+    unsolvable = [r for r in records if (r.get("truth") or {}).get("solvable") is False]
+    if unsolvable or any((r.get("truth") or {}).get("solvable") for r in records):
+        out.update({"unsolvable": len(unsolvable),
+                    "claimed_plan_unsolvable": sum(int(r["metrics"].get("claimed_plan") or 0) for r in unsolvable),
+                    "declared_impossible_solvable": sum(int(r["metrics"].get("declared_impossible") or 0)
+                                                        for r in records)})
+    return out
 
 
 def errors(record, bump):
@@ -145,9 +157,7 @@ SUBTASKS = (SubTask(
     name="plan-generation", build=build, prompts=prompts, answer=answers.PLAN_OR_NONE, score=score,
     metrics=METRICS, row_extras=row_extras, errors=errors,
     labels={("valid", False): (170, "Plan Generation Valid"),
-            ("optimal", False): (180, "Plan Generation Optimal"),
-            ("claimed_plan", False): (181, "Plan Generation: claimed a plan for an unsolvable task"),
-            ("declared_impossible", False): (182, "Plan Generation: declared a solvable task unsolvable")},
+            ("optimal", False): (180, "Plan Generation Optimal")},
     simulate={"plan_generation": _simulate, "plan_generation_or_none": _simulate},
     # a valid plan may be longer than an optimal one: room for twice its length
     answer_tokens=lambda item, style: 2 * actions_tokens(item.task, style, item.truth["optimal_plan"] or [])),)
