@@ -409,6 +409,28 @@ def domain_text(task_or_domain) -> str:
     return domain_pddl(renamed_domain(dom, renaming(dom, mode, seed))) + "\n"
 
 
+def write_obfuscated_set(folder, tasks, ids, file_names) -> list[Path]:
+    """The renamed domain, one renamed problem per task and ``mapping.json`` (the renaming, with each
+    instance's object names) in ``folder``: files other tools can read (`generate --obfuscate`)."""
+    import json
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    first = tasks[0]
+    mode, seed = first.domain.obfuscation
+    written = [folder / "domain.pddl"]
+    written[0].write_text(domain_text(first), encoding="utf-8")
+    objects = {}
+    for task, inst_id, name in zip(tasks, ids, file_names):
+        (folder / name).write_text(problem_text(task), encoding="utf-8")
+        written.append(folder / name)
+        objects[inst_id] = dict(sorted(view(task).objects.items(), key=lambda kv: _natural(kv[0])))
+    mapping = {**renaming(first.domain, mode, seed).mapping(), "objects": objects}
+    (folder / "mapping.json").write_text(json.dumps(mapping, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    written.append(folder / "mapping.json")
+    return written
+
+
 # ---------------------------------------------------------------------------------------------
 # Rendering and reading through the view
 
