@@ -69,3 +69,28 @@ def from_args(args) -> tuple:
             raise UserError("--obfuscate-seed needs --obfuscate mystery|random|deceptive")
         return ()
     return check((mode, args.obfuscate_seed))
+
+
+# ---------------------------------------------------------------------------------------------
+# The report's note
+
+
+def report_lines(summary: dict, run: str) -> list[str]:
+    """Markdown lines naming a run's obfuscation and its renaming ([] for a plain run)."""
+    config = summary.get("config") or summary.get("source") or {}
+    ob = config.get("obfuscate")
+    if not ob:
+        return []
+    mapping = config.get("obfuscation_mapping") or {}
+    out = [f"### Obfuscated names ({run})", "",
+           f"Prompts showed the domain renamed: `--obfuscate {ob['mode']} --obfuscate-seed {ob['seed']}` "
+           "(truth and scoring are the plain run's; answers were read back into the original names).", "",
+           "| kind | original | shown as |", "|---|---|---|"]
+    if mapping.get("domain"):
+        out.append(f"| domain | | {mapping['domain']} |")
+    for kind in ("predicates", "actions", "types", "constants"):
+        for original, new in (mapping.get(kind) or {}).items():
+            out.append(f"| {kind[:-1]} | {original} | {new} |")
+    if isinstance(mapping.get("objects"), str):
+        out += ["", f"Objects: {mapping['objects']}."]
+    return out + [""]
