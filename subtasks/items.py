@@ -300,12 +300,15 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
     if strata is not None:
         count = strata.per_bin * len(strata.bins)
     filled = {b: 0 for b in strata.bins} if strata else {}
+    takes_unsolvable = record.answer.name == "plan-or-none"
     items: list[Item] = []
     i = 0
     skipped = 0
 
     def why() -> str:
         text = record.no_item(pool, options) if callable(record.no_item) else record.no_item
+        if not takes_unsolvable and pool.any_unsolvable():
+            text = "; ".join(x for x in (text, "certified unsolvable instances feed plan-generation only") if x)
         return f" ({text})" if text else ""
 
     def short_bins(instances: str) -> str:
@@ -322,7 +325,11 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
                 pool.prepare(subtask, range(i, i + ahead), len(items), count, options, executor)
             pool.install(subtask, i)
             try:
-                item = record.build(pool, i, len(items), count, options)
+                # a certified unsolvable instance feeds only sub-tasks whose answer may say "no plan"
+                if takes_unsolvable or getattr(pool.instance(i), "solvable", None) is not False:
+                    item = record.build(pool, i, len(items), count, options)
+                else:
+                    item = None
             except NotEnoughItems as exc:  # the instances ran out
                 if strata is not None:
                     raise NotEnoughItems(short_bins(f"all {i} instances of the folder")) from None

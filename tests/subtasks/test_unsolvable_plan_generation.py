@@ -48,3 +48,23 @@ def test_mixed_set(tmp_path):
     recs = _score(tmp_path, "sim:const:Answer: no plan exists", folder, 4, "declare")
     by = {r["features"]["solvable"]: r for r in recs}
     assert by[0]["correct"] and not by[1]["correct"] and by[1]["metrics"]["declared_impossible"] == 1
+
+
+def test_other_subtasks_skip_unsolvable_instances_and_rows_count_claims(tmp_path):
+    from widthbench.subtasks.items import Pool, build_items
+    from widthbench.generators import read_instance_set
+
+    folder = tmp_path / "set"
+    insts = generate("blocksworld", 2, 3, unsolvable=True, blocks=3) + generate("blocksworld", 2, 3, blocks=3)
+    write_instance_set(folder, "blocksworld", insts)
+    pool = Pool(None, 0, instances=read_instance_set(folder))
+    items = build_items("action-generation", pool, 2)
+    assert {i.instance_id for i in items} == {x.id for x in insts if x.solvable is not False}
+    model = open_model("sim:const:Answer:\n(pick-up a)", cache_dir=tmp_path / "cache")
+    try:
+        summary = run_score(ScoreConfig(subtasks=("plan-generation",), instances=str(folder), count=4,
+                                        styles=("pddl",), thinking=(False,)), model, tmp_path / "run", quiet=True)
+    finally:
+        model.close()
+    row = next(r for r in summary["rows"] if r["metric"] == "valid" and r.get("reader", "flexible") == "flexible")
+    assert row["unsolvable"] == 2 and row["claimed_plan_unsolvable"] == 2
