@@ -75,3 +75,18 @@ def test_plan_filters_do_not_apply():
     with pytest.raises(UserError, match="--max-plan-length"):
         generate("blocksworld", 2, 1, unsolvable=True, max_plan_length=4)
     assert strips  # the engine is what certifies
+
+
+def test_cli_generate_unsolvable(tmp_path, capsys):
+    from widthbench.cli import main
+
+    out = tmp_path / "u"
+    assert main(["generate", "blocksworld", "--count", "3", "--blocks", "4", "--seed", "2", "--unsolvable",
+                 "--out", str(out), "--quiet"]) == 0
+    assert "unsolvable, each certified by exhaustive search" in capsys.readouterr().out
+    for inst in read_instance_set(out):
+        _check_certified(inst)
+    assert main(["generate", "blocksworld", "--count", "3", "--seed", "2", "--unsolvable", "--plan-length", "4",
+                 "--out", str(tmp_path / "v"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "--unsolvable" in err and len(err.strip().splitlines()) == 1
