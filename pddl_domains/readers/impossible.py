@@ -29,6 +29,10 @@ __all__ = ["NO_PLAN", "declarations", "is_declaration", "read_plan_or_declaratio
 NO_PLAN = "no plan exists"  # the value a declaration reads as (plans are lists)
 
 _WHOLE = r"(?:the\s+)?(?:goal(?:\s+state)?s?|problem|task|instance|puzzle|it|this|that|the\s+target)"
+# "the goal", "this problem": the task itself; "it", "this", "that" alone may be one step ("that is
+# impossible because c is not clear"): a verdict on them must end its clause
+_STRONG = r"(?:the\s+|this\s+|that\s+)?(?:goal(?:\s+state)?s?|problem|task|instance|puzzle|target)"
+_WEAK = r"(?:it|this|that)"
 _BAD = (r"(?:unreachable|unattainable|unachievable|unsolvable|insoluble|impossible|infeasible|"
         r"not\s+(?:reachable|attainable|achievable|solvable|possible|feasible))")
 _VERB = r"(?:reach|achieve|attain|satisfy|solve|accomplish|get\s+to|arrive\s+at)"
@@ -46,7 +50,9 @@ _PATTERNS = [
     r"(?!\s+(?:is\s+)?(?:needed|required|necessary))",
     rf"\b{_PLANISH}s?\s+(?:does\s+not|doesn't|do\s+not|don't|cannot|can\s*not|can't)\s+exist",
     # "the goal is unreachable", "the problem is unsolvable", "this is impossible"
-    rf"\b{_WHOLE}\s+(?:is|are|'s|seems|seem|appears|appear)\s+(?:to\s+be\s+)?{_ADV}{_BAD}{_LOCAL}",
+    rf"\b{_STRONG}\s+(?:is|are|'s|seems|seem|appears|appear)\s+(?:to\s+be\s+)?{_ADV}{_BAD}{_LOCAL}",
+    rf"(?:^|,|\b(?:so|thus|hence|therefore|that|conclude|think|believe|find|found|say|determined|afraid))\s*{_WEAK}\s+(?:is|'s|seems|appears)\s+(?:to\s+be\s+)?{_ADV}{_BAD}"
+    r"(?:\s+(?:here|from\s+here|from\s+the\s+(?:initial|start)\w*(?:\s+state)?))?\W*$",
     rf"\b{_WHOLE}\s+(?:is|are|'s)\s+{_ADV}(?:impossible|not\s+possible)\s+to\s+{_VERB}\W*$",
     # "the goal cannot be reached", "it can never be solved"
     rf"\b{_WHOLE}\s+(?:cannot|can\s*not|can't|could\s+not|couldn't|can\s+never|will\s+never|may\s+not)"

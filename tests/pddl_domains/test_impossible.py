@@ -91,6 +91,15 @@ def test_the_last_block_decides(d, style):
         answers.PLAN_OR_NONE.flexible(ITEM, f"[PLAN]\n{plan}\n[PLAN END]\n{d}", style)
 
 
+@pytest.mark.parametrize("text", [
+    "I conclude that it is impossible.", "I think it is clearly unsolvable here.", "So it is not reachable.",
+    "Therefore, it is unsolvable", "Unfortunately, this is infeasible!", "The goal state can never be reached.",
+])
+def test_weak_subjects_declare_at_the_end_of_a_clause(text):
+    assert is_declaration(text)
+    assert answers.PLAN_OR_NONE.flexible(ITEM, text, "nl").value == NO_PLAN
+
+
 remark = st.sampled_from([
     "It is impossible to pick up b while holding a, so I put a down first.",
     "We cannot reach the goal directly; first unstack the top block.",
@@ -100,6 +109,8 @@ remark = st.sampled_from([
     "There is no block on a.",
     "No plan is needed for the first part.",
     "It would be impossible without freeing the arm.",
+    "Can I stack a on c now? No, that is impossible because c is not clear.",
+    "Putting b on the table first: this is impossible while the arm holds a.",
 ])
 
 
