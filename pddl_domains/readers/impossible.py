@@ -1,8 +1,9 @@
 """Declarations that no plan exists ("no plan exists", "the goal is unreachable", "impossible").
 
 A declaration is a clause about the task as a whole: no plan / solution / way exists, the goal (the
-problem, the task, it, this) is unreachable, unsolvable, impossible, cannot be reached or solved, or a
-bare "impossible." on its own. A remark about one step ("it is impossible to pick up b while holding
+problem, the task) is unreachable, unsolvable, impossible, cannot be reached or solved, or a bare
+"impossible." on its own; "it / this / that is impossible" only where the verdict ends its clause (with
+a reason after it, "that is impossible because c is not clear", it is about one step). A remark about one step ("it is impossible to pick up b while holding
 a") is not one; nor is a negated ("the goal is not unreachable"), hypothetical ("if the goal were
 unreachable ...") or questioning clause. Both styles read alike: the words are the same in a PDDL
 and an NL reply.
@@ -145,8 +146,7 @@ def read_plan_or_declaration(read_plan, text: str) -> Reading:
 
 
 def strict_declaration(section: str) -> bool:
-    """The strict policy: the answer section is a declaration alone (every clause of it declares,
-    or explains nothing else: the first clause declares and no line of it reads as a plan step is
-    checked by the caller)."""
+    """The strict policy's test: the answer section opens with a declaration (the caller then requires
+    the rest of the section to hold no plan and nothing else, `subtasks.answers`)."""
     found = _clauses(section)
     return bool(found) and is_declaration(found[0])
