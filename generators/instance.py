@@ -9,7 +9,9 @@ folder holding ``domain.pddl``, one problem file per instance and ``manifest.jso
         {"domain", "file", "id", "optimal_length", "optimal_plan", "parameters", "seed"}
 
 ``optimal_length``/``optimal_plan`` are null when they were not computed; ``seed`` is the instance
-seed (see ``generators.common``) or null for files that did not come from a generator.
+seed (see ``generators.common``) or null for files that did not come from a generator. A certified
+unsolvable instance (``generate --unsolvable``, `generators.unsolvable`) adds ``"solvable": false`` and
+``"certificate": {"method", "states_explored"}`` (no other row has these keys).
 
 ``read_instance_set`` also reads folders without a manifest (a copy of the IPC or PlanBench files):
 any ``domain.pddl`` (or the single ``*domain*.pddl``) plus the other ``*.pddl`` files, in natural
@@ -50,6 +52,10 @@ class Instance:
     # user's context/templates file attached): ``task()`` grounds with it instead of re-reading
     # ``domain``, so the presentation choices travel with the instance.
     domain_model: strips.Domain | None = field(default=None, compare=False, repr=False)
+    # Certified unsolvable instances (`generators.unsolvable`): solvable False and how it was proved
+    # ({"method", "states_explored"}); None = not known (solvable instances carry an optimal plan).
+    solvable: bool | None = None
+    certificate: dict | None = field(default=None, hash=False)
 
     def task(self, domain: str | Path | strips.Domain | None = None) -> strips.Task:
         """Ground the problem (without the ``pddl`` parser when the text is plain STRIPS)."""
@@ -88,6 +94,8 @@ def manifest_row(inst: Instance, file: str) -> dict:
         "seed": inst.seed,
         "optimal_length": inst.optimal_length,
         "optimal_plan": list(inst.optimal_plan) if inst.optimal_plan is not None else None,
+        # only for certified unsolvable instances, so that other sets keep their bytes
+        **({"solvable": inst.solvable, "certificate": inst.certificate} if inst.certificate is not None else {}),
     }
 
 
@@ -211,11 +219,14 @@ def read_instance_set(directory: str | Path, validate: bool = True, domain: str 
             seed = row.get("seed")
             if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
                 raise UserError(f"{where}: 'seed' must be an integer")
+            cert = row.get("certificate")
+            if cert is not None and (not isinstance(cert, dict) or row.get("solvable") is not False):
+                raise UserError(f"{where}: 'certificate' must be an object, with 'solvable': false")
             paths.append(path)
             instances.append(Instance(
                 id=row["id"], domain=dom_name, problem_pddl=_read_text(path), params=params, seed=seed,
                 optimal_length=length, optimal_plan=tuple(plan) if plan is not None else None,
-                domain_model=model))
+                domain_model=model, solvable=False if cert is not None else None, certificate=cert))
     else:
         # Other domain files (e.g. a second copy of the domain under another name) are not problems.
         files = sorted((p for p in folder.glob("*.pddl")

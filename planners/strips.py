@@ -75,6 +75,9 @@ class Domain:
     # file chosen by the user (--context FILE, --templates FILE); "" = the default choice.
     context_file: str = field(default="", compare=False)
     templates_file: str = field(default="", compare=False)
+    # --obfuscate: (mode, seed) when prompts show this domain renamed (pddl_domains.obfuscate); the
+    # engine never reads it (grounding, plans and truth are the plain domain's).
+    obfuscation: tuple = field(default=(), compare=False)
     # predicate -> ((variable, type), ...) as declared (for printing the domain back; grounding
     # checks types through the action parameters only)
     signatures: dict = field(default_factory=dict, compare=False, repr=False)

@@ -7,13 +7,13 @@ from widthbench.errors import ParseError
 from widthbench.searches.broker import LLM
 
 
-async def naive(problem, llm: LLM) -> tuple[list | None, str | None]:
-    """(plan, None), or (None, why the answer could not be read)."""
+async def naive(problem, llm: LLM) -> tuple[list | None, str | None, str | None]:
+    """(plan, None, reply text), or (None, why the answer could not be read, reply text)."""
     reply = await llm.ask(problem.naive_messages(), "naive")
     if reply.error is not None:
-        return None, f"model call failed: {reply.error}"
+        return None, f"model call failed: {reply.error}", None
     try:
-        return problem.parse_naive(reply.text or ""), None
+        return problem.parse_naive(reply.text or ""), None, reply.text
     except ParseError as exc:
         llm.unreadable("naive")
-        return None, str(exc)
+        return None, str(exc), reply.text

@@ -32,6 +32,7 @@ from widthbench.subtasks import identity
 from widthbench.searches.broker import LLM, Broker
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.graph import write_tree
+from widthbench.searches import unsolvable
 from widthbench.searches.hooks import build_hooks
 
 ITEMS = "items.jsonl"
@@ -205,9 +206,9 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
     llm = LLM(broker, seed=config.seed, thinking=config.thinking, max_tokens=config.max_tokens)
     rng = random.Random(f"{config.seed}/{problem.id}")
     start = time.perf_counter()
-    tree, goal, stats, width = None, None, {}, None
+    tree, goal, stats, width, reply_text = None, None, {}, None, None
     if config.method == "naive":
-        plan, error = await naive(problem, llm)
+        plan, error, reply_text = await naive(problem, llm)
         check = problem.check(plan) if plan is not None else {"plan_valid": False, "solved": False, "reason": error}
         goal_claimed = plan is not None
     else:
@@ -263,6 +264,9 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         "unreadable": dict(sorted(llm.log.unreadable.items())),
         "wall_time": round(wall, 4),
     }
+    # On a certified unsolvable instance the right answer is no plan (searches.unsolvable).
+    item.update(unsolvable.judge(item, unsolvable.instance_solvable(getattr(problem, "instance", None)),
+                                 reply=reply_text))
     if width is not None:
         item["novelty_width"] = width
     if "answer" in check:

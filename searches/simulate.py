@@ -106,7 +106,7 @@ def _naive(q, mode, corrupt, rng):
             cur = strips.successor(cur, a)
         return r.plan(plan), "I move blocks around."
     if t.h(s) == math.inf:
-        return "none", "The goal cannot be reached."
+        return "no plan exists", "The goal cannot be reached: I searched every reachable state."
     plan = list(t.gt.optimal_plan(s))
     if corrupt and plan:
         i = rng.randrange(len(plan))

@@ -18,6 +18,7 @@ from widthbench.errors import ParseError, UserError
 from widthbench.planners import strips
 from widthbench.searches import prompts as search_prompts
 from widthbench.searches.parsing import numbered, parse_score, parse_scores, split_direct
+from widthbench.pddl_domains import obfuscate
 from widthbench.subtasks import answers, api
 from widthbench.subtasks import prompts as sub_prompts
 from widthbench.subtasks.parse import answer_section
@@ -28,14 +29,18 @@ class StripsProblem:
     has_engine = True
 
     def __init__(self, instance, *, style: str = "nl", extension: bool = True,
-                 novelty_width: int | None = None, reader: str = answers.HEADLINE_READER):
+                 novelty_width: int | None = None, reader: str = answers.HEADLINE_READER,
+                 obfuscation: tuple = ()):
         self.instance = instance
         self.id = instance.id
         self.domain = instance.domain if isinstance(instance.domain, str) else str(instance.domain)
         self.task = instance.task()
+        if obfuscation:  # --obfuscate: prompts and readers renamed, the engine's task unchanged
+            self.task = obfuscate.attach_task(self.task, *obfuscation)
+        self.obfuscation = tuple(obfuscation)
         self.style = style
         self.r = api.renderer(self.task, style)
-        self.extension = extension and sub_prompts.extension_available(self.task.domain)
+        self.extension = extension and sub_prompts.extension_available(obfuscate.shown(self.task).domain)
         self.novelty_width = novelty_width
         self.initial = self.task.init
         self.optimal_length = instance.optimal_length
@@ -159,7 +164,7 @@ class StripsProblem:
     def _messages(self, kind: str, extended: bool = False, **fields) -> list[dict]:
         user = search_prompts.fill(search_prompts.strips_template(kind, self.style),
                                    objects=api.objects_text(self.task, self.style), **fields)
-        return sub_prompts.messages(self.task.domain, user, extended=extended)
+        return sub_prompts.messages(obfuscate.shown(self.task).domain, user, extended=extended)
 
     def direct_messages(self, state):
         return self._messages("direct", extended=self.extension, state=self.r.state(state),

@@ -13,7 +13,8 @@ A sub-task names one answer kind (docs/subtasks.md, "Readers"); the kind fixes
   samples it).
 
 Both readers return the same value type per kind: a list of PDDL action texts, one PDDL action
-text, an ordered plan, a state bitmask, an action -> state mapping, a bool, or an int.
+text, an ordered plan (or, for plan generation, `impossible.NO_PLAN`: the answer declares that no plan
+exists), a state bitmask, an action -> state mapping, a bool, or an int.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from widthbench.errors import ParseError
-from widthbench.pddl_domains.readers import Reading
+from widthbench.pddl_domains import obfuscate
+from widthbench.pddl_domains.readers import Reading, impossible
 from widthbench.subtasks import api, flexible
 
 READERS = ("flexible", "strict")
@@ -110,12 +112,24 @@ def _integer_constraint(item, style):
 # The kinds
 
 
+def on_view(task, read, actions=None) -> Reading:
+    """``read(task)`` (or ``read(task, actions)``): a flexible reader over ``task``; for an obfuscated
+    task over its renamed view, the actions asked given and the value read back in original names."""
+    if not obfuscate.is_obfuscated(task):
+        return read(task) if actions is None else read(task, actions)
+    v = obfuscate.view(task)
+    r = read(v.task) if actions is None else read(v.task, tuple(v.to_view(a, "action") for a in actions))
+    return Reading(v.value_back(r.value), r.span, r.rule)
+
+
 def _on_task(name: str, strict, flexible: str, constraint, *, actions: bool = False) -> AnswerKind:
     """A kind read against the task (and, for mappings, the asked actions)."""
     flex = _flex(flexible)
 
     def read_flexible(item, text, style):
-        return flex(item.task, text, style, item.actions) if actions else flex(item.task, text, style)
+        if actions:
+            return on_view(item.task, lambda task, acts: flex(task, text, style, acts), item.actions)
+        return on_view(item.task, lambda task: flex(task, text, style))
 
     return AnswerKind(name, strict=strict, flexible=read_flexible, constraint=constraint)
 
@@ -133,11 +147,44 @@ def _strict_plan(item, text, style):
     return api.renderer(item.task, style).parse_plan(parse.answer_section(text))
 
 
+def _strict_plan_or_none(item, text, style):
+    """The strict plan reader, or `impossible.NO_PLAN` when the answer section is a declaration that
+    no plan exists, line by line (lines besides it: a plan there is a ParseError, as is other text)."""
+    from widthbench.subtasks import parse
+
+    section = parse.answer_section(text)
+    if not impossible.strict_declaration(section):
+        return _strict_plan(item, text, style)
+    rest = [ln for ln in section.split("\n") if ln.strip() and not impossible.declarations(ln)]
+    if not rest:
+        return impossible.NO_PLAN
+    try:
+        plan = api.renderer(item.task, style).parse_plan("\n".join(rest))
+    except ParseError:
+        raise ParseError(f"the answer declares that no plan exists and goes on: {rest[0].strip()!r}") from None
+    if plan:
+        raise ParseError("the answer both declares that no plan exists and gives a plan")
+    return impossible.NO_PLAN
+
+
+def _flexible_plan_or_none(item, text, style):
+    return on_view(item.task, lambda task: impossible.read_plan_or_declaration(
+        lambda t: flexible.read_plan(task, t, style), text))
+
+
+def _plan_or_none_constraint(item, style):
+    plans = one_of_lines(_action_texts(item, style), empty="none")
+    return {"regex": f"(?:{plans}|{re.escape(impossible.NO_PLAN)})"}
+
+
 ACTION_LIST = _on_task("action-list", lambda item, text, style: api.parse_action_list(item.task, text, style),
                        "read_action_list", _action_list_constraint)
 ACTION = _on_task("action", lambda item, text, style: api.parse_single_action(item.task, text, style),
                   "read_single_action", _action_constraint)
 PLAN = _on_task("plan", _strict_plan, "read_plan", _action_list_constraint)
+# Plan generation on sets that may hold unsolvable instances: a plan, or a declaration that none exists
+PLAN_OR_NONE = AnswerKind("plan-or-none", strict=_strict_plan_or_none, flexible=_flexible_plan_or_none,
+                          constraint=_plan_or_none_constraint)
 STATE = _on_task("state", lambda item, text, style: api.parse_successor(item.task, text, style),
                  "read_state", _state_constraint)
 MAPPING = _on_task("mapping",

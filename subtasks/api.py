@@ -14,6 +14,7 @@ nor punished. The answer section and the tolerance rules are in `widthbench.subt
 from __future__ import annotations
 
 from widthbench.errors import ParseError
+from widthbench.pddl_domains import obfuscate
 from widthbench.pddl_domains.render import Renderer, natural_key
 from widthbench.planners.strips import Action, Task
 from widthbench.subtasks import parse as _parse
@@ -36,16 +37,26 @@ __all__ = [
 
 def renderer(task: Task, style: str) -> Renderer:
     """The renderer of ``task`` in ``style``, built once per task (building one costs ~ms) and kept
-    in the task's own ``views``."""
+    in the task's own ``views``. An obfuscated task (``--obfuscate``) renders its renamed view and
+    reads answers back into the original names (`obfuscate.ObfuscatedRenderer`)."""
     key = ("renderer", style)
     r = task.views.get(key)
     if r is None:
-        r = task.views[key] = Renderer(task, style)
+        make = obfuscate.ObfuscatedRenderer if obfuscate.is_obfuscated(task) else Renderer
+        r = task.views[key] = make(task, style)
     return r
 
 
+def _domain(task: Task):
+    """The domain the prompt's context describes: the renamed one of an obfuscated task."""
+    return obfuscate.shown(task).domain
+
+
 def objects_text(task: Task, style: str) -> str:
-    """The task's objects in natural order: PDDL names space-separated, or NL names comma-separated."""
+    """The task's objects in natural order: PDDL names space-separated, or NL names comma-separated
+    (an obfuscated task's new names)."""
+    if obfuscate.is_obfuscated(task):
+        task = obfuscate.shown(task)
     objs = sorted(task.object_names, key=natural_key)
     if style == "pddl":
         return " ".join(objs)
@@ -68,7 +79,7 @@ def _user(task: Task, kind: str, style: str, **fields: str) -> str:
 def action_generation_prompt(task: Task, state: int, style: str) -> list[dict]:
     """List every applicable action of ``state``."""
     r = renderer(task, style)
-    return _prompts.messages(task.domain, _user(task, "action_generation", style, state=r.state(state)))
+    return _prompts.messages(_domain(task), _user(task, "action_generation", style, state=r.state(state)))
 
 
 def parse_action_list(task: Task, text: str, style: str) -> list[str]:
@@ -86,7 +97,7 @@ def next_action_prompt(task: Task, state: int, style: str, extension: bool = Fal
     prompt extension to the context (Blocksworld: seed 000's pick-up-versus-unstack example)."""
     r = renderer(task, style)
     user = _user(task, "next_action", style, state=r.state(state), goal=r.goal())
-    return _prompts.messages(task.domain, user, extended=extension)
+    return _prompts.messages(_domain(task), user, extended=extension)
 
 
 def parse_single_action(task: Task, text: str, style: str) -> str:
@@ -102,7 +113,7 @@ def successor_prompt(task: Task, state: int, action: Action | str, style: str) -
     """The state after taking ``action`` in ``state``."""
     r = renderer(task, style)
     user = _user(task, "successor", style, state=r.state(state), action=r.action(_action_text(task, action)))
-    return _prompts.messages(task.domain, user)
+    return _prompts.messages(_domain(task), user)
 
 
 def parse_successor(task: Task, text: str, style: str) -> int:
@@ -115,7 +126,7 @@ def successor_mapping_prompt(task: Task, state: int, actions, style: str) -> lis
     r = renderer(task, style)
     listed = r.actions([_action_text(task, a) for a in actions])
     user = _user(task, "successor_mapping", style, state=r.state(state), actions=listed)
-    return _prompts.messages(task.domain, user)
+    return _prompts.messages(_domain(task), user)
 
 
 def parse_successor_mapping(task: Task, text: str, style: str, actions) -> dict[str, int]:
@@ -152,21 +163,23 @@ def verification_prompt(task: Task, plan, style: str) -> list[dict]:
     r = renderer(task, style)
     user = _user(task, "verification", style, state=r.state(task.init), goal=r.goal(),
                  plan=r.plan([_action_text(task, a) for a in plan]))
-    return _prompts.messages(task.domain, user)
+    return _prompts.messages(_domain(task), user)
 
 
-def plan_generation_prompt(task: Task, style: str) -> list[dict]:
-    """A whole plan from the initial state to the goal (PlanBench task 1)."""
+def plan_generation_prompt(task: Task, style: str, may_be_unsolvable: bool = False) -> list[dict]:
+    """A whole plan from the initial state to the goal (PlanBench task 1); ``may_be_unsolvable``
+    (a set with certified unsolvable instances): the prompt says how to answer that no plan exists."""
     r = renderer(task, style)
-    user = _user(task, "plan_generation", style, state=r.state(task.init), goal=r.goal())
-    return _prompts.messages(task.domain, user)
+    kind = "plan_generation_or_none" if may_be_unsolvable else "plan_generation"
+    user = _user(task, kind, style, state=r.state(task.init), goal=r.goal())
+    return _prompts.messages(_domain(task), user)
 
 
 def goal_check_prompt(task: Task, state: int, style: str) -> list[dict]:
     """Does the goal hold in ``state``?"""
     r = renderer(task, style)
     user = _user(task, "goal_check", style, state=r.state(state), goal=r.goal())
-    return _prompts.messages(task.domain, user)
+    return _prompts.messages(_domain(task), user)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -233,17 +246,17 @@ def novelty_prompt(task: Task, previous_states, new_state: int, style: str,
     """
     fields = _novelty_fields(task, previous_states, new_state, style)
     user = _user(task, "novelty", style, criterion=novelty_criterion(width), **fields)
-    return _prompts.messages(task.domain, user)
+    return _prompts.messages(_domain(task), user)
 
 
 def novelty_estimate_prompt(task: Task, previous_states, new_state: int, style: str) -> list[dict]:
     """The integer novelty of ``new_state`` given ``previous_states``."""
     user = _user(task, "novelty_estimate", style, **_novelty_fields(task, previous_states, new_state, style))
-    return _prompts.messages(task.domain, user)
+    return _prompts.messages(_domain(task), user)
 
 
 def width_estimate_prompt(task: Task, style: str) -> list[dict]:
     """The effective width of the task (IW)."""
     r = renderer(task, style)
     user = _user(task, "width_estimate", style, state=r.state(task.init), goal=r.goal())
-    return _prompts.messages(task.domain, user)
+    return _prompts.messages(_domain(task), user)

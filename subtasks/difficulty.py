@@ -12,6 +12,7 @@ per-instance ones (objects, plan length, width) once per instance of the pool:
   list-length    novelty items: the number of states listed before the asked one
   novelty-level  novelty items: the novelty of the asked state against the listed ones (None: a repeat)
   atoms-changed  successor items: atoms the asked actions change, summed over the actions
+  solvable       1 if the instance has a plan, 0 if not (``generate --unsolvable``'s certified instances)
 
 `breakdown(records, feature, bins)` gives, per run x sub-task x mode, the headline metric's accuracy
 per bin with n and the Wilson 95% interval, and a logistic slope per mode (`stats.logistic_slope`):
@@ -34,6 +35,7 @@ FEATURES = {
     "list-length": "novelty items: states listed before the asked one",
     "novelty-level": "novelty items: novelty of the asked state against the listed ones",
     "atoms-changed": "successor items: atoms the asked actions change, summed",
+    "solvable": "1 if the instance has a plan, 0 if not (certified unsolvable instances)",
 }
 # Every report shows these (each sub-task the ones its items carry); `report --by` picks others.
 DEFAULT_FEATURES = ("plan-length", "width", "objects", "list-length", "atoms-changed")
@@ -54,10 +56,12 @@ def instance_features(pool, i: int) -> dict:
     d = pool.data(i)
     if "features" not in d:
         task = d["task"]
-        h = pool.truth(i).h_star()
+        certified = getattr(pool.instance(i), "solvable", None) is False  # no plan: nothing to search
+        h = float("inf") if certified else pool.truth(i).h_star()
         d["features"] = {"objects": len(task.objects),
                          "plan-length": None if h == float("inf") else int(h),
-                         "width": pool.width(i), "max-width": pool.max_width}
+                         "width": None if certified else pool.width(i), "max-width": pool.max_width,
+                         "solvable": int(h != float("inf"))}
     return d["features"]
 
 
@@ -67,7 +71,7 @@ def item_features(pool, i: int, item) -> dict:
     s = item.state
     if s is not None:
         out["atoms"] = s.bit_count()
-        h = pool.truth(i).h_star(s)
+        h = float("inf") if not out["solvable"] and s == item.task.init else pool.truth(i).h_star(s)
         out["h-star"] = None if h == float("inf") else int(h)
     if item.subtask.startswith("novelty"):
         from widthbench.subtasks.truth import novelty_of

@@ -19,6 +19,7 @@ the very same `Item` (a test and the export itself check the round trip on every
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -104,7 +105,16 @@ def _tasks(folder: str, stamp: float) -> dict[str, strips.Task]:
     inst_dir = Path(folder) / INSTANCES
     if not inst_dir.is_dir():
         raise UserError(f"{folder}: no {INSTANCES}/ folder (the problems of the items)")
-    return {inst.id: inst.task() for inst in read_instance_set(inst_dir, domain=inst_dir / "domain.pddl")}
+    tasks = {inst.id: inst.task() for inst in read_instance_set(inst_dir, domain=inst_dir / "domain.pddl")}
+    obfuscation = tuple(read_export(folder).get("settings", {}).get("obfuscate") or ())
+    if obfuscation:  # exported with --obfuscate: prompts and readers show the same renaming
+        from widthbench.pddl_domains import obfuscate
+
+        attached: dict[int, strips.Domain] = {}
+        for k, t in tasks.items():
+            dom = attached.setdefault(id(t.domain), obfuscate.attach(t.domain, *obfuscation))
+            tasks[k] = dataclasses.replace(t, domain=dom)
+    return tasks
 
 
 def tasks_of(folder: str | Path) -> dict[str, strips.Task]:

@@ -93,8 +93,12 @@ class Pool:
     """Instances in a fixed order, with their tasks, ground truth, width and IW trace cached."""
 
     def __init__(self, domain: str | None, seed: int, instances=None, generator_options=None,
-                 initial: int = 1, max_width: int = DEFAULT_MAX_WIDTH):
+                 initial: int = 1, max_width: int = DEFAULT_MAX_WIDTH, obfuscation: tuple = ()):
         self.domain = domain
+        # --obfuscate (mode, seed): every task's domain carries it (pddl_domains.obfuscate); the
+        # tasks, their truth and the items are the plain ones
+        self.obfuscation = tuple(obfuscation or ())
+        self._attached: dict[int, tuple] = {}  # id(plain domain) -> (plain domain, attached domain)
         self.seed = seed
         self.max_width = check_max_width(max_width)
         self.fixed = instances is not None
@@ -121,12 +125,27 @@ class Pool:
             self._extend(max(i + 1, 2 * len(self._instances)))
         return self._instances[i]
 
+    def any_unsolvable(self) -> bool:
+        """Whether the pool holds a certified unsolvable instance (an instance folder from
+        ``generate --unsolvable``; generated pools never do)."""
+        return self.fixed and any(getattr(x, "solvable", None) is False for x in self._instances)
+
     def data(self, i: int) -> dict:
         d = self._cache.get(i)
         if d is None:
             inst = self.instance(i)
-            d = self._cache[i] = {"instance": inst, "task": inst.task()}
+            d = self._cache[i] = {"instance": inst, "task": self._present(inst.task())}
         return d
+
+    def _present(self, task: strips.Task) -> strips.Task:
+        if not self.obfuscation:
+            return task
+        from widthbench.pddl_domains import obfuscate
+
+        hit = self._attached.get(id(task.domain))
+        if hit is None or hit[0] is not task.domain:
+            hit = self._attached[id(task.domain)] = (task.domain, obfuscate.attach(task.domain, *self.obfuscation))
+        return dataclasses.replace(task, domain=hit[1])
 
     def task(self, i: int) -> strips.Task:
         return self.data(i)["task"]
@@ -175,7 +194,7 @@ class Pool:
         if not todo:
             return
         jobs = [(subtask, i, self.instance(i), self._cache.get(i), self.seed, self.max_width,
-                 min(index + n, count - 1), count, options) for n, i in enumerate(todo)]
+                 min(index + n, count - 1), count, options, self.obfuscation) for n, i in enumerate(todo)]
         for i, d in zip(todo, executor.map(_prepare_instance, jobs, quiet=True)):
             self._staged[(subtask, i)] = d  # None: the worker's build raised; the loop runs it here
 
@@ -281,12 +300,15 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
     if strata is not None:
         count = strata.per_bin * len(strata.bins)
     filled = {b: 0 for b in strata.bins} if strata else {}
+    takes_unsolvable = record.answer.name == "plan-or-none"
     items: list[Item] = []
     i = 0
     skipped = 0
 
     def why() -> str:
         text = record.no_item(pool, options) if callable(record.no_item) else record.no_item
+        if not takes_unsolvable and pool.any_unsolvable():
+            text = "; ".join(x for x in (text, "certified unsolvable instances feed plan-generation only") if x)
         return f" ({text})" if text else ""
 
     def short_bins(instances: str) -> str:
@@ -303,7 +325,11 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
                 pool.prepare(subtask, range(i, i + ahead), len(items), count, options, executor)
             pool.install(subtask, i)
             try:
-                item = record.build(pool, i, len(items), count, options)
+                # a certified unsolvable instance feeds only sub-tasks whose answer may say "no plan"
+                if takes_unsolvable or getattr(pool.instance(i), "solvable", None) is not False:
+                    item = record.build(pool, i, len(items), count, options)
+                else:
+                    item = None
             except NotEnoughItems as exc:  # the instances ran out
                 if strata is not None:
                     raise NotEnoughItems(short_bins(f"all {i} instances of the folder")) from None
@@ -344,8 +370,8 @@ def _prepare_instance(job) -> dict | None:
     build raised: the sequential loop then meets the same error itself)."""
     from widthbench.subtasks.registry import Registry
 
-    subtask, i, instance, cache, seed, max_width, index, count, options = job
-    pool = Pool(None, seed, instances=[None] * i + [instance], max_width=max_width)
+    subtask, i, instance, cache, seed, max_width, index, count, options, obfuscation = job
+    pool = Pool(None, seed, instances=[None] * i + [instance], max_width=max_width, obfuscation=obfuscation)
     if cache is not None:
         pool._cache[i] = cache
     try:

@@ -190,7 +190,9 @@ def _settings(config) -> dict:
     return {"domain": config.domain, "instances": config.instances, "domain_file": config.domain_file,
             "count": config.count, "seed": config.seed, "invalid_kind": config.invalid_kind,
             "prompt_budget": config.prompt_budget, "max_width": _max_width(config),
-            "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options)}
+            "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options),
+            # --obfuscate: the renaming the prompts show and the readers undo (frozen.tasks_of attaches it)
+            **({"obfuscate": list(config.obfuscate)} if config.obfuscate else {})}
 
 
 def _max_gen_toks(items, mode: Mode, cap: int | None, registry) -> int:

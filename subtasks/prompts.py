@@ -30,7 +30,8 @@ PROMPT_DIR = Path(__file__).resolve().parent.parent / "llm" / "prompts"
 STYLES = ("pddl", "nl")
 #: Template kinds (file stems under llm/prompts/).
 KINDS = ("action_generation", "next_action", "successor", "successor_mapping", "verification",
-         "goal_check", "novelty", "novelty_estimate", "width_estimate", "plan_generation")
+         "goal_check", "novelty", "novelty_estimate", "width_estimate", "plan_generation",
+         "plan_generation_or_none")
 _FIELD = re.compile(r"\{([a-z_]+)\}")
 
 

@@ -223,6 +223,9 @@ def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:
         md += ["**These results come from a simulated model (sim:...), not from an LLM.**", ""]
     md.append("Runs: " + ", ".join(str(d) for d in run_dirs))
     md.append("")
+    from widthbench.subtasks.obfuscation import report_lines  # issue 29: --obfuscate runs name their renaming
+
+    md += [line for (s, _), d in zip(runs, run_dirs) for line in report_lines(s, str(d))]
     analyses = {}
     for (model, domain, sim), grp in _groups(rows).items():
         title = _title(model, domain, sim)

@@ -34,6 +34,7 @@ from widthbench.runstore import RunStore, answered, latest_records
 from widthbench.subtasks import identity, prompts
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.frozen import read_export
+from widthbench.subtasks.obfuscation import identity as obfuscation_identity  # issue 29
 from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
                                       NotEnoughItems, Pool, Strata, build_items)
 from widthbench.subtasks.registry import Registry
@@ -107,6 +108,8 @@ class ScoreConfig:
     items: str | None = None
     # --stratify FEATURE --bins ... --per-bin N (items.Strata): part of the run's identity.
     strata: Strata | None = None
+    # --obfuscate MODE --obfuscate-seed N: (mode, seed), () for none (subtasks.obfuscation; issue 29).
+    obfuscate: tuple = ()
 
     def grid(self) -> dict:
         """The sub-tasks and modes asked (not part of the identity: a rerun may add to them)."""
@@ -166,7 +169,9 @@ def run_identity(config: ScoreConfig, model) -> dict:
             "sampling": identity.sampling(model, (False, True)),
             "max_tokens": config.max_tokens if config.max_tokens is not None else "auto",
             "constrained": config.constrained, "request_seeds": config.request_seeds,
-            "reader": config.reader, "reader_version": identity.READER_VERSION}
+            "reader": config.reader, "reader_version": identity.READER_VERSION,
+            # --obfuscate: {mode, seed} and the renaming it makes (subtasks.obfuscation)
+            **obfuscation_identity(config.obfuscate, config.domain, config.instances, config.domain_file)}
 
 
 def _domain_model(config: ScoreConfig):
@@ -188,9 +193,10 @@ def _instances(config: ScoreConfig, count: int) -> Pool:
                                   context_file=config.context_file, templates_file=config.templates_file)
         if not insts:
             raise UserError(f"no instances in {config.instances}")
-        return Pool(None, config.seed, instances=insts, max_width=_max_width(config))
+        return Pool(None, config.seed, instances=insts, max_width=_max_width(config),
+                    obfuscation=config.obfuscate)  # issue 29
     return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count,
-                max_width=_max_width(config))
+                max_width=_max_width(config), obfuscation=config.obfuscate)  # issue 29
 
 
 def _max_width(config: ScoreConfig) -> int:
@@ -368,7 +374,8 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                **config.grid(), "request_seeds": config.request_seeds,
                                "constrained": config.constrained, "prompt_budget_source": budget_source,
                                "max_width": config.max_width, "max_width_used": _max_width(config),
-                               "reader": config.reader},
+                               "reader": config.reader,
+                               **{k: ident[k] for k in ("obfuscate", "obfuscation_mapping") if k in ident}},
                     "identity": ident, "run_id": store.run_id,
                     "not_built": not_built,
                     "timing": {"items_seconds": round(t_items, 3), "asking_seconds": round(time.perf_counter() - t1, 3),

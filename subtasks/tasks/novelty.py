@@ -11,6 +11,7 @@ non-duplicates; ``novelty-estimate``: non-duplicates, truth the exact novelty (a
 
 from __future__ import annotations
 
+from widthbench.pddl_domains import obfuscate
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import SubTask
 from widthbench.subtasks.tasks.common import mean, simulated, token_estimate
@@ -29,7 +30,8 @@ def candidates(pool, i: int, budget: int):
     key = ("novelty_candidates", budget)
     if key in d:
         return d[key]
-    task = pool.task(i)
+    # sizes are those of the plain prompts, so that an obfuscated run (--obfuscate) has the same items
+    task = obfuscate.plain(pool.task(i))
     out = []
     renderers = [api.renderer(task, st) for st in ("pddl", "nl")]
     atom_cost = [[token_estimate(r.atom(a)) for a in task.atoms] for r in renderers]

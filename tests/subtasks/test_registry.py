@@ -122,7 +122,9 @@ def _sample(constraint: dict, item, style: str, rng: random.Random) -> str:
     kind = answers_kind(item)
     acts = answers._action_texts(item, style)
     facts = answers._atom_texts(item, style)
-    if kind in ("action-list", "plan"):
+    if kind == "plan-or-none" and rng.random() < 0.2:
+        return "no plan exists"
+    if kind in ("action-list", "plan", "plan-or-none"):
         return "none" if rng.random() < 0.1 else "\n".join(rng.choices(acts, k=rng.randint(1, 4)))
     if kind == "action":
         return rng.choice(acts)

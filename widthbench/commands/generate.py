@@ -17,6 +17,7 @@ DESCRIPTION = (
 )
 
 BW_OPTIONS = ("blocks",)
+OBFUSCATED = "obfuscated"  # --obfuscate: the renamed domain, problems and mapping.json
 LOG_OPTIONS = ("cities", "locations", "trucks", "airplanes", "packages")
 
 
@@ -50,6 +51,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.add_argument("--planner", default="auto", choices=("auto", "bfs", "exact", "fd"),
                      help="auto: breadth-first search, then A*/LM-cut or Fast Downward for large tasks")
     opt.add_argument("--timeout", type=float, default=300.0, metavar="SEC", help="per optimal-plan call")
+    p.add_argument("--unsolvable", action="store_true",
+                   help="draw instances whose goal cannot be reached (each goal atom reachable, not all at once), "
+                   "each certified by exhaustive search of the reachable states; the manifest records "
+                   "\"solvable\": false and the certificate (method, states explored)")
+    from widthbench.subtasks import obfuscation
+
+    obfuscation.add_arguments(p)
     p.add_argument("--max-failed-draws", type=int, default=2000, metavar="N",
                    help="give up after N consecutive rejected draws (duplicates, trivial goals, filtered)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -77,24 +85,45 @@ def run(args) -> int:
         lo, hi = r.lo, r.hi
     out = Path(args.out)
     _check_out(out, args.force)
+    from widthbench.subtasks import obfuscation
+
+    ob = obfuscation.from_args(args)
 
     from tqdm import tqdm
 
     show = not args.quiet and sys.stderr.isatty()
     with tqdm(total=args.count, desc=f"generate {args.domain}", unit="inst", file=sys.stderr,
               disable=not show) as bar:
-        instances = generate(
-            args.domain, args.count, args.seed, min_plan_length=lo, max_plan_length=hi, width=args.width,
-            optimal=args.optimal, planner=args.planner,
-            timeout=args.timeout, max_failed_draws=args.max_failed_draws, progress=bar.update, **options)
+        if args.unsolvable:
+            instances = generate(args.domain, args.count, args.seed, unsolvable=True, min_plan_length=lo,
+                                 max_plan_length=hi, width=args.width, max_failed_draws=args.max_failed_draws,
+                                 progress=bar.update, **options)
+        else:
+            instances = generate(
+                args.domain, args.count, args.seed, min_plan_length=lo, max_plan_length=hi, width=args.width,
+                optimal=args.optimal, planner=args.planner,
+                timeout=args.timeout, max_failed_draws=args.max_failed_draws, progress=bar.update, **options)
     if args.force:
         _remove_old_set(out)
     write_instance_set(out, args.domain, instances)
+    if ob:
+        from widthbench.generators.instance import problem_file_names
+        from widthbench.pddl_domains import obfuscate
+
+        tasks = [obfuscate.attach_task(i.task(), *ob) for i in instances]
+        obfuscate.write_obfuscated_set(out / OBFUSCATED, tasks, [i.id for i in instances],
+                                       problem_file_names(len(instances)))
     lengths = [i.optimal_length for i in instances if i.optimal_length is not None]
     summary = f"wrote {len(instances)} {args.domain} instances to {out}"
+    if args.unsolvable:
+        explored = [i.certificate["states_explored"] for i in instances]
+        summary += f" (unsolvable, each certified by exhaustive search of {min(explored)}-{max(explored)} states)"
     if lengths:
         summary += f" (optimal plan lengths {min(lengths)}-{max(lengths)}, mean {sum(lengths) / len(lengths):.1f})"
     print(summary)
+    if ob:
+        print(f"wrote the {ob[0]} renaming (seed {ob[1]}) to {out / OBFUSCATED}: domain.pddl, the problems "
+              "and mapping.json (score the plain set with --instances and the same --obfuscate flags)")
     return 0
 
 
@@ -112,6 +141,10 @@ def _remove_old_set(out) -> None:
 
     if not out.is_dir():
         return
+    import shutil
+
+    if (out / OBFUSCATED).is_dir():
+        shutil.rmtree(out / OBFUSCATED)
     for p in out.iterdir():
         if p.is_file() and (p.name in ("domain.pddl", "manifest.jsonl") or re.fullmatch(r"instance-\d+\.pddl", p.name)):
             p.unlink()

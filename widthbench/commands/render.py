@@ -18,6 +18,9 @@ def add_arguments(parser) -> None:
                         help="natural-language template set (widthbench, planbench) or a template file "
                         "(.toml, see docs/domains.md); default widthbench; domains no file covers get "
                         "templates generated from their names")
+    from widthbench.subtasks import obfuscation
+
+    obfuscation.add_arguments(parser)
 
 
 def run(args) -> int:
@@ -37,7 +40,22 @@ def run(args) -> int:
             raise UserError(f"no --domain given and no domain.pddl next to {problem}")
         domain = str(candidate)
     task = load_task(domain, problem)
-    r = Renderer(task, style=args.style, templates=args.templates)
+    from widthbench.subtasks import obfuscation
+
+    ob = obfuscation.from_args(args)
+    if ob:
+        import sys
+
+        from widthbench.pddl_domains import obfuscate
+
+        if args.templates != "widthbench":
+            raise UserError("--obfuscate renders with templates generated from the new names: leave out --templates")
+        task = obfuscate.attach_task(task, *ob)
+        r = obfuscate.ObfuscatedRenderer(task, style=args.style)
+        print(f"(names obfuscated: {ob[0]}, seed {ob[1]}; the renaming: "
+              f"{obfuscate.renaming(task.domain, *ob).mapping()})", file=sys.stderr)
+    else:
+        r = Renderer(task, style=args.style, templates=args.templates)
     print("Initial state:")
     print(r.state(task.init))
     print()

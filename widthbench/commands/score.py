@@ -87,6 +87,9 @@ def add_item_arguments(parser: argparse.ArgumentParser, *, asking: bool = True) 
                             "are then those the items were built with)")
     parser.add_argument("--blocks", default=None, metavar="N|LO-HI",
                         help="Blocksworld generator: number of blocks (default 4-5)")
+    from widthbench.subtasks import obfuscation
+
+    obfuscation.add_arguments(parser)
     parser.add_argument("--count", type=int, default=50, help="items per sub-task (default 50)")
     parser.add_argument("--seed", type=int, default=0, help="seed of instances and items (default 0)")
     parser.add_argument("--invalid-kind", default="non-goal", choices=("non-goal", "inapplicable", "mixed"),
@@ -143,7 +146,21 @@ def config_from_args(args: argparse.Namespace):
         count=args.count if strata is None else strata.per_bin * len(strata.bins),
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,
         max_width=args.max_width, generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
-        reader=args.reader, items=args.items, **_domain_options(args))
+        reader=args.reader, items=args.items, obfuscate=_obfuscation(args), **_domain_options(args))
+
+
+def _obfuscation(args) -> tuple:
+    from widthbench.errors import UserError
+    from widthbench.subtasks import obfuscation
+
+    out = obfuscation.from_args(args)
+    if out and (getattr(args, "context", None) or getattr(args, "templates", None)):
+        raise UserError("--obfuscate renames the domain: a hand-written --context or --templates file would "
+                        "show the original names (leave them out; contexts and templates are generated)")
+    if out and getattr(args, "items", None):
+        raise UserError("--obfuscate with --items: a frozen item set keeps the presentation it was exported "
+                        "with (export it with --obfuscate)")
+    return out
 
 
 def strata_from_args(args):

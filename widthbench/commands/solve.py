@@ -89,6 +89,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from widthbench.planners.executor import add_executor_arguments
 
     add_executor_arguments(p, what="batches of instances")
+    from widthbench.subtasks import obfuscation
+
+    obfuscation.add_arguments(p)
 
 
 def run(args) -> int:
@@ -146,6 +149,7 @@ def run(args) -> int:
                              tasks=args.tasks, style=args.style,
                              extension=configs[0].extension, novelty_width=args.novelty_width,
                              generator_options=gen, reader=args.reader)
+    problems = _obfuscated(problems, args, source, configs[0].extension, domain_file)
     outs = run_folders(args.out, configs)
     warning = depth_warning(problems, max(c.max_depth for c in configs))
     if warning and any(c.method != "naive" for c in configs):
@@ -194,6 +198,22 @@ def open_worker_model(spec: str, options: dict):
 
 def _failed(item: dict) -> bool:
     return bool((item.get("tokens_detail") or {}).get("errors"))
+
+
+def _obfuscated(problems, args, source: dict, extension: bool, domain_file) -> list:
+    """--obfuscate: the problems with renamed prompts and readers (the engine's tasks unchanged);
+    ``source`` (the run's identity) gets ``obfuscate: {mode, seed}`` and the renaming beside it."""
+    from widthbench.searches.strips_problem import StripsProblem
+    from widthbench.subtasks import obfuscation
+
+    ob = obfuscation.from_args(args)
+    if not ob:
+        return problems
+    if not all(isinstance(p, StripsProblem) for p in problems):
+        raise UserError("--obfuscate renames PDDL domains: it does not apply to game24 or --tasks")
+    source.update(obfuscation.identity(ob, args.domain or "blocksworld", args.instances, domain_file))
+    return [StripsProblem(p.instance, style=p.style, extension=extension, novelty_width=p.novelty_width,
+                          reader=p.reader, obfuscation=ob) for p in problems]
 
 
 def failed_instances(out, summary) -> list[str]:
