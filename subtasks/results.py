@@ -13,7 +13,7 @@ export (`subtasks.lmeval`) and report.html (`widthbench.reports.html`) all take 
     cell_stats(correct, n) -> {"n", "correct", "accuracy", "ci_low", "ci_high"}
     record_readers(records), reading(record, reader), metrics_of(subtask, records, registry)
 
-The runs a report reads are loaded once each by `widthbench.subtasks.runs.load_runs`.
+The runs a report reads are loaded once each by `widthbench.subtasks.loader.load_runs`.
 """
 
 from __future__ import annotations
