@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     runs = load_runs(args.runs)
     score = [r for r in runs if r.kind == "score"]
     solve = [r for r in runs if r.kind == "solve"]
-    out = args.out if args.out is not None else runs[0].dir
+    out = args.out if args.out is not None else args.runs[0]  # a thinking-both folder: the folder itself
     if score:
         from widthbench.reports.difficulty import write_difficulty
         from widthbench.subtasks.report import write_report

@@ -254,11 +254,13 @@ def write_report(runs, out=None) -> list[Path]:
     p_csv = out_dir / "search_table.csv"
     with p_csv.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        # the run column: what tells apart the runs of the row ("" when one run fills each cell)
+        # the run column: the Run column when runs share cells, else the labels of the row's runs
+        got = layout(summaries)
         run_col = header[:1] == ["Run"]
         w.writerow(["run"] + header[1 if run_col else 0:] + ["simulated"])
-        for r in rows:
-            w.writerow(([] if run_col else [""]) + r + [simulated])
+        for r, line in zip(rows, got["cell_runs"]):
+            names = "; ".join(summaries[i]["_label"] for i in line if i is not None)
+            w.writerow(([] if run_col else [names]) + r + [simulated])
     rh, rr = runs_table(summaries)
     p_runs = out_dir / "search_runs.md"
     p_runs.write_text(f"# Search runs{tag}\n\n" + _markdown(rh, rr), encoding="utf-8")
