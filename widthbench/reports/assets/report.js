@@ -134,8 +134,10 @@
     if (rec.skipped) return "skipped";
     const rd = reading(rec, reader);
     if (row) {
+      // the row says how its metric adds up (summary rows' "aggregate"; older rows: a [right, n] pair counts)
       const m = (rd.metrics || {})[row.metric];
-      if (Array.isArray(m)) return m[1] > 0 && m[0] === m[1] ? "correct" : "wrong";
+      if (row.aggregate === "counts" || (!row.aggregate && Array.isArray(m)))
+        return Array.isArray(m) && m[1] > 0 && m[0] === m[1] ? "correct" : "wrong";
       if (typeof m === "number" || typeof m === "boolean") return m ? "correct" : "wrong";
     }
     return rd.correct ? "correct" : "wrong";
