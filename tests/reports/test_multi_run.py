@@ -51,11 +51,16 @@ def _summary(run: Path) -> dict:
 # Score runs
 
 
+def _root_with_base(tmp_path_factory, name: str, make) -> Path:
+    """A folder holding the base run ``make`` writes (``base``), beside which the variants go."""
+    root = tmp_path_factory.mktemp(name)
+    make(root / "base")
+    return root
+
+
 @pytest.fixture(scope="module")
 def score_root(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("multi-score")
-    _score(root / "base")
-    return root
+    return _root_with_base(tmp_path_factory, "multi-score", _score)
 
 
 # one score option changed from the base run -> the identity field its label names
@@ -140,9 +145,7 @@ def test_identical_settings_are_told_apart_by_folder(score_root, tmp_path):
 
 @pytest.fixture(scope="module")
 def solve_root(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("multi-solve")
-    _solve(root / "base")
-    return root
+    return _root_with_base(tmp_path_factory, "multi-solve", _solve)
 
 
 SOLVE_FIELDS = {
