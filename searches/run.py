@@ -34,6 +34,7 @@ from widthbench.searches.config import SearchConfig
 from widthbench.searches.graph import write_tree
 from widthbench.searches import unsolvable
 from widthbench.searches.hooks import build_hooks
+from widthbench.searches.results import summarise
 
 ITEMS = "items.jsonl"
 SUMMARY = "summary.json"
@@ -403,52 +404,6 @@ async def _solve_items(config, problems, model, simulated: bool, parallel: int,
         return list(await asyncio.gather(*(one(p) for p in problems)))
     finally:
         await broker.close()
-
-
-def _mean(xs) -> float | None:
-    xs = list(xs)
-    return round(sum(xs) / len(xs), 3) if xs else None
-
-
-def summarise(items: list[dict], config: SearchConfig, model: str, simulated: bool,
-              source: dict | None = None) -> dict:
-    purposes: dict[str, dict] = {}
-    for it in items:
-        for purpose, t in it["tokens_by_purpose"].items():
-            p = purposes.setdefault(purpose, {"calls": 0, "tokens": 0, "prompt": 0, "completion": 0, "thinking": 0})
-            for k in p:
-                p[k] += t.get(k, 0)
-    n = len(items)
-    for p in purposes.values():
-        p["mean_tokens"] = round(p["tokens"] / n, 3) if n else None
-    solved = sum(it["solved"] for it in items)
-    return {
-        "kind": "solve",
-        "simulated": simulated,
-        "model": model,
-        "label": config.label() + (" (simulated)" if simulated else ""),
-        "config": config.to_dict(),
-        "domain": items[0]["domain"] if items else None,
-        "source": source or {},
-        "n": n,
-        "solved": solved,
-        "success_rate": round(solved / n, 4) if n else None,
-        "plan_valid": sum(it["plan_valid"] for it in items),
-        "goal_claimed": sum(it["goal_claimed"] for it in items),
-        "false_goals": sum(it["goal_claimed"] and not it["solved"] for it in items),
-        "mean_tokens": _mean(it["tokens"] for it in items),
-        "mean_tokens_solved": _mean(it["tokens"] for it in items if it["solved"]),
-        "mean_states": _mean(it["states_generated"] for it in items),
-        "mean_pruned": _mean(it["states_pruned"] for it in items),
-        "mean_dead": _mean(it["dead_nodes"] for it in items),
-        "mean_calls": _mean(it["llm_calls"] for it in items),
-        "total_tokens": sum(it["tokens"] for it in items),
-        "total_calls": sum(it["llm_calls"] for it in items),
-        "tokens_by_purpose": dict(sorted(purposes.items())),
-        "wall_time_items": round(sum(it["wall_time"] for it in items), 3),
-        "states_per_instance": [it["states_generated"] for it in items],
-        "tokens_per_instance": [it["tokens"] for it in items],
-    }
 
 
 def ledger_totals(items: list[dict], run_id: str) -> dict:

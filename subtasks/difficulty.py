@@ -24,7 +24,9 @@ from __future__ import annotations
 from widthbench.errors import UserError
 from widthbench.generators.common import IntRange, int_range
 from widthbench.planners import strips
-from widthbench.subtasks.stats import logistic_slope, wilson
+from widthbench.subtasks.registry import PER_ITEM, Metric
+from widthbench.subtasks.results import cell_stats, metrics_of
+from widthbench.subtasks.stats import logistic_slope
 
 FEATURES = {
     "objects": "objects of the instance",
@@ -132,38 +134,31 @@ def auto_bins(values, most: int = 8) -> tuple[Bin, ...]:
 # Accuracy per bin
 
 
-def headline_metric(subtask: str, records: list[dict]) -> str | None:
-    """The sub-task's headline metric (its record's first 0/1 metric)."""
-    from widthbench.subtasks.registry import Registry
-
-    reg = Registry.default()
-    if subtask in reg:
-        return next((m for m in reg.get(subtask).metrics if m != "per-action"), None)
-    for r in records:
-        for m, v in (r.get("metrics") or {}).items():
-            if isinstance(v, int) and not isinstance(v, bool):
-                return m
-    return None
+def headline_metric(subtask: str, records: list[dict]) -> Metric | None:
+    """The sub-task's headline metric: its first metric counted per item (`Metric.aggregate`),
+    from its record, or from the records of a sub-task no registry knows (`results.metrics_of`)."""
+    per_item = [m for m in metrics_of(subtask, records) if m.aggregate == PER_ITEM]
+    return per_item[0] if per_item else None
 
 
 def outcomes(records: list[dict], feature: str, metric: str | None = None) -> dict[tuple, list[tuple[int, int]]]:
     """(run, model, sub-task, metric, mode) -> [(feature value, 1 if right else 0)] over the
     answered records that carry the feature (request errors and skipped item-modes left out);
-    ``metric``: the metric to count (default: each sub-task's headline)."""
+    ``metric``: the name of a 0/1 metric to count (default: each sub-task's headline)."""
     by_sub: dict[str, list[dict]] = {}
     for r in records:
         by_sub.setdefault(r["subtask"], []).append(r)
     out: dict[tuple, list[tuple[int, int]]] = {}
     for sub, recs in by_sub.items():
-        chosen = metric or headline_metric(sub, recs)
+        chosen = Metric(metric, metric, 0) if metric else headline_metric(sub, recs)
         if chosen is None:
             continue
         for r in recs:
             value = (r.get("features") or {}).get(feature)
             if value is None or r.get("request_error") or r.get("skipped"):
                 continue
-            key = (r.get("_run", ""), r.get("model", ""), sub, chosen, r["mode"])
-            out.setdefault(key, []).append((value, int(bool((r.get("metrics") or {}).get(chosen)))))
+            key = (r.get("_run", ""), r.get("model", ""), sub, chosen.name, r["mode"])
+            out.setdefault(key, []).append((value, int(chosen.right((r.get("metrics") or {}).get(chosen.name)))))
     return out
 
 
@@ -190,12 +185,9 @@ def breakdown(records: list[dict], feature: str, bins=None, metric: str | None =
         simulated = model in sim_models
         for b in mine:
             ys = [y for v, y in pairs if b.holds(v)]
-            n, k = len(ys), sum(ys)
-            lo, hi = wilson(k, n)
             rows.append({"run": run, "model": model, "simulated": simulated, "subtask": sub, "metric": metric,
                          "mode": mode, "feature": feature, "bin": str(b), "bin_lo": b.lo, "bin_hi": b.hi,
-                         "n": n, "correct": k, "accuracy": round(k / n, 4) if n else None,
-                         "ci_low": round(lo, 4), "ci_high": round(hi, 4)})
+                         **cell_stats(sum(ys), len(ys))})
         fit = logistic_slope([v for v, _ in pairs], [y for _, y in pairs])
         slopes.append({"run": run, "model": model, "simulated": simulated, "subtask": sub, "metric": metric,
                        "mode": mode, "feature": feature, "n": len(pairs), **fit})

@@ -7,13 +7,13 @@ folder holds the problems the items ask about and one JSON object per item:
     DIR/instances/                 the instance set (`generators.write_instance_set`): domain.pddl,
                                    one problem file per instance that feeds an item, manifest.jsonl
     DIR/data/<sub-task>/<style>.jsonl   the lm-eval rows (`subtasks.lmeval`); each row's ``item``
-                                   column is `item_to_json` of its item, as a JSON string
+                                   column is `items.item_to_json` of its item, as a JSON string
     DIR/widthbench_export.json     what was exported: sub-tasks, styles, thinking modes, the settings
                                    the items were built with, and ``items_digest``
 
 An item is written with its states as PDDL atom lists (a state is an int bitmask over the task's
 atoms only inside the process): ``state``, ``previous`` (novelty), and the successor truths, whose
-action -> state mapping is written as ``{"states": {action: [atoms]}}``. `item_from_json` rebuilds
+action -> state mapping is written as ``{"states": {action: [atoms]}}``. `items.item_from_json` rebuilds
 the very same `Item` (a test and the export itself check the round trip on every item and prompt).
 """
 
@@ -27,49 +27,12 @@ from pathlib import Path
 
 from widthbench.errors import UserError
 from widthbench.planners import strips
-from widthbench.subtasks.items import Item
+from widthbench.subtasks.items import Item, item_from_json
 
 EXPORT_FILE = "widthbench_export.json"
 INSTANCES = "instances"
 DATA = "data"
 FORMAT = 1  # of widthbench_export.json and the item JSON
-
-
-def _maps_actions_to_states(item: Item) -> bool:
-    truth = item.truth
-    return (isinstance(truth, dict) and bool(item.actions) and set(truth) == set(item.actions)
-            and all(isinstance(v, int) and not isinstance(v, bool) for v in truth.values()))
-
-
-def item_to_json(item: Item) -> dict:
-    """The item as JSON (states as atom lists); `item_from_json` reads it back."""
-    task = item.task
-    truth = item.truth
-    if _maps_actions_to_states(item):
-        truth = {"states": {a: strips.state_atoms(task, s) for a, s in truth.items()}}
-    return {
-        "subtask": item.subtask, "index": item.index, "id": item.id, "instance_id": item.instance_id,
-        "domain": item.domain,
-        "state": None if item.state is None else strips.state_atoms(task, item.state),
-        "actions": list(item.actions), "plan": list(item.plan),
-        "previous": [strips.state_atoms(task, s) for s in item.previous],
-        "width": item.width, "truth": truth, "info": item.info,
-    }
-
-
-def item_from_json(data: dict, task: strips.Task) -> Item:
-    """The `Item` of `item_to_json`'s output, on ``task`` (the item's problem, grounded)."""
-    actions = tuple(data["actions"])
-    truth = data["truth"]
-    if isinstance(truth, dict) and set(truth) == {"states"} and actions:
-        truth = {a: strips.state_from_atoms(task, atoms) for a, atoms in truth["states"].items()}
-    state = data["state"]
-    return Item(subtask=data["subtask"], index=data["index"], instance_id=data["instance_id"],
-                domain=data["domain"], task=task,
-                state=None if state is None else strips.state_from_atoms(task, state),
-                actions=actions, plan=tuple(data["plan"]),
-                previous=tuple(strips.state_from_atoms(task, p) for p in data["previous"]),
-                width=data["width"], truth=truth, info=data["info"])
 
 
 def items_digest(rows: list[dict]) -> str:

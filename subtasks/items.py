@@ -82,6 +82,64 @@ class Item:
 
 
 # ---------------------------------------------------------------------------------------------
+# Serialisation: one JSON form of an item
+
+
+def _maps_actions_to_states(item: Item) -> bool:
+    truth = item.truth
+    return (isinstance(truth, dict) and bool(item.actions) and set(truth) == set(item.actions)
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in truth.values()))
+
+
+def item_to_json(item: Item) -> dict:
+    """The item as JSON (states as atom lists): THE serialisation of an item (frozen item sets,
+    the lm-eval rows, and, through `record_item`, the ``item`` of every score record);
+    `item_from_json` reads it back."""
+    task = item.task
+    truth = item.truth
+    if _maps_actions_to_states(item):
+        truth = {"states": {a: strips.state_atoms(task, s) for a, s in truth.items()}}
+    return {
+        "subtask": item.subtask, "index": item.index, "id": item.id, "instance_id": item.instance_id,
+        "domain": item.domain,
+        "state": None if item.state is None else strips.state_atoms(task, item.state),
+        "actions": list(item.actions), "plan": list(item.plan),
+        "previous": [strips.state_atoms(task, s) for s in item.previous],
+        "width": item.width, "truth": truth, "info": item.info,
+    }
+
+
+def item_from_json(data: dict, task: strips.Task) -> Item:
+    """The `Item` of `item_to_json`'s output, on ``task`` (the item's problem, grounded)."""
+    actions = tuple(data["actions"])
+    truth = data["truth"]
+    if isinstance(truth, dict) and set(truth) == {"states"} and actions:
+        truth = {a: strips.state_from_atoms(task, atoms) for a, atoms in truth["states"].items()}
+    state = data["state"]
+    return Item(subtask=data["subtask"], index=data["index"], instance_id=data["instance_id"],
+                domain=data["domain"], task=task,
+                state=None if state is None else strips.state_from_atoms(task, state),
+                actions=actions, plan=tuple(data["plan"]),
+                previous=tuple(strips.state_from_atoms(task, p) for p in data["previous"]),
+                width=data["width"], truth=truth, info=data["info"])
+
+
+def record_item(item: Item) -> dict:
+    """The ``item`` field of a score record: `item_to_json` without what the record holds beside
+    it (ids, truth, info) and with the previous states of a novelty item as their count."""
+    data = item_to_json(item)
+    out = {"state": data["state"]}
+    for key in ("actions", "plan"):
+        if data[key]:
+            out[key] = data[key]
+    if data["previous"]:
+        out["previous_count"] = len(data["previous"])
+    if data["width"] is not None:
+        out["width"] = data["width"]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
 # Instance pool with per-instance caches
 
 

@@ -39,7 +39,8 @@ from pathlib import Path
 from widthbench.errors import UserError
 from widthbench.subtasks import frozen
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
-from widthbench.subtasks.registry import Registry
+from widthbench.subtasks.items import item_to_json
+from widthbench.subtasks.registry import COUNTS, Registry
 from widthbench.subtasks.score import Mode, default_max_tokens, prompts_for, score_item
 
 TEMPLATE_DIR = Path(__file__).resolve().parent  # lmeval_utils.py.txt, lmeval_card.md.txt
@@ -75,7 +76,7 @@ def _rows_of(items, style: str, registry) -> list[dict]:
         prompts = prompts_for(item, Mode(style, False), registry)
         if prompts != prompts_for(item, Mode(style, True), registry):
             raise RuntimeError(f"{item.id}: the prompt depends on the thinking mode; one row cannot serve both")
-        data = json.loads(json.dumps(frozen.item_to_json(item), ensure_ascii=False))
+        data = json.loads(json.dumps(item_to_json(item), ensure_ascii=False))
         for part, messages in enumerate(prompts):
             if [m["role"] for m in messages] != ["system", "user"]:
                 raise UserError(f"{item.subtask}: a request that is not a system and a user message "
@@ -132,7 +133,7 @@ def export_lmeval(config, out_dir, *, registry: Registry | None = None) -> Expor
     items = {s: its for s, its in items.items() if its}
     if not items:
         raise UserError("export lm-eval: the item set is empty")
-    item_json = [json.loads(json.dumps(frozen.item_to_json(i), ensure_ascii=False, sort_keys=True))
+    item_json = [json.loads(json.dumps(item_to_json(i), ensure_ascii=False, sort_keys=True))
                  for its in items.values() for i in its]
     digest = frozen.items_digest(item_json)
     _check_out(out, digest)
@@ -232,11 +233,20 @@ def _q(text) -> str:
 
 
 def metric_names(metrics) -> list[str]:
-    """The lm-eval metrics of a sub-task: each of its metrics by both readers, and the parse errors."""
+    """The lm-eval metrics of a sub-task (its `Metric` values): each by both readers, and the parse errors."""
     out = []
     for m in metrics:
-        out += [m, f"{m}_strict"]
+        out += [m.name, f"{m.name}_strict"]
     return out + ["parse_error", "parse_error_strict"]
+
+
+def _aggregation(metric, per_item: bool) -> str:
+    """lm-eval's aggregation of a metric, as the metric declares it adds up (counts: `ratio`)."""
+    if metric is not None and metric.aggregate == COUNTS:
+        return "!function utils.ratio"
+    if per_item:
+        return "!function utils.any_per_item" if metric is None else "!function utils.all_per_item"
+    return "mean"
 
 
 def task_yaml(name, subtask, style, thinking, metrics, per_item, max_tokens) -> str:
@@ -252,16 +262,11 @@ def task_yaml(name, subtask, style, thinking, metrics, per_item, max_tokens) -> 
              "generation_kwargs:", "  until: []", f"  max_gen_toks: {max_tokens}", "  do_sample: true"]
     lines += [f"  {k}: {_q(v)}" for k, v in sampling.items()]
     lines += ["  chat_template_kwargs:", f"    enable_thinking: {'true' if thinking else 'false'}", "metric_list:"]
+    by_name = {m.name: m for m in metrics}
     for m in metric_names(metrics):
-        base = m.removesuffix("_strict")
-        if base == "per-action":
-            agg = "!function utils.ratio"
-        elif per_item:
-            agg = "!function utils.any_per_item" if base == "parse_error" else "!function utils.all_per_item"
-        else:
-            agg = "mean"
-        lines += [f"  - metric: {_q(m)}", f"    aggregation: {agg}",
-                  f"    higher_is_better: {'false' if base == 'parse_error' else 'true'}"]
+        metric = by_name.get(m.removesuffix("_strict"))  # None: the parse-error rate
+        lines += [f"  - metric: {_q(m)}", f"    aggregation: {_aggregation(metric, per_item)}",
+                  f"    higher_is_better: {'false' if metric is None else 'true'}"]
     lines += ["metadata:", "  version: 1.0", ""]
     return "\n".join(lines)
 
@@ -320,12 +325,11 @@ def process_results(folder, doc: dict, results: list, *, thinking: bool, registr
         reading = scored["readings"][reader]
         suffix = "" if reader == HEADLINE_READER else f"_{reader}"
         for m in registry.get(item.subtask).metrics:
-            value = reading["metrics"].get(m, 0)
-            if isinstance(value, list):
-                out[m + suffix] = list(value)
+            right, n = m.count(reading["metrics"].get(m.name))
+            if m.aggregate == COUNTS:
+                out[m.name + suffix] = [right, n]
             else:
-                value = int(value or 0)
-                out[m + suffix] = [item.id, value] if per_item else value
+                out[m.name + suffix] = [item.id, right] if per_item else right
         error = int(bool(reading["parse_error"]))
         out["parse_error" + suffix] = [item.id, error] if per_item else error
     return out

@@ -30,6 +30,57 @@ from widthbench.subtasks.answers import AnswerKind
 
 TASKS_PACKAGE = "widthbench.subtasks.tasks"
 
+# How a metric's per-item values add up into a summary row (`Metric.aggregate`):
+PER_ITEM = "per-item"  # one 0/1 per answered item: correct = items right, n = items answered
+COUNTS = "counts"      # one [right, n] pair per item (e.g. per-action counts): both summed
+AGGREGATES = (PER_ITEM, COUNTS)
+
+
+@dataclass(frozen=True, slots=True)
+class Metric:
+    """One metric of a sub-task, declared as a value: its ``name`` (the key of the records'
+    ``metrics``), how it ``aggregate``s into a summary row (`PER_ITEM` or `COUNTS`), the ``label``
+    of its Table-1 row and that row's ``order``; a sub-task that takes the prompt extension labels
+    its extension rows with ``extension_label`` / ``extension_order``. Nothing reads a metric's
+    name to decide how it adds up: `widthbench.subtasks.results` asks `count`."""
+
+    name: str
+    label: str
+    order: int
+    aggregate: str = PER_ITEM
+    extension_label: str | None = None
+    extension_order: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.aggregate not in AGGREGATES:
+            raise ValueError(f"metric {self.name!r}: aggregate {self.aggregate!r} is not one of {AGGREGATES}")
+
+    def count(self, value) -> tuple[int, int]:
+        """(right, n) of one item's value: 0/1 counts as one item, [right, n] as n."""
+        if self.aggregate == COUNTS:
+            right, n = value if isinstance(value, (list, tuple)) and len(value) == 2 else (0, 0)
+            return int(right), int(n)
+        return int(bool(value)), 1
+
+    def right(self, value) -> bool:
+        """Whether one item's value is entirely right (a count: every one of its n, n > 0)."""
+        right, n = self.count(value)
+        return n > 0 and right == n
+
+    def labelled(self) -> dict[tuple[str, bool], tuple[int, str]]:
+        """{(name, extension): (order, label)} of the rows this metric labels."""
+        out = {(self.name, False): (self.order, self.label)}
+        if self.extension_label is not None:
+            order = self.extension_order if self.extension_order is not None else self.order
+            out[(self.name, True)] = (order, self.extension_label)
+        return out
+
+
+def inferred_metric(name: str, value) -> Metric:
+    """The metric of a record whose sub-task no registry knows (a module no longer loaded): a
+    [right, n] value counts, any other value is 0/1 per item."""
+    return Metric(name, name, 10**6, COUNTS if isinstance(value, (list, tuple)) else PER_ITEM)
+
 
 @dataclass(frozen=True)
 class SubTask:
@@ -40,7 +91,8 @@ class SubTask:
     score(item, mode, outcomes) -> dict                    outcomes: one `Reading` or `ParseError` per
                                                            reply; returns {"parsed", "truth", "correct",
                                                            "metrics", "parse_error"} (JSON-ready)
-    labels: {(metric, extension): (order, label)}           rows of the Table-1 report, in order
+    metrics: (Metric, ...)                                 the summary's metrics, headline first: how each
+                                                           aggregates, its Table-1 label and order
     row_extras(records, metric) -> dict                    extra fields of a summary row
     errors(record, bump) -> None                           error analysis: bump(kind, key) per mistake
     simulate: {prompt kind: answer(q, mode, corrupt, rng) -> (text, note)}   simulated answers
@@ -56,8 +108,7 @@ class SubTask:
     prompts: Callable[..., list]
     answer: AnswerKind
     score: Callable[..., dict]
-    metrics: tuple[str, ...]
-    labels: Mapping[tuple[str, bool], tuple[int, str]]
+    metrics: tuple[Metric, ...]
     paper: bool = False
     extensions: bool = False
     row_extras: Callable[..., dict] | None = None
@@ -68,10 +119,31 @@ class SubTask:
     no_item: Any = None
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
+        object.__setattr__(self, "metrics", tuple(self.metrics))
         object.__setattr__(self, "simulate", MappingProxyType(dict(self.simulate)))
         if not self.metrics:
             raise ValueError(f"sub-task {self.name!r} has no metrics")
+        if not all(isinstance(m, Metric) for m in self.metrics):
+            raise ValueError(f"sub-task {self.name!r}: metrics must be Metric values")
+
+    @property
+    def labels(self) -> Mapping[tuple[str, bool], tuple[int, str]]:
+        """{(metric, extension): (order, label)}: the rows of the Table-1 report, from the metrics."""
+        out: dict = {}
+        for m in self.metrics:
+            out.update(m.labelled())
+        return MappingProxyType(out)
+
+    @property
+    def metric_names(self) -> tuple[str, ...]:
+        return tuple(m.name for m in self.metrics)
+
+    def metric(self, name: str) -> Metric | None:
+        return next((m for m in self.metrics if m.name == name), None)
+
+    def headline_metric(self) -> Metric:
+        """The first metric counted per item (the one a difficulty curve plots), else the first."""
+        return next((m for m in self.metrics if m.aggregate == PER_ITEM), self.metrics[0])
 
 
 class Registry:

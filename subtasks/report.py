@@ -1,12 +1,13 @@
 """Reports of score runs: seed 000's Table 1 layout, a chart with CI bars, and an error analysis.
 
-`write_report(run_dirs, out=None)` reads each RUN/summary.json (kind "score") and RUN/items.jsonl and
-writes, into ``out`` (default: the first run folder):
-  table.md    per (model, domain): the k/n table in Table 1's layout (rows: sub-task metrics;
+`write_report(runs, out=None)` takes loaded runs (`subtasks.loader`: each run folder's summary.json
+and items.jsonl read once; run folders are loaded) and writes, into ``out`` (default: the first run
+folder), every table keyed by run (the run's label says how its identity differs from the others'):
+  table.md    per (run, model, domain): the k/n table in Table 1's layout (rows: sub-task metrics;
               columns: Standard Normal, Standard Thinking, Natural Language Normal, Natural Language
               Thinking), accuracy with Wilson 95% CIs, parse errors, mean tokens, then the error analysis
-  table.csv   the k/n table, one line per row label and model/domain
-  rows.csv    every summary row with all its fields
+  table.csv   the k/n table, one line per run, model/domain and row label (a ``run`` column)
+  rows.csv    every summary row with all its fields, its run first
   table.png   the accuracies with CI bars
   errors.json the error analysis as data (with, per sub-task, the unread answers of each cell grouped
               by the reason the reader gave up: `widthbench.subtasks.unread`)
@@ -22,6 +23,9 @@ from collections import Counter
 from pathlib import Path
 
 from widthbench.runfiles import make_output_dir
+from widthbench.subtasks.obfuscation import report_lines
+from widthbench.subtasks.loader import as_runs
+from widthbench.subtasks.results import all_rows
 from widthbench.subtasks.unread import cell_name, unread_by_reason
 
 
@@ -43,7 +47,7 @@ def label(row: dict) -> str:
     return text + (f" [{row['reader']} reader]" if row.get("reader") and row.get("_secondary") else "")
 
 
-def _sort_key(row: dict):
+def sort_key(row: dict):
     return _registry().label_order(row), bool(row.get("_secondary"))
 
 
@@ -53,22 +57,23 @@ def _mark_secondary(rows: list[dict]) -> list[dict]:
     first: dict[tuple, str] = {}
     out = []
     for r in rows:
-        key = (r["model"], r.get("domain", ""), r["subtask"], r["metric"], r["style"], r["thinking"],
-               bool(r.get("extension")))
+        key = (r.get("run", ""), r["model"], r.get("domain", ""), r["subtask"], r["metric"], r["style"],
+               r["thinking"], bool(r.get("extension")))
         head = first.setdefault(key, r.get("reader", "strict"))
         out.append({**r, "_secondary": r.get("reader", "strict") != head})
     return out
 
 
 def _groups(rows: list[dict]) -> dict[tuple, list[dict]]:
+    """(run, model, domain, simulated) -> its rows: one table each, never two runs in one."""
     out: dict[tuple, list[dict]] = {}
     for r in rows:
-        out.setdefault((r["model"], r.get("domain", ""), bool(r.get("simulated"))), []).append(r)
+        out.setdefault((r.get("run", ""), r["model"], r.get("domain", ""), bool(r.get("simulated"))), []).append(r)
     return out
 
 
-def _title(model: str, domain: str, simulated: bool) -> str:
-    return ("SIMULATED model " if simulated else "") + f"{model} on {domain}" + \
+def _title(run: str, model: str, domain: str, simulated: bool) -> str:
+    return (f"Run {run}: " if run else "") + ("SIMULATED model " if simulated else "") + f"{model} on {domain}" + \
         (" (not a real LLM)" if simulated else "")
 
 
@@ -76,10 +81,13 @@ def _cells(rows: list[dict], secondary: bool = True) -> dict[str, dict[tuple, di
     """Label -> (style, thinking) -> row; the other reader's rows as their own labels (or left
     out with ``secondary=False``)."""
     table: dict[str, dict[tuple, dict]] = {}
-    for r in sorted(_mark_secondary(rows), key=_sort_key):
+    for r in sorted(_mark_secondary(rows), key=sort_key):
         if r["_secondary"] and not secondary:
             continue
-        table.setdefault(label(r), {})[(r["style"], r["thinking"])] = r
+        cells = table.setdefault(label(r), {})
+        if (r["style"], r["thinking"]) in cells:  # never overwrite a cell: two rows, one place
+            raise ValueError(f"two summary rows for {label(r)} {r['style']}/{r['thinking']} in one table")
+        cells[(r["style"], r["thinking"])] = r
     return table
 
 
@@ -116,19 +124,11 @@ def _tok(r: dict) -> str:
     return f"{f(r['mean_prompt_tokens'])} / {f(r['mean_completion_tokens'])} / {f(r['mean_thinking_tokens'])}"
 
 
-def all_rows(summary: dict) -> list[dict]:
-    """The headline reader's rows, then every other reader's (``reader_rows``)."""
-    rows = list(summary["rows"])
-    for extra in (summary.get("reader_rows") or {}).values():
-        rows += extra
-    return rows
-
-
 def format_table(summary: dict) -> str:
     """The k/n table(s) of one summary as markdown (what `widthbench score` and `demo` print)."""
     out = []
-    for (model, domain, sim), rows in _groups(all_rows(summary)).items():
-        out.append(_title(model, domain, sim))
+    for (run, model, domain, sim), rows in _groups(all_rows(summary)).items():
+        out.append(_title(run, model, domain, sim))
         out += _md_table(_cells(rows), _kn)
         out.append("")
     from widthbench.subtasks.run import not_built_reason
@@ -204,31 +204,27 @@ def _errors_md(analysis: dict) -> list[str]:
 # Writing
 
 
-def load_run(run_dir: str | Path) -> tuple[dict, list[dict]]:
-    from widthbench.runfiles import load_summary
-    from widthbench.subtasks.run import read_records
-
-    return load_summary(run_dir, "score"), read_records(run_dir)
-
-
-def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:
-    runs = [load_run(d) for d in run_dirs]
-    dest = make_output_dir(out if out is not None else run_dirs[0])
-    rows = [r for s, _ in runs for r in all_rows(s)]
-    records = [r for _, recs in runs for r in recs]
-    simulated = any(s.get("simulated") for s, _ in runs)
+def write_report(runs, out: str | Path | None = None) -> list[Path]:
+    """The score report of loaded runs (`subtasks.loader.Run`) or run folders; returns the files."""
+    runs = [r for r in as_runs(runs) if r.kind == "score"]
+    if not runs:
+        raise ValueError("no score runs")
+    dest = make_output_dir(out if out is not None else runs[0].dir)
+    rows = [r for run in runs for r in run.rows()]
+    simulated = any(run.simulated for run in runs)
 
     md = ["# widthbench sub-task scores" + (" — SIMULATED" if simulated else ""), ""]
     if simulated:
         md += ["**These results come from a simulated model (sim:...), not from an LLM.**", ""]
-    md.append("Runs: " + ", ".join(str(d) for d in run_dirs))
+    md.append("Runs: " + ", ".join(f"{run.label} ({run.dir})" if run.label != run.name else run.dir
+                                   for run in runs))
     md.append("")
-    from widthbench.subtasks.obfuscation import report_lines  # issue 29: --obfuscate runs name their renaming
-
-    md += [line for (s, _), d in zip(runs, run_dirs) for line in report_lines(s, str(d))]
+    # --obfuscate runs name their renaming
+    md += [line for run in runs for line in report_lines(run.summary, run.label)]
     analyses = {}
-    for (model, domain, sim), grp in _groups(rows).items():
-        title = _title(model, domain, sim)
+    records = {run.label: run.records for run in runs}
+    for (run, model, domain, sim), grp in _groups(rows).items():
+        title = _title(run if len(runs) > 1 else "", model, domain, sim)
         table = _cells(grp)
         md += [f"## {title}", "", "Correct / items (Table 1 layout; parse errors count as wrong):", ""]
         md += _md_table(table, _kn)
@@ -240,7 +236,7 @@ def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:
         md += ["", "Mean tokens per item (prompt / completion / thinking):", ""]
         md += _md_table(table, _tok)
         md.append("")
-        mine = [r for r in records if r.get("model") == model and r.get("domain") == domain]
+        mine = [r for r in records[run] if r.get("model") == model and r.get("domain") == domain]
         analysis = error_analysis(mine)
         analyses[title] = analysis
         md += _errors_md(analysis)
@@ -259,19 +255,19 @@ def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:
     p = dest / "table.csv"
     with open(p, "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(["model", "domain", "simulated", "sub-task"] + [c[2] for c in COLUMNS])
-        for (model, domain, sim), grp in _groups(rows).items():
+        w.writerow(["run", "model", "domain", "simulated", "sub-task"] + [c[2] for c in COLUMNS])
+        for (run, model, domain, sim), grp in _groups(rows).items():
             for name, cols in _cells(grp).items():
-                w.writerow([model, domain, sim, name] + [_kn(cols[(s, t)]) if (s, t) in cols else ""
-                                                          for s, t, _ in COLUMNS])
+                w.writerow([run, model, domain, sim, name] + [_kn(cols[(s, t)]) if (s, t) in cols else ""
+                                                               for s, t, _ in COLUMNS])
     paths.append(p)
 
     p = dest / "rows.csv"
     keys = list(dict.fromkeys(k for r in rows for k in r))
     with open(p, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=["label"] + keys)
+        w = csv.DictWriter(f, fieldnames=["run", "label"] + [k for k in keys if k != "run"])
         w.writeheader()
-        for r in sorted(rows, key=_sort_key):
+        for r in sorted(rows, key=lambda r: (r["run"], sort_key(r))):
             w.writerow({"label": label(r), **r})
     paths.append(p)
 
@@ -280,12 +276,12 @@ def write_report(run_dirs, out: str | Path | None = None) -> list[Path]:
     paths.append(p)
 
     p = dest / "table.png"
-    _chart(rows, p)
+    _chart(rows, p, several=len(runs) > 1)
     paths.append(p)
     return paths
 
 
-def _chart(rows: list[dict], path: Path) -> None:
+def _chart(rows: list[dict], path: Path, several: bool = False) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -296,7 +292,7 @@ def _chart(rows: list[dict], path: Path) -> None:
     fig, axes = plt.subplots(len(groups), 1, figsize=(11, 0.55 * n_rows * len(groups) + 1.9 * len(groups)),
                              squeeze=False)
     colours = ("#4c72b0", "#55a868", "#dd8452", "#c44e52")
-    for ax, ((model, domain, sim), grp) in zip(axes[:, 0], groups):
+    for ax, ((run, model, domain, sim), grp) in zip(axes[:, 0], groups):
         table = _cells(grp, secondary=False)
         names = list(table)
         height = 0.8 / len(COLUMNS)
@@ -317,7 +313,7 @@ def _chart(rows: list[dict], path: Path) -> None:
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
         ax.set_xlabel("accuracy (bars: Wilson 95% CI)")
-        ax.set_title(_title(model, domain, sim), fontsize=10)
+        ax.set_title(_title(run if several else "", model, domain, sim), fontsize=10)
         ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.09), frameon=False)
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -36,13 +36,10 @@ from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.frozen import read_export
 from widthbench.subtasks.obfuscation import identity as obfuscation_identity  # issue 29
 from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
-                                      NotEnoughItems, Pool, Strata, build_items)
+                                      NotEnoughItems, Pool, Strata, build_items, record_item)
 from widthbench.subtasks.registry import Registry
+from widthbench.subtasks.results import NO_THINKING, summarise
 from widthbench.subtasks.score import Mode, requests_for, score_item
-from widthbench.subtasks.stats import wilson
-
-NO_THINKING = "thinking requested, none produced"
-
 
 def widthbench_version() -> str:
     try:
@@ -256,21 +253,6 @@ def build_all_items(config: ScoreConfig, registry: Registry | None = None,
     return out
 
 
-def _item_json(item) -> dict:
-    from widthbench.planners import strips
-
-    out = {"state": strips.state_atoms(item.task, item.state) if item.state is not None else None}
-    if item.actions:
-        out["actions"] = list(item.actions)
-    if item.plan:
-        out["plan"] = list(item.plan)
-    if item.previous:
-        out["previous_count"] = len(item.previous)
-    if item.width is not None:
-        out["width"] = item.width
-    return out
-
-
 def _log(msg: str, quiet: bool) -> None:
     if not quiet:
         print(msg, file=sys.stderr, flush=True)
@@ -411,7 +393,7 @@ def _record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLIN
         "subtask": item.subtask, "item_id": item.id, "index": item.index, "instance_id": item.instance_id,
         "domain": item.domain, "style": mode.style, "thinking": mode.thinking, "extension": mode.extension,
         "mode": mode.label, "model": model.spec, "simulated": bool(model.simulated),
-        "item": _item_json(item), "info": item.info, "features": item.features,
+        "item": record_item(item), "info": item.info, "features": item.features,
     }
     rec["request_digest"] = _request_digest(requests)
     rec["calls"] = [call_entry(r, reply) for r, reply in zip(requests, replies)]
@@ -443,100 +425,3 @@ def _record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLIN
     rec.update(score_item(item, mode, texts, reader=reader, registry=registry))
     rec["request_error"] = None
     return rec
-
-
-# ---------------------------------------------------------------------------------------------
-# Summary rows
-
-
-def _mean(values) -> float | None:
-    values = [v for v in values if v is not None]
-    return round(sum(values) / len(values), 4) if values else None
-
-
-def _reading(rec: dict, reader: str) -> dict | None:
-    """The fields of ``rec`` as read by ``reader`` (records from before the readers: one reader)."""
-    readings = rec.get("readings")
-    if readings is None:
-        return rec if reader == rec.get("reader", "strict") else None
-    got = readings.get(reader)
-    return None if got is None else {**rec, **got}
-
-
-def record_readers(records: list[dict]) -> list[str]:
-    """The readers the records were read with, headline first."""
-    seen: dict[str, None] = {}
-    for r in records:
-        seen.setdefault(r.get("reader", "strict"))
-        for name in r.get("readings") or ():
-            seen.setdefault(name)
-    return list(seen) or ["strict"]
-
-
-def summarise(records: list[dict], *, model_spec: str, simulated: bool, registry: Registry | None = None,
-              reader: str | None = None) -> dict:
-    """Rows: one per (sub-task, metric, style, thinking, extension, domain), with n, correct,
-    accuracy, Wilson 95% CI, parse errors, request errors and mean tokens, as read by the headline
-    reader (``rows``); the same rows for every other reader in ``reader_rows[reader]``. Flexible rows
-    count ``only_flexible``, the answers that only the flexible reader read."""
-    registry = registry or Registry.default()
-    readers = record_readers(records)
-    if reader is not None and reader in readers:
-        readers = [reader] + [r for r in readers if r != reader]
-    headline = readers[0]
-    groups: dict[tuple, list[dict]] = {}
-    for r in records:
-        groups.setdefault((r["subtask"], r["style"], r["thinking"], r["extension"], r["domain"]), []).append(r)
-    order = {s: i for i, s in enumerate(registry.names)}
-    by_reader: dict[str, list[dict]] = {rd: [] for rd in readers}
-    for (sub, style, thinking, ext, domain), recs in sorted(
-            groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][4], kv[0][3], kv[0][1] != "pddl", kv[0][2])):
-        record = registry.get(sub) if sub in registry else None
-        metrics = record.metrics if record else tuple(dict.fromkeys(
-            m for r in recs for m in (r.get("metrics") or {}) if isinstance(r["metrics"][m], int)))
-        answered_all = [r for r in recs if not r.get("request_error") and not r.get("skipped")]
-        for metric in metrics:
-            for rd in readers:
-                answered = [x for x in (_reading(r, rd) for r in answered_all) if x is not None]
-                if not answered and rd != headline:
-                    continue
-                by_reader[rd].append(_row(sub, metric, style, thinking, ext, domain, model_spec, simulated,
-                                          rd, recs, answered, record))
-    return {"kind": "score", "simulated": bool(simulated), "model": model_spec,
-            "headline": {"action-generation": "exact"}, "headline_reader": headline, "readers": readers,
-            "rows": by_reader[headline],
-            "reader_rows": {rd: rows for rd, rows in by_reader.items() if rd != headline}}
-
-
-def _row(sub, metric, style, thinking, ext, domain, model_spec, simulated, reader, recs, answered, record):
-    if metric == "per-action":
-        pairs = [r["metrics"].get("per-action", [0, 0]) for r in answered]
-        correct, n = sum(p[0] for p in pairs), sum(p[1] for p in pairs)
-    else:
-        n = len(answered)
-        correct = sum(int(r["metrics"].get(metric, 0) or 0) for r in answered)
-    lo, hi = wilson(correct, n)
-    row = {
-        "subtask": sub, "metric": metric, "style": style, "thinking": on_off(thinking),
-        "extension": bool(ext), "domain": domain, "model": model_spec, "simulated": bool(simulated),
-        "reader": reader,
-        "n": n, "correct": correct, "accuracy": round(correct / n, 4) if n else None,
-        "ci_low": round(lo, 4), "ci_high": round(hi, 4),
-        "items": len(answered),
-        "parse_errors": sum(1 for r in answered if r.get("parse_error")),
-        "request_errors": sum(1 for r in recs if r.get("request_error")),
-        "skipped": sum(1 for r in recs if r.get("skipped")),
-        "truncated": sum(1 for r in answered if r.get("truncated")),
-        "mean_prompt_tokens": _mean(r["tokens"]["prompt"] for r in answered),
-        "mean_completion_tokens": _mean(r["tokens"]["completion"] for r in answered),
-        "mean_thinking_tokens": _mean(r["tokens"]["thinking"] for r in answered),
-    }
-    if thinking and answered and all(r.get("thinking_produced") is False for r in answered):
-        row["thinking_produced"] = False
-        row["note"] = NO_THINKING
-    if reader == "flexible":
-        row["only_flexible"] = sum(1 for r in answered if not r.get("parse_error")
-                                   and (r.get("readings") or {}).get("strict", {}).get("parse_error"))
-    if record is not None and record.row_extras is not None:
-        row.update(record.row_extras(answered, metric))
-    return row

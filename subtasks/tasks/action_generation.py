@@ -10,7 +10,7 @@ from __future__ import annotations
 from widthbench.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
-from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.tasks.common import (actions_tokens, confusion, mean, parse_error_result, pattern, result,
                                          set_scores, simulated)
 
@@ -64,8 +64,8 @@ def errors(record, bump):
 
 SUBTASKS = (SubTask(
     name="action-generation", build=build, prompts=prompts, answer=answers.ACTION_LIST, score=score,
-    metrics=METRICS, paper=True, row_extras=row_extras, errors=errors,
-    labels={("exact", False): (10, "Action Generation"),
-            ("exact-no-noop", False): (110, "Action Generation, no-op moves ignored")},
+    metrics=(Metric("exact", "Action Generation", 10),
+             Metric("exact-no-noop", "Action Generation, no-op moves ignored", 110)),
+    paper=True, row_extras=row_extras, errors=errors,
     simulate={"action_generation": simulated("action_generation")},
     answer_tokens=lambda item, style: actions_tokens(item.task, style, item.truth)),)

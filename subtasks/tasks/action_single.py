@@ -10,7 +10,7 @@ from __future__ import annotations
 from widthbench.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
-from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.tasks.common import confusion, mean, parse_error_result, pattern, result, simulated
 
 METRICS = ("valid", "optimal")
@@ -62,9 +62,9 @@ def errors(record, bump):
 
 SUBTASKS = (SubTask(
     name="action-single", build=build, prompts=prompts, answer=answers.ACTION, score=score,
-    metrics=METRICS, paper=True, extensions=True, row_extras=row_extras, errors=errors,
-    labels={("valid", False): (20, "Action Generation Single Valid"),
-            ("optimal", False): (30, "Action Generation Single Optimal"),
-            ("valid", True): (90, "Action Generation Single Valid + extension (Table 2)"),
-            ("optimal", True): (100, "Action Generation Single Optimal + extension (Table 2)")},
+    metrics=(Metric("valid", "Action Generation Single Valid", 20,
+                    extension_label="Action Generation Single Valid + extension (Table 2)", extension_order=90),
+             Metric("optimal", "Action Generation Single Optimal", 30,
+                    extension_label="Action Generation Single Optimal + extension (Table 2)", extension_order=100)),
+    paper=True, extensions=True, row_extras=row_extras, errors=errors,
     simulate={"next_action": simulated("next_action")}),)

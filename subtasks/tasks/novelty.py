@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from widthbench.pddl_domains import obfuscate
 from widthbench.subtasks import answers, api
-from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.tasks.common import mean, simulated, token_estimate
 from widthbench.subtasks.tasks.plan_verification import score_verdict
 from widthbench.subtasks.tasks.width_estimate import errors_integer, row_extras_integer, score_integer
@@ -135,8 +135,8 @@ def no_item(what: str):
 def _verdict_subtask(name, order, label, paper, what="IW generates"):
     return SubTask(name=name, build=_build(name), prompts=verdict_prompts, answer=answers.NOVELTY,
                    no_item=no_item(what),
-                   score=score_verdict(("accuracy",)), metrics=("accuracy",), paper=paper,
-                   row_extras=row_extras, errors=errors, labels={("accuracy", False): (order, label)},
+                   score=score_verdict(("accuracy",)), metrics=(Metric("accuracy", label, order),), paper=paper,
+                   row_extras=row_extras, errors=errors,
                    simulate={"novelty": simulated("novelty")})
 
 
@@ -150,8 +150,8 @@ SUBTASKS = (
     _verdict_subtask("novelty-balanced", 140, "Novelty Pruning Balanced", False,
                      "IW keeps (even items) or prunes for novelty (odd items)"),
     SubTask(name="novelty-estimate", build=_build("novelty-estimate"), prompts=estimate_prompts,
-            answer=answers.INTEGER, score=score_integer, metrics=("exact",), row_extras=_estimate_extras,
-            errors=errors_integer, labels={("exact", False): (150, "Novelty Estimate (integer)")},
+            answer=answers.INTEGER, score=score_integer, metrics=(Metric("exact", "Novelty Estimate (integer)", 150),),
+            row_extras=_estimate_extras, errors=errors_integer,
             no_item=no_item("is not a duplicate"),
             simulate={"novelty_estimate": simulated("novelty_estimate")}),
 )

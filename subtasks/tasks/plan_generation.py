@@ -24,7 +24,7 @@ from widthbench.errors import ParseError, UserError
 from widthbench.pddl_domains.readers import impossible
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
-from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.tasks.common import actions_tokens, mean, parse_error_result, pattern, result
 
 METRICS = ("valid", "optimal")
@@ -155,9 +155,8 @@ def _simulate(q, mode, corrupt, rng):
 
 SUBTASKS = (SubTask(
     name="plan-generation", build=build, prompts=prompts, answer=answers.PLAN_OR_NONE, score=score,
-    metrics=METRICS, row_extras=row_extras, errors=errors,
-    labels={("valid", False): (170, "Plan Generation Valid"),
-            ("optimal", False): (180, "Plan Generation Optimal")},
+    metrics=(Metric("valid", "Plan Generation Valid", 170), Metric("optimal", "Plan Generation Optimal", 180)),
+    row_extras=row_extras, errors=errors,
     simulate={"plan_generation": _simulate, "plan_generation_or_none": _simulate},
     # a valid plan may be longer than an optimal one: room for twice its length
     answer_tokens=lambda item, style: 2 * actions_tokens(item.task, style, item.truth["optimal_plan"] or [])),)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from widthbench.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
-from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.tasks.common import mean, parse_error_result, result, simulated
 
 METRICS = ("accuracy",)
@@ -97,6 +97,6 @@ def errors(record, bump):
 
 SUBTASKS = (SubTask(
     name="plan-verification", build=build, prompts=prompts, answer=answers.VERDICT,
-    score=score_verdict(METRICS), metrics=METRICS, paper=True, row_extras=row_extras, errors=errors,
-    labels={("accuracy", False): (60, "Goal State Verification")},
+    score=score_verdict(METRICS), metrics=(Metric("accuracy", "Goal State Verification", 60),),
+    paper=True, row_extras=row_extras, errors=errors,
     simulate={"verification": simulated("verification"), "goal_check": simulated("goal_check")}),)

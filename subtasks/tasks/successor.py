@@ -10,7 +10,7 @@ from __future__ import annotations
 from widthbench.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
-from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.registry import COUNTS, Metric, SubTask
 from widthbench.subtasks.tasks.common import (actions_tokens, atoms, parse_error_result, pattern, result, simulated,
                                          state_tokens)
 
@@ -100,13 +100,15 @@ def errors(record, bump):
 
 SUBTASKS = (
     SubTask(name="successor-mapping", build=_build("successor-mapping"), prompts=mapping_prompts,
-            answer=answers.MAPPING, score=score_mapping, metrics=METRICS, paper=True, errors=errors,
-            labels={("exact", False): (40, "Successor State Mapping"),
-                    ("per-action", False): (120, "Successor State Mapping, per action")},
+            answer=answers.MAPPING, score=score_mapping,
+            metrics=(Metric("exact", "Successor State Mapping", 40),
+                     Metric("per-action", "Successor State Mapping, per action", 120, COUNTS)),
+            paper=True, errors=errors,
             simulate={"successor_mapping": simulated("successor_mapping")}, answer_tokens=mapping_tokens),
     SubTask(name="successor-separate", build=_build("successor-separate"), prompts=separate_prompts,
-            answer=answers.STATE, score=score_separate, metrics=METRICS, paper=True, errors=errors,
-            labels={("exact", False): (50, "Successor State Mapping Separate"),
-                    ("per-action", False): (130, "Successor State Mapping Separate, per action")},
+            answer=answers.STATE, score=score_separate,
+            metrics=(Metric("exact", "Successor State Mapping Separate", 50),
+                     Metric("per-action", "Successor State Mapping Separate, per action", 130, COUNTS)),
+            paper=True, errors=errors,
             simulate={"successor": simulated("successor")}, answer_tokens=separate_tokens),
 )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from widthbench.errors import ParseError
 from widthbench.subtasks import answers, api
-from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.tasks.common import mean, parse_error_result, result, simulated
 
 
@@ -48,6 +48,6 @@ def errors_integer(record, bump):
 
 SUBTASKS = (SubTask(
     name="width-estimate", build=build, prompts=prompts, answer=answers.INTEGER, score=score_integer,
-    metrics=("exact",), row_extras=row_extras_integer, errors=errors_integer,
-    labels={("exact", False): (160, "Width Estimate (integer)")}, no_item=no_item,
+    metrics=(Metric("exact", "Width Estimate (integer)", 160),), row_extras=row_extras_integer,
+    errors=errors_integer, no_item=no_item,
     simulate={"width_estimate": simulated("width_estimate")}),)

@@ -62,12 +62,14 @@ def test_given_bins_and_two_runs_overlay_their_curves(runs, tmp_path):
                  "--bins", "1-6,7-20"]) == 0
     rows = _csv(out / "difficulty.csv")
     assert {r["bin"] for r in rows} == {"1-6", "7-20"}
-    assert {r["run"] for r in rows} == {"oracle", "noisy"}
-    assert {r["line"].split(": ")[0] for r in rows} == {"oracle", "noisy"}
-    oracle = [r for r in rows if r["run"] == "oracle" and int(r["n"])]
+    # each run's label says how it differs from the other: the model
+    labels = {"oracle": "model sim:oracle", "noisy": "model sim:noisy:0.3"}
+    assert {r["run"] for r in rows} == set(labels.values())
+    assert {r["line"].split(": ")[0] for r in rows} == set(labels.values())
+    oracle = [r for r in rows if r["run"] == labels["oracle"] and int(r["n"])]
     assert oracle and all(r["accuracy"] == "1.0" for r in oracle)
     # the same breakdown from the library
-    both = [{**x, "_run": name} for name in ("oracle", "noisy") for x in records(runs[name])]
+    both = [{**x, "_run": labels[name]} for name in ("oracle", "noisy") for x in records(runs[name])]
     lib = breakdown(both, "plan-length", parse_bins("1-6,7-20"))["rows"]
     assert sorted((r["run"], r["subtask"], r["mode"], r["bin"], r["n"], r["correct"]) for r in lib) == \
         sorted((r["run"], r["subtask"], r["mode"], r["bin"], int(r["n"]), int(r["correct"])) for r in rows)

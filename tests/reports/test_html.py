@@ -22,11 +22,11 @@ def _payload(page: str) -> dict:
 
 
 def _page(*run_dirs) -> str:
-    return report_html.build_html([report_html.load_run(d) for d in run_dirs])
+    return report_html.build_html(report_html.load_runs(run_dirs))
 
 
 def _strip(row: dict) -> dict:
-    return {k: v for k, v in row.items() if k not in ("label", "order")}
+    return {k: v for k, v in row.items() if k not in ("label", "order", "run")}
 
 
 def test_page_is_one_self_contained_file_labelled_simulated(runs):
@@ -63,11 +63,9 @@ def test_payload_holds_every_row_and_record_with_prompts_stored_once(runs):
         prompts = rec["prompt"] if isinstance(rec["prompt"][0][0], list) else [rec["prompt"]]
         want = orig["prompt"] if isinstance(orig["prompt"][0], list) else [orig["prompt"]]
         assert [[{"role": role, "content": strings[i]} for role, i in msgs] for msgs in prompts] == want
-        # Readings keep what differs from the headline fields; the page falls back to those.
-        for name, reading in rec.get("readings", {}).items():
-            headline = {k: rec[k] for k in ("parsed", "correct", "metrics", "parse_error") if k in rec}
-            assert {**headline, **reading} == {**headline, **orig["readings"][name]}
-        skip = ("prompt", "readings")
+        # Each reader's reading as score wrote it: the page merges nothing back.
+        assert rec.get("readings") == orig.get("readings")
+        skip = ("prompt",)
         assert {k: v for k, v in rec.items() if k not in skip} == {k: v for k, v in orig.items() if k not in skip}
 
 
@@ -84,7 +82,7 @@ def test_rows_get_table1_labels_in_table1_order(runs):
 
 def test_text_that_looks_like_markup_cannot_end_the_data_script(runs, tmp_path):
     run = report_html.load_run(runs["noisy"])
-    run["records"][0]["raw_answer"] = "</script><script>alert(1)</script> <!-- x"
+    run.records[0]["raw_answer"] = "</script><script>alert(1)</script> <!-- x"
     page = report_html.build_html([run])
     assert "</script><script>alert(1)" not in page
     assert _payload(page)["runs"][0]["records"][0]["raw_answer"] == "</script><script>alert(1)</script> <!-- x"
@@ -93,29 +91,29 @@ def test_text_that_looks_like_markup_cannot_end_the_data_script(runs, tmp_path):
 def _one_reader(run: dict) -> dict:
     """Today's record shape before the second reader: no reader keys anywhere."""
     run = copy.deepcopy(run)
-    for rec in run["records"]:
+    for rec in run.records:
         rec.pop("reader", None)
         rec.pop("readings", None)
-    readers = [r.get("reader") for r in run["summary"]["rows"]]
-    rows = [r for r in run["summary"]["rows"] if r.get("reader") == readers[0]]
-    run["summary"]["rows"] = [{k: v for k, v in r.items() if k != "reader"} for r in rows]
+    readers = [r.get("reader") for r in run.summary["rows"]]
+    rows = [r for r in run.summary["rows"] if r.get("reader") == readers[0]]
+    run.summary["rows"] = [{k: v for k, v in r.items() if k != "reader"} for r in rows]
     for key in ("headline_reader", "readers", "reader_rows"):
-        run["summary"].pop(key, None)
+        run.summary.pop(key, None)
     return run
 
 
 def _two_readers(run: dict) -> dict:
     """The two-reader shape: a headline reader plus each reader's reading, rows per reader."""
     run = _one_reader(run)
-    for rec in run["records"]:
+    for rec in run.records:
         strict = {k: rec.get(k) for k in ("parsed", "correct", "metrics", "parse_error")}
         rec["reader"] = "flexible"
         rec["readings"] = {"strict": strict, "flexible": {**strict, "span": [0, 3], "rule": "answer-label"}}
     rows = []
-    for row in run["summary"]["rows"]:
+    for row in run.summary["rows"]:
         rows += [{**row, "reader": "flexible"}, {**row, "reader": "strict", "correct": 0, "accuracy": 0.0}]
     rows[0]["thinking_produced"] = False
-    run["summary"]["rows"] = rows
+    run.summary["rows"] = rows
     return run
 
 
@@ -127,16 +125,16 @@ def test_old_records_have_one_reader_new_ones_name_the_headline(runs):
     new = _two_readers(old)
     data = report_html.payload([new])
     assert data["runs"][0]["headline_reader"] == "flexible"
-    assert len(data["runs"][0]["rows"]) == 2 * len(old["summary"]["rows"])
-    new["summary"]["headline_reader"] = "strict"
+    assert len(data["runs"][0]["rows"]) == 2 * len(old.summary["rows"])
+    new.summary["headline_reader"] = "strict"
     assert report_html.payload([new])["runs"][0]["headline_reader"] == "strict"
 
 
 def test_unknown_subtasks_get_generic_rows(runs):
     run = report_html.load_run(runs["noisy"])
-    row = dict(run["summary"]["rows"][0], subtask="brand-new-task", metric="valid")
-    run["summary"]["rows"].append(row)
-    run["records"].append(dict(run["records"][0], subtask="brand-new-task", item_id="brand-new-task-0000"))
+    row = dict(run.summary["rows"][0], subtask="brand-new-task", metric="valid")
+    run.summary["rows"].append(row)
+    run.records.append(dict(run.records[0], subtask="brand-new-task", item_id="brand-new-task-0000"))
     rows = report_html.payload([run])["runs"][0]["rows"]
     new = next(r for r in rows if r["subtask"] == "brand-new-task")
     assert new["label"] and "brand" in new["label"].lower()
@@ -145,11 +143,7 @@ def test_unknown_subtasks_get_generic_rows(runs):
 
 def test_solve_runs_carry_table_3_4_and_every_tree(runs):
     data = _payload(_page(runs["bfs"], runs["mcts"]))
-    summaries = []
-    for d in (runs["bfs"], runs["mcts"]):
-        s = summary(d)
-        s["_dir"] = str(d)
-        summaries.append(s)
+    summaries = search.summaries_of([runs["bfs"], runs["mcts"]])
     header, rows = search.table(summaries)
     tables = data["solve_tables"]
     assert tables["header"] == header and tables["rows"] == rows
@@ -216,9 +210,9 @@ def test_search_trees_carry_tokens_per_node_that_add_up(runs):
 
 def test_a_real_model_run_is_not_labelled_simulated(runs):
     run = report_html.load_run(runs["noisy"])
-    run["summary"]["simulated"] = False
-    run["summary"]["model"] = "openai:some-model"
-    for row in run["summary"]["rows"]:
+    run.summary["simulated"] = False
+    run.summary["model"] = "openai:some-model"
+    for row in run.summary["rows"]:
         row["simulated"] = False
     page = report_html.build_html([run])
     assert "SIMULATED" not in re.search(r"<title>(.*?)</title>", page).group(1)

@@ -386,3 +386,36 @@ def test_a_cell_shows_its_unread_answers_by_reason(browser, runs, tmp_path):
     reasons = [tr.find_elements("css selector", "td")[0].text for tr in panel.find_elements("css selector", "tr")[1:]]
     assert len(reasons) == len(cell) and "cannot read the step '…': it reads as no action" in reasons
     assert not _errors(browser)
+
+
+def test_two_runs_differing_in_seed_each_show_their_numbers_under_their_label(browser, tmp_path):
+    """Two score runs differing only in --seed: two grids, each captioned by its run's label
+    ("seed 1", "seed 2"), each cell the k/n of its own run's summary row; two solve runs differing
+    only in --model: a Table 3/4 row each, the Run column naming the model."""
+    from tests.reports.test_multi_run import _score, _solve
+    from widthbench.subtasks.loader import load_runs
+
+    s1 = _score(tmp_path / "s1", "--count", "12", "--seed", "1")
+    s2 = _score(tmp_path / "s2", "--count", "12", "--seed", "2")
+    a = _solve(tmp_path / "a")
+    b = _solve(tmp_path / "b", "--model", "sim:oracle")
+    page = write_html(load_runs([s1, s2, a, b]), tmp_path / "page")
+    _open(browser, page)
+    grids = _css(browser, "table.grid")
+    assert len(grids) == 2
+    for grid, run, label in zip(grids, (s1, s2), ("seed 1", "seed 2")):
+        assert f"run {label}:" in grid.find_element("css selector", "caption").text
+        rows = summary(run)["rows"]
+        cells = grid.find_elements("css selector", "td.cell")
+        assert cells and len(cells) == len(rows)
+        for td in cells:
+            row = rows[int(td.get_attribute("data-row"))]
+            assert td.find_element("css selector", ".kn").text == f"{row['correct']}/{row['n']}"
+    _tab(browser, "search")
+    table = _css(browser, "table.search-table")[0]
+    lines = [tr.text for tr in table.find_elements("css selector", "tr")[1:]]
+    for run, model in ((a, "sim:noisy:0.2"), (b, "sim:oracle")):
+        s = summary(run)
+        assert any(line.startswith(f"model {model}") and f"{s['solved']}/{s['n']}" in line for line in lines), lines
+    browser.save_screenshot(str(tmp_path / "two-runs.png"))
+    assert not _errors(browser)

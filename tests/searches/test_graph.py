@@ -46,13 +46,13 @@ def test_a_method_without_a_tree_writes_no_graph(bw_problems, model_factory, tmp
 
 def test_figure_3_counts_come_from_the_graphml_trees(tmp_path):
     from widthbench.cli import main
-    from widthbench.reports.search import _load, states_per_instance
+    from widthbench.reports.search import states_per_instance, summaries_of
 
     out = tmp_path / "run"
     assert main(["solve", "--method", "tot-bfs", "--domain", "blocksworld", "--count", "3", "--seed", "4",
                  "--max-plan-length", "6", "--model", "sim:noisy:0.2", "--cache-dir", str(tmp_path / "c"),
                  "--out", str(out), "--quiet"]) == 0
-    summary = _load(out)
+    [summary] = summaries_of([out])
     assert states_per_instance(summary) == summary["states_per_instance"]
     # The figure reads the trees: edit one tree and the count follows it.
     import networkx as nx

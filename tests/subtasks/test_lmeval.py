@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from widthbench.subtasks import frozen, lmeval
+from widthbench.subtasks.items import item_from_json, item_to_json
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.run import ScoreConfig, build_all_items
 from widthbench.subtasks.score import Mode, default_max_tokens, prompts_for
@@ -46,7 +47,7 @@ def test_every_subtask_item_reads_back_equal_with_equal_prompts():
     config = _config(Registry.default().names, count=2)
     for sub, items in build_all_items(config).items():
         for item in items:
-            back = frozen.item_from_json(json.loads(json.dumps(frozen.item_to_json(item))), item.task)
+            back = item_from_json(json.loads(json.dumps(item_to_json(item))), item.task)
             assert back == item, sub
             assert back.info == item.info
             for style in ("pddl", "nl"):
@@ -59,8 +60,8 @@ def test_successor_truths_and_states_survive_the_round_trip_for_any_seed(seed):
     config = _config(("successor-mapping", "successor-separate", "plan-verification"), seed=seed, count=1)
     for items in build_all_items(config).values():
         for item in items:
-            data = json.loads(json.dumps(frozen.item_to_json(item)))
-            assert frozen.item_from_json(data, item.task) == item
+            data = json.loads(json.dumps(item_to_json(item)))
+            assert item_from_json(data, item.task) == item
 
 
 def test_the_folder_holds_a_task_per_subtask_style_and_thinking_mode_and_the_groups(exported):

@@ -21,7 +21,7 @@ TOY = '''
 """A toy sub-task: how many objects does the task have? (answer kind: integer)"""
 from widthbench.errors import ParseError
 from widthbench.subtasks import answers
-from widthbench.subtasks.registry import SubTask
+from widthbench.subtasks.registry import Metric, SubTask
 
 
 def build(pool, i, index, count, options):
@@ -45,7 +45,7 @@ def score(item, mode, outcomes):
 
 
 SUBTASKS = (SubTask(name="object-count", build=build, prompts=prompts, answer=answers.INTEGER,
-                    score=score, metrics=("exact",), labels={("exact", False): (500, "Object Count")}),)
+                    score=score, metrics=(Metric("exact", "Object Count", 500),)),)
 '''
 
 

@@ -11,14 +11,19 @@ DESCRIPTION = (
     "rows.csv, table.png with 95% CI bars and an error analysis (most frequent wrong or missing "
     "actions and facts, pick-up/unstack confusions). Solve runs (kind 'solve'): the search report "
     "(Table 3/4 layout, Figures 2 and 3). Always also report.html: one self-contained page with the "
-    "tables, the charts and every item behind each cell (several runs side by side). Score runs also "
+    "tables, the charts and every item behind each cell (several runs side by side). Several runs: "
+    "every table, csv (a run column) and chart is keyed by run, each labelled by how its settings differ "
+    "from the others' (\"seed 1\" / \"seed 2\"); no cell is merged. Score runs also "
     "get accuracy by difficulty (--by): per sub-task x mode, accuracy per feature bin with Wilson "
     "95% intervals, curves and a logistic slope per mode."
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="run folder(s) holding summary.json")
+    parser.add_argument("runs", nargs="+", metavar="RUN",
+                        help="run folder(s) holding summary.json, or a `solve --thinking both` folder (its "
+                        "thinking-on and thinking-off runs); several runs are keyed by a label saying how "
+                        "their settings differ")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="folder for the combined report (default: the first RUN)")
     parser.add_argument("--by", default=None, metavar="FEATURE[,FEATURE...]",
@@ -36,33 +41,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from widthbench.errors import UserError
     from widthbench.reports.html import write_html
-    from widthbench.runfiles import check_output_dir, summary_kind
+    from widthbench.runfiles import check_output_dir
+    from widthbench.subtasks.loader import load_runs
 
     if args.out is not None:
         check_output_dir(args.out, "--out")
-    kinds = {r: summary_kind(r) for r in args.runs}
-    score = [r for r, k in kinds.items() if k == "score"]
-    solve = [r for r, k in kinds.items() if k == "solve"]
-    other = [f"{r} ({k!r})" for r, k in kinds.items() if k not in ("score", "solve")]
-    if other:
-        raise UserError(f"unknown summary kind in {', '.join(other)}: expected 'score' or 'solve'")
     features, bins = difficulty_options(args)
+    # each run folder read once (a `solve --thinking both` folder: its two runs); every writer gets these
+    runs = load_runs(args.runs)
+    score = [r for r in runs if r.kind == "score"]
+    solve = [r for r in runs if r.kind == "solve"]
+    out = args.out if args.out is not None else args.runs[0]  # a thinking-both folder: the folder itself
     if score:
         from widthbench.reports.difficulty import write_difficulty
         from widthbench.subtasks.report import write_report
 
-        for path in write_report(score, args.out):
+        for path in write_report(score, out):
             print(f"wrote {path}")
-        for path in write_difficulty(score, args.out, features, bins):
+        for path in write_difficulty(score, out, features, bins):
             print(f"wrote {path}")
     elif args.by:
         raise UserError("--by applies to score runs (summary kind 'score')")
     if solve:  # Table 3/4 compares configurations, so all solve runs go into one report
         from widthbench.reports.search import write_report as write_search_report
 
-        for path in write_search_report(solve, args.out) or ():
+        for path in write_search_report(solve, out) or ():
             print(f"wrote {path}")
-    print(f"wrote {write_html(list(args.runs), args.out, features=features, bins=bins)}")
+    print(f"wrote {write_html(runs, out, features=features, bins=bins)}")
     return 0
 
 

@@ -5,5 +5,7 @@
 - `widthbench.reports.html` — one self-contained report.html for score and solve runs, one or
   several side by side (docs/report.md).
 
-Score runs' markdown tables and error analysis live in `widthbench.subtasks.report`.
+Score runs' markdown tables and error analysis live in `widthbench.subtasks.report`. Every writer
+takes the runs loaded once by `widthbench.subtasks.loader.load_runs` (each labelled by how its
+identity differs from the others'), and keys its tables, csvs and charts by that label.
 """

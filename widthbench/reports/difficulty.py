@@ -2,7 +2,10 @@
 mode, for one or more score runs (`widthbench report RUN... --by FEATURE`; docs/subtasks.md).
 
     tables(runs, features, bins=None) -> [breakdown per feature]      # data (subtasks.difficulty)
-    write_difficulty(run_dirs, out, features=None, bins=None) -> [paths]
+    write_difficulty(runs, out, features=None, bins=None) -> [paths]  # loaded runs or run folders
+
+Each run is `subtasks.loader.Run`; its ``label`` (how its identity differs from the others') is the
+``run`` column of every csv line and names its curves.
 
 writes into ``out``:
   difficulty.md          per feature and sub-task: rows = bins, columns = run x mode, cells
@@ -19,6 +22,7 @@ import csv
 from pathlib import Path
 
 from widthbench.subtasks.difficulty import DEFAULT_FEATURES, breakdown, check_feature
+from widthbench.subtasks.loader import as_runs
 
 ROW_FIELDS = ("run", "model", "simulated", "subtask", "metric", "mode", "line", "feature", "bin", "bin_lo", "bin_hi",
               "n", "correct", "accuracy", "ci_low", "ci_high")
@@ -26,25 +30,14 @@ SLOPE_FIELDS = ("run", "model", "simulated", "subtask", "metric", "mode", "line"
                 "slope_high", "odds_ratio", "odds_low", "odds_high", "intercept", "note")
 
 
-def run_name(run_dir) -> str:
-    return Path(run_dir).name or str(run_dir)
-
-
 def tagged_records(runs) -> list[dict]:
-    """[(run folder, records)] -> the records with ``_run`` = the folder's name (made unique)."""
-    out, names = [], {}
-    for run_dir, records in runs:
-        name = run_name(run_dir)
-        names[name] = names.get(name, 0) + 1
-        if names[name] > 1:
-            name = f"{name} ({names[name]})"
-        out += [{**r, "_run": name} for r in records]
-    return out
+    """The score runs' records, each with ``_run`` = its run's label (labels are unique)."""
+    return [{**r, "_run": run.label} for run in as_runs(runs) if run.kind == "score" for r in run.records]
 
 
 def tables(runs, features=None, bins=None) -> list[dict]:
     """One `breakdown` per feature over the runs' records (features none of them carry left out
-    unless asked for by name)."""
+    unless asked for by name); ``runs``: loaded runs or run folders."""
     records = tagged_records(runs)
     several = len({r["_run"] for r in records}) > 1
     asked = features is not None
@@ -176,11 +169,9 @@ def write_parts(parts: list[dict], dest: Path, stem: str = "difficulty") -> list
     return paths
 
 
-def write_difficulty(run_dirs, out=None, features=None, bins=None) -> list[Path]:
-    from widthbench.subtasks.run import read_records
-
-    runs = [(d, read_records(d)) for d in run_dirs]
-    dest = Path(out) if out is not None else Path(run_dirs[0])
+def write_difficulty(runs, out=None, features=None, bins=None) -> list[Path]:
+    runs = [r for r in as_runs(runs) if r.kind == "score"]
+    dest = Path(out) if out is not None else Path(runs[0].dir)
     return write_parts(tables(runs, features, bins), dest)
 
 

@@ -1,8 +1,13 @@
 """One self-contained report.html for finished runs: the tables, the charts and every item behind
 each cell, readable from a file:// URL with no server and no network.
 
-    build_html([load_run("runs/a"), load_run("runs/b")]) -> str     # data in, one HTML string out
-    write_html(["runs/a", "runs/b"], out=None) -> Path              # out/report.html
+    build_html(load_runs(["runs/a", "runs/b"])) -> str     # data in, one HTML string out
+    write_html(["runs/a", "runs/b"], out=None) -> Path     # out/report.html (loaded runs or folders)
+
+Runs come loaded (`widthbench.subtasks.loader.Run`: each file of a run folder parsed once) and
+labelled by how their identities differ; every table, chart and item list of the page names its
+run by that label, and every row carries it as ``run``. The page shows the rows it is given
+(summary.json's rows of every reader, `subtasks.results`): it computes no row.
 
 The page is a small vanilla-JS app (``assets/report.js``, ``assets/report.css``, ``assets/report.html``
 inlined) over one JSON payload embedded in the page:
@@ -18,7 +23,8 @@ inlined) over one JSON payload embedded in the page:
 
 Records may carry a second reader (``"reader"`` names the one behind the headline fields,
 ``"readings"`` holds each reader's parsed/correct/metrics/parse_error, the flexible one with the
-``span`` it read and the ``rule``); summary rows may carry ``"reader"``. Records and rows without
+``span`` it read and the ``rule``; the page gets them as score wrote them); summary rows may carry
+``"reader"``. Records and rows without
 these keys have one reader. Each score run carries ``"unread"``: per cell, the answers the headline
 reader could not read, grouped by the reason it gave up, with a count and an example each. Simulated runs say SIMULATED in the page title and on every table.
 """
@@ -32,38 +38,14 @@ from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 
-from widthbench.errors import UserError
-from widthbench.runfiles import load_summary, make_output_dir, read_jsonl, summary_kind
+from widthbench.reports import difficulty, search
+from widthbench.runfiles import make_output_dir
+from widthbench.subtasks import report as score_report
+from widthbench.subtasks.loader import Run, as_runs, load_run, load_runs  # noqa: F401  (load_run, load_runs: the page's input)
+from widthbench.subtasks.run import not_built_reason
+from widthbench.subtasks.unread import unread_by_reason
 
 REPORT = "report.html"
-
-
-# ---- reading run folders ----------------------------------------------------------------------
-
-
-
-def _read_json(path: Path) -> dict | None:
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return None
-
-
-def load_run(run_dir: str | os.PathLike) -> dict:
-    """A run folder as data: {"dir", "kind", "summary", "records", "tokens", "config"}."""
-    run_dir = Path(run_dir)
-    kind = summary_kind(run_dir)
-    if kind not in ("score", "solve"):
-        raise UserError(f"{run_dir / 'summary.json'}: unknown kind {kind!r} (expected 'score' or 'solve')")
-    summary = load_summary(run_dir, kind)
-    if kind == "score":
-        from widthbench.subtasks.run import read_records
-
-        records = read_records(run_dir)
-    else:
-        records = read_jsonl(run_dir / "items.jsonl")
-    return {"dir": str(run_dir), "kind": kind, "summary": summary, "records": records,
-            "tokens": _read_json(run_dir / "tokens.json"), "config": _read_json(run_dir / "config.json")}
 
 
 # ---- the payload ------------------------------------------------------------------------------
@@ -100,46 +82,19 @@ def _messages(messages, strings: _Strings):
 
 
 def _not_built(summary: dict) -> dict[str, str]:
-    from widthbench.subtasks.run import not_built_reason
-
     return {sub: not_built_reason(sub, why) for sub, why in (summary.get("not_built") or {}).items()}
 
 
 def _labelled_rows(rows: list[dict]) -> list[dict]:
     """The summary rows with Table 1's ``label`` and their position ``order`` (the markdown report's
-    labels and order, `widthbench.subtasks.report`; rows it cannot label get a generic label)."""
-    from widthbench.subtasks import report as score_report
-
-    def name(row: dict) -> str:
-        try:
-            return score_report.label(row)
-        except Exception:  # a row shape the markdown report does not know: label it generically
-            return f"{row.get('subtask')} {row.get('metric')}" + (" + extension" if row.get("extension") else "")
-
-    sort_key = getattr(score_report, "_sort_key", None)
-    try:
-        ranked = sorted(range(len(rows)), key=lambda i: sort_key(rows[i])) if sort_key else range(len(rows))
-    except Exception:  # the summary's own order (sub-task order) then
-        ranked = range(len(rows))
+    labels and order, `widthbench.subtasks.report`; rows of sub-tasks no registry knows get a
+    generic label, after the known ones)."""
+    ranked = sorted(range(len(rows)), key=lambda i: score_report.sort_key(rows[i]))
     out: list[dict | None] = [None] * len(rows)
     first: dict[str, int] = {}
     for rank, i in enumerate(ranked):
-        label = name(rows[i])
+        label = score_report.label(rows[i])
         out[i] = {**rows[i], "label": label, "order": first.setdefault(label, rank)}
-    return out
-
-
-_READ = ("parsed", "correct", "metrics", "parse_error")
-
-
-def _compact_readings(rec: dict) -> dict:
-    """Each reader's reading without the fields equal to the record's headline fields (the page
-    falls back to those), so the headline reader's copy costs nothing."""
-    out = {}
-    for name, reading in rec["readings"].items():
-        if isinstance(reading, dict):
-            reading = {k: v for k, v in reading.items() if not (k in _READ and k in rec and rec[k] == v)}
-        out[name] = reading
     return out
 
 
@@ -158,34 +113,27 @@ def _headline_reader(summary: dict, records: list[dict]) -> str | None:
     return "flexible" if "flexible" in readers else readers[0]
 
 
-def _score_run(run: dict, strings: _Strings) -> dict:
-    summary = run["summary"]
-    all_rows = list(summary.get("rows", []))
-    for extra in (summary.get("reader_rows") or {}).values():
-        all_rows += extra  # the other readers' rows (the strict one beside the flexible headline)
-    rows = _labelled_rows(all_rows)
+def _score_run(run: Run, strings: _Strings) -> dict:
+    summary = run.summary
+    rows = _labelled_rows(run.rows())  # every reader's rows (the strict one beside the flexible headline)
     records = []
-    for rec in run["records"]:
+    for rec in run.records:
         rec = dict(rec)
         if "prompt" in rec:
             rec["prompt"] = _messages(rec["prompt"], strings)
-        if isinstance(rec.get("readings"), dict):
-            rec["readings"] = _compact_readings(rec)
         records.append(rec)
-    return {"kind": "score", "dir": run["dir"], "name": Path(run["dir"]).name or run["dir"],
-            "unread": _unread(run["records"]),
-            "model": summary.get("model"), "simulated": bool(summary.get("simulated")),
+    return {"kind": "score", "dir": run.dir, "name": run.label, "label": run.label,
+            "unread": _unread(run.records),
+            "model": summary.get("model"), "simulated": run.simulated,
             "config": summary.get("config", {}), "timing": summary.get("timing"),
             "headline": summary.get("headline", {}), "not_built": _not_built(summary),
-            "headline_reader": _headline_reader(summary, run["records"]),
-            "ledger": run.get("tokens"), "rows": rows, "records": records}
+            "headline_reader": _headline_reader(summary, run.records),
+            "ledger": run.tokens, "rows": rows, "records": records}
 
 
 def _unread(records: list[dict]) -> list[dict]:
     """The unread answers of each cell by the reason the reader gave up (`subtasks.unread`), with the
     fields the page keys its cells by."""
-    from widthbench.subtasks.unread import unread_by_reason
-
     by_run_part: dict[tuple, list[dict]] = {}
     for rec in records:
         by_run_part.setdefault((rec.get("domain"), rec.get("model")), []).append(rec)
@@ -198,64 +146,47 @@ def _unread(records: list[dict]) -> list[dict]:
     return out
 
 
-_SOLVE_DROP = ("ledger",)  # per-instance copies of what tokens_by_purpose already says
+# per-instance call entries (the run ledger's source): tokens_by_purpose already says what they cost
+_SOLVE_DROP = ("calls",)
 
 
-def _solve_run(run: dict) -> dict:
-    summary = dict(run["summary"])
-    items = [{k: v for k, v in item.items() if k not in _SOLVE_DROP} for item in run["records"]]
-    return {"kind": "solve", "dir": run["dir"], "name": Path(run["dir"]).name or run["dir"],
-            "model": summary.get("model"), "simulated": bool(summary.get("simulated")),
-            "label": summary.get("label", ""), "summary": summary, "ledger": run.get("tokens"),
+def _solve_run(run: Run) -> dict:
+    summary = dict(run.summary)
+    items = [{k: v for k, v in item.items() if k not in _SOLVE_DROP} for item in run.records]
+    return {"kind": "solve", "dir": run.dir, "name": run.label, "run_label": run.label,
+            "model": summary.get("model"), "simulated": run.simulated,
+            "label": summary.get("label", ""), "summary": summary, "ledger": run.tokens,
             "items": items}
 
 
-def _solve_tables(runs: list[dict]) -> dict | None:
-    from widthbench.reports import search
-
-    solve = [r for r in runs if r["kind"] == "solve"]
+def _solve_tables(runs: list[Run]) -> dict | None:
+    """Table 3/4 of the solve runs (`widthbench.reports.search.layout`, as search_table.md has it),
+    with the run behind each cell, so that a click opens its instances."""
+    solve = [r for r in runs if r.kind == "solve"]
     if not solve:
         return None
-    summaries = []
-    for r in solve:
-        s = dict(r["summary"])
-        s["_dir"] = r["dir"]
-        summaries.append(s)
-    header, rows = search.table(summaries)
-    # Which run fills each Table 3/4 cell, so that a click opens its instances.
-    keys = sorted({search._row_key(s) for s in summaries},
-                  key=lambda k: (k[0], search.SEARCH_ORDER.index(k[1]) if k[1] in search.SEARCH_ORDER else 99, k[2]))
-    modes = [m for m in ("Normal", "Thinking") if any(search._col_key(s)[0] == m for s in summaries)]
-    novs = [n for n in search.NOVELTY_NAMES.values() if any(search._col_key(s)[1] == n for s in summaries)]
-    cols = [(m, n) for m in modes for n in novs]
-    cell_runs = []
-    for rk in keys:
-        line = []
-        for col in cols:
-            idx = next((i for i, s in enumerate(summaries) if search._row_key(s) == rk and search._col_key(s) == col), None)
-            line.append(idx)
-        cell_runs.append(line)
+    summaries = search.summaries_of(solve)
+    got = search.layout(summaries)
     rh, rr = search.runs_table(summaries)
-    return {"header": header, "rows": rows, "cell_runs": cell_runs, "lead": len(header) - 2 * len(cols),
-            "runs_header": rh, "runs_rows": rr, "short": [search._short(s) for s in summaries]}
+    return {**got, "runs_header": rh, "runs_rows": rr, "short": [search.short(s) for s in summaries]}
 
 
-def _difficulty(runs: list[dict], features=None, bins=None) -> list[dict] | None:
+def _difficulty(runs: list[Run], features=None, bins=None) -> list[dict] | None:
     """Accuracy by difficulty of the score runs (`widthbench.reports.difficulty.tables`): the points
     of the page's curves, the same numbers as difficulty.csv."""
-    from widthbench.reports import difficulty
-
-    score = [(r["dir"], r["records"]) for r in runs if r["kind"] == "score"]
+    score = [r for r in runs if r.kind == "score"]
     return difficulty.tables(score, features, bins) if score else None
 
 
-def payload(runs: list[dict], features=None, bins=None) -> dict:
-    """The data the page shows (JSON-serialisable); ``features``/``bins``: the difficulty curves'
-    (default: `subtasks.difficulty.DEFAULT_FEATURES`, automatic bins)."""
+def payload(runs, features=None, bins=None) -> dict:
+    """The data the page shows (JSON-serialisable) of loaded runs (or run folders);
+    ``features``/``bins``: the difficulty curves' (default: `subtasks.difficulty.DEFAULT_FEATURES`,
+    automatic bins)."""
+    runs = as_runs(runs)
     strings = _Strings()
     out_runs = []
     for run in runs:
-        out_runs.append(_score_run(run, strings) if run["kind"] == "score" else _solve_run(run))
+        out_runs.append(_score_run(run, strings) if run.kind == "score" else _solve_run(run))
     simulated = any(r["simulated"] for r in out_runs)
     models = list(dict.fromkeys(str(r.get("model")) for r in out_runs))
     return {"title": title(out_runs), "simulated": simulated, "models": models,
@@ -288,8 +219,8 @@ def _script_json(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def build_html(runs: list[dict], features=None, bins=None) -> str:
-    """The whole page for loaded runs (`load_run`): one HTML string, nothing outside it."""
+def build_html(runs, features=None, bins=None) -> str:
+    """The whole page for loaded runs (`load_runs`): one HTML string, nothing outside it."""
     if not runs:
         raise ValueError("no runs")
     data = payload(runs, features, bins)
@@ -300,11 +231,9 @@ def build_html(runs: list[dict], features=None, bins=None) -> str:
 
 
 def write_html(run_dirs, out: str | os.PathLike | None = None, features=None, bins=None) -> Path:
-    """Write ``report.html`` for one or more run folders into ``out`` (default: the first run)."""
-    if isinstance(run_dirs, (str, os.PathLike)):
-        run_dirs = [run_dirs]
-    runs = [load_run(d) for d in run_dirs]
-    dest = make_output_dir(out if out is not None else run_dirs[0])
+    """Write ``report.html`` for loaded runs or run folders into ``out`` (default: the first run)."""
+    runs = as_runs(run_dirs)
+    dest = make_output_dir(out if out is not None else runs[0].dir)
     path = dest / REPORT
     path.write_text(build_html(runs, features, bins), encoding="utf-8")
     return path

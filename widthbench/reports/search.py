@@ -2,6 +2,7 @@
 
     write_report(run_dir)                  # one run
     write_report([run1, run2, ...], out)   # several configurations side by side
+    write_report([Run, ...], out)          # loaded runs (`subtasks.loader`), as `widthbench report` gives them
 
 Writes, into ``out`` (default: the first run folder):
 
@@ -9,8 +10,10 @@ Writes, into ``out`` (default: the first run folder):
   MCTS, CaT, naive) x method (Direct, ESA); columns: Normal / Thinking x Base / Nov. pruning (llm)
   / Oracle pruning, each with Perf. (solved/n) and ATU (average tokens used per instance, prompt +
   completion, thinking included). Runs with other settings (LLM verification, engine hooks, other
-  domains) get rows of their own.
-- ``search_runs.md``: every run in one line: solved, mean states, mean tokens, pruned, dead nodes,
+  domains) get rows of their own; runs that would fill the same cell (two models, two seeds, a
+  prompt extension on and off) get a row each, its ``Run`` column naming the identity fields they
+  differ in. No cell holds two runs.
+- ``search_runs.md`` / ``search_runs.csv``: every run in one line, by its label: solved, mean states, mean tokens, pruned, dead nodes,
   calls, false goals (goals claimed by an LLM verifier that the engine rejects), tokens per purpose.
 - ``search_success_tokens.png`` (Figure 2: success vs average tokens per configuration) and
   ``search_states.png`` (Figure 3: distribution of generated states per instance).
@@ -23,20 +26,42 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+from collections import Counter
+
 from widthbench.errors import UserError
 from widthbench.runfiles import make_output_dir
+from widthbench.subtasks.loader import as_runs, differing_fields, flatten, shown
 
 SEARCH_NAMES = {"tot-dfs": "DFS", "tot-bfs": "BFS", "mcts": "MCTS", "cat": "CaT", "naive": "Naive"}
 SEARCH_ORDER = ["DFS", "BFS", "MCTS", "CaT", "Naive"]
 NOVELTY_NAMES = {"off": "Base", "llm": "Nov. pruning", "oracle": "Oracle pruning"}
 
 
-def _load(run_dir) -> dict:
-    from widthbench.runfiles import load_summary
+# identity fields the Table 3/4 layout shows as its rows and columns
+TABLE_FIELDS = ("method", "mapping", "novelty", "thinking", "verify", "actions", "successors", "domain")
 
-    summary = load_summary(run_dir, "solve")
-    summary["_dir"] = str(run_dir)
-    return summary
+
+def summaries_of(runs) -> list[dict]:
+    """The solve runs' summaries with ``_dir``, ``_label`` (the run's label) and ``_run``: what
+    tells apart the runs that would share a Table 3/4 cell ("" when none do; `_contexts`)."""
+    runs = [r for r in as_runs(runs) if r.kind == "solve"]
+    out = [{**r.summary, "_dir": r.dir, "_label": r.label} for r in runs]
+    for s, ctx in zip(out, _contexts(out, [r.identity for r in runs])):
+        s["_run"] = ctx
+    return out
+
+
+def _contexts(summaries: list[dict], identities: list[dict]) -> list[str]:
+    """Per run, the identity fields outside the table's axes that tell apart runs sharing a cell."""
+    cells = [(_row_key(s), _col_key(s)) for s in summaries]
+    if len(set(cells)) == len(cells):
+        return [""] * len(cells)
+    outside = [{k: v for k, v in flatten(i).items() if k.split(".")[-1] not in TABLE_FIELDS} for i in identities]
+    fields = differing_fields(outside)
+    ctx = [", ".join(f"{k} {shown(o.get(k))}" for k in fields) for o in outside]
+    clash = Counter(zip(cells, ctx))
+    return [c if clash[(cell, c)] == 1 else (f"{c}, {s['_label']}" if c else s["_label"])
+            for cell, c, s in zip(cells, ctx, summaries)]
 
 
 def _atu(x) -> str:
@@ -63,7 +88,7 @@ def _row_key(s: dict) -> tuple:
             extras.append("engine successors")
     if extras:
         method += f" ({', '.join(extras)})"
-    return (s.get("domain") or "", search, method)
+    return (s.get("_run", ""), s.get("domain") or "", search, method)
 
 
 def _col_key(s: dict) -> tuple:
@@ -72,28 +97,44 @@ def _col_key(s: dict) -> tuple:
             "Base" if c["method"] == "naive" else NOVELTY_NAMES.get(c["novelty"], c["novelty"]))
 
 
-def table(summaries: list[dict]) -> tuple[list[str], list[list[str]]]:
-    """(header, rows) of the Table 3/4 layout."""
+def layout(summaries: list[dict]) -> dict:
+    """The Table 3/4 layout: {"header", "rows", "cell_runs" (per row and column, the index of the
+    summary in that cell or None), "lead" (the columns before the cells)}. Raises if two summaries
+    would share a cell (`summaries_of` keys them apart)."""
     modes = [m for m in ("Normal", "Thinking") if any(_col_key(s)[0] == m for s in summaries)]
     novs = [n for n in NOVELTY_NAMES.values() if any(_col_key(s)[1] == n for s in summaries)]
     cols = [(m, n) for m in modes for n in novs]
-    cells: dict[tuple, dict] = {}
-    for s in summaries:
-        cells[(_row_key(s), _col_key(s))] = s
+    cells: dict[tuple, int] = {}
+    for i, s in enumerate(summaries):
+        key = (_row_key(s), _col_key(s))
+        if key in cells:
+            raise ValueError(f"two solve runs in one Table 3/4 cell: {summaries[cells[key]].get('_dir')} "
+                             f"and {s.get('_dir')}")
+        cells[key] = i
     rows_keys = sorted({_row_key(s) for s in summaries},
-                       key=lambda k: (k[0], SEARCH_ORDER.index(k[1]) if k[1] in SEARCH_ORDER else 99, k[2]))
-    multi_domain = len({k[0] for k in rows_keys}) > 1
-    header = (["Domain"] if multi_domain else []) + ["Search", "Method"]
+                       key=lambda k: (k[0], k[1], SEARCH_ORDER.index(k[2]) if k[2] in SEARCH_ORDER else 99, k[3]))
+    with_run = any(k[0] for k in rows_keys)
+    multi_domain = len({k[1] for k in rows_keys}) > 1
+    header = (["Run"] if with_run else []) + (["Domain"] if multi_domain else []) + ["Search", "Method"]
+    lead = len(header)
     for m, n in cols:
         header += [f"{m} {n} Perf.", f"{m} {n} ATU"]
-    rows = []
+    rows, cell_runs = [], []
     for rk in rows_keys:
-        row = ([rk[0]] if multi_domain else []) + [rk[1], rk[2]]
-        for col in cols:
-            s = cells.get((rk, col))
-            row += ["–", "–"] if s is None else [f"{s['solved']}/{s['n']}", _atu(s.get("mean_tokens"))]
+        row = ([rk[0]] if with_run else []) + ([rk[1]] if multi_domain else []) + [rk[2], rk[3]]
+        line = [cells.get((rk, col)) for col in cols]
+        for i in line:
+            row += ["–", "–"] if i is None else [f"{summaries[i]['solved']}/{summaries[i]['n']}",
+                                                 _atu(summaries[i].get("mean_tokens"))]
         rows.append(row)
-    return header, rows
+        cell_runs.append(line)
+    return {"header": header, "rows": rows, "cell_runs": cell_runs, "lead": lead}
+
+
+def table(summaries: list[dict]) -> tuple[list[str], list[list[str]]]:
+    """(header, rows) of the Table 3/4 layout."""
+    got = layout(summaries)
+    return got["header"], got["rows"]
 
 
 def _markdown(header: list[str], rows: list[list[str]]) -> str:
@@ -108,19 +149,19 @@ def runs_table(summaries: list[dict]) -> tuple[list[str], list[list[str]]]:
     rows = []
     for s in summaries:
         per = ", ".join(f"{p} {_atu(v.get('mean_tokens'))}" for p, v in s.get("tokens_by_purpose", {}).items())
-        rows.append([Path(s["_dir"]).name, s.get("label", ""), s["n"], f"{s['solved']}/{s['n']}",
+        rows.append([s.get("_label") or Path(s["_dir"]).name, s.get("label", ""), s["n"], f"{s['solved']}/{s['n']}",
                      s.get("mean_states"), s.get("mean_pruned"), s.get("mean_dead"), s.get("mean_calls"),
                      _atu(s.get("mean_tokens")), s.get("false_goals", 0), per])
     return header, rows
 
 
-def _short(s: dict) -> str:
+def short(s: dict) -> str:
     c = s["config"]
     if c["method"] == "naive":
         label = "naive"
     else:
         label = f"{SEARCH_NAMES.get(c['method'], c['method'])} {'Direct' if c['mapping'] == 'direct' else 'ESA'} {NOVELTY_NAMES[c['novelty']]}"
-    return label + (" (T)" if c.get("thinking") else "")
+    return label + (" (T)" if c.get("thinking") else "") + (f" [{s['_run']}]" if s.get("_run") else "")
 
 
 def states_per_instance(summary: dict) -> list[int]:
@@ -153,7 +194,7 @@ def figures(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
         nov = "off" if c["method"] == "naive" else c["novelty"]
         ax.scatter([max(x, 1)], [100 * y], marker=markers.get(nov, "o"), s=60,
                    facecolors="none" if c.get("thinking") else colour, edgecolors=colour,
-                   label=f"{_short(s)}: {s['solved']}/{s['n']}, {_atu(s.get('mean_tokens'))}")
+                   label=f"{short(s)}: {s['solved']}/{s['n']}, {_atu(s.get('mean_tokens'))}")
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     ax.set_xscale("log")
     ax.set_xlabel("average tokens per instance (log scale)")
@@ -178,7 +219,7 @@ def figures(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
         data = [states_per_instance(s) or [0] for s in searched]
         ax.boxplot(data, showmeans=True)
         ax.set_xticks(range(1, len(searched) + 1))
-        ax.set_xticklabels([_short(s) for s in searched], rotation=45, ha="right", fontsize=7)
+        ax.set_xticklabels([short(s) for s in searched], rotation=45, ha="right", fontsize=7)
         ax.set_ylabel("generated states per instance (symlog)")
         ax.set_yscale("symlog", linthresh=10)
         ax.set_ylim(bottom=0)
@@ -194,13 +235,11 @@ def figures(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
 
 def write_report(runs, out=None) -> list[Path]:
     """Write the search report of one run folder or a list of them; returns the files written."""
-    if isinstance(runs, (str, Path)):
-        runs = [runs]
-    runs = list(runs)
+    runs = [r for r in as_runs(runs) if r.kind == "solve"]
     if not runs:
-        raise UserError("no run folders given")
-    summaries = [_load(r) for r in runs]
-    out_dir = make_output_dir(out if out is not None else runs[0])
+        raise UserError("no solve run folders given")
+    summaries = summaries_of(runs)
+    out_dir = make_output_dir(out if out is not None else runs[0].dir)
     simulated = any(s.get("simulated") for s in summaries)
     tag = " (simulated)" if simulated else ""
     models = sorted({s.get("model", "") for s in summaries})
@@ -215,10 +254,20 @@ def write_report(runs, out=None) -> list[Path]:
     p_csv = out_dir / "search_table.csv"
     with p_csv.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(header + ["simulated"])
-        for r in rows:
-            w.writerow(r + [simulated])
+        # the run column: the Run column when runs share cells, else the labels of the row's runs
+        got = layout(summaries)
+        run_col = header[:1] == ["Run"]
+        w.writerow(["run"] + header[1 if run_col else 0:] + ["simulated"])
+        for r, line in zip(rows, got["cell_runs"]):
+            names = "; ".join(summaries[i]["_label"] for i in line if i is not None)
+            w.writerow(([] if run_col else [names]) + r + [simulated])
     rh, rr = runs_table(summaries)
     p_runs = out_dir / "search_runs.md"
     p_runs.write_text(f"# Search runs{tag}\n\n" + _markdown(rh, rr), encoding="utf-8")
-    return [p_table, p_csv, p_runs] + figures(summaries, out_dir, tag)
+    p_runs_csv = out_dir / "search_runs.csv"
+    with p_runs_csv.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["run"] + rh[1:] + ["simulated", "folder"])
+        for s, r in zip(summaries, rr):
+            w.writerow(r + [bool(s.get("simulated")), s["_dir"]])
+    return [p_table, p_csv, p_runs, p_runs_csv] + figures(summaries, out_dir, tag)

@@ -111,29 +111,21 @@
     const hr = run.headline_reader;
     return (hr && byReader[hr]) || byReader[""] || Object.values(byReader)[0];
   }
+  // The strict reader's row of the cell, as summary.json has it (the page computes no row).
   function strictRow(run, byReader) {
     const hr = run.headline_reader;
     if (!byReader || !hr || hr === "strict") return null;
-    if (byReader.strict) return byReader.strict;
-    // No strict rows in the summary: count the strict readings of the cell's items.
-    const row = mainRow(run, byReader);
-    const recs = itemsOfRow(run, row).filter(r => !r.request_error && !r.skipped);
-    if (!recs.length || !recs.every(r => r.readings && r.readings.strict)) return null;
-    let k = 0, n = 0;
-    recs.forEach(r => {
-      const m = (reading(r, "strict").metrics || {})[row.metric];
-      if (Array.isArray(m)) { k += m[0]; n += m[1]; } else { n += 1; k += verdict(r, row, "strict") === "correct" ? 1 : 0; }
-    });
-    return {correct: k, n: n, accuracy: n ? k / n : null, computed: true};
+    return byReader.strict || null;
   }
   const hasStrict = run => run.headline_reader && run.headline_reader !== "strict" &&
-    (run.rows.some(r => r.reader === "strict") || run.records.some(r => r.readings && r.readings.strict));
+    run.rows.some(r => r.reader === "strict");
   const itemsOfRow = (run, row) => run.byCell.get(cellKey(row)) || [];
 
   function reading(rec, reader) {
-    // A reading stores only what differs from the record's headline fields.
-    if (reader && rec.readings && rec.readings[reader]) return Object.assign({reader: reader, parsed: rec.parsed, correct: rec.correct,
-      metrics: rec.metrics || {}, parse_error: rec.parse_error}, rec.readings[reader]);
+    // Each reader's reading as score recorded it; a record of one reader is its own reading.
+    const rd = reader && rec.readings && rec.readings[reader];
+    if (rd) return {reader: reader, parsed: rd.parsed, correct: rd.correct, metrics: rd.metrics || {},
+                    parse_error: rd.parse_error, rule: rd.rule, span: rd.span};
     return {parsed: rec.parsed, correct: rec.correct, metrics: rec.metrics || {}, parse_error: rec.parse_error,
             reader: rec.reader || reader || null};
   }
@@ -142,8 +134,10 @@
     if (rec.skipped) return "skipped";
     const rd = reading(rec, reader);
     if (row) {
+      // the row says how its metric adds up (summary rows' "aggregate"; older rows: a [right, n] pair counts)
       const m = (rd.metrics || {})[row.metric];
-      if (Array.isArray(m)) return m[1] > 0 && m[0] === m[1] ? "correct" : "wrong";
+      if (row.aggregate === "counts" || (!row.aggregate && Array.isArray(m)))
+        return Array.isArray(m) && m[1] > 0 && m[0] === m[1] ? "correct" : "wrong";
       if (typeof m === "number" || typeof m === "boolean") return m ? "correct" : "wrong";
     }
     return rd.correct ? "correct" : "wrong";
@@ -195,7 +189,7 @@
       ciBar(row)];
     const st = strictRow(run, byReader);
     if (st) out.push(h("div", {class: "second", "data-strict-k": st.correct, "data-strict-n": st.n,
-      title: st.computed ? "the strict reader, counted from the items' strict readings" : "the strict reader's row of summary.json"},
+      title: "the strict reader's row of summary.json"},
       `strict ${st.correct}/${st.n}` + (st.n ? ` (${pct(st.accuracy)})` : "")));
     const flags = [];
     if (row.parse_errors) flags.push(`${row.parse_errors} parse err.`);
@@ -212,7 +206,7 @@
     const readers = run.headline_reader ? ` Cells: the ${run.headline_reader} reader (headline)` +
       (hasStrict(run) ? ", and the strict one below it." : ".") : "";
     const t = h("table", {class: "grid", "data-run": run.index, "data-group": g.name},
-      caption(`Table 1 layout — ${g.name} — correct/n, accuracy with Wilson 95% CI (bar).${readers}`, g.simulated),
+      caption(`Table 1 layout — run ${run.name}: ${g.name} — correct/n, accuracy with Wilson 95% CI (bar).${readers}`, g.simulated),
       h("tr", null, h("th", null, "Sub-task"), g.cols.map(c => h("th", null, colName(c)))));
     g.labels.forEach(L => {
       const tr = h("tr", null, h("th", {class: "label"}, L.label));
@@ -419,7 +413,7 @@
   // ---- views -------------------------------------------------------------------------------
   function runHeader(run) {
     const c = run.config || {};
-    return h("div", {class: "muted"}, `run ${run.dir} — model ${run.model}`, simTag(run),
+    return h("div", {class: "muted"}, `run ${run.name} (${run.dir}) — model ${run.model}`, simTag(run),
       c.count ? ` — ${c.count} items per sub-task, seed ${c.seed}, domain ${c.instances || c.domain}` : "",
       run.headline_reader ? ` — headline reader: ${run.headline_reader}` : "");
   }
@@ -667,7 +661,7 @@
 
   function instances(run) {
     const box = h("section", {class: "instances", "data-run": run.index});
-    box.appendChild(h("h2", null, `Instances — ${run.label || run.name}`, simTag(run)));
+    box.appendChild(h("h2", null, `Instances — ${run.name}` + (run.label && run.label !== run.name ? `: ${run.label}` : ""), simTag(run)));
     let filter = "all", query = "";
     const list = h("div");
     const count = h("span", {id: "instances-count"});
