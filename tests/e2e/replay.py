@@ -18,9 +18,10 @@ def replay_key(messages, thinking: bool) -> str:
 
 
 class Replay:
-    """Serves ``replies`` (replay_key -> reply text) on a free loopback port."""
+    """Serves ``replies`` (replay_key -> reply text, or (text, reasoning) for a reply whose thinking
+    was logged: sent as vLLM's ``message.reasoning``) on a free loopback port."""
 
-    def __init__(self, replies: dict[str, str]):
+    def __init__(self, replies: dict):
         self.replies = dict(replies)
         self.missed = 0
         replay = self
@@ -52,9 +53,10 @@ class Replay:
                 if text is None:
                     replay.missed += 1
                     return self._send(404, {"error": "no logged reply for this request"})
+                text, reasoning = text if isinstance(text, tuple) else (text, None)
+                message = {"role": "assistant", "content": text, **({"reasoning": reasoning} if reasoning else {})}
                 self._send(200, {"id": "replay", "object": "chat.completion", "model": body.get("model"),
-                                 "choices": [{"index": 0, "finish_reason": "stop",
-                                              "message": {"role": "assistant", "content": text}}],
+                                 "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
                                  "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2,
                                            "completion_tokens_details": {"reasoning_tokens": 0}}})
 
@@ -66,7 +68,7 @@ class Replay:
         self.httpd.shutdown()
 
 
-def replayed_score(folder: Path, replies: dict[str, str], run: Path, meta: dict, monkeypatch) -> tuple[dict, list[dict]]:
+def replayed_score(folder: Path, replies: dict, run: Path, meta: dict, monkeypatch) -> tuple[dict, list[dict]]:
     """`widthbench score --items folder` of every exported sub-task and mode against a replay of
     ``replies``: (summary.json, records)."""
     from widthbench.subtasks.run import read_records

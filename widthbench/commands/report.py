@@ -18,7 +18,9 @@ DESCRIPTION = (
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="run folder(s) holding summary.json")
+    parser.add_argument("runs", nargs="+", metavar="RUN",
+                        help="run folder(s) holding summary.json, or harness logs: an lm-eval --log_samples "
+                        "folder, an inspect log file or folder (re-judged into RUN.widthbench; docs/inspect.md)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="folder for the combined report (default: the first RUN)")
     parser.add_argument("--by", default=None, metavar="FEATURE[,FEATURE...]",
@@ -40,6 +42,15 @@ def run(args: argparse.Namespace) -> int:
 
     if args.out is not None:
         check_output_dir(args.out, "--out")
+    # Harness logs (issue 31): each is re-judged into a score run folder and reported like any run.
+    from widthbench.subtasks.harness_logs import import_runs
+
+    runs = import_runs(args.runs)
+    for log, run in zip(args.runs, runs):
+        if log != run:
+            print(f"imported {log} as {run}")
+    args.runs = runs
+    # (end of the harness-log hook)
     kinds = {r: summary_kind(r) for r in args.runs}
     score = [r for r, k in kinds.items() if k == "score"]
     solve = [r for r, k in kinds.items() if k == "solve"]
