@@ -5,7 +5,9 @@ that differs from the logged one cannot pass), and the score run made against it
 
 from __future__ import annotations
 
+import csv
 import json
+import re
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -80,8 +82,31 @@ def replayed_score(folder: Path, replies: dict, run: Path, meta: dict, monkeypat
         style = "both" if len(meta["styles"]) == 2 else meta["styles"][0]
         code = main(["score", "--items", str(folder), "--subtask", ",".join(meta["subtasks"]), "--style", style,
                      "--thinking", thinking, "--model", "openai:replay", "--base-url", replay.base_url,
-                     "--out", str(run), "--quiet"])
+                     "--out", str(run), "--quiet",
+                     # the export's --max-tokens, as its tasks send it (score --items takes it as an option)
+                     *(["--max-tokens", str(meta["settings"]["max_tokens"])] if meta["settings"].get("max_tokens") else [])])
     finally:
         replay.close()
     assert replay.missed == 0 and code == 0
     return json.loads((run / "summary.json").read_text()), read_records(run)
+
+
+ROW_FIELDS = ("subtask", "metric", "style", "thinking", "reader", "n", "correct", "accuracy", "ci_low", "ci_high",
+              "items", "parse_errors", "only_flexible")
+
+
+def report_rows(run: Path) -> list[tuple]:
+    """The rows.csv `widthbench report` wrote, without the fields that name the model or count tokens."""
+    with open(run / "rows.csv", newline="") as f:
+        return sorted(tuple(r.get(k, "") for k in ROW_FIELDS) for r in csv.DictReader(f))
+
+
+def table_cells(run: Path, notes: bool = True) -> list[list[str]]:
+    """table.csv's cells without the model column (and without the cells' notes with ``notes=False``)."""
+    with open(run / "table.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    drop = [i for i, name in enumerate(rows[0]) if name in ("model", "simulated")]
+    cells = [[c for i, c in enumerate(r) if i not in drop] for r in rows[1:]]
+    if not notes:
+        cells = [[re.sub(r" \(.*\)$", "", c) for c in r] for r in cells]
+    return sorted(cells)

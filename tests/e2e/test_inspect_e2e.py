@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.replay import replay_key, replayed_score
+from tests.e2e.replay import replay_key, replayed_score, report_rows, table_cells
 from widthbench.cli import main
 
 pytest.importorskip("inspect_ai", reason="inspect-ai is not installed (pip install -e '.[inspect]')")
@@ -126,24 +126,6 @@ def _check_agreement(meta: dict, logs: dict, summary: dict, records: list[dict])
     return compared
 
 
-ROW_FIELDS = ("subtask", "metric", "style", "thinking", "reader", "n", "correct", "accuracy", "ci_low", "ci_high",
-              "items", "parse_errors", "only_flexible")
-
-
-def _report_rows(run: Path) -> list[tuple]:
-    """The rows.csv `widthbench report` wrote, without the fields that name the model or count tokens."""
-    with open(run / "rows.csv", newline="") as f:
-        return sorted(tuple(r.get(k, "") for k in ROW_FIELDS) for r in csv.DictReader(f))
-
-
-def _table_cells(run: Path) -> list[list[str]]:
-    """table.csv's cells without the model column."""
-    with open(run / "table.csv", newline="") as f:
-        rows = list(csv.reader(f))
-    drop = [i for i, name in enumerate(rows[0]) if name in ("model", "simulated")]
-    return sorted([c for i, c in enumerate(r) if i not in drop] for r in rows[1:])
-
-
 @pytest.fixture
 def sim():
     """start(model) -> a sim-server on a free port (stopped after the test)."""
@@ -221,8 +203,8 @@ def test_noisy_model_per_sample_verdicts_aggregates_and_report_equal_widthbench_
     assert main(["report", str(tmp_path / "logs")]) == 0
     imported = tmp_path / "logs.widthbench"
     assert main(["report", str(native)]) == 0
-    assert _report_rows(imported) == _report_rows(native)
-    assert _table_cells(imported) == _table_cells(native)
+    assert report_rows(imported) == report_rows(native)
+    assert table_cells(imported) == table_cells(native)
     # side by side with the native run: both models' rows, one report.html
     assert main(["report", str(tmp_path / "logs"), str(native), "--out", str(tmp_path / "both")]) == 0
     with open(tmp_path / "both" / "rows.csv", newline="") as f:
@@ -247,4 +229,4 @@ def test_smollm2_on_real_vllm_per_sample_verdicts_and_aggregates_equal_widthbenc
     assert _check_agreement(meta, logs, summary, records) == 2 * 1 * 2 * 2 * 2
     assert main(["report", str(tmp_path / "logs")]) == 0
     assert main(["report", str(native)]) == 0
-    assert _report_rows(tmp_path / "logs.widthbench") == _report_rows(native)
+    assert report_rows(tmp_path / "logs.widthbench") == report_rows(native)

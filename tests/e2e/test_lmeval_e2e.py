@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.replay import replay_key, replayed_score
+from tests.e2e.replay import replay_key, replayed_score, report_rows, table_cells
 from widthbench.cli import main
 
 pytest.importorskip("lm_eval", reason="lm-eval is not installed (pip install -e '.[lmeval]')")
@@ -196,6 +196,14 @@ def test_noisy_model_per_sample_verdicts_and_aggregates_equal_widthbench_score(s
     assert min(headline) < 1.0  # the noise shows (else agreement would prove little)
     summary, records = _replayed_score(folder, samples, tmp_path / "run", meta, monkeypatch)
     assert _check_agreement(folder, meta, results, samples, summary, records) == 2 * 2 * 2 * 3 * len(meta["subtasks"])
+    # widthbench report of lm-eval's samples folder = the report of the native run on the same replies
+    # (lm-eval logs no reasoning, so the native cells' "thinking requested, none produced" notes are left out)
+    assert main(["report", str(tmp_path / "out")]) == 0
+    assert main(["report", str(tmp_path / "run")]) == 0
+    imported = tmp_path / "out.widthbench"
+    assert report_rows(imported) == report_rows(tmp_path / "run")
+    assert table_cells(imported, notes=False) == table_cells(tmp_path / "run", notes=False)
+    assert (imported / "report.html").is_file()
 
 
 @pytest.mark.vllm
