@@ -53,14 +53,6 @@ PARSE_ERROR = "parse_error"
 _CHAT_PARAMS = {"temperature", "top_p", "presence_penalty", "frequency_penalty", "seed"}
 
 
-def metric_keys(subtask: str, registry: Registry | None = None) -> list[str]:
-    """The score keys of a sub-task: each metric by both readers, then the parse errors."""
-    out = []
-    for m in (registry or Registry.default()).get(subtask).metrics:
-        out += [m, f"{m}_strict"]
-    return out + [PARSE_ERROR, f"{PARSE_ERROR}_strict"]
-
-
 def _suffix(reader: str) -> str:
     return "" if reader == HEADLINE_READER else f"_{reader}"
 
