@@ -140,9 +140,8 @@ def import_log(path, harness: str | None = None, *, out=None, registry: Registry
                     "not_built": {}, "imported": {"harness": harness, "log": str(Path(path).resolve()),
                                                   "items": len(records)}})
     dest = Path(out) if out is not None else imported_folder(path)
-    if dest.exists() and any(dest.iterdir()):
-        old = (dest / SUMMARY)
-        if not old.is_file() or "imported" not in json.loads(old.read_text(encoding="utf-8") or "{}"):
+    if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
+        if not _is_import(dest):
             raise UserError(f"{dest} exists and is not a run imported from a harness log; move it away")
         shutil.rmtree(dest)
     dest = make_output_dir(dest, "imported run folder")
@@ -151,6 +150,13 @@ def import_log(path, harness: str | None = None, *, out=None, registry: Registry
             f.write(json.dumps(rec, ensure_ascii=False) + "\n")
     (dest / SUMMARY).write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
     return dest
+
+
+def _is_import(folder: Path) -> bool:
+    try:
+        return "imported" in json.loads((folder / SUMMARY).read_text(encoding="utf-8"))
+    except (OSError, ValueError, TypeError):
+        return False
 
 
 def _as_record(a: Asked, model: _Model, registry) -> dict:

@@ -147,6 +147,16 @@ def test_imported_log_gives_the_records_and_rows_score_writes(mock_logs, tmp_pat
     # `widthbench report LOGDIR` imports it beside the log and writes the report there
     assert main(["report", str(log_dir)]) == 0
     assert (log_dir.parent / "logs.widthbench" / "report.html").is_file()
+    # importing again replaces an import; a folder of the user's own is never overwritten
+    assert main(["report", str(log_dir)]) == 0
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine")
+    from widthbench.errors import UserError
+
+    with pytest.raises(UserError, match="not a run imported"):
+        harness_logs.import_log(log_dir, out=mine)
+    assert (mine / "notes.txt").read_text() == "mine"
 
 
 def _item(rec):
