@@ -1,14 +1,15 @@
 """Frozen item sets: sub-task items written to a folder and read back without regenerating them.
 
-`widthbench export lm-eval` writes the items `score` builds (same seeds, same ground truth) into a
-folder; `widthbench score --items DIR` and the exported lm-eval tasks read them back from it. The
+`widthbench export lm-eval` and `widthbench export inspect` write the items `score` builds (same
+seeds, same ground truth) into a folder (`subtasks.export`); `widthbench score --items DIR` and the
+exported lm-eval and inspect tasks read them back from it. The
 folder holds the problems the items ask about and one JSON object per item:
 
     DIR/instances/                 the instance set (`generators.write_instance_set`): domain.pddl,
                                    one problem file per instance that feeds an item, manifest.jsonl
-    DIR/data/<sub-task>/<style>.jsonl   the lm-eval rows (`subtasks.lmeval`); each row's ``item``
-                                   column is `items.item_to_json` of its item, as a JSON string
-    DIR/widthbench_export.json     what was exported: sub-tasks, styles, thinking modes, the settings
+    DIR/data/<sub-task>/<style>.jsonl   one row per request (`export.rows_of`); each row's ``item``
+                                   column is `item_to_json` of its item, as a JSON string
+    DIR/widthbench_export.json     what was exported: the harness, sub-tasks, styles, thinking modes, the settings
                                    the items were built with, and ``items_digest``
 
 An item is written with its states as PDDL atom lists (a state is an int bitmask over the task's
@@ -49,7 +50,7 @@ def read_export(folder: str | Path) -> dict:
     path = Path(folder) / EXPORT_FILE
     if not path.is_file():
         raise UserError(f"{folder} holds no widthbench item set (no {EXPORT_FILE}; "
-                        "make one with `widthbench export lm-eval`)")
+                        "make one with `widthbench export lm-eval` or `widthbench export inspect`)")
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:

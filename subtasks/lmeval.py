@@ -32,29 +32,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
-import shutil
 from pathlib import Path
 
-from widthbench.errors import UserError
-from widthbench.subtasks import frozen
+from widthbench.subtasks import export, frozen
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
-from widthbench.subtasks.items import item_to_json
+from widthbench.subtasks.export import THINK_NAMES, task_name
 from widthbench.subtasks.registry import COUNTS, Registry
-from widthbench.subtasks.score import Mode, default_max_tokens, prompts_for, score_item
+from widthbench.subtasks.score import Mode, score_item
 
 TEMPLATE_DIR = Path(__file__).resolve().parent  # lmeval_utils.py.txt, lmeval_card.md.txt
 PAPER_GROUP = "widthbench_paper"
-THINK_NAMES = {True: "think", False: "nothink"}
-
-
-def task_name(domain: str, subtask: str, style: str, thinking: bool) -> str:
-    """e.g. widthbench_blocksworld_successor_mapping_nl_nothink."""
-    return "_".join(("widthbench", _slug(domain), _slug(subtask), style, THINK_NAMES[thinking]))
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+HARNESS = "lm-eval"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -70,158 +58,36 @@ class Export:
     rows: int
 
 
-def _rows_of(items, style: str, registry) -> list[dict]:
-    rows = []
-    for item in items:
-        prompts = prompts_for(item, Mode(style, False), registry)
-        if prompts != prompts_for(item, Mode(style, True), registry):
-            raise RuntimeError(f"{item.id}: the prompt depends on the thinking mode; one row cannot serve both")
-        data = json.loads(json.dumps(item_to_json(item), ensure_ascii=False))
-        for part, messages in enumerate(prompts):
-            if [m["role"] for m in messages] != ["system", "user"]:
-                raise UserError(f"{item.subtask}: a request that is not a system and a user message "
-                                "cannot be an lm-eval task")
-            rows.append({"id": item.id if len(prompts) == 1 else f"{item.id}-{part}", "item_id": item.id,
-                         "subtask": item.subtask, "domain": item.domain, "instance_id": item.instance_id,
-                         "style": style, "part": part, "parts": len(prompts),
-                         "system": messages[0]["content"], "user": messages[1]["content"],
-                         "target": json.dumps(data["truth"], ensure_ascii=False),
-                         "item": json.dumps(data, ensure_ascii=False, sort_keys=True)})
-    return rows
-
-
-def _split_by_action(item, n_prompts: int) -> bool:
-    """Several requests per item are supported when each asks about one of the item's actions."""
-    if n_prompts <= 1:
-        return False
-    if len(item.actions) != n_prompts or not isinstance(item.truth, dict) or set(item.truth) != set(item.actions):
-        raise UserError(f"{item.subtask}: {n_prompts} requests per item that are not one per action "
-                        "cannot be split into lm-eval rows")
-    return True
-
-
-def _check_out(out: Path, digest: str) -> None:
-    if not out.exists():
-        return
-    if not out.is_dir():
-        raise UserError(f"--out {out} exists and is not a folder")
-    if not any(out.iterdir()):
-        return
-    if not (out / frozen.EXPORT_FILE).is_file():
-        raise UserError(f"--out {out} exists and is not a widthbench export; use a new or empty folder")
-    old = frozen.read_export(out).get("items_digest")
-    if old != digest:
-        raise UserError(f"--out {out} holds other items (items_digest {old}, these are {digest}); "
-                        "use another --out or remove the folder")
-
-
 def export_lmeval(config, out_dir, *, registry: Registry | None = None) -> Export:
     """Build ``config``'s items (as `score` builds them) and write the lm-eval task folder ``out_dir``
     for the styles and thinking modes of ``config``. A folder holding the same items is rewritten;
     one holding other items is refused."""
-    from widthbench.generators import write_instance_set
-    from widthbench.subtasks.run import build_all_items, instance_pool
-
     registry = registry or Registry.default()
-    out = Path(out_dir)
-    if True in config.extensions:
-        raise UserError("export lm-eval: --prompt-extension is not exported (the tasks are seed 000's "
-                        "Table 1 prompts, extension off)")
-    pool = instance_pool(config)
-    not_built: dict[str, str] = {}
-    items = build_all_items(config, registry, not_built, pool=pool)
-    items = {s: its for s, its in items.items() if its}
-    if not items:
-        raise UserError("export lm-eval: the item set is empty")
-    item_json = [json.loads(json.dumps(item_to_json(i), ensure_ascii=False, sort_keys=True))
-                 for its in items.values() for i in its]
-    digest = frozen.items_digest(item_json)
-    _check_out(out, digest)
-
-    # the instances the items ask about, in pool order
-    used = {i.instance_id for its in items.values() for i in its}
-    instances = [pool.instance(k) for k in range(len(pool)) if pool.instance(k).id in used]
-    shutil.rmtree(out / frozen.INSTANCES, ignore_errors=True)
-    shutil.rmtree(out / frozen.DATA, ignore_errors=True)
-    for old in out.glob("widthbench_*.yaml") if out.is_dir() else ():
-        old.unlink()
-    write_instance_set(out / frozen.INSTANCES, instances[0].domain_model or instances[0].domain, instances)
-
-    domain = next(iter(items.values()))[0].domain
-    tasks, paper_tasks, counts, n_rows, per_item = [], [], {}, 0, {}
-    for sub, its in items.items():
+    written = export.write_item_set(config, out_dir, harness=HARNESS, old_task_files=("widthbench_*.yaml",),
+                                    registry=registry)
+    out, domain = written.folder, written.domain
+    tasks, paper_tasks = [], []
+    for sub, its in written.items.items():
         record = registry.get(sub)
-        counts[sub] = len(its)
-        per_item[sub] = any(_split_by_action(i, len(prompts_for(i, Mode(config.styles[0], False), registry)))
-                            for i in its)
         for style in config.styles:
-            rows = _rows_of(its, style, registry)
-            for r in rows:
-                r["per_item"] = per_item[sub]
-            n_rows += len(rows)
-            _write_jsonl(out / frozen.DATA / sub / f"{style}.jsonl", rows)
             for thinking in config.thinking:
                 name = task_name(domain, sub, style, thinking)
-                max_tokens = _max_gen_toks(its, Mode(style, thinking), config.max_tokens, registry)
+                max_tokens = export.max_tokens_of(its, Mode(style, thinking), config.max_tokens, registry)
                 (out / f"{name}.yaml").write_text(
-                    task_yaml(name, sub, style, thinking, record.metrics, per_item[sub], max_tokens),
+                    task_yaml(name, sub, style, thinking, record.metrics, written.per_item[sub], max_tokens),
                     encoding="utf-8")
                 tasks.append(name)
                 if record.paper and domain == "blocksworld":  # seed 000's Table 1 is on Blocksworld
                     paper_tasks.append(name)
-    groups = [f"widthbench_{_slug(domain)}"]
+    groups = [f"widthbench_{export.slug(domain)}"]
     (out / f"{groups[0]}.yaml").write_text(group_yaml(groups[0], tasks), encoding="utf-8")
     if paper_tasks:
         groups.append(PAPER_GROUP)
         (out / f"{PAPER_GROUP}.yaml").write_text(group_yaml(PAPER_GROUP, paper_tasks), encoding="utf-8")
     (out / "utils.py").write_text((TEMPLATE_DIR / "lmeval_utils.py.txt").read_text(encoding="utf-8"), encoding="utf-8")
-    meta = {"format": frozen.FORMAT, "domain": domain, "subtasks": list(items), "styles": list(config.styles),
-            "thinking": [THINK_NAMES[t] for t in config.thinking], "items": counts, "items_digest": digest,
-            "not_built": not_built, "tasks": tasks, "groups": groups,
-            "settings": _settings(config)}
-    (out / frozen.EXPORT_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    meta = export.finish(written, tasks, groups, registry)
     (out / "README.md").write_text(dataset_card(meta, config), encoding="utf-8")
-    _check_round_trip(out, items, config.styles, registry)
-    return Export(out, tuple(tasks), tuple(groups), counts, n_rows)
-
-
-def _settings(config) -> dict:
-    from widthbench.subtasks.run import _max_width
-
-    return {"domain": config.domain, "instances": config.instances, "domain_file": config.domain_file,
-            "count": config.count, "seed": config.seed, "invalid_kind": config.invalid_kind,
-            "prompt_budget": config.prompt_budget, "max_width": _max_width(config),
-            "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options),
-            # --obfuscate: the renaming the prompts show and the readers undo (frozen.tasks_of attaches it)
-            **({"obfuscate": list(config.obfuscate)} if config.obfuscate else {})}
-
-
-def _max_gen_toks(items, mode: Mode, cap: int | None, registry) -> int:
-    """`score`'s max_tokens of the task's items (``--max-tokens``, else the per-item default), the largest."""
-    from widthbench.llm.types import DEFAULT_MAX_TOKENS, mode_name
-
-    if cap is not None:
-        return cap
-    return max(default_max_tokens(i, mode, registry) or DEFAULT_MAX_TOKENS[mode_name(mode.thinking)] for i in items)
-
-
-def _check_round_trip(out: Path, items: dict, styles, registry) -> None:
-    """The folder gives back the very items and prompts that were built (a bug if not)."""
-    back = frozen.read_items(out)
-    for sub, its in items.items():
-        if back[sub] != its:
-            raise RuntimeError(f"export: the items of {sub} do not read back equal")
-        for a, b in zip(its, back[sub]):
-            for style in styles:
-                if prompts_for(a, Mode(style, False), registry) != prompts_for(b, Mode(style, False), registry):
-                    raise RuntimeError(f"export: the prompts of {a.id} ({style}) do not read back equal")
-
-
-def _write_jsonl(path: Path, rows: list[dict]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        for r in rows:
-            f.write(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n")
+    return Export(out, tuple(tasks), tuple(groups), written.meta["items"], written.rows)
 
 
 # ---------------------------------------------------------------------------------------------

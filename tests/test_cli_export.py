@@ -98,3 +98,33 @@ def test_score_items_bad_input_is_one_line_and_exit_2(tmp_path, capsys):
                             "differs between the files")
     _one_line_error(capsys, main(["score", "--items", str(out), "--out", str(tmp_path / "r4"), *args]),
                     "differ from those exported")
+
+
+def test_export_inspect_writes_the_same_frozen_items_as_lm_eval_and_score_items_reads_them(tmp_path, monkeypatch):
+    monkeypatch.setenv("WIDTHBENCH_CACHE_DIR", str(tmp_path / "cache"))
+    args = ["--subtask", "plan-verification,successor-separate", "--count", "2", "--seed", "4"]
+    assert main(["export", "inspect", "--out", str(tmp_path / "i"), *args]) == 0
+    assert main(["export", "lm-eval", "--out", str(tmp_path / "l"), *args]) == 0
+    meta_i = json.loads((tmp_path / "i" / "widthbench_export.json").read_text())
+    meta_l = json.loads((tmp_path / "l" / "widthbench_export.json").read_text())
+    assert meta_i["items_digest"] == meta_l["items_digest"] and meta_i["harness"] == "inspect"
+    # the task names of both harnesses, one per sub-task x style x thinking mode
+    assert meta_i["tasks"] == meta_l["tasks"] and len(meta_i["tasks"]) == 2 * 2 * 2
+    code = (tmp_path / "i" / "widthbench_tasks.py").read_text()
+    assert all(f"def {t}():" in code for t in meta_i["tasks"])
+    for sub in ("plan-verification", "successor-separate"):
+        for style in ("nl", "pddl"):
+            assert (tmp_path / "i" / "data" / sub / f"{style}.jsonl").read_text() == \
+                (tmp_path / "l" / "data" / sub / f"{style}.jsonl").read_text()
+    assert main(["score", "--items", str(tmp_path / "i"), "--style", "nl", "--thinking", "off", "--model", "sim:oracle",
+                 "--out", str(tmp_path / "run"), "--quiet"]) == 0
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert {r["subtask"] for r in summary["rows"]} == {"plan-verification", "successor-separate"}
+    assert all(r["accuracy"] == 1.0 for r in summary["rows"])
+
+
+def test_export_inspect_into_an_lm_eval_folder_is_refused(tmp_path, capsys):
+    assert _export(tmp_path / "x", "--subtask", "plan-verification") == 0
+    capsys.readouterr()
+    _one_line_error(capsys, main(["export", "inspect", "--out", str(tmp_path / "x"), "--count", "2",
+                                  "--subtask", "plan-verification"]), "export for lm-eval")

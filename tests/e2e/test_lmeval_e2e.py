@@ -18,12 +18,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
+from tests.e2e.replay import replay_key, replayed_score, report_rows, table_cells
 from widthbench.cli import main
 
 pytest.importorskip("lm_eval", reason="lm-eval is not installed (pip install -e '.[lmeval]')")
@@ -70,79 +69,17 @@ def _thinking_of(task: str) -> bool:
     return task.endswith("_think")
 
 
-class Replay:
-    """An OpenAI-compatible server answering each request with the reply lm-eval logged for the
-    same messages and thinking mode (unknown requests: HTTP 404, so a mismatch cannot pass)."""
-
-    def __init__(self, samples: dict):
-        self.replies: dict[str, str] = {}
-        for task, rows in samples.items():
-            for s in rows:
-                messages, _ = _request(s)
-                self.replies[self.key(messages, _thinking_of(task))] = s["filtered_resps"][0] or ""
-        self.missed = 0
-        replay = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *a):
-                pass
-
-            def _send(self, code, body):
-                data = json.dumps(body).encode()
-                self.send_response(code)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def do_GET(self):
-                if self.path.rstrip("/").endswith("/models"):
-                    return self._send(200, {"object": "list", "data": [
-                        {"id": "replay", "object": "model", "max_model_len": 32768}]})
-                self._send(404, {"error": "no such path"})
-
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                if self.path.endswith("/tokenize"):
-                    return self._send(200, {"count": 0, "tokens": [], "max_model_len": 32768})
-                thinking = bool((body.get("chat_template_kwargs") or {}).get("enable_thinking", True))
-                text = replay.replies.get(replay.key(body["messages"], thinking))
-                if text is None:
-                    replay.missed += 1
-                    return self._send(404, {"error": "no logged reply for this request"})
-                self._send(200, {"id": "replay", "object": "chat.completion", "model": body.get("model"),
-                                 "choices": [{"index": 0, "finish_reason": "stop",
-                                              "message": {"role": "assistant", "content": text}}],
-                                 "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2,
-                                           "completion_tokens_details": {"reasoning_tokens": 0}}})
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-
-    @staticmethod
-    def key(messages, thinking: bool) -> str:
-        return json.dumps([[m["role"], m["content"]] for m in messages]) + ("/think" if thinking else "/nothink")
-
-    def close(self):
-        self.httpd.shutdown()
+def _logged_replies(samples: dict) -> dict[str, str]:
+    """replay_key -> the reply lm-eval logged for it."""
+    out = {}
+    for task, rows in samples.items():
+        for s in rows:
+            out[replay_key(_request(s)[0], _thinking_of(task))] = s["filtered_resps"][0] or ""
+    return out
 
 
 def _replayed_score(folder: Path, samples: dict, run: Path, meta: dict, monkeypatch) -> tuple[dict, list[dict]]:
-    from widthbench.subtasks.run import read_records
-
-    monkeypatch.setenv("WIDTHBENCH_CACHE_DIR", str(run.parent / "cache"))
-    replay = Replay(samples)
-    try:
-        thinking = "both" if len(meta["thinking"]) == 2 else ("on" if meta["thinking"] == ["think"] else "off")
-        style = "both" if len(meta["styles"]) == 2 else meta["styles"][0]
-        code = main(["score", "--items", str(folder), "--subtask", ",".join(meta["subtasks"]), "--style", style,
-                     "--thinking", thinking, "--model", "openai:replay", "--base-url", replay.base_url,
-                     "--out", str(run), "--quiet"])
-    finally:
-        replay.close()
-    assert replay.missed == 0 and code == 0
-    return json.loads((run / "summary.json").read_text()), read_records(run)
+    return replayed_score(folder, _logged_replies(samples), run, meta, monkeypatch)
 
 
 def _check_agreement(folder: Path, meta: dict, results: dict, samples: dict, summary: dict, records: list[dict]):
@@ -259,6 +196,14 @@ def test_noisy_model_per_sample_verdicts_and_aggregates_equal_widthbench_score(s
     assert min(headline) < 1.0  # the noise shows (else agreement would prove little)
     summary, records = _replayed_score(folder, samples, tmp_path / "run", meta, monkeypatch)
     assert _check_agreement(folder, meta, results, samples, summary, records) == 2 * 2 * 2 * 3 * len(meta["subtasks"])
+    # widthbench report of lm-eval's samples folder = the report of the native run on the same replies
+    # (lm-eval logs no reasoning, so the native cells' "thinking requested, none produced" notes are left out)
+    assert main(["report", str(tmp_path / "out")]) == 0
+    assert main(["report", str(tmp_path / "run")]) == 0
+    imported = tmp_path / "out.widthbench"
+    assert report_rows(imported) == report_rows(tmp_path / "run")
+    assert table_cells(imported, notes=False) == table_cells(tmp_path / "run", notes=False)
+    assert (imported / "report.html").is_file()
 
 
 @pytest.mark.vllm

@@ -418,4 +418,34 @@ def test_two_runs_differing_in_seed_each_show_their_numbers_under_their_label(br
         s = summary(run)
         assert any(line.startswith(f"model {model}") and f"{s['solved']}/{s['n']}" in line for line in lines), lines
     browser.save_screenshot(str(tmp_path / "two-runs.png"))
+
+
+def test_an_imported_inspect_log_renders_side_by_side_with_a_native_run(browser, runs, tmp_path):
+    """`widthbench report LOG RUN` (issue 31): a run imported from an inspect log opens in the browser,
+    its grid's numbers are its summary's, next to a native run, without console errors."""
+    inspect_ai = pytest.importorskip("inspect_ai", reason="inspect-ai is not installed (pip install -e '.[inspect]')")
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    from widthbench.runfiles import load_summary
+    from widthbench.subtasks import harness_logs, inspect_tasks
+
+    def reply(messages, tools, tool_choice, config):  # a model that answers every verification "yes"
+        out = ModelOutput.from_content(model="mockllm", content="Answer: yes")
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    task = inspect_tasks.widthbench_task("plan-verification", style="pddl", thinking="off", count=4, seed=3)
+    (log,) = inspect_ai.eval(task, model="mockllm/model", model_args={"custom_outputs": reply},
+                             log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success"
+    run = harness_logs.import_log(tmp_path / "logs")
+    rows = load_summary(run, "score")["rows"]
+    assert rows and all(r["model"] == "inspect:mockllm/model" for r in rows)
+    page = write_html([str(run), str(runs["noisy"])], tmp_path / "page")
+    _open(browser, page)
+    mine = [td for td in _css(browser, "td.cell") if "inspect:mockllm/model" in
+            td.find_element("xpath", "./ancestor::table").text]
+    assert len(mine) == 1  # plan-verification, pddl, thinking off
+    row = rows[0]
+    assert mine[0].find_element("css selector", ".kn").text == f"{row['correct']}/{row['n']}"
     assert not _errors(browser)

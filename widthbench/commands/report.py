@@ -22,8 +22,9 @@ DESCRIPTION = (
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN",
                         help="run folder(s) holding summary.json, or a `solve --thinking both` folder (its "
-                        "thinking-on and thinking-off runs); several runs are keyed by a label saying how "
-                        "their settings differ")
+                        "thinking-on and thinking-off runs), or harness logs: an lm-eval --log_samples "
+                        "folder, an inspect log file or folder (re-judged into RUN.widthbench; docs/inspect.md); "
+                        "several runs are keyed by a label saying how their settings differ")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="folder for the combined report (default: the first RUN)")
     parser.add_argument("--by", default=None, metavar="FEATURE[,FEATURE...]",
@@ -42,16 +43,22 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.errors import UserError
     from widthbench.reports.html import write_html
     from widthbench.runfiles import check_output_dir
+    from widthbench.subtasks.harness_logs import import_runs
     from widthbench.subtasks.loader import load_runs
 
     if args.out is not None:
         check_output_dir(args.out, "--out")
     features, bins = difficulty_options(args)
+    # Harness logs: each is re-judged into a score run folder and reported like any run.
+    folders = import_runs(args.runs)
+    for log, run in zip(args.runs, folders):
+        if log != run:
+            print(f"imported {log} as {run}")
     # each run folder read once (a `solve --thinking both` folder: its two runs); every writer gets these
-    runs = load_runs(args.runs)
+    runs = load_runs(folders)
     score = [r for r in runs if r.kind == "score"]
     solve = [r for r in runs if r.kind == "solve"]
-    out = args.out if args.out is not None else args.runs[0]  # a thinking-both folder: the folder itself
+    out = args.out if args.out is not None else folders[0]  # a thinking-both folder: the folder itself
     if score:
         from widthbench.reports.difficulty import write_difficulty
         from widthbench.subtasks.report import write_report

@@ -82,7 +82,7 @@ def add_item_arguments(parser: argparse.ArgumentParser, *, asking: bool = True) 
                         help="use an instance folder (domain.pddl + problems) instead of generating")
     if asking:
         parser.add_argument("--items", default=None, metavar="DIR",
-                            help="score the frozen items of a folder written by `widthbench export lm-eval` "
+                            help="score the frozen items of a folder written by `widthbench export lm-eval|inspect` "
                             "instead of building items (--domain, --count, --seed and the item options "
                             "are then those the items were built with)")
     parser.add_argument("--blocks", default=None, metavar="N|LO-HI",
