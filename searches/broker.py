@@ -88,6 +88,18 @@ class CallLog:
     ledger: Ledger = field(default_factory=Ledger)
     errors: int = 0
     unreadable: dict = field(default_factory=dict)  # purpose -> answers that could not be parsed
+    params: dict = field(default_factory=dict)  # canonical JSON -> sampling parameters sent
+
+    def note_params(self, reply: Reply) -> None:
+        if reply.params is not None:
+            import json
+
+            self.params.setdefault(json.dumps(dict(reply.params), sort_keys=True), dict(reply.params))
+
+    def params_sent(self) -> list[dict]:
+        """The distinct sampling parameters this instance's requests were sent with (max_tokens
+        differs by prompt: a long expected answer grows the default)."""
+        return [self.params[k] for k in sorted(self.params)]
 
     def tokens(self) -> dict:
         d = self.ledger.to_dict()
@@ -127,6 +139,7 @@ class LLM:
                           seed=self.request_seed(sample), max_tokens=max_tokens)
         reply = await self.broker.ask(request)
         self.log.ledger.add(reply, purpose, request.mode)
+        self.log.note_params(reply)
         if reply.error is not None:
             self.log.errors += 1
         return reply

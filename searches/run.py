@@ -54,14 +54,15 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
                   instances: str | None = None, rows: str | None = None, tasks: str | None = None,
                   style: str = "nl", extension: bool = True, novelty_width: int | None = None,
                   generator_options: dict | None = None, domain_file: str | None = None,
-                  reader: str = "flexible") -> list:
+                  reader: str = "flexible",
+                  level: str | None = None) -> list:  # level: issue 32 (study helper), MATH --level
     """The problems of a run. Exactly one source: ``tasks`` (a JSONL file), ``instances`` (a
     folder), ``domain="game24"`` (``rows``, default 901-1000), or a generated domain. ``reader``:
     which sub-task reader reads the model's answers to STRIPS prompts (docs/subtasks.md, "Readers")."""
     if tasks is not None:
         from widthbench.searches.tasks import load_problems as load_tasks
 
-        return _sample(load_tasks(tasks), count, seed)
+        return _sample(load_tasks(tasks, level), count, seed)
     if domain == "game24":
         from widthbench.searches.game24 import load_problems as load_g24
 
@@ -259,6 +260,7 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         "tokens_by_purpose": tokens["by_purpose"],
         "ledger": llm.log.ledger.to_dict(),
         "unreadable": dict(sorted(llm.log.unreadable.items())),
+        "params": llm.log.params_sent(),  # issue 32 (study helper): sampling parameters sent
         "wall_time": round(wall, 4),
     }
     if width is not None:

@@ -114,10 +114,14 @@ def _check_out(out: Path, digest: str) -> None:
                         "use another --out or remove the folder")
 
 
-def export_lmeval(config, out_dir, *, registry: Registry | None = None) -> Export:
+def export_lmeval(config, out_dir, *, registry: Registry | None = None,
+                  sampling: dict | None = None) -> Export:
     """Build ``config``'s items (as `score` builds them) and write the lm-eval task folder ``out_dir``
     for the styles and thinking modes of ``config``. A folder holding the same items is rewritten;
-    one holding other items is refused."""
+    one holding other items is refused. ``sampling``: the user's per-mode sampling settings (mode
+    name -> {parameter: value}, `llm.types.resolve_params`) over the Qwen3 preset."""
+    from widthbench.llm.types import mode_name
+
     from widthbench.generators import write_instance_set
     from widthbench.subtasks.run import build_all_items, instance_pool
 
@@ -161,9 +165,11 @@ def export_lmeval(config, out_dir, *, registry: Registry | None = None) -> Expor
             _write_jsonl(out / frozen.DATA / sub / f"{style}.jsonl", rows)
             for thinking in config.thinking:
                 name = task_name(domain, sub, style, thinking)
-                max_tokens = _max_gen_toks(its, Mode(style, thinking), config.max_tokens, registry)
+                mine = (sampling or {}).get(mode_name(thinking), {})
+                max_tokens = _max_gen_toks(its, Mode(style, thinking), mine.get("max_tokens", config.max_tokens),
+                                           registry)
                 (out / f"{name}.yaml").write_text(
-                    task_yaml(name, sub, style, thinking, record.metrics, per_item[sub], max_tokens),
+                    task_yaml(name, sub, style, thinking, record.metrics, per_item[sub], max_tokens, sampling),
                     encoding="utf-8")
                 tasks.append(name)
                 if record.paper and domain == "blocksworld":  # seed 000's Table 1 is on Blocksworld
@@ -177,7 +183,7 @@ def export_lmeval(config, out_dir, *, registry: Registry | None = None) -> Expor
     meta = {"format": frozen.FORMAT, "domain": domain, "subtasks": list(items), "styles": list(config.styles),
             "thinking": [THINK_NAMES[t] for t in config.thinking], "items": counts, "items_digest": digest,
             "not_built": not_built, "tasks": tasks, "groups": groups,
-            "settings": _settings(config)}
+            "settings": {**_settings(config), **({"sampling": sampling} if sampling else {})}}
     (out / frozen.EXPORT_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     (out / "README.md").write_text(dataset_card(meta, config), encoding="utf-8")
     _check_round_trip(out, items, config.styles, registry)
@@ -237,10 +243,11 @@ def metric_names(metrics) -> list[str]:
     return out + ["parse_error", "parse_error_strict"]
 
 
-def task_yaml(name, subtask, style, thinking, metrics, per_item, max_tokens) -> str:
-    from widthbench.llm.types import PRESETS, mode_name
+def task_yaml(name, subtask, style, thinking, metrics, per_item, max_tokens, user_sampling=None) -> str:
+    from widthbench.llm.types import mode_name, mode_params
 
-    sampling = dict(PRESETS["qwen3"][mode_name(thinking)])
+    sampling = mode_params("qwen3", sampling=user_sampling)[mode_name(thinking)]
+    sampling.pop("max_tokens", None)  # max_gen_toks
     lines = [f"task: {name}", "tag:", "  - widthbench",
              "custom_dataset: !function utils.load_dataset",
              "dataset_kwargs:", f"  subtask: {_q(subtask)}",

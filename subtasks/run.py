@@ -426,6 +426,8 @@ def _record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLIN
     rec["finish_reason"] = replies[0].finish_reason if single else [r.finish_reason for r in replies]
     rec["truncated"] = any(r.finish_reason == "length" for r in replies)
     rec["max_tokens"] = _one_or_list([getattr(r, "max_tokens", None) for r in replies], single)
+    # issue 32 (study helper): the sampling parameters sent with each request
+    rec["params"] = _one_or_list([dict(r.params) if getattr(r, "params", None) else None for r in replies], single)
     if mode.thinking:
         # A model that does not think (its chat template ignores enable_thinking) returns no
         # reasoning and no thinking tokens: its "thinking" cells are not thinking results.

@@ -40,8 +40,18 @@ def _module(name: str):
     return importlib.import_module("widthbench.commands." + name.replace("-", "_"))
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: a bad option value is ``widthbench solve: error: argument
+    --method: invalid choice: 'bogus' (choose from ...)`` and exit 2, without the usage block (the
+    usage is `widthbench solve --help`). Subcommand parsers are of this class too."""
+
+    def error(self, message: str):
+        text = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
+
+
 def build_parser(available: list[str] | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="widthbench",
         description="LLM planning sub-tasks, widths and tree searches against exact classical-planning ground truth.",
     )

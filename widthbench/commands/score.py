@@ -103,9 +103,11 @@ def add_item_arguments(parser: argparse.ArgumentParser, *, asking: bool = True) 
                         f"of larger width feeds none of their items (default {DEFAULT_MAX_WIDTH}, which every "
                         "generated Blocksworld and Logistics instance of the defaults meets; the same "
                         "limit as `widths --max-width`)")
-    parser.add_argument("--max-tokens", type=int, default=None,
-                        help="max_tokens per request (default: 16384 thinking, 2048 normal, grown for an item "
-                        "whose correct answer would not fit)")
+    # ---- sampling as settings (issue 32): --temperature ... --max-tokens, per mode ----
+    from widthbench.llm.cli_args import add_sampling_arguments
+
+    add_sampling_arguments(parser)
+    # ---- end sampling ----
 
 
 def config_from_args(args: argparse.Namespace):
@@ -141,9 +143,17 @@ def config_from_args(args: argparse.Namespace):
         extensions=expand_choice(args.prompt_extension, "--prompt-extension", (False, True)),
         domain=args.domain, instances=args.instances, seed=args.seed,
         count=args.count if strata is None else strata.per_bin * len(strata.bins),
-        invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,
+        invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=_single_max_tokens(args),
         max_width=args.max_width, generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
         reader=args.reader, items=args.items, **_domain_options(args))
+
+
+def _single_max_tokens(args):
+    """--max-tokens N (one value for both modes) as the run config's max_tokens, as before; per-mode
+    values travel with the model's sampling settings (`llm.cli_args.sampling_from_args`)."""
+    from widthbench.llm.cli_args import single_max_tokens
+
+    return single_max_tokens(args)
 
 
 def strata_from_args(args):

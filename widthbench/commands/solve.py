@@ -12,7 +12,7 @@ DESCRIPTION = (
     "Run one search configuration on generated Blocksworld/Logistics instances, an instance folder, "
     "Game of 24 rows or a --tasks JSONL file. Required: where the problems come from, exactly one of --domain "
     "NAME (blocksworld or logistics, generated; game24), --instances DIR (domain.pddl beside the "
-    "problems, or --domain FILE) or --tasks FILE.jsonl. Writes RUN/items.jsonl (one line per instance, as it "
+    "problems, or --domain FILE) or --tasks FILE. Writes RUN/items.jsonl (one line per instance, as it "
     "finishes), RUN/summary.json (kind 'solve') and RUN/tokens.json; a rerun with the same --out "
     "resumes (finished instances are skipped, repeated model calls come from the cache). Every plan "
     "counted as solved is validated by the engine. See docs/searches.md."
@@ -20,6 +20,7 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from widthbench.argtypes import file_or_folder, folder
     from widthbench.llm.cli_args import add_model_arguments
     from widthbench.searches.config import MAPPINGS, METHODS, NOVELTY, SOURCES, STYLES, VERIFY
 
@@ -56,13 +57,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     m.add_argument("--tau-post", type=float, default=0.4, help="mcts post-pruning threshold (default 0.4)")
     m.add_argument("--patience", type=int, default=10, help="mcts early stop after N rollouts without improvement")
     m.add_argument("--iterations", type=int, default=40, help="cat iteration budget (default 40)")
-    m.add_argument("--temperature", type=float, default=1.0, help="cat softmax temperature T (default 1)")
+    m.add_argument("--cat-temperature", type=float, default=1.0,
+                   help="cat softmax temperature T of the rewinds (default 1; before issue 32 this was "
+                   "solve --temperature, which now sets the sampling temperature)")
     s = p.add_argument_group("instances (required: exactly one of --domain NAME, --instances DIR, --tasks FILE)")
     s.add_argument("--domain", default=None, metavar="NAME|FILE",
                    help="generate blocksworld/logistics instances or game24 puzzles; with --instances DIR, "
                    "a domain file for the folder's problems (any typed STRIPS domain, docs/domains.md)")
     s.add_argument("--instances", metavar="DIR", help="an instance folder (widthbench generate or any PDDL set)")
-    s.add_argument("--tasks", metavar="FILE.jsonl", help="question/answer set with an exact-answer checker")
+    s.add_argument("--tasks", metavar="FILE|DIR", type=file_or_folder,
+                   help="question/answer set: JSONL, JSON, or MATH's own files (problem, level, type, "
+                   "solution with \\boxed{}; a folder of them); final answers judged by mathematical "
+                   "equivalence (math-verify; docs/searches.md)")
+    s.add_argument("--level", default=None, metavar="N|LO-HI",
+                   help="--tasks: keep MATH problems of these levels (e.g. 5, 4-5)")
     s.add_argument("--rows", default=None, help="game24: puzzle ranks (default 901-1000)")
     s.add_argument("--count", type=int, default=None, help="number of instances (default: 20 generated, all others)")
     s.add_argument("--seed", type=int, default=0, help="seed: instances, sampling, MCTS ties, CaT rewinds")
@@ -74,11 +82,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     o.add_argument("--out", required=True, metavar="RUN", help="run folder (created; reused to resume)")
     o.add_argument("--parallel", type=int, default=64,
                    help="instances searched at once by each worker (default 64; their model calls overlap)")
-    o.add_argument("--max-tokens", type=int, default=None,
-                   help="max_tokens per model call (default: 16384 thinking, 2048 normal, grown for a "
-                   "state or action-list prompt whose correct answer would not fit)")
     o.add_argument("--quiet", action="store_true", help="no progress bar")
     add_model_arguments(p, concurrency=16)
+    # ---- sampling as settings (issue 32): --temperature ... --max-tokens, per mode ----
+    from widthbench.llm.cli_args import add_sampling_arguments
+
+    add_sampling_arguments(p)
+    # ---- end sampling ----
     from widthbench.planners.executor import add_executor_arguments
 
     add_executor_arguments(p, what="batches of instances")
@@ -106,7 +116,7 @@ def run(args) -> int:
 
     check_output_dir(args.out, "--out")
     check_cache_dir(args)
-    from widthbench.llm.types import thinking_modes
+    from widthbench.llm.types import mode_name, thinking_modes
 
     modes = thinking_modes(args.thinking)
     configs = [SearchConfig(
@@ -115,9 +125,10 @@ def run(args) -> int:
         thinking=thinking, seed=args.seed, max_depth=args.max_depth,
         branch_factor=args.branch_factor, max_states=args.max_states, rollouts=args.rollouts,
         lam=args.lam, tau_pre=args.tau_pre, tau_post=args.tau_post, patience=args.patience,
-        iterations=args.iterations, temperature=args.temperature,
+        iterations=args.iterations, cat_temperature=args.cat_temperature,
         novelty_max_chars=args.novelty_max_chars, novelty_width=args.novelty_width,
-        extension=not args.no_prompt_extension, max_tokens=args.max_tokens).check() for thinking in modes]
+        extension=not args.no_prompt_extension,
+        max_tokens=(args.max_tokens or {}).get(mode_name(thinking))).check() for thinking in modes]
     gen = {}
     if args.blocks is not None:
         gen["blocks"] = args.blocks
@@ -128,6 +139,10 @@ def run(args) -> int:
     source = {"domain": args.domain, "instances": args.instances, "tasks": args.tasks, "rows": args.rows,
               "count": args.count, "seed": args.seed, "max_plan_length": args.max_plan_length,
               "min_plan_length": args.min_plan_length, **gen}
+    if args.level is not None:  # recorded only when given, so older runs still resume
+        if not args.tasks:
+            raise UserError("--level filters MATH problems of --tasks FILE")
+        source["level"] = args.level
     if args.reader != "flexible":  # recorded only when not the default, so older runs still resume
         source["reader"] = args.reader
     problems = load_problems(args.domain, count=args.count, seed=args.seed,
@@ -135,7 +150,7 @@ def run(args) -> int:
                              instances=args.instances, domain_file=domain_file, rows=args.rows,
                              tasks=args.tasks, style=args.style,
                              extension=configs[0].extension, novelty_width=args.novelty_width,
-                             generator_options=gen, reader=args.reader)
+                             generator_options=gen, reader=args.reader, level=args.level)
     from pathlib import Path
 
     outs = [Path(args.out) / f"thinking-{'on' if c.thinking else 'off'}" if len(configs) > 1 else Path(args.out)
