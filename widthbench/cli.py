@@ -71,7 +71,12 @@ def build_parser(available: list[str] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a one-line argparse error (2) is returned; --help, --version exit
+        if exc.code in (0, None):
+            raise
+        return int(exc.code)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2
