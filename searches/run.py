@@ -55,18 +55,19 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
                   style: str = "nl", extension: bool = True, novelty_width: int | None = None,
                   generator_options: dict | None = None, domain_file: str | None = None,
                   reader: str = "flexible",
-                  level: str | None = None) -> list:  # level: issue 32 (study helper), MATH --level
+                  level: str | None = None, prompt_dir: str | None = None,
+                  novelty_prompt: str | None = None) -> list:  # issue 32 (study helper): level, prompts
     """The problems of a run. Exactly one source: ``tasks`` (a JSONL file), ``instances`` (a
     folder), ``domain="game24"`` (``rows``, default 901-1000), or a generated domain. ``reader``:
     which sub-task reader reads the model's answers to STRIPS prompts (docs/subtasks.md, "Readers")."""
     if tasks is not None:
         from widthbench.searches.tasks import load_problems as load_tasks
 
-        return _sample(load_tasks(tasks, level), count, seed)
+        return _sample(load_tasks(tasks, level, prompt_dir), count, seed)
     if domain == "game24":
         from widthbench.searches.game24 import load_problems as load_g24
 
-        return _sample(load_g24(rows), count, seed)
+        return _sample(load_g24(rows, prompt_dir=prompt_dir), count, seed)
     from widthbench.searches.strips_problem import StripsProblem
 
     if instances is not None:
@@ -87,6 +88,9 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
                          min_plan_length=min_plan_length, **(generator_options or {}))
     if not insts:
         raise UserError("no instances to solve (check the plan-length filter)")
+    from widthbench.subtasks.prompts import with_prompts  # issue 32 (study helper)
+
+    insts = with_prompts(insts, prompt_dir, novelty_prompt)
     return [StripsProblem(i, style=style, extension=extension, novelty_width=novelty_width, reader=reader)
             for i in insts]
 

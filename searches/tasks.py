@@ -238,7 +238,7 @@ class TaskProblem:
     has_engine = False
     domain = "tasks"
 
-    def __init__(self, row: dict):
+    def __init__(self, row: dict, prompt_dir: str | None = None):
         self.id = row["id"]
         self.question = row["question"]
         self.gold = row["answer"]
@@ -246,8 +246,8 @@ class TaskProblem:
         self.type = row.get("type")
         self.initial: tuple[str, ...] = ()
         self.optimal_length = None
-        self.t = search_prompts.load("tasks")
-        self.system = search_prompts.text_file("context.tasks.txt")
+        self.t = search_prompts.load("tasks", prompt_dir)
+        self.system = search_prompts.text_file("context.tasks.txt", prompt_dir)
 
     def key(self, state):
         return tuple(" ".join(s.split()) for s in state)
@@ -375,10 +375,10 @@ class TaskProblem:
         return t
 
 
-def load_problems(path, level: str | None = None) -> list[TaskProblem]:
+def load_problems(path, level: str | None = None, prompt_dir: str | None = None) -> list[TaskProblem]:
     rows = read_tasks(path, level)
     require_math_verify()
-    return [TaskProblem(r) for r in rows]
+    return [TaskProblem(r, prompt_dir) for r in rows]
 
 
 # ---- simulated answers -------------------------------------------------------------------------
@@ -407,14 +407,14 @@ def _fmt(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def sim_question(system: str, user: str, question_cls):
+def sim_question(system: str, user: str, question_cls, prompt_dir: str | None = None):
     try:
-        context = search_prompts.text_file("context.tasks.txt")
+        context = search_prompts.text_file("context.tasks.txt", prompt_dir)
     except (OSError, UserError):
         return None
     if system.strip() != context:
         return None
-    for kind, template in search_prompts.load("tasks").items():
+    for kind, template in search_prompts.load("tasks", prompt_dir).items():
         fields = search_prompts.match(template, user)
         if fields is not None:
             return question_cls(kind, fields, _sim)

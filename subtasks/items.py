@@ -93,8 +93,12 @@ class Pool:
     """Instances in a fixed order, with their tasks, ground truth, width and IW trace cached."""
 
     def __init__(self, domain: str | None, seed: int, instances=None, generator_options=None,
-                 initial: int = 1, max_width: int = DEFAULT_MAX_WIDTH):
+                 initial: int = 1, max_width: int = DEFAULT_MAX_WIDTH, prompts: dict | None = None):
         self.domain = domain
+        # --prompt-dir / --novelty-prompt (`strips.with_presentation` keywords): put on every
+        # instance's domain, so every prompt about it is filled from those templates
+        self.prompts = {k: v for k, v in (prompts or {}).items() if v}
+        self._domains: dict = {}
         self.seed = seed
         self.max_width = check_max_width(max_width)
         self.fixed = instances is not None
@@ -125,11 +129,22 @@ class Pool:
         d = self._cache.get(i)
         if d is None:
             inst = self.instance(i)
-            d = self._cache[i] = {"instance": inst, "task": inst.task()}
+            d = self._cache[i] = {"instance": inst, "task": inst.task(self._domain(inst))}
         return d
 
     def task(self, i: int) -> strips.Task:
         return self.data(i)["task"]
+
+    def _domain(self, inst):
+        """The instance's domain with the pool's prompt settings (None: the instance's own)."""
+        if not self.prompts:
+            return None
+        key = inst.domain if inst.domain_model is None else id(inst.domain_model)
+        dom = self._domains.get(key)
+        if dom is None:
+            base = inst.domain_model if inst.domain_model is not None else strips.load_domain(inst.domain)
+            dom = self._domains[key] = strips.with_presentation(base, **self.prompts)
+        return dom
 
     def truth(self, i: int):
         from widthbench.planners.truth import GroundTruth

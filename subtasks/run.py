@@ -91,6 +91,10 @@ class ScoreConfig:
     items: str | None = None
     # --stratify FEATURE --bins ... --per-bin N (items.Strata): part of the run's identity.
     strata: Strata | None = None
+    # issue 32 (study helper): the user's prompt folder and novelty prompt (subtasks.prompts;
+    # prompt_digest(prompt_dir, novelty_prompt) is their identity)
+    prompt_dir: str | None = None
+    novelty_prompt: str | None = None
 
     def identity(self, model_spec: str) -> dict:
         """What must match for a rerun to resume (sub-tasks and modes may be added)."""
@@ -173,9 +177,13 @@ def _instances(config: ScoreConfig, count: int) -> Pool:
                                   context_file=config.context_file, templates_file=config.templates_file)
         if not insts:
             raise UserError(f"no instances in {config.instances}")
-        return Pool(None, config.seed, instances=insts, max_width=_max_width(config))
+        return Pool(None, config.seed, instances=insts, max_width=_max_width(config), prompts=_prompts(config))
     return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count,
-                max_width=_max_width(config))
+                max_width=_max_width(config), prompts=_prompts(config))
+
+
+def _prompts(config: ScoreConfig) -> dict:  # issue 32 (study helper)
+    return {"prompt_dir": config.prompt_dir, "novelty_prompt": config.novelty_prompt}
 
 
 def _max_width(config: ScoreConfig) -> int:

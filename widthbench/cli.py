@@ -15,6 +15,7 @@ import argparse
 import importlib
 import sys
 
+from widthbench.argtypes import type_input_paths
 from widthbench.errors import UserError
 from widthbench.planners.executor import LOST_EXIT, ClusterLost
 
@@ -33,6 +34,7 @@ COMMANDS = [
     "solve",
     "rescore",
     "export",
+    "prompts",
 ]
 
 
@@ -63,6 +65,7 @@ def build_parser(available: list[str] | None = None) -> argparse.ArgumentParser:
         mod = _module(name)
         p = sub.add_parser(name, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
         mod.add_arguments(p)
+        type_input_paths(name, p)
         p.set_defaults(_run=mod.run)
     return parser
 

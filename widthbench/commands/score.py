@@ -108,6 +108,31 @@ def add_item_arguments(parser: argparse.ArgumentParser, *, asking: bool = True) 
 
     add_sampling_arguments(parser)
     # ---- end sampling ----
+    # ---- prompts as settings (issue 32): --prompt-dir, --novelty-prompt ----
+    add_prompt_arguments(parser)
+    # ---- end prompts ----
+
+
+def add_prompt_arguments(parser: argparse.ArgumentParser) -> None:
+    """--prompt-dir DIR and --novelty-prompt (score, solve, export; docs/subtasks.md, "Prompts")."""
+    from widthbench.subtasks.prompts import NOVELTY_PROMPTS
+
+    g = parser.add_argument_group("prompts")
+    g.add_argument("--prompt-dir", default=None, metavar="DIR",
+                   help="your copy of the prompt templates (`widthbench prompts export DIR` writes the "
+                   "built-in ones to start from); its files replace the built-in files of the same name")
+    g.add_argument("--novelty-prompt", default="widthbench", choices=NOVELTY_PROMPTS,
+                   help="novelty prompt: widthbench (default: defines novelty, asks for an Answer: line) "
+                   "or paper (Listing 1 of the novelty-based Tree-of-Thought paper, verbatim)")
+
+
+def prompt_options(args: argparse.Namespace) -> dict:
+    """--prompt-dir (checked) and --novelty-prompt as `prompt_dir` / `novelty_prompt` config fields."""
+    from widthbench.subtasks.prompts import check_prompt_dir
+
+    user_dir = check_prompt_dir(args.prompt_dir) if getattr(args, "prompt_dir", None) else None
+    novelty = getattr(args, "novelty_prompt", None)
+    return {"prompt_dir": user_dir, "novelty_prompt": novelty if novelty and novelty != "widthbench" else None}
 
 
 def config_from_args(args: argparse.Namespace):
@@ -145,7 +170,7 @@ def config_from_args(args: argparse.Namespace):
         count=args.count if strata is None else strata.per_bin * len(strata.bins),
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=_single_max_tokens(args),
         max_width=args.max_width, generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
-        reader=args.reader, items=args.items, **_domain_options(args))
+        reader=args.reader, items=args.items, **_domain_options(args), **prompt_options(args))
 
 
 def _single_max_tokens(args):
@@ -201,9 +226,17 @@ def run(args: argparse.Namespace) -> int:
     check_output_dir(args.out, "--out")
     check_cache_dir(args)
     spec = spec_from_args(args)
+    # ---- prompts as settings (issue 32): the simulator reads the run's templates, or refuses ----
     from widthbench.simulated import simulator_for
+    from widthbench.subtasks import prompts
 
-    model = open_model_from_args(args, simulator=simulator_for(args.model))
+    prompts.check_simulated_can_read(args.model, config.prompt_dir, config.novelty_prompt,
+                                     any(s.startswith("novelty") for s in config.subtasks))
+    domains = () if config.items else prompts.run_domains(
+        config.domain, config.instances, config.domain_file, config.context_file, config.templates_file,
+        config.prompt_dir, config.novelty_prompt)
+    model = open_model_from_args(args, simulator=simulator_for(args.model, config.prompt_dir, domains))
+    # ---- end prompts ----
     try:
         with removed_if_left_empty(args.out), open_executor(spec) as executor:
             summary = run_score(config, model, args.out, quiet=args.quiet, executor=executor)

@@ -20,7 +20,6 @@ DESCRIPTION = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    from widthbench.argtypes import file_or_folder, folder
     from widthbench.llm.cli_args import add_model_arguments
     from widthbench.searches.config import MAPPINGS, METHODS, NOVELTY, SOURCES, STYLES, VERIFY
 
@@ -65,7 +64,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="generate blocksworld/logistics instances or game24 puzzles; with --instances DIR, "
                    "a domain file for the folder's problems (any typed STRIPS domain, docs/domains.md)")
     s.add_argument("--instances", metavar="DIR", help="an instance folder (widthbench generate or any PDDL set)")
-    s.add_argument("--tasks", metavar="FILE|DIR", type=file_or_folder,
+    s.add_argument("--tasks", metavar="FILE|DIR",
                    help="question/answer set: JSONL, JSON, or MATH's own files (problem, level, type, "
                    "solution with \\boxed{}; a folder of them); final answers judged by mathematical "
                    "equivalence (math-verify; docs/searches.md)")
@@ -89,6 +88,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     add_sampling_arguments(p)
     # ---- end sampling ----
+    # ---- prompts as settings (issue 32): --prompt-dir, --novelty-prompt ----
+    from widthbench.commands.score import add_prompt_arguments
+
+    add_prompt_arguments(p)
+    # ---- end prompts ----
     from widthbench.planners.executor import add_executor_arguments
 
     add_executor_arguments(p, what="batches of instances")
@@ -145,12 +149,21 @@ def run(args) -> int:
         source["level"] = args.level
     if args.reader != "flexible":  # recorded only when not the default, so older runs still resume
         source["reader"] = args.reader
+    # ---- prompts as settings (issue 32) ----
+    from widthbench.commands.score import prompt_options
+    from widthbench.subtasks import prompts as sub_prompts
+
+    prompts = prompt_options(args)
+    sub_prompts.check_simulated_can_read(args.model, prompts["prompt_dir"], prompts["novelty_prompt"],
+                                         args.novelty == "llm")
+    source.update({k: v for k, v in prompts.items() if v})  # recorded only when set: older runs resume
+    # ---- end prompts ----
     problems = load_problems(args.domain, count=args.count, seed=args.seed,
                              max_plan_length=args.max_plan_length, min_plan_length=args.min_plan_length,
                              instances=args.instances, domain_file=domain_file, rows=args.rows,
                              tasks=args.tasks, style=args.style,
                              extension=configs[0].extension, novelty_width=args.novelty_width,
-                             generator_options=gen, reader=args.reader, level=args.level)
+                             generator_options=gen, reader=args.reader, level=args.level, **prompts)
     from pathlib import Path
 
     outs = [Path(args.out) / f"thinking-{'on' if c.thinking else 'off'}" if len(configs) > 1 else Path(args.out)
@@ -163,8 +176,9 @@ def run(args) -> int:
     from widthbench.planners.executor import open_executor, spec_from_args
 
     spec = spec_from_args(args)
-    model = open_model_from_args(args, simulator=simulator_for(args.model))
-    factory = functools.partial(open_worker_model, args.model, model_options(args))
+    domains = sub_prompts.run_domains(args.domain, args.instances, domain_file, None, None, **prompts)
+    model = open_model_from_args(args, simulator=simulator_for(args.model, prompts["prompt_dir"], domains))
+    factory = functools.partial(open_worker_model, args.model, model_options(args), prompts["prompt_dir"], domains)
     summaries = []
     try:
         with open_executor(spec) as executor:
@@ -185,12 +199,13 @@ def run(args) -> int:
     return incomplete_exit(failed, "instances met requests that failed after retries")
 
 
-def open_worker_model(spec: str, options: dict):
-    """The model of an executor's worker: the same spec and options (endpoints, cache) as here."""
+def open_worker_model(spec: str, options: dict, prompt_dir: str | None = None, domains=()):
+    """The model of an executor's worker: the same spec and options (endpoints, cache) as here,
+    and a simulator reading the run's prompt folder and domains."""
     from widthbench.llm.model import open_model
     from widthbench.simulated import simulator_for
 
-    return open_model(spec, simulator=simulator_for(spec), **options)
+    return open_model(spec, simulator=simulator_for(spec, prompt_dir, domains), **options)
 
 
 def _failed(item: dict) -> bool:
