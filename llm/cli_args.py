@@ -74,10 +74,13 @@ def add_sampling_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def sampling_from_args(args: argparse.Namespace) -> dict:
-    """mode name -> {parameter: value} of the sampling options given (`types.merge_sampling`)."""
+    """mode name -> {parameter: value} of the sampling options given (`types.merge_sampling`).
+    Only the per-mode options of `add_sampling_arguments` count (chat's own --temperature and
+    --max-tokens are plain numbers, sent as its request's parameters)."""
     from widthbench.llm.types import SAMPLING_OPTIONS, merge_sampling
 
-    return merge_sampling({o: getattr(args, o.lstrip("-").replace("-", "_"), None) for o in SAMPLING_OPTIONS})
+    values = {o: getattr(args, o.lstrip("-").replace("-", "_"), None) for o in SAMPLING_OPTIONS}
+    return merge_sampling({o: v for o, v in values.items() if isinstance(v, dict)})
 
 
 def single_max_tokens(args: argparse.Namespace) -> int | None:

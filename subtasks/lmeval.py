@@ -196,7 +196,18 @@ def _settings(config) -> dict:
     return {"domain": config.domain, "instances": config.instances, "domain_file": config.domain_file,
             "count": config.count, "seed": config.seed, "invalid_kind": config.invalid_kind,
             "prompt_budget": config.prompt_budget, "max_width": _max_width(config),
-            "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options)}
+            "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options),
+            **_prompt_settings(config)}
+
+
+def _prompt_settings(config) -> dict:
+    """--prompt-dir / --novelty-prompt and the digest of the templates, when either is set."""
+    from widthbench.subtasks.prompts import prompt_digest
+
+    user_dir, novelty = getattr(config, "prompt_dir", None), getattr(config, "novelty_prompt", None)
+    if not user_dir and not novelty:
+        return {}
+    return {"prompt_dir": user_dir, "novelty_prompt": novelty, "prompt_digest": prompt_digest(user_dir, novelty)}
 
 
 def _max_gen_toks(items, mode: Mode, cap: int | None, registry) -> int:

@@ -174,6 +174,7 @@ def test_solve_takes_the_prompt_folder_and_the_paper_prompt(sim_server, tmp_path
     assert item["llm_calls"] > 0 and item["unreadable"] == {}
     config = json.loads((run / "config.json").read_text())
     assert config["source"]["prompt_dir"] == str(d.resolve())
+    assert config["source"]["prompt_digest"] == prompt_digest(str(d)) != prompt_digest(None)
     server = sim_server(model="sim:const:yes")
     assert main(["solve", "--domain", "blocksworld", "--count", "1", "--max-depth", "1", "--novelty", "llm",
                  "--novelty-prompt", "paper", "--model", "openai:sim:const:yes", "--base-url", server.base_url,

@@ -231,7 +231,7 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.subtasks import prompts
 
     prompts.check_simulated_can_read(args.model, config.prompt_dir, config.novelty_prompt,
-                                     any(s.startswith("novelty") for s in config.subtasks))
+                                     any(s.startswith("novelty") and s != "novelty-estimate" for s in config.subtasks))
     domains = () if config.items else prompts.run_domains(
         config.domain, config.instances, config.domain_file, config.context_file, config.templates_file,
         config.prompt_dir, config.novelty_prompt)

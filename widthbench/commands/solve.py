@@ -156,7 +156,9 @@ def run(args) -> int:
     prompts = prompt_options(args)
     sub_prompts.check_simulated_can_read(args.model, prompts["prompt_dir"], prompts["novelty_prompt"],
                                          args.novelty == "llm")
-    source.update({k: v for k, v in prompts.items() if v})  # recorded only when set: older runs resume
+    if any(prompts.values()):  # recorded only when set, so older runs resume; the digest: edits count
+        source.update({k: v for k, v in prompts.items() if v})
+        source["prompt_digest"] = sub_prompts.prompt_digest(prompts["prompt_dir"], prompts["novelty_prompt"])
     # ---- end prompts ----
     problems = load_problems(args.domain, count=args.count, seed=args.seed,
                              max_plan_length=args.max_plan_length, min_plan_length=args.min_plan_length,
