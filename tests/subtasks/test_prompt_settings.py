@@ -52,6 +52,7 @@ def test_export_writes_every_builtin_file_and_refuses_to_overwrite(tmp_path, cap
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()) == list(builtin_files())
     assert all((out / n).read_bytes() == (PROMPT_DIR / n).read_bytes() for n in builtin_files())
     assert prompt_digest(str(out)) == prompt_digest(None)  # the same text, the same digest
+    assert prompt_digest(None, "paper") != prompt_digest(None)
     capsys.readouterr()
     assert main(["prompts", "export", str(out)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
@@ -175,6 +176,10 @@ def test_solve_takes_the_prompt_folder_and_the_paper_prompt(sim_server, tmp_path
     config = json.loads((run / "config.json").read_text())
     assert config["source"]["prompt_dir"] == str(d.resolve())
     assert config["source"]["prompt_digest"] == prompt_digest(str(d)) != prompt_digest(None)
+    # an edit of the prompt folder changes the run's identity: the same --out is refused, in one line
+    f.write_text(f.read_text().replace("Be careful.", "Be very careful."))
+    assert main(["solve", "--domain", "blocksworld", "--count", "1", "--max-depth", "2", "--model", "sim:oracle",
+                 "--prompt-dir", str(d), "--no-cache", "--quiet", "--out", str(run)]) == 2
     server = sim_server(model="sim:const:yes")
     assert main(["solve", "--domain", "blocksworld", "--count", "1", "--max-depth", "1", "--novelty", "llm",
                  "--novelty-prompt", "paper", "--model", "openai:sim:const:yes", "--base-url", server.base_url,
