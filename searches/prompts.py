@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.subtasks.prompts import PROMPT_DIR, prompt_path, template_regex
+from widthbench.subtasks.prompts import PROMPT_DIR, prompt_path, read_text, read_toml, template_regex
 
 SEARCH_DIR = PROMPT_DIR / "search"
 STRIPS_KINDS = ("direct", "naive", "judge_pre", "judge_post", "value", "novelty_summary",
@@ -37,19 +36,15 @@ def search_dir() -> Path:
     return SEARCH_DIR
 
 
-@functools.lru_cache(maxsize=None)
 def load(name: str, user_dir: str | None = None) -> dict[str, str]:
     """The TOML table of ``llm/prompts/search/<name>.toml`` (or the user's ``DIR/search/<name>.toml``)."""
     search_dir()
-    with open(prompt_path(f"search/{name}.toml", user_dir), "rb") as f:
-        data = tomllib.load(f)
-    return {k: v.strip("\n") for k, v in data.items() if isinstance(v, str)}
+    return read_toml(str(prompt_path(f"search/{name}.toml", user_dir)))
 
 
-@functools.lru_cache(maxsize=None)
 def text_file(name: str, user_dir: str | None = None) -> str:
     search_dir()
-    return prompt_path(f"search/{name}", user_dir).read_text(encoding="utf-8").strip()
+    return read_text(prompt_path(f"search/{name}", user_dir)).strip()
 
 
 def fill(template: str, **fields: str) -> str:

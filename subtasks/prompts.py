@@ -72,7 +72,6 @@ def prompt_path(name: str, user_dir: str | None = None) -> Path:
     return prompt_dir() / name
 
 
-@functools.lru_cache(maxsize=256)
 def check_prompt_dir(user_dir: str) -> str:
     """``user_dir`` resolved, after checking that it is a folder whose files all have built-in
     names and parse (one UserError line otherwise); its TOML templates may use only the
@@ -89,7 +88,7 @@ def check_prompt_dir(user_dir: str) -> str:
             raise UserError(f"--prompt-dir {user_dir}: {rel} is not one of widthbench's prompt files "
                             "(`widthbench prompts export DIR` writes them all)")
         if p.suffix == ".toml":
-            mine, builtin = _toml(str(p)), _toml(str(prompt_dir() / rel))
+            mine, builtin = read_toml(str(p)), read_toml(str(prompt_dir() / rel))
             for key, text in mine.items():
                 extra = set(_FIELD.findall(text)) - set(_FIELD.findall(builtin.get(key, "")))
                 if key not in builtin or extra:
@@ -100,11 +99,28 @@ def check_prompt_dir(user_dir: str) -> str:
     return str(root.resolve())
 
 
-@functools.lru_cache(maxsize=None)
-def _toml(path: str) -> dict[str, str]:
+def read_text(path: str | Path) -> str:
+    """A prompt file's text, read once per version of the file (a user may edit a --prompt-dir
+    file between two runs in one process: the cache key holds its modification time and size)."""
+    st = Path(path).stat()
+    return _read_version(str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _read_version(path: str, mtime_ns: int, size: int) -> str:
+    return Path(path).read_text(encoding="utf-8")
+
+
+def read_toml(path: str) -> dict[str, str]:
+    """A prompt TOML file's string values (newlines at both ends stripped), read once per version."""
+    st = Path(path).stat()
+    return _toml_version(str(path), st.st_mtime_ns, st.st_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _toml_version(path: str, mtime_ns: int, size: int) -> dict[str, str]:
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        data = tomllib.loads(_read_version(path, mtime_ns, size))
     except tomllib.TOMLDecodeError as exc:
         raise UserError(f"{path}: not TOML ({exc})") from None
     return {k: v.strip("\n") for k, v in data.items() if isinstance(v, str)}
@@ -119,7 +135,7 @@ def missing_fields(user_dir: str) -> list[str]:
         p = root / rel
         if p.suffix != ".toml" or not p.is_file():
             continue
-        mine, builtin = _toml(str(p)), _toml(str(prompt_dir() / rel))
+        mine, builtin = read_toml(str(p)), read_toml(str(prompt_dir() / rel))
         for key, text in builtin.items():
             lost = set(_FIELD.findall(text)) - set(_FIELD.findall(mine.get(key, text)))
             if lost:
@@ -227,7 +243,7 @@ def load_kind(kind: str, user_dir: str | None = None) -> dict[str, str]:
     """The TOML table of one template kind: style -> text, plus any extra sentences (from the
     user's prompt folder when it has the file)."""
     path = prompt_path(f"{kind}.toml", user_dir)
-    data = _toml(str(path))
+    data = read_toml(str(path))
     for style in STYLES:
         if style not in data:
             raise UserError(f"{path}: no template for style {style!r}")
@@ -256,10 +272,10 @@ def _user_dir(domain) -> str | None:
     return (getattr(domain, "prompt_dir", "") or None) if not isinstance(domain, str) else None
 
 
-def domain_key(domain_name: str, user_dir: str | None = None) -> str:
+def domain_key(domain_name: str) -> str:
     """The context file stem for a PDDL domain name (``blocksworld-4ops`` -> ``blocksworld``)."""
     name = domain_name.lower()
-    stems = _stems(user_dir)
+    stems = _stems()
     if name in stems:
         return name
     for stem in stems:
@@ -269,16 +285,11 @@ def domain_key(domain_name: str, user_dir: str | None = None) -> str:
                     f"(have: {', '.join(stems)})")
 
 
-@functools.lru_cache(maxsize=None)
-def _read_path(path: str) -> str:
-    return Path(path).read_text(encoding="utf-8").strip()
-
-
 def _read(name: str, user_dir: str | None = None) -> str:
-    return _read_path(str(prompt_path(name, user_dir)))
+    return read_text(prompt_path(name, user_dir)).strip()
 
 
-def _stems(user_dir: str | None = None) -> list[str]:
+def _stems() -> list[str]:
     return sorted(n[len("context."):-len(".txt")] for n in builtin_files()
                   if n.startswith("context.") and n.endswith(".txt"))
 
@@ -297,7 +308,7 @@ def context_for(domain, user_dir: str | None = None) -> tuple[str, str]:
     """(context text, label) of a domain name or a `strips.Domain` (module docstring). A Domain's
     own prompt folder (``Domain.prompt_dir``) is used; ``user_dir`` serves a domain name."""
     if isinstance(domain, str):
-        key = domain_key(domain, user_dir)
+        key = domain_key(domain)
         return _read(f"context.{key}.txt", user_dir), f"hand-written:{key}"
     hit = domain.views.get("prompt-context")
     if hit is not None:
@@ -366,7 +377,7 @@ def messages(domain, user: str, extended: bool = False) -> list[dict]:
 
 def identify_domain(system: str, user_dir: str | None = None) -> tuple[str, bool]:
     """(domain key, extension on) of a system message written by `system_message`."""
-    for key in _stems(user_dir):
+    for key in _stems():
         ctx = _read(f"context.{key}.txt", user_dir)
         if system.strip() == ctx:
             return key, False

@@ -186,3 +186,23 @@ def test_solve_takes_the_prompt_folder_and_the_paper_prompt(sim_server, tmp_path
                  "--actions", "engine", "--no-cache", "--quiet", "--out", str(tmp_path / "run2")]) in (0, 3)
     users = [b["messages"][-1]["content"] for b in server.stats(bodies=True)["recent_bodies"]]
     assert any(u.startswith("Is ’") and u.endswith("Do not add any other text.") for u in users), users[:3]
+
+
+def test_an_edited_prompt_file_is_read_again(tmp_path):
+    """Templates are cached per version of the file: an edit between two runs in one process counts."""
+    import os
+
+    from widthbench.searches import prompts as search_prompts
+    from widthbench.subtasks.prompts import template
+
+    d = _edited(tmp_path)
+    assert "Think of every block." in template("action_generation", "pddl", str(d))
+    f = d / "action_generation.toml"
+    f.write_text(f.read_text().replace("Think of every block.", "Count the blocks first."))
+    os.utime(f, ns=(f.stat().st_atime_ns, f.stat().st_mtime_ns + 10**9))
+    assert "Count the blocks first." in template("action_generation", "pddl", str(d))
+    g = d / "search" / "value.toml"
+    before = search_prompts.load("value", str(d))["pddl"]
+    g.write_text(g.read_text().replace("Reply with", "Now reply with"))
+    os.utime(g, ns=(g.stat().st_atime_ns, g.stat().st_mtime_ns + 10**9))
+    assert search_prompts.load("value", str(d))["pddl"] == before.replace("Reply with", "Now reply with") != before
