@@ -88,6 +88,12 @@ def test_solve_temperature_is_sampling_and_cat_temperature_is_cat(sim_server, tm
     assert config["cat_temperature"] == 0.5 and "temperature" not in config
     item = json.loads((out / "items.jsonl").read_text().splitlines()[0])
     assert [p["temperature"] for p in item["params"]] == [0.33]
+    assert json.loads((out / "config.json").read_text())["source"]["sampling"]["normal"]["top_k"] == 7
+    # other sampling settings are another run: the same folder is refused, in one line
+    assert main(["solve", "--domain", "blocksworld", "--count", "1", "--method", "cat",
+                 "--cat-temperature", "0.5", "--iterations", "2", "--model", "openai:sim:oracle",
+                 "--base-url", server.base_url, "--no-cache", "--quiet", "--out", str(out),
+                 "--temperature", "0.9"]) == 2
 
 
 def test_model_mode_params_are_what_is_sent():

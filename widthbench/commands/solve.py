@@ -149,6 +149,12 @@ def run(args) -> int:
         source["level"] = args.level
     if args.reader != "flexible":  # recorded only when not the default, so older runs still resume
         source["reader"] = args.reader
+    # ---- sampling as settings (issue 32): recorded only when given, so older runs resume ----
+    from widthbench.llm.cli_args import sampling_from_args
+
+    if sampling_from_args(args):
+        source["sampling"] = sampling_from_args(args)
+    # ---- end sampling ----
     # ---- prompts as settings (issue 32) ----
     from widthbench.commands.score import prompt_options
     from widthbench.subtasks import prompts as sub_prompts
