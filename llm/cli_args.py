@@ -37,6 +37,60 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = Tru
                    "(default $WIDTHBENCH_VLLM_BATCH_CMD or scripts/vllm_cpu_server.sh batch)")
 
 
+SAMPLING_HELP = {
+    "--temperature": "sampling temperature",
+    "--top-p": "nucleus sampling top_p",
+    "--top-k": "top_k (-1: off; sent in extra_body)",
+    "--min-p": "min_p (sent in extra_body)",
+    "--presence-penalty": "presence_penalty (the Qwen3 preset sets 1.5 in the normal mode only)",
+    "--max-tokens": "max_tokens per request (default: 16384 thinking, 2048 normal, grown for an "
+                    "item whose correct answer would not fit; a value given here is kept)",
+}
+
+
+def _per_mode(option: str):
+    from widthbench.llm.types import parse_per_mode
+
+    def parse(text: str) -> dict:
+        try:
+            return parse_per_mode(option, text)
+        except ValueError as exc:  # argparse prints the message as one line, exit 2
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{option} ")) from None
+
+    parse.__name__ = option.lstrip("-").replace("-", "_")
+    return parse
+
+
+def add_sampling_arguments(parser: argparse.ArgumentParser) -> None:
+    """--temperature, --top-p, --top-k, --min-p, --presence-penalty, --max-tokens: each one value
+    for both modes or per mode (``thinking=0.6,normal=0.7``), over the --preset (docs/llm.md)."""
+    from widthbench.llm.types import SAMPLING_OPTIONS
+
+    g = parser.add_argument_group("sampling (one value for both modes, or thinking=V,normal=V; "
+                                  "over the --preset values)")
+    for option in SAMPLING_OPTIONS:
+        g.add_argument(option, type=_per_mode(option), default=None, metavar="V|MODE=V,...",
+                       help=SAMPLING_HELP[option])
+
+
+def sampling_from_args(args: argparse.Namespace) -> dict:
+    """mode name -> {parameter: value} of the sampling options given (`types.merge_sampling`).
+    Only the per-mode options of `add_sampling_arguments` count (chat's own --temperature and
+    --max-tokens are plain numbers, sent as its request's parameters)."""
+    from widthbench.llm.types import SAMPLING_OPTIONS, merge_sampling
+
+    values = {o: getattr(args, o.lstrip("-").replace("-", "_"), None) for o in SAMPLING_OPTIONS}
+    return merge_sampling({o: v for o, v in values.items() if isinstance(v, dict)})
+
+
+def single_max_tokens(args: argparse.Namespace) -> int | None:
+    """--max-tokens as one number when it is one value for both modes (what run configs record)."""
+    values = getattr(args, "max_tokens", None)
+    if values and len(set(values.values())) == 1 and len(values) == 2:
+        return next(iter(values.values()))
+    return None
+
+
 def check_cache_dir(args: argparse.Namespace) -> None:
     """A --cache-dir (or $WIDTHBENCH_CACHE_DIR) that cannot be a folder is a one-line UserError
     before any work is done."""
@@ -57,7 +111,8 @@ def model_options(args: argparse.Namespace) -> dict:
     return dict(base_urls=args.base_url, cache_dir=args.cache_dir, use_cache=not args.no_cache,
                 concurrency=args.concurrency, base_model=args.base_model, preset=args.preset,
                 timeout=args.timeout, max_retries=args.retries, batch_cmd=args.batch_cmd,
-                max_model_len=getattr(args, "max_model_len", None))
+                max_model_len=getattr(args, "max_model_len", None),
+                sampling=sampling_from_args(args))
 
 
 def open_model_from_args(args: argparse.Namespace, **overrides):

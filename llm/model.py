@@ -27,7 +27,7 @@ from widthbench.errors import UserError
 from widthbench.llm.backend import FatalError, Pending, RetryableError
 from widthbench.llm.cache import ReplyCache, default_cache_dir
 from widthbench.llm.ledger import Ledger
-from widthbench.llm.types import PRESETS, Reply, Request, cache_key, resolve_params
+from widthbench.llm.types import PRESETS, Reply, Request, cache_key, mode_params, resolve_params
 
 BACKENDS = ("openai", "vllm-batch", "sim")
 MAX_ERRORS_SHOWN = 5
@@ -63,6 +63,7 @@ def open_model(
     model_dir: str | os.PathLike[str] | None = None,
     max_model_len: int | None = None,
     simulator: Any = None,
+    sampling: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> "Model":
     """Open a model by spec. Nothing is contacted until a request must be sent.
 
@@ -70,7 +71,9 @@ def open_model(
       http://127.0.0.1:8000/v1); requests are balanced over them.
     cache_dir: default $WIDTHBENCH_CACHE_DIR, else ~/.cache/widthbench/llm; use_cache=False disables.
     base_model: the weights behind a served name (part of the cache key; default: NAME).
-    preset: sampling preset per mode ("qwen3", or "none"); params: overrides for every request.
+    preset: sampling preset per mode ("qwen3", or "none"); params: overrides for every request;
+      sampling: the user's per-mode settings (mode name -> {parameter: value}), which win over the
+      preset, ``params`` and a request's own max_tokens (`types.resolve_params`).
     batch_cmd: vllm-batch command template with {input} {output} {model} {model_dir} (default
       $WIDTHBENCH_VLLM_BATCH_CMD, else `bash scripts/vllm_cpu_server.sh batch -i {input} -o {output}
       --model {model_dir} --served-model-name {model}`); batch files go under work_dir (default:
@@ -117,7 +120,7 @@ def open_model(
     return Model(spec=spec, name=name, base_model=base_model or name, backend=backend,
                  cache=cache, preset=preset, params=dict(params or {}), concurrency=concurrency,
                  max_retries=max_retries, backoff=backoff, max_backoff=max_backoff,
-                 max_model_len=max_model_len)
+                 max_model_len=max_model_len, sampling=sampling)
 
 
 class Model:
@@ -126,8 +129,10 @@ class Model:
     def __init__(self, *, spec: str, name: str, base_model: str, backend: Any,
                  cache: ReplyCache | None, preset: str, params: dict[str, Any], concurrency: int,
                  max_retries: int, backoff: float, max_backoff: float,
-                 max_model_len: int | None = None):
+                 max_model_len: int | None = None,
+                 sampling: Mapping[str, Mapping[str, Any]] | None = None):
         self.spec = spec
+        self.sampling = {m: dict(p) for m, p in (sampling or {}).items()}
         self.max_model_len = max_model_len
         self.name = name
         self.base_model = base_model
@@ -161,8 +166,13 @@ class Model:
         probe = getattr(self.backend, "context_length", None)
         return probe() if callable(probe) else self.max_model_len
 
+    def mode_params(self) -> dict[str, dict[str, Any]]:
+        """The sampling parameters this model sends in each mode (`types.mode_params`): for a
+        run's identity."""
+        return mode_params(self.preset, self.params, self.sampling)
+
     def pending_item(self, request: Request) -> Pending:
-        params = resolve_params(request, self.preset, self.params)
+        params = resolve_params(request, self.preset, self.params, self.sampling)
         key, key_json = cache_key(self.name, self.base_model, request, params)
         return Pending(request, params, key, key_json)
 
@@ -198,7 +208,7 @@ class Model:
         out = []
         seen: set[str] = set()
         for item in items:
-            reply = results[item.key]
+            reply = _with_params(results[item.key], item)
             if item.key in seen and not reply.cached:
                 reply = dataclasses.replace(reply, cached=True)  # a repeat within the run
             seen.add(item.key)
@@ -291,6 +301,15 @@ class Model:
         for item in pending:  # the backend must answer all; guard against a silent drop anyway
             if item.key not in results:
                 self._record(item, self._failed("no result from the batch runner", 1), results, bar, tag)
+
+
+def _with_params(reply: Reply, item: Pending) -> Reply:
+    """The reply with the parameters sent (max_tokens as sent, when lowered to fit the context).
+    A cached reply was made with the same parameters: they are part of its cache key."""
+    params = dict(item.params)
+    if reply.max_tokens is not None:
+        params["max_tokens"] = reply.max_tokens
+    return dataclasses.replace(reply, params=params)
 
 
 class _Progress:

@@ -199,6 +199,8 @@ class Reply:
     # The run that asked for this reply first (`Model.run(..., tag=)`): kept in the reply cache, so a
     # resumed run knows its own earlier replies from other runs' (`ledger.ledger_from_calls`).
     made_by: str | None = None
+    # The sampling parameters sent (max_tokens as sent); set by `Model.run` on every reply.
+    params: Mapping[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -214,7 +216,10 @@ class Reply:
         return self.finish_reason == "length"
 
     def to_dict(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__dataclass_fields__}
+        out = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        if out["params"] is not None:
+            out["params"] = dict(out["params"])
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Reply":
@@ -222,12 +227,17 @@ class Reply:
 
 
 def resolve_params(
-    request: Request, preset: str = "qwen3", overrides: Mapping[str, Any] | None = None
+    request: Request, preset: str = "qwen3", overrides: Mapping[str, Any] | None = None,
+    sampling: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
-    """The full sampling parameters sent for `request`: preset < model overrides < request params.
+    """The full sampling parameters sent for `request`: preset < model overrides < request params
+    < the user's per-mode settings (``sampling``: mode name -> {parameter: value}, the
+    --temperature/--top-p/... options of score, solve and export).
 
-    max_tokens is always included (request, else overrides, else a per-mode default) because it
-    decides truncation; a value of None in overrides or request params removes a preset key.
+    max_tokens is always included (the user's setting for the mode, else the request's, else
+    overrides, else a per-mode default) because it decides truncation; a value of None in overrides
+    or request params removes a preset key. The user's settings come last because a request's own
+    max_tokens is a default the code chose (grown for a long answer), not a choice of the user.
     """
     if preset not in PRESETS:
         raise ValueError(f"unknown sampling preset {preset!r} (known: {', '.join(PRESETS)})")
@@ -240,8 +250,75 @@ def resolve_params(
                 params[key] = value
     if request.max_tokens is not None:
         params["max_tokens"] = request.max_tokens
+    params.update((sampling or {}).get(request.mode, {}))
     params.setdefault("max_tokens", DEFAULT_MAX_TOKENS[request.mode])
     return params
+
+
+# ---------------------------------------------------------------------------------------------
+# Sampling as settings: --temperature thinking=0.6,normal=0.7 (or one value for both modes)
+
+MODES = ("thinking", "normal")
+#: option name -> (request parameter, type, check, what the check demands)
+SAMPLING_OPTIONS: Mapping[str, tuple[str, type, Any, str]] = MappingProxyType({
+    "--temperature": ("temperature", float, lambda v: v >= 0, "at least 0"),
+    "--top-p": ("top_p", float, lambda v: 0 < v <= 1, "in (0, 1]"),
+    "--top-k": ("top_k", int, lambda v: v == -1 or v >= 1, "-1 (off) or at least 1"),
+    "--min-p": ("min_p", float, lambda v: 0 <= v <= 1, "in [0, 1]"),
+    "--presence-penalty": ("presence_penalty", float, lambda v: -2 <= v <= 2, "in [-2, 2]"),
+    "--max-tokens": ("max_tokens", int, lambda v: v >= 1, "at least 1"),
+})
+
+
+def parse_per_mode(option: str, text: str) -> dict[str, Any]:
+    """The per-mode values of a sampling option: ``"0.6"`` (both modes), ``"thinking=0.6,normal=0.7"``
+    or one mode alone (``"normal=1.5"``). ValueError with a one-line message when malformed."""
+    _, kind, ok, demand = SAMPLING_OPTIONS[option]
+    out: dict[str, Any] = {}
+    parts = [p.strip() for p in text.split(",")]
+    for part in parts:
+        mode, sep, value = part.rpartition("=") if "=" in part else ("", "", part)
+        modes = (mode,) if sep else MODES
+        if sep and mode not in MODES:
+            raise ValueError(f"{option} {text!r}: mode {mode!r} is not one of {', '.join(MODES)} "
+                             "(write thinking=V,normal=V or one value for both)")
+        if not sep and len(parts) > 1:
+            raise ValueError(f"{option} {text!r}: write thinking=V,normal=V or one value for both")
+        try:
+            number = kind(value)
+        except ValueError:
+            raise ValueError(f"{option} {text!r}: {value!r} is not {'an integer' if kind is int else 'a number'}") from None
+        if not ok(number):
+            raise ValueError(f"{option} {text!r}: {number} must be {demand}")
+        for m in modes:
+            if m in out:
+                raise ValueError(f"{option} {text!r}: mode {m} given twice")
+            out[m] = number
+    return out
+
+
+def merge_sampling(per_option: Mapping[str, Mapping[str, Any] | None]) -> dict[str, dict[str, Any]]:
+    """mode -> {parameter: value} from option -> (mode -> value) (options not given: None)."""
+    out: dict[str, dict[str, Any]] = {m: {} for m in MODES}
+    for option, values in per_option.items():
+        for mode, value in (values or {}).items():
+            out[mode][SAMPLING_OPTIONS[option][0]] = value
+    return {m: p for m, p in out.items() if p}
+
+
+def mode_params(preset: str = "qwen3", overrides: Mapping[str, Any] | None = None,
+                sampling: Mapping[str, Mapping[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """The sampling parameters sent in each mode (mode name -> {parameter: value}) for a request
+    without parameters of its own: what a run's identity records. ``max_tokens`` is included
+    only when the user set it (otherwise it is a per-request default: `max_tokens_for_answer`)."""
+    out = {}
+    for mode in MODES:
+        req = Request.user("", thinking=mode == "thinking")
+        params = resolve_params(req, preset, overrides, sampling)
+        if "max_tokens" not in (sampling or {}).get(mode, {}) and "max_tokens" not in (overrides or {}):
+            params.pop("max_tokens")
+        out[mode] = dict(sorted(params.items()))
+    return out
 
 
 def cache_key(

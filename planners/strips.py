@@ -78,6 +78,10 @@ class Domain:
     # --obfuscate: (mode, seed) when prompts show this domain renamed (pddl_domains.obfuscate); the
     # engine never reads it (grounding, plans and truth are the plain domain's).
     obfuscation: tuple = field(default=(), compare=False)
+    # The user's prompt templates (--prompt-dir DIR: a copy of llm/prompts/ to edit) and which
+    # novelty prompt is asked (--novelty-prompt); "" = the built-in choice (subtasks/prompts.py).
+    prompt_dir: str = field(default="", compare=False)
+    novelty_prompt: str = field(default="", compare=False)
     # predicate -> ((variable, type), ...) as declared (for printing the domain back; grounding
     # checks types through the action parameters only)
     signatures: dict = field(default_factory=dict, compare=False, repr=False)
@@ -167,7 +171,8 @@ def load_domain(name_or_path: str | Path, context_file: str | Path | None = None
     return with_presentation(dom, context_file, templates_file)
 
 
-def with_presentation(dom: Domain, context_file=None, templates_file=None) -> Domain:
+def with_presentation(dom: Domain, context_file=None, templates_file=None, prompt_dir=None,
+                      novelty_prompt=None) -> Domain:
     import dataclasses
 
     changes = {}
@@ -177,6 +182,12 @@ def with_presentation(dom: Domain, context_file=None, templates_file=None) -> Do
             if not p.is_file():
                 raise UserError(f"{key.replace('_file', '')} file not found: {p}")
             changes[key] = str(p.resolve())
+    if prompt_dir:
+        if not Path(prompt_dir).is_dir():
+            raise UserError(f"prompt folder not found: {prompt_dir}")
+        changes["prompt_dir"] = str(Path(prompt_dir).resolve())
+    if novelty_prompt:
+        changes["novelty_prompt"] = novelty_prompt
     return dataclasses.replace(dom, **changes) if changes else dom
 
 

@@ -91,6 +91,18 @@ class CallLog:
     calls: list = field(default_factory=list)  # `ledger.call_entry` per call: the run's tokens.json
     errors: int = 0
     unreadable: dict = field(default_factory=dict)  # purpose -> answers that could not be parsed
+    params: dict = field(default_factory=dict)  # canonical JSON -> sampling parameters sent
+
+    def note_params(self, reply: Reply) -> None:
+        if reply.params is not None:
+            import json
+
+            self.params.setdefault(json.dumps(dict(reply.params), sort_keys=True), dict(reply.params))
+
+    def params_sent(self) -> list[dict]:
+        """The distinct sampling parameters this instance's requests were sent with (max_tokens
+        differs by prompt: a long expected answer grows the default)."""
+        return [self.params[k] for k in sorted(self.params)]
 
     def tokens(self) -> dict:
         d = self.ledger.to_dict()
@@ -131,6 +143,7 @@ class LLM:
         reply = await self.broker.ask(request)
         self.log.ledger.add(reply, purpose, request.mode)
         self.log.calls.append(call_entry(request, reply))
+        self.log.note_params(reply)
         if reply.error is not None:
             self.log.errors += 1
         return reply

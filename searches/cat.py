@@ -55,7 +55,7 @@ async def cat(problem, hooks: Hooks, config, rng: random.Random) -> tuple[Search
         if not pool:
             break
         stats["iterations"] += 1
-        node = softmax_pick(pool, config.temperature, rng)
+        node = softmax_pick(pool, config.cat_temperature, rng)
         rnd = rewinds.get(node.id, 0)
         rewinds[node.id] = rnd + 1
         node.info["rewinds"] = rnd + 1

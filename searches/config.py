@@ -41,9 +41,10 @@ class SearchConfig:
     tau_pre: float = 0.3
     tau_post: float = 0.4
     patience: int = 10
-    # CaT
+    # CaT: iterations, and the softmax temperature of its rewinds (not the sampling temperature,
+    # which is `solve --temperature`, a model setting)
     iterations: int = 40
-    temperature: float = 1.0
+    cat_temperature: float = 1.0
     # LLM novelty: the list of previous states is summarised beyond this many characters
     novelty_max_chars: int = 48000
     max_tokens: int | None = None
@@ -59,8 +60,8 @@ class SearchConfig:
                      "patience"):
             if getattr(self, name) < 1:
                 raise UserError(f"--{name.replace('_', '-')} must be at least 1, got {getattr(self, name)}")
-        if self.temperature <= 0:
-            raise UserError(f"--temperature must be positive, got {self.temperature}")
+        if self.cat_temperature <= 0:
+            raise UserError(f"--cat-temperature must be positive, got {self.cat_temperature}")
         if not (0 <= self.tau_pre <= 1 and 0 <= self.tau_post <= 1):
             raise UserError("--tau-pre and --tau-post must lie in [0, 1]")
         if self.novelty_width is not None and self.novelty_width < 1:
@@ -91,4 +92,6 @@ class SearchConfig:
 
     @classmethod
     def from_dict(cls, data: dict) -> "SearchConfig":
+        if "temperature" in data and "cat_temperature" not in data:  # runs made before issue 32
+            data = {**data, "cat_temperature": data["temperature"]}
         return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})

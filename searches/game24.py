@@ -155,7 +155,7 @@ class Game24Problem:
     has_engine = True
     domain = "game24"
 
-    def __init__(self, puzzle: Puzzle, space: g24.StateSpace | None = None):
+    def __init__(self, puzzle: Puzzle, space: g24.StateSpace | None = None, prompt_dir: str | None = None):
         self.puzzle = puzzle
         self.id = puzzle.id
         self.initial = g24.make_state(puzzle.numbers)
@@ -163,8 +163,8 @@ class Game24Problem:
         self.space = space if space is not None else g24.StateSpace()
         self.model = g24.Game24Model(puzzle.numbers, space=self.space)
         self.optimal_length = len(puzzle.numbers) - 1 if solvable(self.initial, self.space) else None
-        self.t = search_prompts.load("game24")
-        self.system = search_prompts.text_file("context.game24.txt")
+        self.t = search_prompts.load("game24", prompt_dir)
+        self.system = search_prompts.text_file("context.game24.txt", prompt_dir)
 
     def key(self, state):
         return state
@@ -331,21 +331,21 @@ class Game24Problem:
         return lines[0].strip()
 
 
-def load_problems(rows: str | None, path=None) -> list[Game24Problem]:
+def load_problems(rows: str | None, path=None, prompt_dir: str | None = None) -> list[Game24Problem]:
     space = g24.StateSpace()  # shared by the run's puzzles: a state's successors do not depend on the puzzle
-    return [Game24Problem(p, space) for p in load_puzzles(rows or DEFAULT_ROWS, path)]
+    return [Game24Problem(p, space, prompt_dir) for p in load_puzzles(rows or DEFAULT_ROWS, path)]
 
 
 # ---- simulated answers -------------------------------------------------------------------------
 
-def sim_question(system: str, user: str, question_cls):
+def sim_question(system: str, user: str, question_cls, prompt_dir: str | None = None):
     try:
-        context = search_prompts.text_file("context.game24.txt")
+        context = search_prompts.text_file("context.game24.txt", prompt_dir)
     except (OSError, UserError):
         return None
     if system.strip() != context:
         return None
-    for kind, template in search_prompts.load("game24").items():
+    for kind, template in search_prompts.load("game24", prompt_dir).items():
         fields = search_prompts.match(template, user)
         if fields is not None:
             # the question holds its own memo of the arithmetic (problem = a StateSpace)

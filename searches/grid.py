@@ -11,6 +11,7 @@ naive baseline makes identical to another (naive has no mapping, novelty or veri
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import itertools
 from pathlib import Path
@@ -34,6 +35,20 @@ def parse_list(text: str, option: str, allowed: tuple[str, ...]) -> tuple[str, .
     if bad:
         raise UserError(f"--{option} {bad[0]!r}: choose from {', '.join(allowed)} (a comma-separated list runs each)")
     return values
+
+
+def list_type(option: str, allowed: tuple[str, ...]):
+    """An argparse ``type`` reading a comma-separated list of ``allowed`` values (a bad value is
+    one line naming the option's allowed values); ``.allowed`` says which values those are."""
+    def read(text: str) -> tuple[str, ...]:
+        try:
+            return parse_list(text, option, allowed)
+        except UserError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--{option} ")) from None
+
+    read.allowed = allowed
+    read.__name__ = f"{option} list"
+    return read
 
 
 def _canonical(config: SearchConfig) -> SearchConfig:

@@ -6,6 +6,9 @@
 - Game of 24 and --tasks question sets: ``game24.toml`` / ``tasks.toml`` hold every kind, one text
   each, with the system message ``context.game24.txt`` / ``context.tasks.txt``.
 
+A user's prompt folder (--prompt-dir DIR, `subtasks.prompts`) replaces these files by its own
+``DIR/search/<name>``; every function takes it as ``user_dir`` (None: the built-in files).
+
 Templates are also the contract with the simulated models (`searches/simulate.py`): a
 filled template is read back by matching it (fixed text literal, each ``{field}`` a lazy group), as
 `widthbench.subtasks.prompts` does for the sub-task templates. Every placeholder is followed by
@@ -16,11 +19,10 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.subtasks.prompts import PROMPT_DIR, template_regex
+from widthbench.subtasks.prompts import PROMPT_DIR, prompt_path, read_text, read_toml, template_regex
 
 SEARCH_DIR = PROMPT_DIR / "search"
 STRIPS_KINDS = ("direct", "naive", "judge_pre", "judge_post", "value", "novelty_summary",
@@ -34,17 +36,15 @@ def search_dir() -> Path:
     return SEARCH_DIR
 
 
-@functools.lru_cache(maxsize=None)
-def load(name: str) -> dict[str, str]:
-    """The TOML table of ``llm/prompts/search/<name>.toml``."""
-    with open(search_dir() / f"{name}.toml", "rb") as f:
-        data = tomllib.load(f)
-    return {k: v.strip("\n") for k, v in data.items() if isinstance(v, str)}
+def load(name: str, user_dir: str | None = None) -> dict[str, str]:
+    """The TOML table of ``llm/prompts/search/<name>.toml`` (or the user's ``DIR/search/<name>.toml``)."""
+    search_dir()
+    return read_toml(str(prompt_path(f"search/{name}.toml", user_dir)))
 
 
-@functools.lru_cache(maxsize=None)
-def text_file(name: str) -> str:
-    return (search_dir() / name).read_text(encoding="utf-8").strip()
+def text_file(name: str, user_dir: str | None = None) -> str:
+    search_dir()
+    return read_text(prompt_path(f"search/{name}", user_dir)).strip()
 
 
 def fill(template: str, **fields: str) -> str:
@@ -54,8 +54,8 @@ def fill(template: str, **fields: str) -> str:
     return _FIELD.sub(lambda m: fields[m.group(1)], template)
 
 
-def strips_template(kind: str, style: str) -> str:
-    return load(kind)[style]
+def strips_template(kind: str, style: str, user_dir: str | None = None) -> str:
+    return load(kind, user_dir)[style]
 
 
 regex = template_regex  # the sub-task templates' reader serves the search templates too
@@ -74,11 +74,11 @@ def match(template: str, text: str) -> dict[str, str] | None:
     return m.groupdict() if m else None
 
 
-def match_strips(text: str) -> tuple[str, str, dict[str, str]] | None:
+def match_strips(text: str, user_dir: str | None = None) -> tuple[str, str, dict[str, str]] | None:
     """(kind, style, fields) of a user message filled from a STRIPS search template, or None."""
     for kind in STRIPS_KINDS:
         for style in ("pddl", "nl"):
-            fields = match(strips_template(kind, style), text)
+            fields = match(strips_template(kind, style, user_dir), text)
             if fields is not None:
                 return kind, style, fields
     return None

@@ -56,18 +56,20 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
                   instances: str | None = None, rows: str | None = None, tasks: str | None = None,
                   style: str = "nl", extension: bool = True, novelty_width: int | None = None,
                   generator_options: dict | None = None, domain_file: str | None = None,
-                  reader: str = "flexible") -> list:
+                  reader: str = "flexible",
+                  level: str | None = None, prompt_dir: str | None = None,
+                  novelty_prompt: str | None = None) -> list:  # issue 32 (study helper): level, prompts
     """The problems of a run. Exactly one source: ``tasks`` (a JSONL file), ``instances`` (a
     folder), ``domain="game24"`` (``rows``, default 901-1000), or a generated domain. ``reader``:
     which sub-task reader reads the model's answers to STRIPS prompts (docs/subtasks.md, "Readers")."""
     if tasks is not None:
         from widthbench.searches.tasks import load_problems as load_tasks
 
-        return _sample(load_tasks(tasks), count, seed)
+        return _sample(load_tasks(tasks, level, prompt_dir), count, seed)
     if domain == "game24":
         from widthbench.searches.game24 import load_problems as load_g24
 
-        return _sample(load_g24(rows), count, seed)
+        return _sample(load_g24(rows, prompt_dir=prompt_dir), count, seed)
     from widthbench.searches.strips_problem import StripsProblem
 
     if instances is not None:
@@ -88,6 +90,9 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
                          min_plan_length=min_plan_length, **(generator_options or {}))
     if not insts:
         raise UserError("no instances to solve (check the plan-length filter)")
+    from widthbench.subtasks.prompts import with_prompts  # issue 32 (study helper)
+
+    insts = with_prompts(insts, prompt_dir, novelty_prompt)
     return [StripsProblem(i, style=style, extension=extension, novelty_width=novelty_width, reader=reader)
             for i in insts]
 
@@ -263,6 +268,7 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         # A search that lost a call is incomplete: the run store asks it again on resume.
         "request_error": f"{llm.log.errors} model call(s) failed after retries" if llm.log.errors else None,
         "unreadable": dict(sorted(llm.log.unreadable.items())),
+        "params": llm.log.params_sent(),  # issue 32 (study helper): sampling parameters sent
         "wall_time": round(wall, 4),
     }
     # On a certified unsolvable instance the right answer is no plan (searches.unsolvable).
@@ -302,13 +308,13 @@ def run_identity(config: SearchConfig, problems: list, model, source: dict | Non
     if src.get("instances"):
         problems_id["instances"] = identity.instances_digest(src["instances"])
     if src.get("tasks"):
-        problems_id["tasks"] = identity.digest(Path(src["tasks"]).read_bytes())
-    shown = {"templates": identity.prompt_templates_digest()}
+        problems_id["tasks"] = identity.path_digest(src["tasks"])
+    shown = {"templates": identity.prompt_templates_digest(src.get("prompt_dir"), src.get("novelty_prompt"))}
     task = getattr(problems[0], "task", None) if problems else None
     if task is not None and getattr(task, "domain", None) is not None:
         shown.update(identity.presentation(task.domain))
     return {"model": model.spec, "search": config.to_dict(), "problems": problems_id, "prompts": shown,
-            "sampling": identity.sampling(model, (False, True))}
+            "sampling": identity.sampling(model)}
 
 
 def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 64,

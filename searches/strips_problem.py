@@ -162,7 +162,7 @@ class StripsProblem:
 
     # ---- prompts: search templates ----------------------------------------------------------
     def _messages(self, kind: str, extended: bool = False, **fields) -> list[dict]:
-        user = search_prompts.fill(search_prompts.strips_template(kind, self.style),
+        user = search_prompts.fill(search_prompts.strips_template(kind, self.style, self.task.domain.prompt_dir or None),
                                    objects=api.objects_text(self.task, self.style), **fields)
         return sub_prompts.messages(obfuscate.shown(self.task).domain, user, extended=extended)
 
@@ -217,4 +217,4 @@ class StripsProblem:
                               count=str(len(recent)),
                               previous=api.previous_states_text(self.task, recent, self.style) if recent else "none",
                               new_state=self.r.state(state, include_static=False),
-                              criterion=api.novelty_criterion(self.novelty_width))
+                              criterion=api.novelty_criterion(self.novelty_width, self.task.domain.prompt_dir or None))

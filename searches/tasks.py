@@ -1,15 +1,25 @@
-"""Question/answer sets (--tasks FILE.jsonl) as search problems: MATH-style, seed 000's Table 5.
+"""Question/answer sets (--tasks FILE) as search problems: MATH-style, seed 000's Table 5.
 
-FILE.jsonl holds one JSON object per line: ``question`` (or ``problem``), ``answer`` (or a
-``solution`` whose last ``\\boxed{...}`` is the answer), optional ``id``. The user supplies the data.
+What --tasks reads (the user brings the data; docs/searches.md, "Question sets"):
+- a JSONL file, one JSON object per line;
+- a JSON file holding one object or a list of objects (MATH ships one object per file);
+- a folder: every ``*.json`` / ``*.jsonl`` file below it, in path order (MATH's ``test/`` folder,
+  ``test/<type>/<n>.json``; an object's id is then its path without the suffix, e.g.
+  ``algebra/1``).
+Each object has ``question`` (or MATH's ``problem``), ``answer`` (or MATH's ``solution``, whose
+last ``\\boxed{...}`` is the answer), optional ``id``, and MATH's ``level`` ("Level 1" ... "Level
+5") and ``type`` (kept with the problem). ``--level 5`` or ``--level 4-5`` keeps those levels
+(a row without a level is then dropped, and the count is said).
 
 A state is the tuple of steps written so far (the root: no steps). Direct mapping asks for the next
 step; ESA asks what the next step should do (the "action"), then asks the model to carry it out
 (the "successor"). A step that reaches the answer ends with "Final answer: X". There is no engine
 for actions, successors or novelty here: the engine verifier only checks that the last step states a
-final answer (it never looks at the gold answer), and success is decided afterwards by the
-exact-answer checker (`answers_equal`: the same text after normalising LaTeX wrappers and spaces,
-or the same exact rational number).
+final answer (it never looks at the gold answer), and success is decided afterwards by
+`answers_equal`: the same text after normalising LaTeX wrappers and spaces, else mathematical
+equivalence as the math-verify library (Hugging Face) judges it (``1/2``, ``\\frac{1}{2}``,
+``0.5`` and ``\\dfrac12`` are one answer; ``0.33`` and ``\\frac13`` are not). math-verify is an
+optional dependency (``pip install 'widthbench[math]'``), imported only when --tasks is used.
 
 `sim_question` makes the simulated models answer these prompts: they can only do arithmetic (the
 oracle evaluates the arithmetic expression of a question like "What is 17 * 23 + 4?"; noisy models
@@ -84,43 +94,139 @@ def _as_number(t: str) -> Fraction | None:
 
 
 def answers_equal(given: str | None, gold: str) -> bool:
-    """The exact-answer checker."""
+    """Whether a final answer equals the gold one: the same normalised text, else mathematically
+    equivalent (math-verify; `require_math_verify` has checked it is installed)."""
     if given is None:
         return False
     a, b = normalise_answer(given), normalise_answer(gold)
     if a == b:
         return True
     x, y = _as_number(a), _as_number(b)
-    return x is not None and x == y
+    if x is not None and y is not None:
+        return x == y
+    return _equivalent(given, gold)
 
 
-def read_tasks(path) -> list[dict]:
-    p = Path(path)
+def require_math_verify() -> None:
+    """One UserError line when math-verify (the equivalence judge of --tasks) is missing."""
     try:
-        lines = p.read_text(encoding="utf-8").splitlines()
+        import math_verify  # noqa: F401
+    except ImportError:
+        raise UserError("--tasks judges final answers by mathematical equivalence with math-verify, "
+                        "which is not installed: pip install 'widthbench[math]'") from None
+
+
+def _latex(text: str) -> str:
+    t = text.strip()
+    boxed = _boxed(t)
+    if boxed:
+        t = boxed[-1]
+    return f"${t.strip('$').strip()}$"
+
+
+def _equivalent(given: str, gold: str) -> bool:
+    import threading
+
+    from math_verify import parse, verify
+
+    # math-verify's timeouts (5 s) are SIGALRM-based, which only the main thread may use; a check
+    # on another thread runs without one.
+    limit = 5 if threading.current_thread() is threading.main_thread() else None
+    try:
+        g = parse(_latex(gold), parsing_timeout=limit)
+        p = parse(_latex(given), parsing_timeout=limit)
+        return bool(g and p and verify(g, p, timeout_seconds=limit))
+    except Exception:  # math-verify raises many types on exotic LaTeX: not equal, never a crash
+        return False
+
+
+def parse_levels(text: str | None) -> tuple[int, ...] | None:
+    """--level 5 / 4-5 / 1,3 as a tuple of levels (None: every level)."""
+    if text is None:
+        return None
+    out: list[int] = []
+    for part in text.split(","):
+        lo, sep, hi = part.strip().partition("-")
+        try:
+            a = int(lo)
+            b = int(hi) if sep else a
+        except ValueError:
+            raise UserError(f"--level {text!r}: write N, LO-HI or N,M (MATH levels 1-5)") from None
+        if not 1 <= a <= b:
+            raise UserError(f"--level {text!r}: levels start at 1 and LO <= HI")
+        out += range(a, b + 1)
+    return tuple(sorted(set(out)))
+
+
+def _level(value) -> int | None:
+    m = re.fullmatch(r"\s*(?:level\s*)?(\d+)\s*", str(value), re.I) if value is not None else None
+    return int(m.group(1)) if m else None
+
+
+def _objects(path: Path) -> list[tuple[str, str | None, object]]:
+    """(where, default id, JSON value) of every object of a --tasks file or folder."""
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".jsonl") and p.is_file())
+        if not files:
+            raise UserError(f"--tasks {path}: a folder without .json or .jsonl files")
+        out = []
+        for f in files:
+            rel = f.relative_to(path).with_suffix("").as_posix()
+            rows = _objects(f)
+            out += [(w, rel if len(rows) == 1 else f"{rel}/{n}", v) for n, (w, _, v) in enumerate(rows, 1)]
+        return out
+    try:
+        text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise UserError(f"cannot read --tasks {p}: {exc.strerror}") from None
+        raise UserError(f"cannot read --tasks {path}: {exc.strerror}") from None
+    if path.suffix == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise UserError(f"{path}:{exc.lineno}: not JSON ({exc.msg})") from None
+        rows = data if isinstance(data, list) else [data]
+        return [(f"{path}[{n}]" if isinstance(data, list) else str(path), None, r) for n, r in enumerate(rows)]
     out = []
-    for n, line in enumerate(lines, 1):
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
+            out.append((f"{path}:{n}", None, json.loads(line)))
         except json.JSONDecodeError as exc:
-            raise UserError(f"{p}:{n}: not JSON ({exc.msg})") from None
+            raise UserError(f"{path}:{n}: not JSON ({exc.msg})") from None
+    return out
+
+
+def read_tasks(path, level: str | None = None) -> list[dict]:
+    """The questions of a --tasks file or folder (module docstring), filtered by ``level``."""
+    p = Path(path)
+    if not p.exists():
+        raise UserError(f"--tasks {p}: not found")
+    levels = parse_levels(level)
+    out, dropped = [], 0
+    for where, default_id, row in _objects(p):
         if not isinstance(row, dict):
-            raise UserError(f"{p}:{n}: expected a JSON object")
+            raise UserError(f"{where}: expected a JSON object")
         question = row.get("question", row.get("problem"))
         gold = row.get("answer")
         if gold is None and isinstance(row.get("solution"), str):
             boxed = _boxed(row["solution"])
             gold = boxed[-1] if boxed else None
         if not isinstance(question, str) or gold is None:
-            raise UserError(f"{p}:{n}: needs 'question' (or 'problem') and 'answer' (or a 'solution' with \\boxed{{}})")
-        out.append({"id": str(row.get("id", f"task-{len(out) + 1:04d}")), "question": question,
-                    "answer": str(gold)})
+            raise UserError(f"{where}: needs 'question' (or 'problem') and 'answer' (or a 'solution' with \\boxed{{}})")
+        lvl = _level(row.get("level"))
+        if levels is not None and lvl not in levels:
+            dropped += 1
+            continue
+        task = {"id": str(row.get("id", default_id or f"task-{len(out) + dropped + 1:04d}")), "question": question,
+                "answer": str(gold)}
+        if lvl is not None:
+            task["level"] = lvl
+        if isinstance(row.get("type"), str):
+            task["type"] = row["type"]
+        out.append(task)
     if not out:
-        raise UserError(f"--tasks {p}: no questions")
+        raise UserError(f"--tasks {p}: no questions" + (f" at --level {level} ({dropped} at other levels)" if dropped else ""))
     ids = [r["id"] for r in out]
     if len(set(ids)) != len(ids):
         raise UserError(f"--tasks {p}: duplicate ids")
@@ -132,14 +238,16 @@ class TaskProblem:
     has_engine = False
     domain = "tasks"
 
-    def __init__(self, row: dict):
+    def __init__(self, row: dict, prompt_dir: str | None = None):
         self.id = row["id"]
         self.question = row["question"]
         self.gold = row["answer"]
+        self.level = row.get("level")
+        self.type = row.get("type")
         self.initial: tuple[str, ...] = ()
         self.optimal_length = None
-        self.t = search_prompts.load("tasks")
-        self.system = search_prompts.text_file("context.tasks.txt")
+        self.t = search_prompts.load("tasks", prompt_dir)
+        self.system = search_prompts.text_file("context.tasks.txt", prompt_dir)
 
     def key(self, state):
         return tuple(" ".join(s.split()) for s in state)
@@ -267,8 +375,10 @@ class TaskProblem:
         return t
 
 
-def load_problems(path) -> list[TaskProblem]:
-    return [TaskProblem(r) for r in read_tasks(path)]
+def load_problems(path, level: str | None = None, prompt_dir: str | None = None) -> list[TaskProblem]:
+    rows = read_tasks(path, level)
+    require_math_verify()
+    return [TaskProblem(r, prompt_dir) for r in rows]
 
 
 # ---- simulated answers -------------------------------------------------------------------------
@@ -297,14 +407,14 @@ def _fmt(x: Fraction) -> str:
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def sim_question(system: str, user: str, question_cls):
+def sim_question(system: str, user: str, question_cls, prompt_dir: str | None = None):
     try:
-        context = search_prompts.text_file("context.tasks.txt")
+        context = search_prompts.text_file("context.tasks.txt", prompt_dir)
     except (OSError, UserError):
         return None
     if system.strip() != context:
         return None
-    for kind, template in search_prompts.load("tasks").items():
+    for kind, template in search_prompts.load("tasks", prompt_dir).items():
         fields = search_prompts.match(template, user)
         if fields is not None:
             return question_cls(kind, fields, _sim)

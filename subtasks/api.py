@@ -69,7 +69,8 @@ def _action_text(task: Task, a: Action | str) -> str:
 
 
 def _user(task: Task, kind: str, style: str, **fields: str) -> str:
-    return _prompts.fill(kind, style, objects=objects_text(task, style), **fields)
+    # the user's prompt folder (--prompt-dir) travels with the task's domain
+    return _prompts.fill(kind, style, task.domain.prompt_dir or None, objects=objects_text(task, style), **fields)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -205,14 +206,15 @@ def _novelty_fields(task: Task, previous_states, new_state: int, style: str) -> 
     r = renderer(task, style)
     previous = list(previous_states)
     static = r.static_facts()  # type facts and static atoms ("none" when there are none)
-    return dict(static=static or "none", count=str(len(previous)),
-                previous=previous_states_text(task, previous, style) if previous else "none",
-                new_state=r.state(new_state, include_static=False))
+    listed = previous_states_text(task, previous, style) if previous else "none"
+    # previous_states_str: the name Listing 1 of the paper gives the list (--novelty-prompt paper)
+    return dict(static=static or "none", count=str(len(previous)), previous=listed,
+                previous_states_str=listed, new_state=r.state(new_state, include_static=False))
 
 
-def novelty_criterion(width: int | None) -> str:
+def novelty_criterion(width: int | None, user_dir: str | None = None) -> str:
     """The sentence defining novelty: for threshold ``width`` (IW(k)'s test) or for any size."""
-    table = _prompts.load_kind("novelty")
+    table = _prompts.load_kind("novelty", user_dir)
     if width is None:
         return table["criterion_any"]
     if width < 1:
@@ -222,11 +224,11 @@ def novelty_criterion(width: int | None) -> str:
     return table["criterion_width_k"].replace("{k}", str(width))
 
 
-def novelty_width_of(criterion: str) -> int | None:
+def novelty_width_of(criterion: str, user_dir: str | None = None) -> int | None:
     """The width of a novelty criterion sentence (`novelty_criterion`'s inverse; None: any size)."""
     import re
 
-    table = _prompts.load_kind("novelty")
+    table = _prompts.load_kind("novelty", user_dir)
     if criterion == table["criterion_any"]:
         return None
     if criterion == table["criterion_width_1"]:
@@ -242,10 +244,13 @@ def novelty_prompt(task: Task, previous_states, new_state: int, style: str,
     """Is ``new_state`` novel given ``previous_states`` (every state generated before it)?
 
     ``width=k`` defines novel as IW(k) does (some tuple of at most k facts true for the first time);
-    ``width=None`` asks about combinations of any size (a repeat is never novel).
+    ``width=None`` asks about combinations of any size (a repeat is never novel). The template is
+    the domain's novelty prompt (``Domain.novelty_prompt``): widthbench's, or the paper's Listing 1
+    ("paper"), which has no criterion and no answer format (`subtasks.prompts`).
     """
     fields = _novelty_fields(task, previous_states, new_state, style)
-    user = _user(task, "novelty", style, criterion=novelty_criterion(width), **fields)
+    kind = _prompts.novelty_kind(task.domain.novelty_prompt)
+    user = _user(task, kind, style, criterion=novelty_criterion(width, task.domain.prompt_dir or None), **fields)
     return _prompts.messages(_domain(task), user)
 
 

@@ -150,11 +150,14 @@ def write_item_set(config, out_dir, *, harness: str, old_task_files=(), registry
     return ItemSet(out, domain, items, per_item, n_rows, meta, config)
 
 
-def finish(item_set: ItemSet, tasks, groups, registry: Registry | None = None) -> dict:
-    """Write widthbench_export.json (with the harness's ``tasks`` and ``groups``) and check the
-    round trip; returns the metadata written."""
+def finish(item_set: ItemSet, tasks, groups, registry: Registry | None = None,
+           sampling: dict | None = None) -> dict:
+    """Write widthbench_export.json (with the harness's ``tasks`` and ``groups``, and the user's
+    per-mode ``sampling`` settings) and check the round trip; returns the metadata written."""
     registry = registry or Registry.default()
     meta = {**item_set.meta, "tasks": list(tasks), "groups": list(groups)}
+    if sampling:
+        meta["settings"] = {**meta["settings"], "sampling": sampling}
     (item_set.folder / frozen.EXPORT_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n",
                                                       encoding="utf-8")
     _check_round_trip(item_set.folder, item_set.items, item_set.config.styles, registry)
@@ -167,7 +170,20 @@ def _settings(config) -> dict:
     return {"domain": config.domain, "instances": config.instances, "domain_file": config.domain_file,
             "count": config.count, "seed": config.seed, "invalid_kind": config.invalid_kind,
             "prompt_budget": config.prompt_budget, "max_width": _max_width(config),
-            "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options)}
+            "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options),
+            # --obfuscate: the renaming the prompts show and the readers undo (frozen.tasks_of attaches it)
+            **({"obfuscate": list(config.obfuscate)} if config.obfuscate else {}),
+            **_prompt_settings(config)}
+
+
+def _prompt_settings(config) -> dict:
+    """--prompt-dir / --novelty-prompt and the digest of the templates, when either is set."""
+    from widthbench.subtasks.prompts import prompt_digest
+
+    user_dir, novelty = getattr(config, "prompt_dir", None), getattr(config, "novelty_prompt", None)
+    if not user_dir and not novelty:
+        return {}
+    return {"prompt_dir": user_dir, "novelty_prompt": novelty, "prompt_digest": prompt_digest(user_dir, novelty)}
 
 
 def max_tokens_of(items, mode: Mode, cap: int | None, registry) -> int:

@@ -4,10 +4,11 @@ Files are identified by digests of their text, never by their names: editing a p
 context or an NL template file in place changes the identity, and so does an edited instance; moving
 a folder does not. Used by `score` (`subtasks.run`) and `solve` (`searches.run`).
 
-- `prompt_templates_digest()`: every file of the prompt template folder (`subtasks.prompts.prompt_dir`).
+- `prompt_templates_digest(user_dir, novelty_prompt)`: every prompt file in force (the user's
+  --prompt-dir over the built-in folder) and the novelty prompt chosen.
 - `instances_digest(folder)`: the domain and problem files and the manifest of an instance folder.
 - `presentation(domain)`: the domain's PDDL (as parsed), its prompt context and its NL templates.
-- `sampling(model, thinking)`: the sampling values the model sends in each mode (preset and every
+- `sampling(model)`: the sampling values the model sends in each mode (preset and every
   value; max_tokens is decided per item and recorded as the run's max_tokens policy).
 """
 
@@ -16,9 +17,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from widthbench.llm.types import Request, mode_name, resolve_params
+from widthbench.llm.types import mode_params
 from widthbench.pddl_domains.render import templates_for
-from widthbench.subtasks.prompts import context_for, prompt_dir
+from widthbench.subtasks.prompts import context_for, prompt_digest
 
 # Bumped whenever a change to the readers can change a verdict on an answer already recorded, so
 # that a run resumed across the change is refused instead of mixing two readers' verdicts.
@@ -33,13 +34,19 @@ def digest(*parts: str | bytes) -> str:
     return h.hexdigest()[:16]
 
 
-def folder_digest(folder: Path, pattern: str = "*") -> str:
-    files = sorted(p for p in folder.rglob(pattern) if p.is_file() and "__pycache__" not in p.parts)
-    return digest(*[x for p in files for x in (str(p.relative_to(folder)), p.read_bytes())])
+def path_digest(path: str | Path) -> str:
+    """A file's bytes, or every file below a folder with its relative name (a MATH folder)."""
+    path = Path(path)
+    if path.is_dir():
+        files = sorted(p for p in path.rglob("*") if p.is_file())
+        return digest(*[x for p in files for x in (str(p.relative_to(path)), p.read_bytes())])
+    return digest(path.read_bytes())
 
 
-def prompt_templates_digest() -> str:
-    return folder_digest(prompt_dir())
+def prompt_templates_digest(user_dir: str | None = None, novelty_prompt: str | None = None) -> str:
+    """The prompt files in force (a user's --prompt-dir over the built-in ones) and the novelty
+    prompt chosen (`subtasks.prompts.prompt_digest`)."""
+    return prompt_digest(user_dir, novelty_prompt)[:16]
 
 
 def instances_digest(folder: str | Path) -> str:
@@ -57,13 +64,11 @@ def presentation(domain) -> dict:
             "nl_templates": digest(repr(templates_for(domain)))}
 
 
-def sampling(model, thinking: tuple[bool, ...]) -> dict:
-    """{"preset": name, "<mode>": {parameter: value sent}} for the run's thinking modes."""
+def sampling(model) -> dict:
+    """{"preset": name, "<mode>": {parameter: value sent}} in both modes (`Model.mode_params`; a
+    model without one, such as a test's stand-in, by its preset and parameters); max_tokens only
+    when the user set it."""
     preset = getattr(model, "preset", None)
-    out: dict = {"preset": preset}
-    for t in thinking:
-        params = resolve_params(Request(messages=({"role": "user", "content": ""},), thinking=t),
-                                preset or "none", getattr(model, "params", None) or {})
-        params.pop("max_tokens", None)
-        out[mode_name(t)] = params
-    return out
+    if hasattr(model, "mode_params"):
+        return {"preset": preset, **model.mode_params()}
+    return {"preset": preset, **mode_params(preset or "none", getattr(model, "params", None) or {})}

@@ -151,12 +151,17 @@ class Pool:
     """Instances in a fixed order, with their tasks, ground truth, width and IW trace cached."""
 
     def __init__(self, domain: str | None, seed: int, instances=None, generator_options=None,
-                 initial: int = 1, max_width: int = DEFAULT_MAX_WIDTH, obfuscation: tuple = ()):
+                 initial: int = 1, max_width: int = DEFAULT_MAX_WIDTH, obfuscation: tuple = (),
+                 prompts: dict | None = None):
         self.domain = domain
         # --obfuscate (mode, seed): every task's domain carries it (pddl_domains.obfuscate); the
         # tasks, their truth and the items are the plain ones
         self.obfuscation = tuple(obfuscation or ())
         self._attached: dict[int, tuple] = {}  # id(plain domain) -> (plain domain, attached domain)
+        # --prompt-dir / --novelty-prompt (`strips.with_presentation` keywords): put on every
+        # instance's domain, so every prompt about it is filled from those templates
+        self.prompts = {k: v for k, v in (prompts or {}).items() if v}
+        self._domains: dict = {}
         self.seed = seed
         self.max_width = check_max_width(max_width)
         self.fixed = instances is not None
@@ -192,7 +197,7 @@ class Pool:
         d = self._cache.get(i)
         if d is None:
             inst = self.instance(i)
-            d = self._cache[i] = {"instance": inst, "task": self._present(inst.task())}
+            d = self._cache[i] = {"instance": inst, "task": self._present(inst.task(self._domain(inst)))}
         return d
 
     def _present(self, task: strips.Task) -> strips.Task:
@@ -207,6 +212,17 @@ class Pool:
 
     def task(self, i: int) -> strips.Task:
         return self.data(i)["task"]
+
+    def _domain(self, inst):
+        """The instance's domain with the pool's prompt settings (None: the instance's own)."""
+        if not self.prompts:
+            return None
+        key = inst.domain if inst.domain_model is None else id(inst.domain_model)
+        dom = self._domains.get(key)
+        if dom is None:
+            base = inst.domain_model if inst.domain_model is not None else strips.load_domain(inst.domain)
+            dom = self._domains[key] = strips.with_presentation(base, **self.prompts)
+        return dom
 
     def truth(self, i: int):
         from widthbench.planners.truth import GroundTruth
@@ -252,7 +268,8 @@ class Pool:
         if not todo:
             return
         jobs = [(subtask, i, self.instance(i), self._cache.get(i), self.seed, self.max_width,
-                 min(index + n, count - 1), count, options, self.obfuscation) for n, i in enumerate(todo)]
+                 min(index + n, count - 1), count, options, self.obfuscation, self.prompts)
+            for n, i in enumerate(todo)]
         for i, d in zip(todo, executor.map(_prepare_instance, jobs, quiet=True)):
             self._staged[(subtask, i)] = d  # None: the worker's build raised; the loop runs it here
 
@@ -428,8 +445,9 @@ def _prepare_instance(job) -> dict | None:
     build raised: the sequential loop then meets the same error itself)."""
     from widthbench.subtasks.registry import Registry
 
-    subtask, i, instance, cache, seed, max_width, index, count, options, obfuscation = job
-    pool = Pool(None, seed, instances=[None] * i + [instance], max_width=max_width, obfuscation=obfuscation)
+    subtask, i, instance, cache, seed, max_width, index, count, options, obfuscation, prompts = job
+    pool = Pool(None, seed, instances=[None] * i + [instance], max_width=max_width, obfuscation=obfuscation,
+                prompts=prompts)
     if cache is not None:
         pool._cache[i] = cache
     try:

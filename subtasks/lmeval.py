@@ -58,10 +58,14 @@ class Export:
     rows: int
 
 
-def export_lmeval(config, out_dir, *, registry: Registry | None = None) -> Export:
+def export_lmeval(config, out_dir, *, registry: Registry | None = None,
+                  sampling: dict | None = None) -> Export:
     """Build ``config``'s items (as `score` builds them) and write the lm-eval task folder ``out_dir``
     for the styles and thinking modes of ``config``. A folder holding the same items is rewritten;
-    one holding other items is refused."""
+    one holding other items is refused. ``sampling``: the user's per-mode sampling settings (mode
+    name -> {parameter: value}, `llm.types.resolve_params`) over the Qwen3 preset."""
+    from widthbench.llm.types import mode_name
+
     registry = registry or Registry.default()
     written = export.write_item_set(config, out_dir, harness=HARNESS, old_task_files=("widthbench_*.yaml",),
                                     registry=registry)
@@ -72,9 +76,11 @@ def export_lmeval(config, out_dir, *, registry: Registry | None = None) -> Expor
         for style in config.styles:
             for thinking in config.thinking:
                 name = task_name(domain, sub, style, thinking)
-                max_tokens = export.max_tokens_of(its, Mode(style, thinking), config.max_tokens, registry)
+                mine = (sampling or {}).get(mode_name(thinking), {})
+                max_tokens = export.max_tokens_of(its, Mode(style, thinking), mine.get("max_tokens", config.max_tokens),
+                                                  registry)
                 (out / f"{name}.yaml").write_text(
-                    task_yaml(name, sub, style, thinking, record.metrics, written.per_item[sub], max_tokens),
+                    task_yaml(name, sub, style, thinking, record.metrics, written.per_item[sub], max_tokens, sampling),
                     encoding="utf-8")
                 tasks.append(name)
                 if record.paper and domain == "blocksworld":  # seed 000's Table 1 is on Blocksworld
@@ -85,7 +91,7 @@ def export_lmeval(config, out_dir, *, registry: Registry | None = None) -> Expor
         groups.append(PAPER_GROUP)
         (out / f"{PAPER_GROUP}.yaml").write_text(group_yaml(PAPER_GROUP, paper_tasks), encoding="utf-8")
     (out / "utils.py").write_text((TEMPLATE_DIR / "lmeval_utils.py.txt").read_text(encoding="utf-8"), encoding="utf-8")
-    meta = export.finish(written, tasks, groups, registry)
+    meta = export.finish(written, tasks, groups, registry, sampling=sampling)
     (out / "README.md").write_text(dataset_card(meta, config), encoding="utf-8")
     return Export(out, tuple(tasks), tuple(groups), written.meta["items"], written.rows)
 
@@ -115,10 +121,11 @@ def _aggregation(metric, per_item: bool) -> str:
     return "mean"
 
 
-def task_yaml(name, subtask, style, thinking, metrics, per_item, max_tokens) -> str:
-    from widthbench.llm.types import PRESETS, mode_name
+def task_yaml(name, subtask, style, thinking, metrics, per_item, max_tokens, user_sampling=None) -> str:
+    from widthbench.llm.types import mode_name, mode_params
 
-    sampling = dict(PRESETS["qwen3"][mode_name(thinking)])
+    sampling = mode_params("qwen3", sampling=user_sampling)[mode_name(thinking)]
+    sampling.pop("max_tokens", None)  # max_gen_toks
     lines = [f"task: {name}", "tag:", "  - widthbench",
              "custom_dataset: !function utils.load_dataset",
              "dataset_kwargs:", f"  subtask: {_q(subtask)}",

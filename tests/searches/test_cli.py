@@ -36,7 +36,7 @@ def test_solve_user_errors_are_one_line(tmp_path, capsys):
     assert main(["solve", "--tasks", str(tmp_path / "missing.jsonl"), "--model", "sim:oracle",
                  "--out", str(tmp_path / "r")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "cannot read --tasks" in err
+    assert err.count("\n") == 0 and "argument --tasks: not found" in err
     assert main(["solve", "--domain", "game24", "--tasks", "x", "--model", "sim:oracle", "--out", "r"]) == 2
     assert main(["solve", "--domain", "game24", "--count", "1", "--branch-factor", "0", "--model", "sim:oracle",
                  "--out", str(tmp_path / "r2")]) == 2

@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from widthbench.commands.score import config_from_args
+    from widthbench.llm.cli_args import sampling_from_args
     from widthbench.runfiles import check_output_dir, removed_if_left_empty
 
     config = config_from_args(args)
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.subtasks.lmeval import export_lmeval
 
     with removed_if_left_empty(args.out):
-        done = export_lmeval(config, args.out)
+        done = export_lmeval(config, args.out, sampling=sampling_from_args(args))
     items = ", ".join(f"{s} {n}" for s, n in done.items.items())
     print(f"wrote {done.folder}: {len(done.tasks)} lm-eval tasks, groups {', '.join(done.groups)}; "
           f"items: {items} ({done.rows} rows)")

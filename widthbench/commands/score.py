@@ -106,9 +106,36 @@ def add_item_arguments(parser: argparse.ArgumentParser, *, asking: bool = True) 
                         f"of larger width feeds none of their items (default {DEFAULT_MAX_WIDTH}, which every "
                         "generated Blocksworld and Logistics instance of the defaults meets; the same "
                         "limit as `widths --max-width`)")
-    parser.add_argument("--max-tokens", type=int, default=None,
-                        help="max_tokens per request (default: 16384 thinking, 2048 normal, grown for an item "
-                        "whose correct answer would not fit)")
+    # ---- sampling as settings (issue 32): --temperature ... --max-tokens, per mode ----
+    from widthbench.llm.cli_args import add_sampling_arguments
+
+    add_sampling_arguments(parser)
+    # ---- end sampling ----
+    # ---- prompts as settings (issue 32): --prompt-dir, --novelty-prompt ----
+    add_prompt_arguments(parser)
+    # ---- end prompts ----
+
+
+def add_prompt_arguments(parser: argparse.ArgumentParser) -> None:
+    """--prompt-dir DIR and --novelty-prompt (score, solve, export; docs/subtasks.md, "Prompts")."""
+    from widthbench.subtasks.prompts import NOVELTY_PROMPTS
+
+    g = parser.add_argument_group("prompts")
+    g.add_argument("--prompt-dir", default=None, metavar="DIR",
+                   help="your copy of the prompt templates (`widthbench prompts export DIR` writes the "
+                   "built-in ones to start from); its files replace the built-in files of the same name")
+    g.add_argument("--novelty-prompt", default="widthbench", choices=NOVELTY_PROMPTS,
+                   help="novelty prompt: widthbench (default: defines novelty, asks for an Answer: line) "
+                   "or paper (Listing 1 of the novelty-based Tree-of-Thought paper, verbatim)")
+
+
+def prompt_options(args: argparse.Namespace) -> dict:
+    """--prompt-dir (checked) and --novelty-prompt as `prompt_dir` / `novelty_prompt` config fields."""
+    from widthbench.subtasks.prompts import check_prompt_dir
+
+    user_dir = check_prompt_dir(args.prompt_dir) if getattr(args, "prompt_dir", None) else None
+    novelty = getattr(args, "novelty_prompt", None)
+    return {"prompt_dir": user_dir, "novelty_prompt": novelty if novelty and novelty != "widthbench" else None}
 
 
 def config_from_args(args: argparse.Namespace):
@@ -144,9 +171,10 @@ def config_from_args(args: argparse.Namespace):
         extensions=expand_choice(args.prompt_extension, "--prompt-extension", (False, True)),
         domain=args.domain, instances=args.instances, seed=args.seed,
         count=args.count if strata is None else strata.per_bin * len(strata.bins),
-        invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=args.max_tokens,
+        invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=_single_max_tokens(args),
         max_width=args.max_width, generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
-        reader=args.reader, items=args.items, obfuscate=_obfuscation(args), **_domain_options(args))
+        reader=args.reader, items=args.items, obfuscate=_obfuscation(args), **_domain_options(args),
+        **prompt_options(args))
 
 
 def _obfuscation(args) -> tuple:
@@ -161,6 +189,14 @@ def _obfuscation(args) -> tuple:
         raise UserError("--obfuscate with --items: a frozen item set keeps the presentation it was exported "
                         "with (export it with --obfuscate)")
     return out
+
+
+def _single_max_tokens(args):
+    """--max-tokens N (one value for both modes) as the run config's max_tokens, as before; per-mode
+    values travel with the model's sampling settings (`llm.cli_args.sampling_from_args`)."""
+    from widthbench.llm.cli_args import single_max_tokens
+
+    return single_max_tokens(args)
 
 
 def strata_from_args(args):
@@ -208,9 +244,17 @@ def run(args: argparse.Namespace) -> int:
     check_output_dir(args.out, "--out")
     check_cache_dir(args)
     spec = spec_from_args(args)
+    # ---- prompts as settings (issue 32): the simulator reads the run's templates, or refuses ----
     from widthbench.simulated import simulator_for
+    from widthbench.subtasks import prompts
 
-    model = open_model_from_args(args, simulator=simulator_for(args.model))
+    prompts.check_simulated_can_read(args.model, config.prompt_dir, config.novelty_prompt,
+                                     any(s.startswith("novelty") and s != "novelty-estimate" for s in config.subtasks))
+    domains = () if config.items else prompts.run_domains(
+        config.domain, config.instances, config.domain_file, config.context_file, config.templates_file,
+        config.prompt_dir, config.novelty_prompt)
+    model = open_model_from_args(args, simulator=simulator_for(args.model, config.prompt_dir, domains))
+    # ---- end prompts ----
     try:
         with removed_if_left_empty(args.out), open_executor(spec) as executor:
             summary = run_score(config, model, args.out, quiet=args.quiet, executor=executor,

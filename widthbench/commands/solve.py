@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -13,7 +14,7 @@ DESCRIPTION = (
     "Run one search configuration on generated Blocksworld/Logistics instances, an instance folder, "
     "Game of 24 rows or a --tasks JSONL file. Required: where the problems come from, exactly one of --domain "
     "NAME (blocksworld or logistics, generated; game24), --instances DIR (domain.pddl beside the "
-    "problems, or --domain FILE) or --tasks FILE.jsonl. Writes RUN/items.jsonl (one line per instance, as it "
+    "problems, or --domain FILE) or --tasks FILE. Writes RUN/items.jsonl (one line per instance, as it "
     "finishes), RUN/summary.json (kind 'solve') and RUN/tokens.json; a rerun with the same --out "
     "resumes (finished instances are skipped, repeated model calls come from the cache). Every plan "
     "counted as solved is validated by the engine. See docs/searches.md."
@@ -22,20 +23,21 @@ DESCRIPTION = (
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from widthbench.llm.cli_args import add_model_arguments
-    from widthbench.searches.config import METHODS, NOVELTY, SOURCES, STYLES, VERIFY
+    from widthbench.searches.config import MAPPINGS, METHODS, NOVELTY, SOURCES, STYLES, VERIFY
+    from widthbench.searches.grid import list_type
 
     d = p.add_argument_group("search")
     # --method, --mapping, --novelty and --verify take comma-separated lists: their product (with
     # --thinking both) is a grid, one run per configuration in RUN/<varying values> (searches.grid)
-    d.add_argument("--method", default="tot-dfs", metavar="M[,M…]",
+    d.add_argument("--method", default=("tot-dfs",), type=list_type("method", METHODS), metavar="M[,M…]",
                    help=f"search method(s): {', '.join(METHODS)} (default tot-dfs; a list runs each)")
-    d.add_argument("--mapping", default="direct", metavar="M[,M…]",
+    d.add_argument("--mapping", default=("direct",), type=list_type("mapping", MAPPINGS), metavar="M[,M…]",
                    help="direct: one prompt gives the next state; esa: action generation, then successor "
                    "mapping (a list runs each)")
-    d.add_argument("--novelty", default="off", metavar="N[,N…]",
+    d.add_argument("--novelty", default=("off",), type=list_type("novelty", NOVELTY), metavar="N[,N…]",
                    help=f"{', '.join(NOVELTY)}: off, llm (the paper's yes/no question) or oracle (exact "
                    "novelty at the instance width); a list runs each")
-    d.add_argument("--verify", default="engine", metavar="V[,V…]",
+    d.add_argument("--verify", default=("engine",), type=list_type("verify", VERIFY), metavar="V[,V…]",
                    help=f"goal check by the {' or the '.join(VERIFY)} (a list runs each)")
     d.add_argument("--actions", default="llm", choices=SOURCES,
                    help="who proposes actions or next states (engine: best-first applicable actions)")
@@ -63,13 +65,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     m.add_argument("--tau-post", type=float, default=0.4, help="mcts post-pruning threshold (default 0.4)")
     m.add_argument("--patience", type=int, default=10, help="mcts early stop after N rollouts without improvement")
     m.add_argument("--iterations", type=int, default=40, help="cat iteration budget (default 40)")
-    m.add_argument("--temperature", type=float, default=1.0, help="cat softmax temperature T (default 1)")
+    m.add_argument("--cat-temperature", type=float, default=1.0,
+                   help="cat softmax temperature T of the rewinds (default 1; before issue 32 this was "
+                   "solve --temperature, which now sets the sampling temperature)")
     s = p.add_argument_group("instances (required: exactly one of --domain NAME, --instances DIR, --tasks FILE)")
     s.add_argument("--domain", default=None, metavar="NAME|FILE",
                    help="generate blocksworld/logistics instances or game24 puzzles; with --instances DIR, "
                    "a domain file for the folder's problems (any typed STRIPS domain, docs/domains.md)")
     s.add_argument("--instances", metavar="DIR", help="an instance folder (widthbench generate or any PDDL set)")
-    s.add_argument("--tasks", metavar="FILE.jsonl", help="question/answer set with an exact-answer checker")
+    s.add_argument("--tasks", metavar="FILE|DIR",
+                   help="question/answer set: JSONL, JSON, or MATH's own files (problem, level, type, "
+                   "solution with \\boxed{}; a folder of them); final answers judged by mathematical "
+                   "equivalence (math-verify; docs/searches.md)")
+    s.add_argument("--level", default=None, metavar="N|LO-HI",
+                   help="--tasks: keep MATH problems of these levels (e.g. 5, 4-5)")
     s.add_argument("--rows", default=None, help="game24: puzzle ranks (default 901-1000)")
     s.add_argument("--count", type=int, default=None, help="number of instances (default: 20 generated, all others)")
     s.add_argument("--seed", type=int, default=0, help="seed: instances, sampling, MCTS ties, CaT rewinds")
@@ -81,11 +90,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     o.add_argument("--out", required=True, metavar="RUN", help="run folder (created; reused to resume)")
     o.add_argument("--parallel", type=int, default=64,
                    help="instances searched at once by each worker (default 64; their model calls overlap)")
-    o.add_argument("--max-tokens", type=int, default=None,
-                   help="max_tokens per model call (default: 16384 thinking, 2048 normal, grown for a "
-                   "state or action-list prompt whose correct answer would not fit)")
     o.add_argument("--quiet", action="store_true", help="no progress bar")
     add_model_arguments(p, concurrency=16)
+    # ---- sampling as settings (issue 32): --temperature ... --max-tokens, per mode ----
+    from widthbench.llm.cli_args import add_sampling_arguments
+
+    add_sampling_arguments(p)
+    # ---- end sampling ----
+    # ---- prompts as settings (issue 32): --prompt-dir, --novelty-prompt ----
+    from widthbench.commands.score import add_prompt_arguments
+
+    add_prompt_arguments(p)
+    # ---- end prompts ----
     from widthbench.planners.executor import add_executor_arguments
 
     add_executor_arguments(p, what="batches of instances")
@@ -97,8 +113,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     from widthbench.llm.cli_args import incomplete_exit, open_model_from_args
     from widthbench.searches.config import SearchConfig
-    from widthbench.searches.grid import (LIST_OPTIONS, depth_warning, describe, grid_configs, parse_list,
-                                          run_folders, write_grid)
+    from widthbench.searches.grid import LIST_OPTIONS, depth_warning, describe, grid_configs, run_folders, write_grid
     from widthbench.searches.run import load_problems, solve
 
     domain_file = None
@@ -118,20 +133,22 @@ def run(args) -> int:
 
     check_output_dir(args.out, "--out")
     check_cache_dir(args)
-    from widthbench.llm.types import thinking_modes
+    from widthbench.llm.types import mode_name, thinking_modes
 
     modes = thinking_modes(args.thinking)
-    lists = {name: parse_list(getattr(args, name), name, allowed) for name, allowed in LIST_OPTIONS.items()}
+    lists = {name: tuple(getattr(args, name)) for name in LIST_OPTIONS}  # read by searches.grid.list_type
     base = SearchConfig(
         method=lists["method"][0], mapping=lists["mapping"][0], novelty=lists["novelty"][0],
         verify=lists["verify"][0], actions=args.actions, successors=args.successors, style=args.style,
         seed=args.seed, max_depth=args.max_depth,
         branch_factor=args.branch_factor, max_states=args.max_states, rollouts=args.rollouts,
         lam=args.lam, tau_pre=args.tau_pre, tau_post=args.tau_post, patience=args.patience,
-        iterations=args.iterations, temperature=args.temperature,
+        iterations=args.iterations, cat_temperature=args.cat_temperature,
         novelty_max_chars=args.novelty_max_chars, novelty_width=args.novelty_width,
-        extension=not args.no_prompt_extension, max_tokens=args.max_tokens)
-    configs = grid_configs(base, lists, modes)
+        extension=not args.no_prompt_extension)
+    # --max-tokens may differ per thinking mode (llm.cli_args: thinking=N,normal=M)
+    configs = [dataclasses.replace(c, max_tokens=(args.max_tokens or {}).get(mode_name(c.thinking)))
+               for c in grid_configs(base, lists, modes)]
     gen = {}
     if args.blocks is not None:
         gen["blocks"] = args.blocks
@@ -142,13 +159,34 @@ def run(args) -> int:
     source = {"domain": args.domain, "instances": args.instances, "tasks": args.tasks, "rows": args.rows,
               "count": args.count, "seed": args.seed, "max_plan_length": args.max_plan_length,
               "min_plan_length": args.min_plan_length, **gen}
+    if args.level is not None:  # recorded only when given, so older runs still resume
+        if not args.tasks:
+            raise UserError("--level filters MATH problems of --tasks FILE")
+        source["level"] = args.level
     source["reader"] = args.reader
+    # ---- sampling as settings (issue 32): recorded only when given, so older runs resume ----
+    from widthbench.llm.cli_args import sampling_from_args
+
+    if sampling_from_args(args):
+        source["sampling"] = sampling_from_args(args)
+    # ---- end sampling ----
+    # ---- prompts as settings (issue 32) ----
+    from widthbench.commands.score import prompt_options
+    from widthbench.subtasks import prompts as sub_prompts
+
+    prompts = prompt_options(args)
+    sub_prompts.check_simulated_can_read(args.model, prompts["prompt_dir"], prompts["novelty_prompt"],
+                                         args.novelty == "llm")
+    if any(prompts.values()):  # recorded only when set, so older runs resume; the digest: edits count
+        source.update({k: v for k, v in prompts.items() if v})
+        source["prompt_digest"] = sub_prompts.prompt_digest(prompts["prompt_dir"], prompts["novelty_prompt"])
+    # ---- end prompts ----
     problems = load_problems(args.domain, count=args.count, seed=args.seed,
                              max_plan_length=args.max_plan_length, min_plan_length=args.min_plan_length,
                              instances=args.instances, domain_file=domain_file, rows=args.rows,
                              tasks=args.tasks, style=args.style,
                              extension=configs[0].extension, novelty_width=args.novelty_width,
-                             generator_options=gen, reader=args.reader)
+                             generator_options=gen, reader=args.reader, level=args.level, **prompts)
     problems = _obfuscated(problems, args, source, configs[0].extension, domain_file)
     outs = run_folders(args.out, configs)
     warning = depth_warning(problems, max(c.max_depth for c in configs))
@@ -167,8 +205,9 @@ def run(args) -> int:
     from widthbench.commands.score import described_from_args
 
     spec = spec_from_args(args)
-    model = open_model_from_args(args, simulator=simulator_for(args.model))
-    factory = functools.partial(open_worker_model, args.model, model_options(args))
+    domains = sub_prompts.run_domains(args.domain, args.instances, domain_file, None, None, **prompts)
+    model = open_model_from_args(args, simulator=simulator_for(args.model, prompts["prompt_dir"], domains))
+    factory = functools.partial(open_worker_model, args.model, model_options(args), prompts["prompt_dir"], domains)
     summaries = []
     try:
         with open_executor(spec) as executor:
@@ -188,12 +227,13 @@ def run(args) -> int:
     return incomplete_exit(failed, "instances met requests that failed after retries")
 
 
-def open_worker_model(spec: str, options: dict):
-    """The model of an executor's worker: the same spec and options (endpoints, cache) as here."""
+def open_worker_model(spec: str, options: dict, prompt_dir: str | None = None, domains=()):
+    """The model of an executor's worker: the same spec and options (endpoints, cache) as here,
+    and a simulator reading the run's prompt folder and domains."""
     from widthbench.llm.model import open_model
     from widthbench.simulated import simulator_for
 
-    return open_model(spec, simulator=simulator_for(spec), **options)
+    return open_model(spec, simulator=simulator_for(spec, prompt_dir, domains), **options)
 
 
 def _failed(item: dict) -> bool:

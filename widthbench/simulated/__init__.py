@@ -44,14 +44,22 @@ def mode_of(label: str) -> tuple[str, float]:
 class Simulator:
     """The engine-backed answerer of every widthbench prompt (see the module docstring)."""
 
-    def __init__(self, registry=None):
+    def __init__(self, registry=None, prompt_dir: str | None = None, domains=()):
+        """``prompt_dir``: the run's prompt folder (--prompt-dir), whose templates the prompts are
+        read back with; ``domains``: the run's `strips.Domain`s with their presentation (--context,
+        --templates, --prompt-dir), recognised by their system message, so a user's context or
+        NL templates are read as the run wrote them."""
+        import functools
+
         from widthbench.searches import game24, tasks
         from widthbench.searches import simulate as search_simulate
         from widthbench.subtasks.registry import Registry
 
         registry = registry or Registry.default()
+        others = (functools.partial(game24.sim_question, prompt_dir=prompt_dir),
+                  functools.partial(tasks.sim_question, prompt_dir=prompt_dir))
         self.reader = PromptReader(registry.simulated_answers(), search_simulate.STRIPS_ANSWERS,
-                                   other_readers=(game24.sim_question, tasks.sim_question))
+                                   other_readers=others, prompt_dir=prompt_dir, domains=domains)
 
     def answer(self, label: str, messages, thinking: bool, rng: random.Random) -> tuple[str, str | None]:
         """(text, reasoning) of the task-aware model ``label`` for a prompt."""
@@ -82,9 +90,10 @@ class Simulator:
         return "Answer:\n" + text, reasoning
 
 
-def simulator_for(spec: str) -> "Simulator | None":
-    """A fresh simulator for a ``sim:`` model spec (the others need none)."""
-    return Simulator() if spec.startswith("sim:") else None
+def simulator_for(spec: str, prompt_dir: str | None = None, domains=()) -> "Simulator | None":
+    """A fresh simulator for a ``sim:`` model spec (the others need none), reading the run's prompt
+    folder and domains (`Simulator`)."""
+    return Simulator(prompt_dir=prompt_dir, domains=domains) if spec.startswith("sim:") else None
 
 
 def open_model(spec: str, **options):

@@ -116,7 +116,9 @@ class PromptReader:
     MAX_STATES = 50_000
 
     def __init__(self, subtask_answers: Mapping[str, Callable], search_answers: Mapping[str, Callable],
-                 other_readers=()):
+                 other_readers=(), prompt_dir: str | None = None, domains=()):
+        self.prompt_dir = prompt_dir or None
+        self.domains = tuple(domains)  # the run's domains, with their presentation
         self.subtask_answers = dict(subtask_answers)
         self.search_answers = dict(search_answers)
         self.other_readers = tuple(other_readers)  # (system, user, Question) -> Question | None
@@ -134,16 +136,18 @@ class PromptReader:
 
         system = next((m["content"] for m in messages if m.get("role") == "system"), "")
         user = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
-        try:
-            dom, extension = prompts.domain_of_system_message(system)
-        except (ValueError, UserError):
-            dom = None
+        dom, extension = self.run_domain(system)
+        if dom is None:
+            try:
+                dom, extension = prompts.domain_of_system_message(system, self.prompt_dir)
+            except (ValueError, UserError):
+                dom = None
         if dom is not None:
             try:
-                kind, style, fields = prompts.match_user_message(user)
+                kind, style, fields = prompts.match_user_message(user, self.prompt_dir)
                 family, table = "subtask", self.subtask_answers
             except ValueError:
-                hit = search_prompts.match_strips(user)
+                hit = search_prompts.match_strips(user, self.prompt_dir)
                 if hit is None:
                     return None
                 (kind, style, fields), family, table = hit, "search", self.search_answers
@@ -159,6 +163,18 @@ class PromptReader:
             if q is not None:
                 return q
         return None
+
+    def run_domain(self, system: str):
+        """(domain, extension on) of a system message that one of the run's domains writes, else
+        (None, False)."""
+        from widthbench.subtasks import prompts
+
+        text = system.strip()
+        for dom in self.domains:
+            for ext in ((False, True) if prompts.extension_available(dom) else (False,)):
+                if text == prompts.system_message(dom, ext):
+                    return dom, ext
+        return None, False
 
     # ---- rebuilding the task ----------------------------------------------------------------
     def provisional(self, dom: strips.Domain, style: str, objects_text: str):

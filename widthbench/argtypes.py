@@ -1,0 +1,116 @@
+"""argparse types for the paths a command reads: a missing path is one line at parse time,
+``argument --instances: not found: sets/bw`` (exit 2), and a file where a folder is wanted (or the
+reverse) says so, before any work is done (`widthbench.cli.Parser` prints argparse errors as one
+line). Output folders are checked by `widthbench.runfiles.check_output_dir` instead.
+
+`INPUT_PATHS` names every path a subcommand reads, (command, argument dest) -> type; `cli.build_parser`
+gives each its type, so the command modules declare their options as before, and
+tests/test_cli_errors.py checks that every option whose metavar names a file or folder is listed."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def folder(text: str) -> str:
+    """An existing folder."""
+    p = Path(text)
+    if not p.exists():
+        raise argparse.ArgumentTypeError(f"not found: {text}")
+    if not p.is_dir():
+        raise argparse.ArgumentTypeError(f"not a folder: {text}")
+    return text
+
+
+def file(text: str) -> str:
+    """An existing file."""
+    p = Path(text)
+    if not p.exists():
+        raise argparse.ArgumentTypeError(f"not found: {text}")
+    if p.is_dir():
+        raise argparse.ArgumentTypeError(f"a folder, not a file: {text}")
+    return text
+
+
+def file_or_folder(text: str) -> str:
+    """An existing file or folder."""
+    if not Path(text).exists():
+        raise argparse.ArgumentTypeError(f"not found: {text}")
+    return text
+
+
+def file_or_stdin(text: str) -> str:
+    """An existing file, or ``-`` (standard input)."""
+    return text if text == "-" else file(text)
+
+
+def name_or_path(names: tuple[str, ...] | None, what: str = "domain", folders: bool = False):
+    """One of ``names`` (built-in ones; None: the domains under pddl_domains/) or an existing file
+    (a folder too with ``folders``): ``--domain NAME|FILE``, ``widths TARGET``."""
+
+    def parse(text: str) -> str:
+        known = names if names is not None else _domain_names()
+        if text in known:
+            return text
+        p = Path(text)
+        if p.is_file() or (folders and p.is_dir()):
+            return text
+        if p.is_dir():
+            raise argparse.ArgumentTypeError(f"a folder, not a {what} file: {text}")
+        if "/" in text or "." in text:
+            raise argparse.ArgumentTypeError(f"not found: {text}")
+        raise argparse.ArgumentTypeError(f"unknown {what} {text!r} (choose from {', '.join(known)}, "
+                                         f"or give a {'folder or ' if folders else ''}file)")
+
+    parse.__name__ = what
+    parse.path_type = True
+    return parse
+
+
+def _domain_names() -> tuple[str, ...]:
+    from widthbench.planners.strips import DOMAINS_DIR
+
+    return tuple(sorted(p.stem for p in DOMAINS_DIR.glob("*.pddl")))
+
+
+for _t in (folder, file, file_or_folder, file_or_stdin):
+    _t.path_type = True
+
+_GENERATED = ("blocksworld", "logistics")
+INPUT_PATHS = {
+    ("render", "problem"): file,
+    ("render", "domain"): name_or_path(None),
+    ("render", "templates"): name_or_path(("widthbench", "planbench"), "template set"),
+    ("validate", "domain"): name_or_path(None),
+    ("validate", "problem"): file,
+    ("validate", "plan"): file_or_stdin,
+    ("plan", "domain"): name_or_path(None),
+    ("plan", "problem"): file,
+    ("widths", "target"): name_or_path(("game24", *_GENERATED), "target", folders=True),
+    ("widths", "domain"): file,
+    ("report", "runs"): folder,
+    ("rescore", "files"): file,
+    ("rescore", "instances"): folder,
+    ("score", "domain"): name_or_path(_GENERATED),
+    ("score", "context"): file,
+    ("score", "templates"): file,
+    ("score", "instances"): folder,
+    ("score", "items"): folder,
+    ("score", "prompt_dir"): folder,
+    ("solve", "domain"): name_or_path(("game24", *_GENERATED)),
+    ("solve", "instances"): folder,
+    ("solve", "tasks"): file_or_folder,
+    ("solve", "prompt_dir"): folder,
+    ("export", "domain"): name_or_path(_GENERATED),
+    ("export", "instances"): folder,
+    ("export", "prompt_dir"): folder,
+}
+
+
+def type_input_paths(command: str, parser: argparse.ArgumentParser) -> None:
+    """Give each path ``command`` reads (`INPUT_PATHS`) its checking type."""
+    for action in parser._actions:
+        kind = INPUT_PATHS.get((command, action.dest))
+        if kind is not None:
+            action.type = kind
