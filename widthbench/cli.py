@@ -32,6 +32,7 @@ COMMANDS = [
     "report",
     "solve",
     "rescore",
+    "traces",
     "export",
 ]
 
