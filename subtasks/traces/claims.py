@@ -42,8 +42,10 @@ class Claim:
     value: str  # PDDL action or atom text
     negated: bool = False  # a fact denied; an action said not to be taken or not possible
     when: str = "now"  # facts: "now" (the current state) | "before" (preconditions of the action before it)
+    #                    | "either" (right after an action, no "now": its preconditions or its effects)
     condition: bool = False  # a fact in the if-part of a hypothetical: not asserted
     planned: bool = False  # after "should", "need to", "will", ... in its sentence: an aim, not the state
+    reference: bool = False  # an action named by its gerund ("after unstacking A"): a point of a plan
     goal: bool = False  # a fact listed as the goal ("the goal is to have ...")
 
 
@@ -83,8 +85,11 @@ _GOAL_STOP = re.compile(r"^(?:so|which|because|since|meaning|i\.?e|then|thus|but
                         r"currently|initially|right\s+now|at\s+the\s+moment)\b")
 _CONDITIONAL = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also)\b[\s,]*)*"
                           r"(?:if|unless|whether|when|once|assuming|suppose|supposing|provided|in\s+case)\b")
+_AT_POINT = re.compile(r"^(?:after|once|when|until|upon)\s+")
+_GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b")
 _WHY = re.compile(r"\b(?:because|since|given\s+that|as\s+long\s+as)\b\s*")
-_NOW = re.compile(r"^(?:after\s+that|afterwards|then|now|next|so\s+now|and\s+now|after\s+(?:this|which|doing\s+that))\b")
+_NOW = re.compile(r"^(?:after|afterwards|then|now|next|so\s+now|and\s+now|once\s+done|as\s+a\s+result|"
+                  r"this\s+(?:makes|leaves)|which\s+(?:makes|leaves))\b")
 _JUSTIFIES = re.compile(r"\b(?:allowed|possible|valid|legal|okay|ok|fine|works?|permitted|applicable)\b")
 _AIM = re.compile(r"\b(?:should|must|needs?|would|will|'ll|could|might|want)\b")
 _NOT_FORM = re.compile(r"\(\s*not\s*(\(\s*[a-z_][\w\-]*(?:\s+[^\s()]+)*\s*\))\s*\)")
@@ -134,17 +139,22 @@ class ClaimReader:
     def read(self, text: str) -> list[Sentence]:
         low_all = _lower(text)
         out = []
-        prev_end, carry, after_action = 0, False, False
+        prev_end, carry, after_action, prev_planned = 0, False, False, False
         self._last_action = None
+        self._either = self._colon_list = False
         for i, (a, b) in enumerate(structure.sentences(text)):
             low = low_all[a:b]
             marks = structure.marks(layout.normalise(low))
             r = structure.retraction_at(low)
             # A list of preconditions after "Action:" goes on to the end of its line.
             same_line = "\n" not in text[prev_end:a]
-            claims, gap = self._claims(low, a, marks, carry and same_line, after_action)
-            carry = bool(claims) and claims[-1].kind == "fact" and claims[-1].when == "before" \
-                or (carry and same_line and not any(c.kind == "action" for c in claims))
+            if marks & {"restart", "initial"}:
+                self._either = False
+            # "Then ..." after a sentence that plans goes on with the plan.
+            goes_on = prev_planned and bool(_GOES_ON.match(layout.normalise(low)))
+            claims, gap = self._claims(low, a, marks, carry and same_line, after_action, goes_on)
+            prev_planned = any(c.kind == "action" and c.planned and not c.negated for c in claims)
+            carry = self._colon_list if claims else carry and same_line
             prev_end = b
             after_action = bool(claims) and claims[-1].kind == "action" and not claims[-1].negated
             reached = structure.GOAL_REACHED.search(low)
@@ -156,7 +166,7 @@ class ClaimReader:
         return out
 
     def _claims(self, low: str, start: int, marks: frozenset[str], carry_before: bool = False,
-                after_action: bool = False) -> tuple[list[Claim], bool]:
+                after_action: bool = False, goes_on: bool = False) -> tuple[list[Claim], bool]:
         if self.style == "pddl":
             return self._pddl_claims(low, start, marks), False
         claims: list[Claim] = []
@@ -166,16 +176,19 @@ class ClaimReader:
         before = carry_before  # facts now state the preconditions of the last action
         hypothetical = "hypothetical" in marks
         prev_sep = ""
-        planned = False
+        planned = goes_on
         in_goal = False
+        other_point = False  # after "after moving A, ...", "once that is done, ...": another point
+        self._colon_list = False
         for a, b, sep in _pieces(low, start):
             raw = low[a - start:b - start]
             goal_word = bool(_GOAL_WORD.search(raw))
             in_goal = goal_word or (in_goal and not _GOAL_STOP.match(raw.strip()) and not _AIM.search(raw))
             planned_here = planned or bool(structure.INTENT.search(raw))
             planned = planned_here
-            if _NOW.match(clean(layout.normalise(raw))):
-                before = False
+            norm = layout.normalise(raw).strip(" ,.;:-*")
+            if _NOW.match(norm) or re.search(r"\bnow\b", norm):
+                before = self._either = self._colon_list = False
             conditional = bool(_CONDITIONAL.match(clean(layout.normalise(raw))))
             c = self._prepare(raw)
             if not c:
@@ -186,24 +199,31 @@ class ClaimReader:
                 c = c[why.end():].strip()  # "that's allowed because blue is clear"
             if last_action and (prev_sep == ":" or _BEFORE.match(c) or why):
                 before = True
+                self._colon_list = self._colon_list or prev_sep == ":"
             elif not claims and (_BEFORE.match(c) or why) and (_JUSTIFIES.search(low) or carry_before or after_action):
                 before = True  # "That's allowed because ...": the preconditions of the action before
             c = _BEFORE.sub("", c).strip()
             got = self._action(c, last_action or self._last_action)
             if got is not None:
-                action, negated = got
-                claims.append(Claim("action", (a, b), action, negated, planned=planned_here))
+                action, negated, reference = got
+                claims.append(Claim("action", (a, b), action, negated, planned=planned_here or reference,
+                                    reference=reference))
                 if not negated:
                     last_action, before = action, False
                     self._last_action = action
+                    self._either = not (planned_here or reference or hypothetical)
                 subject = None
                 prev_sep = sep
                 continue
             fact = self._fact(c, subject)
+            if fact is None and _AT_POINT.match(norm):
+                other_point = True
             if fact is not None:
                 negated, atom = fact
-                claims.append(Claim("fact", (a, b), atom, negated, "before" if before else "now",
-                                    condition=conditional or (hypothetical and not any(x.kind == "action" for x in claims)),
+                when = "before" if before else "either" if self._either else "now"
+                claims.append(Claim("fact", (a, b), atom, negated, when,
+                                    condition=conditional or other_point
+                                    or (hypothetical and not any(x.kind == "action" for x in claims)),
                                     planned=planned_here and not in_goal, goal=in_goal and "goal" in marks))
                 subject = _subject(atom)
             elif self._looks_like_step(c):
@@ -227,17 +247,20 @@ class ClaimReader:
 
     # ---------------------------------------------------------------- actions
 
-    def _action(self, c: str, last_action: str | None) -> tuple[str, bool] | None:
-        negated = False
+    def _action(self, c: str, last_action: str | None) -> tuple[str, bool, bool] | None:
+        negated = reference = False
         m = _NEGATED.match(c)
         if m:
             negated, c = True, c[m.end():].strip()
             c = re.sub(r"^(?:to\s+|be\s+able\s+to\s+|just\s+)", "", c)
         c = _SUBJECT_MODAL.sub("", c).strip()
-        c = _GERUND_LEAD.sub("", c)
+        lead = _GERUND_LEAD.match(c) or _AT_POINT.match(c)
+        if lead:
+            c, reference = c[lead.end():].strip(), True
         g = re.match(r"^(\w+ing)\b", c)
         if g and g.group(1) in self.gerunds:
             c = self.gerunds[g.group(1)] + c[g.end():]
+            reference = True
         for attempt in (c, self._resolve_it(c, last_action)):
             if attempt is None:
                 continue
@@ -247,7 +270,7 @@ class ClaimReader:
             except ParseError:
                 r = None
             if r is not None and len(r[0]) == 1:
-                return pddl(*r[0][0]), negated
+                return pddl(*r[0][0]), negated, reference
         return None
 
     def _resolve_it(self, c: str, last_action: str | None) -> str | None:

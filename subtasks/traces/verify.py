@@ -127,6 +127,7 @@ class _Replay:
         question = "question" in s.marks
         branch: Line | None = None
         sketch_ended = False  # a planned branch that skipped a step: followed no further
+        referenced = False  # "after unstacking A, ...": the facts after it are about that point
         last_before, last_line = self.last_before, self.last_line  # the state before the last action
         for c in s.claims:
             rec = {"kind": c.kind, "span": list(c.span), "claimed": _claimed(c), "verdict": "unchecked",
@@ -137,6 +138,7 @@ class _Replay:
                     continue
                 if hypothetical or c.planned:
                     rec["context"] = "hypothetical" if hypothetical else "planned"
+                    referenced = referenced or c.reference
                     if sketch_ended or (self.lost and branch is None):
                         continue
                     a = self.task.action_index[c.value]
@@ -182,12 +184,16 @@ class _Replay:
                                "the goal is " + " ".join(self._atoms(self.task.goal)), self.main, s)
                 continue
             # a fact of a state
-            if hypothetical and branch is not None:
+            if (hypothetical or referenced) and branch is not None and not sketch_ended:
                 lines, rec["context"] = [branch], "hypothetical"
+            elif referenced:
+                continue  # about a point of a plan that could not be placed
             elif c.when == "before":
                 if last_before is None or last_line is None:
                     continue
                 lines = [Line(last_before, last_line.actions[:-1])]
+            elif c.when == "either" and not self.lost and self.main.befores:
+                lines = [self.main, Line(self.main.befores[-1], self.main.actions[:-1])] + self.alternates
             else:
                 if self.lost and not self.alternates:
                     continue
@@ -208,7 +214,9 @@ class _Replay:
                 self.error(rec, kind, c, text, _claimed(c), truth, ln, s)
         if branch is not None:
             self.alternates.append(branch.copy())
-        if s.gap or "elsewhere" in s.marks:
+        if "elsewhere" in s.marks:
+            self.lost, self.alternates = True, []
+        if s.gap:
             self.lost = True  # a step that did not read: the state is not known until an action places it
         self.last_before, self.last_line = last_before, last_line
 
