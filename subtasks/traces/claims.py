@@ -85,6 +85,7 @@ _GOAL_STOP = re.compile(r"^(?:so|which|because|since|meaning|i\.?e|then|thus|but
                         r"currently|initially|right\s+now|at\s+the\s+moment)\b")
 _CONDITIONAL = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also)\b[\s,]*)*"
                           r"(?:if|unless|whether|when|once|assuming|suppose|supposing|provided|in\s+case)\b")
+_AT_MOMENT = re.compile(r"^(?:when|while|before|upon|to|for|in\s+order\s+to)\s+")
 _AT_POINT = re.compile(r"^(?:after|once|when|until|upon)\s+")
 _GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b")
 _WHY = re.compile(r"\b(?:because|since|given\s+that|as\s+long\s+as)\b\s*")
@@ -187,7 +188,7 @@ class ClaimReader:
             planned_here = planned or bool(structure.INTENT.search(raw))
             planned = planned_here
             norm = layout.normalise(raw).strip(" ,.;:-*")
-            if _NOW.match(norm) or re.search(r"\bnow\b", norm):
+            if (_NOW.match(norm) or re.search(r"\bnow\b", norm)) and not _AT_POINT.match(norm):
                 before = self._either = self._colon_list = False
             conditional = bool(_CONDITIONAL.match(clean(layout.normalise(raw))))
             c = self._prepare(raw)
@@ -200,7 +201,7 @@ class ClaimReader:
             if last_action and (prev_sep == ":" or _BEFORE.match(c) or why):
                 before = True
                 self._colon_list = self._colon_list or prev_sep == ":"
-            elif not claims and (_BEFORE.match(c) or why) and (_JUSTIFIES.search(low) or carry_before or after_action):
+            elif not claims and (_BEFORE.match(c) or why) and (carry_before or after_action):
                 before = True  # "That's allowed because ...": the preconditions of the action before
             c = _BEFORE.sub("", c).strip()
             got = self._action(c, last_action or self._last_action)
@@ -209,7 +210,8 @@ class ClaimReader:
                 claims.append(Claim("action", (a, b), action, negated, planned=planned_here or reference,
                                     reference=reference))
                 if not negated:
-                    last_action, before = action, False
+                    # "when unstacking A: ..." states the state at that action, "after unstacking A" the one after
+                    last_action, before = action, bool(reference and _AT_MOMENT.match(norm))
                     self._last_action = action
                     self._either = not (planned_here or reference or hypothetical)
                 subject = None
@@ -254,7 +256,7 @@ class ClaimReader:
             negated, c = True, c[m.end():].strip()
             c = re.sub(r"^(?:to\s+|be\s+able\s+to\s+|just\s+)", "", c)
         c = _SUBJECT_MODAL.sub("", c).strip()
-        lead = _GERUND_LEAD.match(c) or _AT_POINT.match(c)
+        lead = _GERUND_LEAD.match(c) or _AT_POINT.match(c) or _AT_MOMENT.match(c)
         if lead:
             c, reference = c[lead.end():].strip(), True
         g = re.match(r"^(\w+ing)\b", c)

@@ -15,7 +15,8 @@ A fact is judged in its line's state (``when="before"``: the state before the ac
 after a restart, an "initially" sentence or a hypothetical, the facts until the next action may be
 about the initial or the imagined state too, and are wrong only when wrong in every one of them.
 Facts of a hypothetical's if-part, facts the trace plans ("should be") and questions are read but
-not judged. A goal listed ("the goal is to have ...") is judged against the task's goal; "the goal is
+not judged; an action considered ("if I ...") or planned ("I need to ...") is followed in a branch
+of its own and is never a precondition error (it is not taken). A goal listed ("the goal is to have ...") is judged against the task's goal; "the goal is
 reached" against the state.
 
 A wrong claim is held back for `structure.RETRACTION_WINDOW` sentences: a retraction in that window
@@ -150,12 +151,9 @@ class _Replay:
                         last_before, last_line = branch.state, branch
                         rec["verdict"] = "right"
                         branch.apply(a)
-                    elif hypothetical:
-                        last_before, last_line = start.state, start
-                        self.error(rec, "precondition", c, text, c.value, self._unmet(a, start.state), start, s)
-                        branch = start.copy()
-                        branch.apply(a)
                     else:
+                        # an action considered ("if I ...") or planned is taken in no line: one that
+                        # cannot be placed is no error, and the branch is followed no further
                         branch, sketch_ended = None, True
                     continue
                 self.action(c, rec, text, s)
@@ -184,14 +182,14 @@ class _Replay:
                                "the goal is " + " ".join(self._atoms(self.task.goal)), self.main, s)
                 continue
             # a fact of a state
-            if (hypothetical or referenced) and branch is not None and not sketch_ended:
-                lines, rec["context"] = [branch], "hypothetical"
-            elif referenced:
-                continue  # about a point of a plan that could not be placed
-            elif c.when == "before":
+            if c.when == "before":
                 if last_before is None or last_line is None:
                     continue
                 lines = [Line(last_before, last_line.actions[:-1])]
+            elif (hypothetical or referenced) and branch is not None and not sketch_ended:
+                lines, rec["context"] = [branch], "hypothetical"
+            elif referenced:
+                continue  # about a point of a plan that could not be placed
             elif c.when == "either" and not self.lost and self.main.befores:
                 lines = [self.main, Line(self.main.befores[-1], self.main.actions[:-1])] + self.alternates
             else:
