@@ -87,6 +87,7 @@ _CONDITIONAL = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also)\b
                           r"(?:if|unless|whether|when|once|assuming|suppose|supposing|provided|in\s+case)\b")
 _AT_MOMENT = re.compile(r"^(?:when|while|before|upon|to|for|in\s+order\s+to)\s+")
 _AT_POINT = re.compile(r"^(?:after|once|when|until|upon)\s+")
+_RESTATES = re.compile(r"^[\W_]*(?:so|that\s+is|that\s+means|i\.?e\.?|which\s+means|meaning|in\s+other\s+words)\b")
 _GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b")
 _WHY = re.compile(r"\b(?:because|since|given\s+that|as\s+long\s+as)\b\s*")
 _NOW = re.compile(r"^(?:after|afterwards|then|now|next|so\s+now|and\s+now|once\s+done|as\s+a\s+result|"
@@ -140,7 +141,7 @@ class ClaimReader:
     def read(self, text: str) -> list[Sentence]:
         low_all = _lower(text)
         out = []
-        prev_end, carry, after_action, prev_planned = 0, False, False, False
+        prev_end, carry, after_action, prev_planned, prev_goal = 0, False, False, False, False
         self._last_action = None
         self._either = self._colon_list = False
         for i, (a, b) in enumerate(structure.sentences(text)):
@@ -153,8 +154,11 @@ class ClaimReader:
                 self._either = False
             # "Then ..." after a sentence that plans goes on with the plan.
             goes_on = prev_planned and bool(_GOES_ON.match(layout.normalise(low)))
+            # "So blue is on top of orange" right after the goal is stated: the goal restated, not the state
+            goes_on = goes_on or (prev_goal and bool(_RESTATES.match(layout.normalise(low))))
             claims, gap = self._claims(low, a, marks, carry and same_line, after_action, goes_on)
             prev_planned = any(c.kind == "action" and c.planned and not c.negated for c in claims)
+            prev_goal = "goal" in marks
             carry = self._colon_list if claims else carry and same_line
             prev_end = b
             after_action = bool(claims) and claims[-1].kind == "action" and not claims[-1].negated
@@ -213,7 +217,8 @@ class ClaimReader:
                     # "when unstacking A: ..." states the state at that action, "after unstacking A" the one after
                     last_action, before = action, bool(reference and _AT_MOMENT.match(norm))
                     self._last_action = action
-                    self._either = not (planned_here or reference or hypothetical)
+                    if not (planned_here or reference or hypothetical):
+                        self._either = True
                 subject = None
                 prev_sep = sep
                 continue

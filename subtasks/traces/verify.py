@@ -11,7 +11,10 @@ an action that failed before, or a fact wrong now but right after one applicable
 a sentence that read as nothing stands since the last action: a step taken in words that did not
 read), nothing is judged until an action places it again.
 
-A fact is judged in its line's state (``when="before"``: the state before the action it justifies);
+Which line the trace is on is not guessed: the other candidates (the initial state after a restart,
+the end of a hypothetical or planned branch) go along with each action that applies in them too (at most
+`MAX_AGE` actions), and are dropped when one does not; an action that fails in the current line is taken in a candidate
+where it applies. A fact is judged in its line's state (``when="before"``: the state before the action it justifies);
 after a restart, an "initially" sentence or a hypothetical, the facts until the next action may be
 about the initial or the imagined state too, and are wrong only when wrong in every one of them.
 Facts of a hypothetical's if-part, facts the trace plans ("should be") and questions are read but
@@ -34,6 +37,8 @@ from widthbench.planners.strips import Task, applicable_actions, successor
 from widthbench.subtasks.traces import structure
 from widthbench.subtasks.traces.claims import Claim, Sentence, reader
 
+MAX_ALTERNATES = 4  # other lines kept as candidates at once
+MAX_AGE = 2  # actions a candidate goes along with before it is dropped
 KINDS = ("initial-state", "false-fact", "denied-fact", "precondition", "goal")
 
 
@@ -44,9 +49,10 @@ class Line:
     state: int
     actions: list = field(default_factory=list)
     befores: list = field(default_factory=list)
+    age: int = 0  # as a candidate: actions taken in the current line since it was imagined
 
     def copy(self) -> "Line":
-        return Line(self.state, list(self.actions), list(self.befores))
+        return Line(self.state, list(self.actions), list(self.befores), self.age)
 
     def apply(self, action) -> None:
         self.befores.append(self.state)
@@ -225,7 +231,16 @@ class _Replay:
                 and self.main.actions[len(line.actions)] == str(a):
             self._restated(len(line.actions), line.state)
         if line is not None:
-            self.main, self.lost, self.restart, self.alternates = line, False, False, []
+            # The other lines the trace may be on go along while the action applies in them too.
+            kept = []
+            for alt in self.alternates:
+                if alt.state & a.pre == a.pre and not alt.state & a.neg_pre and alt.state != line.state \
+                        and alt.age < MAX_AGE:
+                    alt = alt.copy()
+                    alt.apply(a)
+                    alt.age += 1
+                    kept.append(alt)
+            self.main, self.lost, self.restart, self.alternates = line, False, False, kept[-MAX_ALTERNATES:]
             self.unread = False
             rec["verdict"] = "right"
             self.main.apply(a)

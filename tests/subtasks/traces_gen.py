@@ -90,6 +90,7 @@ def write_trace(task: Task, style: str, templates: str, seed: int, steps: int = 
     # the walk
     state, line, befores = init, [], []
     walk = []
+    imagined: set[str] = set()  # facts true in a hypothetical the trace may still be on
     s = init
     for _ in range(steps):
         acts = [a for a in applicable_actions(task, s) if successor(s, a) != s]
@@ -100,7 +101,7 @@ def write_trace(task: Task, style: str, templates: str, seed: int, steps: int = 
         s = successor(s, a)
     for i, a in enumerate(walk):
         if weave and i == 1:
-            _hypothetical(w, out, state, rng)
+            imagined = _hypothetical(w, out, state, rng)
         if inject == "precondition" and i == at:
             bad = _bad_action(task, state, befores, line)
             if bad is not None:
@@ -123,7 +124,7 @@ def write_trace(task: Task, style: str, templates: str, seed: int, steps: int = 
                 out.say(f"Now {w.fact(atom, negated=True)}.", 1)
         if inject == "fact" and i + 1 == at:
             false = [x for x in task.atoms if not state >> task.atom_index[x] & 1
-                     and not any(b >> task.atom_index[x] & 1 for b in befores[-1:])]
+                     and not any(b >> task.atom_index[x] & 1 for b in befores[-1:]) and x not in imagined]
             atom = rng.choice(false)
             out.injected, out.kind = out.say(f"Now {w.fact(atom)}.", 1), "false-fact"
             inject = "done"
@@ -144,7 +145,7 @@ def write_trace(task: Task, style: str, templates: str, seed: int, steps: int = 
     return out
 
 
-def _hypothetical(w: Writer, out: Written, state: int, rng: random.Random) -> None:
+def _hypothetical(w: Writer, out: Written, state: int, rng: random.Random) -> set[str]:
     task = w.task
     options = []
     for b in applicable_actions(task, state):
@@ -153,10 +154,11 @@ def _hypothetical(w: Writer, out: Written, state: int, rng: random.Random) -> No
         if new:
             options.append((b, new))
     if not options:
-        return
+        return set()
     b, new = rng.choice(options)
     # true only in the hypothetical state: judged against the main line it would be an error
     out.say(f"If I {w.action(b)}, then {w.fact(new[0])}.", 2)
+    return set(new)
 
 
 def _bad_action(task: Task, state: int, befores: list[int], line: list[str]):
