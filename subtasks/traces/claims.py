@@ -45,7 +45,7 @@ class Claim:
     #                    | "either" (right after an action, no "now": its preconditions or its effects)
     condition: bool = False  # a fact in the if-part of a hypothetical: not asserted
     planned: bool = False  # after "should", "need to", "will", ... in its sentence: an aim, not the state
-    reference: bool = False  # an action named by its gerund ("after unstacking A"): a point of a plan
+    reference: str = ""  # an action named as a point of a plan: "after" ("after unstacking A") | "at" ("when ...")
     goal: bool = False  # a fact listed as the goal ("the goal is to have ...")
 
 
@@ -72,7 +72,7 @@ _OPENER = re.compile(r"^(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|oh|a
 _NEGATED = re.compile(r"^(?:(?:i|we|you)\s+)?(?:can't|cannot|can\s+not|couldn't|don't|do\s+not|shouldn't|"
                       r"should\s+not|won't|will\s+not|mustn't|must\s+not|never|not|no\s+need\s+to|avoid|"
                       r"instead\s+of|without|before|until|unless|rather\s+than|trying\s+to|try\s+to)\b")
-_GERUND_LEAD = re.compile(r"^(?:after|by|when|once|upon|from)\s+(?=\w+ing\b)")
+_GERUND_LEAD = re.compile(r"(?:^|(?<=\s))(?:after|by|when|once|upon|from)\s+(?=\w+ing\b)")
 _CHANGE = ((re.compile(r"\b(?:becomes|remains|stays|is\s+now|is\s+still|gets|is\s+then)\b"), "is"),
            (re.compile(r"\b(?:become|remain|stay|are\s+now|are\s+still)\b"), "are"),
            (re.compile(r"\bisn't\b"), "is not"), (re.compile(r"\baren't\b"), "are not"),
@@ -211,8 +211,9 @@ class ClaimReader:
             got = self._action(c, last_action or self._last_action)
             if got is not None:
                 action, negated, reference = got
+                point = ("at" if _AT_MOMENT.match(norm) else "after") if reference else ""
                 claims.append(Claim("action", (a, b), action, negated, planned=planned_here or reference,
-                                    reference=reference))
+                                    reference=point))
                 if not negated:
                     # "when unstacking A: ..." states the state at that action, "after unstacking A" the one after
                     last_action, before = action, bool(reference and _AT_MOMENT.match(norm))
@@ -262,8 +263,9 @@ class ClaimReader:
             c = re.sub(r"^(?:to\s+|be\s+able\s+to\s+|just\s+)", "", c)
         c = _SUBJECT_MODAL.sub("", c).strip()
         lead = _GERUND_LEAD.match(c) or _AT_POINT.match(c) or _AT_MOMENT.match(c)
-        if lead:
-            c, reference = c[lead.end():].strip(), True
+        inner = None if lead else _GERUND_LEAD.search(c)  # "the problem is that after unstacking A, ..."
+        if lead or inner:
+            c, reference = c[(lead or inner).end():].strip(), True
         g = re.match(r"^(\w+ing)\b", c)
         if g and g.group(1) in self.gerunds:
             c = self.gerunds[g.group(1)] + c[g.end():]

@@ -145,7 +145,7 @@ class _Replay:
                     continue
                 if hypothetical or c.planned:
                     rec["context"] = "hypothetical" if hypothetical else "planned"
-                    referenced = referenced or c.reference
+                    referenced = referenced or bool(c.reference)
                     if sketch_ended or (self.lost and branch is None):
                         continue
                     a = self.task.action_index[c.value]
@@ -154,7 +154,8 @@ class _Replay:
                                          alternates=self.alternates if branch is None else [])
                     if placed is not None:
                         branch = placed.copy()
-                        last_before, last_line = branch.state, branch
+                        if c.reference != "after":  # "after X-ing" is no action the next facts justify
+                            last_before, last_line = branch.state, branch
                         rec["verdict"] = "right"
                         branch.apply(a)
                     else:
