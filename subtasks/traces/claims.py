@@ -85,6 +85,9 @@ _GOAL_STOP = re.compile(r"^(?:so|which|because|since|meaning|i\.?e|then|thus|but
                         r"currently|initially|right\s+now|at\s+the\s+moment)\b")
 _CONDITIONAL = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also)\b[\s,]*)*"
                           r"(?:if|unless|whether|when|once|assuming|suppose|supposing|provided|in\s+case)\b")
+_AFTER = re.compile(r"^(?:after|once|upon)\b")
+_BARE_GERUND = re.compile(r"^\w+ing\b")
+_OPENER_WORDS = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also|yes|no|hmm+|actually)\b[\s,]*)+")
 _AT_MOMENT = re.compile(r"^(?:when|while|before|upon|to|for|in\s+order\s+to)\s+")
 _AT_POINT = re.compile(r"^(?:after|once|when|until|upon)\s+")
 _RESTATES = re.compile(r"^[\W_]*(?:so|that\s+is|that\s+means|i\.?e\.?|which\s+means|meaning|in\s+other\s+words)\b")
@@ -127,6 +130,11 @@ class ClaimReader:
         self.style = style
         self.rd: StepReader = task_reader(task, style, templates)
         self.names = self.rd.r.names  # PDDL object -> its name in words
+        # An action's name written as one word ("pickup", "putdown"): read as its words ("pick up").
+        self._spaced = {re.sub(r"[-_]", "", n): n.replace("-", " ").replace("_", " ")
+                        for n in self.rd.arity_action if re.search(r"[-_]", n)}
+        self._squashed = (re.compile(r"\b(?:" + "|".join(map(re.escape, self._spaced)) + r")\b")
+                          if self._spaced and self.rd.nl else None)
         verbs = set(self.rd.verbs)
         self.gerunds = {}
         for v in verbs:
@@ -185,6 +193,11 @@ class ClaimReader:
         in_goal = False
         other_point = False  # after "after moving A, ...", "once that is done, ...": another point
         self._colon_list = False
+        opening = _OPENER_WORDS.sub("", layout.normalise(low).lstrip(" -*•#>0123456789.)"))
+        if _NOW.match(layout.normalise(low).lstrip(" -*•#>0123456789.)")) and not _AT_POINT.match(opening):
+            before = self._either = False  # "Then red is on the table": the state after
+        after_point = False  # the clause before was "after X-ing": a bare gerund goes on with it
+        action_before = False  # the clause before read as an action taken (not a point of a plan)
         for a, b, sep in _pieces(low, start):
             raw = low[a - start:b - start]
             goal_word = bool(_GOAL_WORD.search(raw))
@@ -192,7 +205,9 @@ class ClaimReader:
             planned_here = planned or bool(structure.INTENT.search(raw))
             planned = planned_here
             norm = layout.normalise(raw).strip(" ,.;:-*")
-            if (_NOW.match(norm) or re.search(r"\bnow\b", norm)) and not _AT_POINT.match(norm):
+            bare = _OPENER_WORDS.sub("", norm)
+            now_here = bool(_NOW.match(norm) or re.search(r"\bnow\b", norm)) and not _AT_POINT.match(bare)
+            if now_here:
                 before = self._either = self._colon_list = False
             conditional = bool(_CONDITIONAL.match(clean(layout.normalise(raw))))
             c = self._prepare(raw)
@@ -202,29 +217,33 @@ class ClaimReader:
             why = _WHY.search(c)
             if why and not _BEFORE.match(c):
                 c = c[why.end():].strip()  # "that's allowed because blue is clear"
-            if last_action and (prev_sep == ":" or _BEFORE.match(c) or why):
+            colon = prev_sep == ":" and action_before and not now_here
+            if last_action and (colon or _BEFORE.match(c) or why):
                 before = True
-                self._colon_list = self._colon_list or prev_sep == ":"
+                self._colon_list = self._colon_list or colon
             elif not claims and (_BEFORE.match(c) or why) and (carry_before or after_action):
                 before = True  # "That's allowed because ...": the preconditions of the action before
             c = _BEFORE.sub("", c).strip()
             got = self._action(c, last_action or self._last_action)
             if got is not None:
                 action, negated, reference = got
-                point = ("at" if _AT_MOMENT.match(norm) else "after") if reference else ""
+                point = "" if not reference else "after" if (_AFTER.match(bare) or (after_point and _BARE_GERUND.match(bare))) \
+                    else "at"  # "when / by / while X-ing", or X-ing as the topic: the state at X
                 claims.append(Claim("action", (a, b), action, negated, planned=planned_here or reference,
                                     reference=point))
                 if not negated:
                     # "when unstacking A: ..." states the state at that action, "after unstacking A" the one after
-                    last_action, before = action, bool(reference and _AT_MOMENT.match(norm))
+                    last_action, before = action, point == "at"
                     self._last_action = action
                     if not (planned_here or reference or hypothetical):
                         self._either = True
                 subject = None
                 prev_sep = sep
+                after_point, action_before = point == "after", not reference
                 continue
+            action_before = after_point = False
             fact = self._fact(c, subject)
-            if fact is None and _AT_POINT.match(norm):
+            if fact is None and _AT_POINT.match(bare):
                 other_point = True
             if fact is not None:
                 negated, atom = fact
@@ -241,6 +260,8 @@ class ClaimReader:
 
     def _prepare(self, raw: str) -> str:
         c = layout.normalise(raw)
+        if self._squashed is not None:
+            c = self._squashed.sub(lambda m: self._spaced[m.group(0)], c)
         c = re.sub(r"\([^()]*\)", " ", c) if self.rd.nl else c
         c = clean(c)
         for _ in range(3):

@@ -195,8 +195,8 @@ class _Replay:
                 lines = [Line(last_before, last_line.actions[:-1])]
             elif (hypothetical or referenced) and branch is not None and not sketch_ended:
                 lines, rec["context"] = [branch], "hypothetical"
-            elif referenced:
-                continue  # about a point of a plan that could not be placed
+            elif referenced or (hypothetical and any(x.kind == "action" for x in s.claims)):
+                continue  # about a point of a plan or a hypothetical that could not be placed
             elif c.when == "either" and not self.lost and self.main.befores:
                 lines = [self.main, Line(self.main.befores[-1], self.main.actions[:-1])] + self.alternates
             else:
