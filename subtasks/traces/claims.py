@@ -15,8 +15,13 @@ What the grammar does not read is never guessed; this module only prepares claus
 - a clause that is only a predicate ("clear", "on the table") shares the subject of the fact before
   it in its sentence ("orange is on the table and clear");
 - a negated action ("I can't unstack B", "instead of stacking") is read but asserts nothing;
-- a fact that follows an action after ":" or "because" / "since" / "as" / "requires" states the
-  action's preconditions: it is judged in the state before that action (``when="before"``).
+- a fact that follows an action after ":" or "because" / "since" / "as" / "requires" in its sentence
+  states the action's preconditions: it is judged in the state before that action
+  (``when="before"``); any other fact on the text line of the action just taken may state its
+  preconditions or its effects ("3. Unstack A from B. A is clear. Now I hold A."): it is judged in
+  either state (``when="either"``), wrong only when wrong in both;
+- a gerund names an action as a point of a plan (``reference``): "after unstacking A" the state
+  after it, "when / by unstacking A" or "unstacking A:" the state at it.
 
 In PDDL style every bracketed form of the task in a clause is a claim: an action form an action, a
 predicate form a fact, ``(not (p ...))`` a denied fact.
@@ -164,7 +169,10 @@ class ClaimReader:
             goes_on = prev_planned and bool(_GOES_ON.match(layout.normalise(low)))
             # "So blue is on top of orange" right after the goal is stated: the goal restated, not the state
             goes_on = goes_on or (prev_goal and bool(_RESTATES.match(layout.normalise(low))))
-            claims, gap = self._claims(low, a, marks, carry and same_line, after_action, goes_on)
+            # A fact on the text line of the action just taken may state its preconditions or its
+            # effects ("3. Unstack A from B: A is clear. Now A is held."): judged in either state.
+            self._either = same_line and self._either
+            claims, gap = self._claims(low, a, marks, False, after_action, goes_on)
             prev_planned = any(c.kind == "action" and c.planned and not c.negated for c in claims)
             prev_goal = "goal" in marks
             carry = self._colon_list if claims else carry and same_line
@@ -195,7 +203,7 @@ class ClaimReader:
         self._colon_list = False
         opening = _OPENER_WORDS.sub("", layout.normalise(low).lstrip(" -*•#>0123456789.)"))
         if _NOW.match(layout.normalise(low).lstrip(" -*•#>0123456789.)")) and not _AT_POINT.match(opening):
-            before = self._either = False  # "Then red is on the table": the state after
+            before = False  # "Then red is on the table": no longer the preconditions
         after_point = False  # the clause before was "after X-ing": a bare gerund goes on with it
         action_before = False  # the clause before read as an action taken (not a point of a plan)
         for a, b, sep in _pieces(low, start):
@@ -208,7 +216,7 @@ class ClaimReader:
             bare = _OPENER_WORDS.sub("", norm)
             now_here = bool(_NOW.match(norm) or re.search(r"\bnow\b", norm)) and not _AT_POINT.match(bare)
             if now_here:
-                before = self._either = self._colon_list = False
+                before = self._colon_list = False
             conditional = bool(_CONDITIONAL.match(clean(layout.normalise(raw))))
             c = self._prepare(raw)
             if not c:

@@ -5,7 +5,9 @@ state, or ``initial_state``). An action the trace takes advances the line it bel
 this order (`_place`): after "let me start over", the initial state; the current line; an earlier
 point of the current line where the same action was taken (the plan restated: the line rewinds);
 the end of the last hypothetical or planned branch (the model goes on from what it imagined); the
-initial state (a restart without words). When none fits and the line was followed, the action is an
+initial state (a restart without words). When none fits but exactly one applicable action would make it
+applicable, the trace skipped that step in words ("stack red on blue" for "pick up red, stack it on
+blue"): both are taken, no error. When none fits and the line was followed, the action is an
 error (its unmet preconditions are the truth); when the line was lost (a step that did not read,
 an action that failed before, or a fact wrong now but right after one applicable action when
 a sentence that read as nothing stands since the last action: a step taken in words that did not
@@ -153,6 +155,8 @@ class _Replay:
                     placed = self._place(a, start, restart=self.restart and branch is None,
                                          alternates=self.alternates if branch is None else [])
                     if placed is not None:
+                        if c.reference == "at" and self.main.actions and self.main.actions[-1] == c.value:
+                            self._restated(len(self.main.actions) - 1, self.main.befores[-1])  # "so unstacking is allowed"
                         branch = placed.copy()
                         if c.reference != "after":  # "after X-ing" is no action the next facts justify
                             last_before, last_line = branch.state, branch
@@ -248,11 +252,28 @@ class _Replay:
             return
         if self.lost:
             return
+        skipped = self._one_step_short(a)
+        if skipped is not None:
+            # "pick up red" left out before "stack red on blue": a step skipped in words, not an error
+            self.main = self.main.copy()
+            self.main.apply(skipped)
+            self.main.apply(a)
+            self.alternates = []
+            return
         undo = (self.main.copy(), [x.copy() for x in self.alternates])
         self.error(rec, "precondition", c, text, c.value, self._unmet(a, self.main.state), self.main, s, undo)
         self.main = self.main.copy()
         self.main.apply(a)
         self.lost = True
+
+    def _one_step_short(self, a):
+        """The one action applicable in the main line after which ``a`` applies, if exactly one."""
+        fits = []
+        for b in applicable_actions(self.task, self.main.state):
+            t = successor(self.main.state, b)
+            if t & a.pre == a.pre and not t & a.neg_pre:
+                fits.append(b)
+        return fits[0] if len(fits) == 1 else None
 
     def _silent_step(self, c: Claim) -> bool:
         """Whether one action applicable in the main line would make the fact claimed right."""
