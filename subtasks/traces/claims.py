@@ -96,6 +96,8 @@ _OPENER_WORDS = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also|y
 _AT_MOMENT = re.compile(r"^(?:when|while|before|upon|to|for|in\s+order\s+to)\s+")
 _AT_POINT = re.compile(r"^(?:after|once|when|until|upon)\s+")
 _RESTATES = re.compile(r"^[\W_]*(?:so|that\s+is|that\s+means|i\.?e\.?|which\s+means|meaning|in\s+other\s+words)\b")
+_CURRENT = re.compile(r"\b(?:currently|right\s+now|at\s+the\s+moment|now|initially|initial|start|starting|"
+                      r"step\s*\d|first|unstack\w*|pick\w*|put\w*|stack\w*)\b")
 _GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b")
 _WHY = re.compile(r"\b(?:because|since|given\s+that|as\s+long\s+as)\b\s*")
 _NOW = re.compile(r"^(?:after|afterwards|then|now|next|so\s+now|and\s+now|once\s+done|as\s+a\s+result|"
@@ -154,7 +156,7 @@ class ClaimReader:
     def read(self, text: str) -> list[Sentence]:
         low_all = _lower(text)
         out = []
-        prev_end, carry, after_action, prev_planned, prev_goal = 0, False, False, False, False
+        prev_end, carry, after_action, prev_planned, prev_goal, goal_talk = 0, False, False, False, False, False
         self._last_action = None
         self._either = self._colon_list = False
         for i, (a, b) in enumerate(structure.sentences(text)):
@@ -167,14 +169,21 @@ class ClaimReader:
                 self._either = False
             # "Then ..." after a sentence that plans goes on with the plan.
             goes_on = prev_planned and bool(_GOES_ON.match(layout.normalise(low)))
-            # "So blue is on top of orange" right after the goal is stated: the goal restated, not the state
-            goes_on = goes_on or (prev_goal and bool(_RESTATES.match(layout.normalise(low))))
+            # After the goal is stated, "So blue is on the table, red on blue" restates it (the final
+            # state), until an action, the initial or current state, or a restart is spoken of.
+            if marks & {"goal", "goal-reached"}:
+                goal_talk = True
+            elif marks & {"initial", "restart"} or _CURRENT.search(low):
+                goal_talk = False
+            restates = goal_talk or (prev_goal and bool(_RESTATES.match(layout.normalise(low))))
             # A fact on the text line of the action just taken may state its preconditions or its
             # effects ("3. Unstack A from B: A is clear. Now A is held."): judged in either state.
             self._either = same_line and self._either
-            claims, gap = self._claims(low, a, marks, False, after_action, goes_on)
+            claims, gap = self._claims(low, a, marks, False, after_action, goes_on, restates)
             prev_planned = any(c.kind == "action" and c.planned and not c.negated for c in claims)
             prev_goal = "goal" in marks
+            if any(c.kind == "action" for c in claims):
+                goal_talk = False
             carry = self._colon_list if claims else carry and same_line
             prev_end = b
             after_action = bool(claims) and claims[-1].kind == "action" and not claims[-1].negated
@@ -187,7 +196,8 @@ class ClaimReader:
         return out
 
     def _claims(self, low: str, start: int, marks: frozenset[str], carry_before: bool = False,
-                after_action: bool = False, goes_on: bool = False) -> tuple[list[Claim], bool]:
+                after_action: bool = False, goes_on: bool = False,
+                restates: bool = False) -> tuple[list[Claim], bool]:
         if self.style == "pddl":
             return self._pddl_claims(low, start, marks), False
         claims: list[Claim] = []
@@ -259,7 +269,7 @@ class ClaimReader:
                 claims.append(Claim("fact", (a, b), atom, negated, when,
                                     condition=conditional or other_point
                                     or (hypothetical and not any(x.kind == "action" for x in claims)),
-                                    planned=planned_here and not in_goal, goal=in_goal and "goal" in marks))
+                                    planned=(planned_here or restates) and not in_goal, goal=in_goal and bool(marks & {"goal", "goal-reached"})))
                 subject = _subject(atom)
             elif self._looks_like_step(c):
                 gap = True

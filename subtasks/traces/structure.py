@@ -37,7 +37,7 @@ RESTART = re.compile(
     r"re-?check|re-?evaluate|re-?verify|go\s+back|go\s+through|walk\s+through|outline|list|write|"
     r"try\s+again|verify|check|confirm|double-check|simulate|re-?do|test|go\s+over)\b(?![^.]*\b(?:it|this|that)\s+(?:again|step))|"
     r"back\s+to\s+the\s+(?:initial|original|start|beginning)|(?:try|consider)\s+(?:another|a\s+different)\s+"
-    r"(?:approach|way|plan|order|sequence)|another\s+approach|step\s+by\s+step|the\s+(?:plan|steps)\s+(?:is|are|would\s+be)|"
+    r"(?:approach|way|plan|order|sequence)|(?:another|an|alternative)\s+(?:approach|way|plan)\s*:|another\s+approach|alternatively\s*,?\s*(?:let|we|i)\b|step\s+by\s+step|the\s+(?:plan|steps)\s+(?:is|are|would\s+be)|"
     r"(?:plan|steps|sequence)\s*:)")
 RETRACTION = re.compile(
     r"(?:^|[\s,.;:(\-])(?:wait|no\s*,|nope|oops|hmm+|actually|correction|sorry|scratch\s+that|i\s+mean|"

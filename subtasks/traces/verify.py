@@ -148,10 +148,14 @@ class _Replay:
                 if hypothetical or c.planned:
                     rec["context"] = "hypothetical" if hypothetical else "planned"
                     referenced = referenced or bool(c.reference)
-                    if sketch_ended or (self.lost and branch is None):
+                    if sketch_ended:
                         continue
                     a = self.task.action_index[c.value]
-                    start = branch if branch is not None else self.main.copy()
+                    # a lost line still gives branches from the initial state after a restart
+                    start = branch if branch is not None else self.main.copy() if not self.lost \
+                        else Line(self.init) if self.restart else None
+                    if start is None:
+                        continue
                     placed = self._place(a, start, restart=self.restart and branch is None,
                                          alternates=self.alternates if branch is None else [])
                     if placed is not None:
