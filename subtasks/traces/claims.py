@@ -90,6 +90,8 @@ _GOAL_STOP = re.compile(r"^(?:so|which|because|since|meaning|i\.?e|then|thus|but
                         r"currently|initially|right\s+now|at\s+the\s+moment)\b")
 _CONDITIONAL = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also)\b[\s,]*)*"
                           r"(?:if|unless|whether|when|once|assuming|suppose|supposing|provided|in\s+case)\b")
+_PRE_LABEL = re.compile(r"^(?:pre|pre-?conditions?|requires|requirements?|needs)\b")
+_POST_LABEL = re.compile(r"^(?:post|post-?conditions?|effects?|result|after|afterwards?)\b")
 _AFTER = re.compile(r"^(?:after|once|upon)\b")
 _BARE_GERUND = re.compile(r"^\w+ing\b")
 _OPENER_WORDS = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also|yes|no|hmm+|actually)\b[\s,]*)+")
@@ -97,9 +99,9 @@ _AT_MOMENT = re.compile(r"^(?:when|while|before|upon|to|for|in\s+order\s+to)\s+"
 _AT_POINT = re.compile(r"^(?:after|once|when|until|upon)\s+")
 _RESTATES = re.compile(r"^[\W_]*(?:so|that\s+is|that\s+means|i\.?e\.?|which\s+means|meaning|in\s+other\s+words)\b")
 _CURRENT = re.compile(r"\b(?:currently|right\s+now|at\s+the\s+moment|now|initially|initial|start|starting|"
-                      r"step\s*\d|first|unstack\w*|pick\w*|put\w*|stack\w*)\b")
+                      r"step\s*\d|first|after\s+step)\b")
 _GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b")
-_WHY = re.compile(r"\b(?:because|since|given\s+that|as\s+long\s+as)\b\s*")
+_WHY = re.compile(r"\b(?:because|since|given\s+that)\b\s*")
 _NOW = re.compile(r"^(?:after|afterwards|then|now|next|so\s+now|and\s+now|once\s+done|as\s+a\s+result|"
                   r"this\s+(?:makes|leaves)|which\s+(?:makes|leaves))\b")
 _JUSTIFIES = re.compile(r"\b(?:allowed|possible|valid|legal|okay|ok|fine|works?|permitted|applicable)\b")
@@ -137,6 +139,10 @@ class ClaimReader:
         self.style = style
         self.rd: StepReader = task_reader(task, style, templates)
         self.names = self.rd.r.names  # PDDL object -> its name in words
+        names = sorted(self.rd.object_by_name, key=len, reverse=True)
+        self._object_names = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w-])") \
+            if names and self.rd.nl else None
+        self._named = None
         # An action's name written as one word ("pickup", "putdown"): read as its words ("pick up").
         self._spaced = {re.sub(r"[-_]", "", n): n.replace("-", " ").replace("_", " ")
                         for n in self.rd.arity_action if re.search(r"[-_]", n)}
@@ -235,13 +241,18 @@ class ClaimReader:
             why = _WHY.search(c)
             if why and not _BEFORE.match(c):
                 c = c[why.end():].strip()  # "that's allowed because blue is clear"
-            colon = prev_sep == ":" and action_before and not now_here
-            if last_action and (colon or _BEFORE.match(c) or why):
+            # "Unstack A from B: A is clear" may list preconditions or effects: judged in either
+            # state (the line's "either"); "Pre:", "because", "requires" state the preconditions.
+            if _PRE_LABEL.match(norm) and last_action:
                 before = True
-                self._colon_list = self._colon_list or colon
+            elif _POST_LABEL.match(norm):
+                before = False
+            elif last_action and (_BEFORE.match(c) or why):
+                before = True
             elif not claims and (_BEFORE.match(c) or why) and (carry_before or after_action):
                 before = True  # "That's allowed because ...": the preconditions of the action before
             c = _BEFORE.sub("", c).strip()
+            self._named = self._last_object(low[:a - start])
             got = self._action(c, last_action or self._last_action)
             if got is not None:
                 action, negated, reference = got
@@ -322,12 +333,23 @@ class ClaimReader:
         return None
 
     def _resolve_it(self, c: str, last_action: str | None) -> str | None:
-        if not last_action or not re.search(r"\bit\b", c):
+        """"it": the object last named before it in its sentence, else the first object of the last action."""
+        if not re.search(r"\bit\b", c):
             return None
-        obj = last_action.strip("()").split()[1:2]
-        if not obj:
+        obj = self._named
+        if obj is None and last_action:
+            obj = (last_action.strip("()").split()[1:2] or [None])[0]
+        if obj is None:
             return None
-        return re.sub(r"\bit\b", self.names.get(obj[0], obj[0]), c, count=1)
+        return re.sub(r"\bit\b", self.names.get(obj, obj), c, count=1)
+
+    def _last_object(self, text: str) -> str | None:
+        if self._object_names is None or not text:
+            return None
+        found = None
+        for m in self._object_names.finditer(text):
+            found = m.group(0)
+        return self.rd.object_by_name.get(found) if found else None
 
     def _looks_like_step(self, c: str) -> bool:
         c = _SUBJECT_MODAL.sub("", _NEGATED.sub("", c).strip()).strip()

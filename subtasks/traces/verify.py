@@ -256,7 +256,7 @@ class _Replay:
             return
         if self.lost:
             return
-        skipped = self._one_step_short(a)
+        skipped = self._one_step_short(a) if s.retraction_at is None else None  # "wait, I can't": judged
         if skipped is not None:
             # "pick up red" left out before "stack red on blue": a step skipped in words, not an error
             self.main = self.main.copy()
