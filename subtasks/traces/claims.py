@@ -124,7 +124,7 @@ def _pieces(low: str, start: int) -> list[tuple[int, int, str]]:
         mask.append(depth)
     out, a = [], 0
     for m in SEPARATORS.finditer(low):
-        if mask[m.start()] == 0 or (m.group(0) == "(" ):
+        if mask[m.start()] == 0:
             out.append((start + a, start + m.start(), m.group(0).strip()))
             a = m.end()
     out.append((start + a, start + len(low), ""))
@@ -162,7 +162,7 @@ class ClaimReader:
     def read(self, text: str) -> list[Sentence]:
         low_all = _lower(text)
         out = []
-        prev_end, carry, after_action, prev_planned, prev_goal, goal_talk = 0, False, False, False, False, False
+        prev_end, after_action, prev_planned, prev_goal, goal_talk = 0, False, False, False, False
         self._last_action = None
         self._either = self._colon_list = False
         for i, (a, b) in enumerate(structure.sentences(text)):
@@ -190,7 +190,6 @@ class ClaimReader:
             prev_goal = "goal" in marks
             if any(c.kind == "action" for c in claims):
                 goal_talk = False
-            carry = self._colon_list if claims else carry and same_line
             prev_end = b
             after_action = bool(claims) and claims[-1].kind == "action" and not claims[-1].negated
             reached = structure.GOAL_REACHED.search(low)
