@@ -47,7 +47,7 @@ def _domain(domain: str | None, instances: Path, data_domain: str):
         for name in _DOMAIN_FILES:
             if (folder / name).is_file():
                 return folder / name
-    base = re.split(r"[_\-]", data_domain.lower())[0]
+    base = re.split(r"[_\-/]", data_domain.lower())[0]
     if (DOMAINS_DIR / f"{base}.pddl").is_file():
         return base
     raise UserError(f"{instances}: no domain file (generated_domain.pddl or domain.pddl) beside the "
