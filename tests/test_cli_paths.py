@@ -52,6 +52,9 @@ CASES = {
     ("rescore", "--out"): (lambda p, d: ["rescore", "planbench", str(d / "results.json"), "--instances",
                                          str(d), "--out", p],
                            ["widthbench.subtasks.rescore.rescore"]),
+    ("traces", "--out"): (lambda p, d: ["traces", str(d), "--out", p],
+                          ["widthbench.commands.traces.run_traces",
+                           "widthbench.subtasks.traces.sources.planbench_traces"]),
 }
 
 BAD = ("a file", "under a file", "unwritable")

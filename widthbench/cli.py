@@ -33,6 +33,7 @@ COMMANDS = [
     "report",
     "solve",
     "rescore",
+    "traces",
     "export",
     "prompts",
 ]

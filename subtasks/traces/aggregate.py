@@ -1,0 +1,68 @@
+"""Per-cell aggregates of verified traces (docs/traces.md, "Aggregates").
+
+`summarise_traces(records)` reads records that carry a ``trace`` field (`verify.verify_trace`) and
+groups them by cell: the record's ``subtask`` and ``mode`` (a PlanBench entry: its task and
+"planbench"). Per cell and for the whole run:
+
+- ``traces``, ``with_error`` and ``share_with_error`` (a first error found);
+- ``state_tracking_accuracy``: facts judged right / facts judged (withdrawn ones left out);
+- ``coverage``: the mean share of a trace's sentences that yielded a claim;
+- ``error_start_by_step``: how many first errors came after 0, 1, 2, ... actions of their line;
+- ``first_error_kinds``: first errors by kind;
+- ``recovered`` (a first error, yet the final answer right), ``carried`` (a first error and the final
+  answer wrong), ``unknown_verdict`` (a first error, no verdict given), and ``wrong_without_error``
+  (the answer wrong with no error found in the thinking).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+
+def cell_of(record: dict) -> str:
+    sub = record.get("subtask") or record.get("task") or "traces"
+    mode = record.get("mode") or ("planbench" if "instance_id" in record and "subtask" not in record else "")
+    return f"{sub} | {mode}" if mode else str(sub)
+
+
+def _summary(traces: list[dict]) -> dict:
+    with_error = [t for t in traces if t.get("first_error")]
+    right = wrong = 0
+    for t in traces:
+        for c in t.get("claims", ()):
+            if c.get("kind") == "fact":
+                right += c.get("verdict") == "right"
+                wrong += c.get("verdict") == "wrong"
+    steps = Counter(len(t["first_error"].get("actions", ())) for t in with_error)
+    kinds = Counter(t["first_error"]["kind"] for t in with_error)
+    return {
+        "traces": len(traces),
+        "with_error": len(with_error),
+        "share_with_error": round(len(with_error) / len(traces), 4) if traces else None,
+        "claims": sum(len(t.get("claims", ())) for t in traces),
+        "checked": sum(t.get("checked", 0) for t in traces),
+        "facts_judged": right + wrong,
+        "state_tracking_accuracy": round(right / (right + wrong), 4) if right + wrong else None,
+        "coverage": round(sum(t.get("coverage", 0.0) for t in traces) / len(traces), 4) if traces else None,
+        "error_start_by_step": {str(k): steps[k] for k in sorted(steps)},
+        "first_error_kinds": dict(sorted(kinds.items())),
+        "recovered": sum(1 for t in with_error if t.get("final_answer_correct") is True),
+        "carried": sum(1 for t in with_error if t.get("final_answer_correct") is False),
+        "unknown_verdict": sum(1 for t in with_error if t.get("final_answer_correct") is None),
+        "wrong_without_error": sum(1 for t in traces if not t.get("first_error")
+                                   and t.get("final_answer_correct") is False),
+    }
+
+
+def summarise_traces(records) -> dict:
+    """``{"cells": {cell: summary}, "run": summary}`` over the records that hold a ``trace`` field
+    (the summary's keys: module docstring)."""
+    cells: dict[str, list[dict]] = {}
+    every = []
+    for rec in records:
+        t = rec.get("trace")
+        if not isinstance(t, dict):
+            continue
+        cells.setdefault(cell_of(rec), []).append(t)
+        every.append(t)
+    return {"cells": {k: _summary(v) for k, v in sorted(cells.items())}, "run": _summary(every)}

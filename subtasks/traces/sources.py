@@ -1,0 +1,105 @@
+"""Traces read from a PlanBench result file (``reasoning_content``) and verified (`widthbench traces`).
+
+A PlanBench result file (``{"task", "domain", "instances": [...]}``) whose answers hold the model's
+thinking in ``response_object.choices[0].message.reasoning_content`` (DeepSeek-R1's API) or in an
+instance's own ``reasoning_content`` / ``reasoning``; a chain-of-thought answer without thinking
+(GPT-4's state-tracking answers) is its ``llm_raw_response``. The problem is ``instance-N.pddl`` in
+the ``--instances`` folder; the domain is ``--domain`` (a name or a file), else the domain file beside
+the instances or in their parent folder, else the built-in domain the file's ``domain`` names
+("blocksworld_3" -> blocksworld). The final answer of a plan-generation file is judged on the engine
+(the flexible plan reader, then the plan executed); for other tasks it is PlanBench's verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from widthbench.errors import ParseError, UserError
+from widthbench.planners.strips import DOMAINS_DIR, Task, execute_plan, load_task
+from widthbench.subtasks import flexible
+from widthbench.subtasks.rescore import _planbench_verdict, _style
+from widthbench.subtasks.traces.verify import verify_trace
+
+_DOMAIN_FILES = ("generated_domain.pddl", "domain.pddl")
+
+
+def thinking_of(inst: dict) -> tuple[str | None, str]:
+    """(the trace, where it came from) of one PlanBench entry; None when it holds no trace."""
+    try:
+        msg = inst["response_object"]["choices"][0]["message"]
+        for key in ("reasoning_content", "reasoning"):
+            if isinstance(msg.get(key), str) and msg[key].strip():
+                return msg[key], key
+    except (KeyError, IndexError, TypeError):
+        pass
+    for key in ("reasoning_content", "reasoning"):
+        if isinstance(inst.get(key), str) and inst[key].strip():
+            return inst[key], key
+    return None, ""
+
+
+def _domain(domain: str | None, instances: Path, data_domain: str):
+    if domain:
+        return domain
+    for folder in (instances, instances.parent):
+        for name in _DOMAIN_FILES:
+            if (folder / name).is_file():
+                return folder / name
+    base = re.split(r"[_\-/]", data_domain.lower())[0]
+    if (DOMAINS_DIR / f"{base}.pddl").is_file():
+        return base
+    raise UserError(f"{instances}: no domain file (generated_domain.pddl or domain.pddl) beside the "
+                    f"instances or in their parent, and {data_domain!r} names no built-in domain: give --domain")
+
+
+def planbench_traces(path: str | Path, instances: str | Path, domain: str | None = None,
+                     chain_of_thought: bool = False) -> list[dict]:
+    """One record per entry with a trace: ``{"file", "instance_id", "task", "source", "style",
+    "final_answer_correct", "trace"}``. ``chain_of_thought``: entries without thinking are verified on
+    their answer (``llm_raw_response``)."""
+    p, folder = Path(path), Path(instances)
+    if not p.is_file():
+        raise UserError(f"result file not found: {p}")
+    if not folder.is_dir():
+        raise UserError(f"instances folder not found: {folder}")
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise UserError(f"{p}: not a PlanBench result file (not JSON: {str(exc).splitlines()[0]})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("instances"), list):
+        raise UserError(f"{p}: not a PlanBench result file (no 'instances' list)")
+    dom = _domain(domain, folder, str(data.get("domain", "")))
+    task_name = str(data.get("task", ""))
+    out = []
+    for i, inst in enumerate(data["instances"]):
+        if not isinstance(inst, dict) or "instance_id" not in inst:
+            raise UserError(f"{p}: entry {i} has no 'instance_id'")
+        text, source = thinking_of(inst)
+        if text is None and chain_of_thought and isinstance(inst.get("llm_raw_response"), str):
+            text, source = inst["llm_raw_response"], "llm_raw_response"
+        if text is None:
+            continue
+        prob = folder / f"instance-{inst['instance_id']}.pddl"
+        if not prob.is_file():
+            raise UserError(f"{p}: entry {i}: {prob} not found")
+        task = load_task(dom, prob)
+        style = _style(inst.get("query", ""))
+        correct = _final_verdict(task, task_name, inst, style)
+        out.append({"file": str(p), "instance_id": inst["instance_id"], "task": task_name, "source": source,
+                    "style": style, "final_answer_correct": correct,
+                    "trace": verify_trace(task, text, style=style, templates="planbench",
+                                          final_answer_correct=correct)})
+    return out
+
+
+def _final_verdict(task: Task, task_name: str, inst: dict, style: str) -> bool | None:
+    if task_name.startswith(("task_1", "t1")):
+        answer = inst.get("llm_raw_response") or ""
+        try:
+            plan = flexible.read_plan(task, answer, style, "planbench").value
+        except ParseError:
+            return None  # the answer does not read: not judged (counted apart, never as wrong)
+        return execute_plan(task, plan).valid
+    return _planbench_verdict(inst)

@@ -1,0 +1,120 @@
+"""The structure of a reasoning trace: sentences and the words that mark lines of reasoning.
+
+A trace is cut into sentences (`sentences`: a line break, or ``.`` ``!`` ``?`` before white space,
+outside brackets), each with its character span in the trace. `marks` names what a sentence does to
+the line of reasoning it stands in (docs/traces.md, "Structure"):
+
+- ``restart``: "let me start over", "from the beginning", "let me retrace", "let me check each
+  step": the next action is taken from the initial state again;
+- ``retraction``: "wait, no", "actually", "that's wrong", "I can't": the claims just before it (up to
+  `RETRACTION_WINDOW` sentences, and the ones before the marker in its own sentence) are withdrawn;
+  a withdrawn wrong claim is not an error, and the correction that follows is checked as any claim;
+- ``hypothetical``: "if I unstack A, ...", "suppose", "what if": the sentence's actions are applied to
+  a copy of the state; facts before its first action are conditions (not claims), facts after it
+  are judged in the hypothetical state, never against the main line;
+- ``question``: a sentence ending in "?": nothing in it is asserted;
+- ``goal``: the goal stated ("the goal is to have ...", "my goal is"); ``goal-reached``: "the goal
+  is achieved"; ``intent``: what should, must or needs to be (the plan's aim, not the state);
+- ``initial``: the initial state stated ("initially", "the initial conditions");
+- ``elsewhere``: the state after some other point ("after step 2", "after all these"): its facts
+  are not judged, and the line is not known until an action places it.
+
+The markers are words of English reasoning, not of any domain: the same rules read every domain.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: How many sentences after a wrong claim a retraction may still withdraw it.
+RETRACTION_WINDOW = 4
+
+_OPENER = r"^[\W_]*(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|right|oh|also|or|maybe|perhaps|" \
+          r"alternatively|wait|no|yes)\b[\s,.!:;-]*)*"
+RESTART = re.compile(
+    r"\b(?:start(?:ing)?\s+(?:over|again|afresh|from\s+scratch)|from\s+the\s+(?:beginning|start)\b(?!\s+of)|"
+    r"(?:let\s+me|let's|i'll|i\s+will|i\s+should)\s+(?:re-?trace|redo|re-?start|re-?think|re-?examine|"
+    r"re-?check|re-?evaluate|re-?verify|go\s+back|go\s+through|walk\s+through|outline|list|write|"
+    r"try\s+again|verify|check|confirm|double-check|simulate|re-?do|test|go\s+over)\b(?![^.]*\b(?:it|this|that)\s+(?:again|step))|"
+    r"back\s+to\s+the\s+(?:initial|original|start|beginning)|(?:try|consider)\s+(?:another|a\s+different)\s+"
+    r"(?:approach|way|plan|order|sequence)|(?:another|an|alternative)\s+(?:approach|way|plan)\s*:|another\s+approach|alternatively\s*,?\s*(?:let|we|i)\b|step\s+by\s+step|the\s+(?:plan|steps)\s+(?:is|are|would\s+be)|"
+    r"(?:plan|steps|sequence)\s*:)")
+RETRACTION = re.compile(
+    r"(?:^|[\s,.;:(\-])(?:wait|no\s*,|nope|oops|hmm+|actually|correction|sorry|scratch\s+that|i\s+mean|"
+    r"not\s+(?:right|correct|possible|allowed|valid|true)|(?:is|was|that's|that\s+is|this\s+is)\s+"
+    r"(?:wrong|incorrect|a\s+mistake|invalid|impossible|not\s+right)|mistake|i\s+made\s+an\s+error|"
+    r"can'?t|cannot|can\s+not|couldn'?t|doesn'?t\s+work|won'?t\s+work|isn'?t\s+possible|"
+    r"that\s+(?:won't|doesn't|can't)|no\s+longer\s+(?:possible|valid))\b")
+HYPOTHETICAL = re.compile(_OPENER + r"(?:if|suppose|supposing|assume|assuming|what\s+if|let's\s+say|let\s+us\s+say|"
+                          r"say|imagine|in\s+case|when\s+i\s+try|should\s+i)\b")
+GOAL = re.compile(r"\b(?:goal|goals|objective|target)\b[^.]{0,40}?\b(?:is|are|was|says|states|requires|"
+                  r"wants|needs|to\s+have|:)|\bmy\s+goal\b|\bi\s+(?:want|need)\s+to\s+have\b")
+GOAL_REACHED = re.compile(r"\b(?:goal|goals)\b[^.]{0,30}?\b(?:is|are|has\s+been|have\s+been|now)?\s*"
+                          r"(?:achieved|reached|met|satisfied|accomplished|done|complete[d]?)\b")
+INTENT = re.compile(r"\b(?:should|must|needs?\s+to|have\s+to|has\s+to|want|wants|ought|would|will|'ll|"
+                    r"final|eventually|end\s+up|desired|required|requires|target|supposed|aim|so\s+that|"
+                    r"in\s+order|to\s+get|to\s+make|to\s+have|to\s+achieve|goal|goals)\b")
+INITIAL = re.compile(r"\b(?:initial|initially|originally|at\s+the\s+(?:start|beginning)|to\s+start\s+with|"
+                     r"starting\s+state|start\s+state|in\s+the\s+beginning)\b")
+ELSEWHERE = re.compile(r"\b(?:after|before|at|in|from)\s+(?:steps?|actions?|moves?)\s+(?:\d|one|two|three|four|five)|"
+                       r"\bafter\s+(?:all|these|those|the\s+(?:first|above|previous))\b")
+PAST = re.compile(r"\b(?:was|were|had|did|used\s+to|before|previously|earlier|originally)\b")
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """The (start, end) spans of the sentences of ``text``, in order, white space trimmed."""
+    out = []
+    for line in re.finditer(r"[^\n]+", text):
+        start, depth = line.start(), 0
+        s = line.group(0)
+        for i, ch in enumerate(s):
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth = max(0, depth - 1)
+            elif ch in ".!?" and depth == 0 and (i + 1 == len(s) or s[i + 1].isspace()):
+                # "1." opening a numbered line ends no sentence
+                if ch == "." and re.fullmatch(r"\s*(?:step\s*)?\d+", s[start - line.start():i], re.I):
+                    continue
+                out.append((start, line.start() + i + 1))
+                start = line.start() + i + 1
+        out.append((start, line.end()))
+    trimmed = []
+    for a, b in out:
+        while a < b and text[a].isspace():
+            a += 1
+        while b > a and text[b - 1].isspace():
+            b -= 1
+        if a < b and re.search(r"[A-Za-z]", text[a:b]):
+            trimmed.append((a, b))
+    return trimmed
+
+
+def marks(low: str) -> frozenset[str]:
+    """What the (lower-case) sentence ``low`` does to the line of reasoning (module docstring)."""
+    out = set()
+    if RESTART.search(low):
+        out.add("restart")
+    if RETRACTION.search(low):
+        out.add("retraction")
+    if HYPOTHETICAL.match(low):
+        out.add("hypothetical")
+    if low.rstrip(" )*_\"'").endswith("?"):
+        out.add("question")
+    if GOAL_REACHED.search(low):
+        out.add("goal-reached")
+    elif GOAL.search(low):
+        out.add("goal")
+    if INTENT.search(low):
+        out.add("intent")
+    if INITIAL.search(low):
+        out.add("initial")
+    if ELSEWHERE.search(low):
+        out.add("elsewhere")
+    return frozenset(out)
+
+
+def retraction_at(low: str) -> int | None:
+    """Where in the sentence the first retraction marker stands (None: none)."""
+    m = RETRACTION.search(low)
+    return m.start() if m else None

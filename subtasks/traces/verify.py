@@ -1,0 +1,364 @@
+"""Verification of a trace's claims against the engine (docs/traces.md, "Verification").
+
+Each line of reasoning is replayed on the engine from the state it starts from (the task's initial
+state, or ``initial_state``). An action the trace takes advances the line it belongs to, found in
+this order (`_place`): after "let me start over", the initial state; the current line; an earlier
+point of the current line where the same action was taken (the plan restated: the line rewinds);
+the end of the last hypothetical or planned branch (the model goes on from what it imagined); the
+initial state (a restart without words). When none fits but exactly one applicable action would make it
+applicable, the trace skipped that step in words ("stack red on blue" for "pick up red, stack it on
+blue"): both are taken, no error. When none fits and the line was followed, the action is an
+error (its unmet preconditions are the truth); when the line was lost (a step that did not read,
+an action that failed before, or a fact wrong now but right after one applicable action when
+a sentence that read as nothing stands since the last action: a step taken in words that did not
+read), nothing is judged until an action places it again.
+
+Which line the trace is on is not guessed: the other candidates (the initial state after a restart,
+the end of a hypothetical or planned branch) go along with each action that applies in them too (at most
+`MAX_AGE` actions), and are dropped when one does not; an action that fails in the current line is taken in a candidate
+where it applies. A fact is judged in its line's state (``when="before"``: the state before the action it justifies);
+after a restart, an "initially" sentence or a hypothetical, the facts until the next action may be
+about the initial or the imagined state too, and are wrong only when wrong in every one of them.
+Facts of a hypothetical's if-part, facts the trace plans ("should be") and questions are read but
+not judged; an action considered ("if I ...") or planned ("I need to ...") is followed in a branch
+of its own and is never a precondition error (it is not taken). A goal listed ("the goal is to have ...") is judged against the task's goal; "the goal is
+reached" against the state.
+
+A wrong claim is held back for `structure.RETRACTION_WINDOW` sentences: a retraction in that window
+withdraws it (verdict "retracted", not an error; a withdrawn action is undone), else it is an error.
+Error kinds: ``initial-state`` (a fact of the initial state misstated), ``false-fact`` (asserted,
+false in the state), ``denied-fact`` (denied, true in the state), ``precondition`` (an action taken
+whose preconditions fail), ``goal`` (the goal misstated, or said reached when it is not).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from widthbench.planners.strips import Task, applicable_actions, successor
+from widthbench.subtasks.traces import structure
+from widthbench.subtasks.traces.claims import Claim, Sentence, reader
+
+MAX_ALTERNATES = 4  # other lines kept as candidates at once
+MAX_AGE = 2  # actions a candidate goes along with before it is dropped
+KINDS = ("initial-state", "false-fact", "denied-fact", "precondition", "goal")
+
+
+@dataclass(slots=True)
+class Line:
+    """One line of reasoning: the state reached, the actions taken and the state before each."""
+
+    state: int
+    actions: list = field(default_factory=list)
+    befores: list = field(default_factory=list)
+    age: int = 0  # as a candidate: actions taken in the current line since it was imagined
+
+    def copy(self) -> "Line":
+        return Line(self.state, list(self.actions), list(self.befores), self.age)
+
+    def apply(self, action) -> None:
+        self.befores.append(self.state)
+        self.actions.append(str(action))
+        self.state = (self.state & ~action.dele) | action.add
+
+
+@dataclass(slots=True)
+class _Pending:
+    record: dict  # the claim's output record (its verdict changes)
+    error: dict
+    sentence: int
+    undo: tuple | None  # (main line, alternates) before a wrong action
+    fact: tuple | None = None  # (atom, negated) of a wrong fact
+    step: int = 0  # actions of its line when claimed
+
+
+class _Replay:
+    def __init__(self, task: Task, init: int):
+        self.task = task
+        self.init = init
+        self.main = Line(init)
+        self.alternates: list[Line] = []  # other states the next facts may be about
+        self.unread = False  # a sentence without claims since the last action placed
+        self.last_before: int | None = None  # the state before the last action taken
+        self.last_line: Line | None = None
+        self.restart = False
+        self.lost = False
+        self.initial_sentence = False
+        self.pending: list[_Pending] = []
+        self.errors: list[dict] = []
+        self.records: list[dict] = []
+
+    # ---------------------------------------------------------------- judging
+
+    def atom_true(self, atom: str, state: int) -> bool:
+        i = self.task.atom_index.get(atom)
+        if i is not None:
+            return bool(state >> i & 1)
+        return atom in self.task.static_atoms
+
+    def error(self, rec: dict, kind: str, claim: Claim, text: str, claimed: str, truth: str,
+              line: Line, s: Sentence, undo: tuple | None = None) -> None:
+        rec["verdict"] = "wrong"
+        err = {"kind": kind, "span": list(claim.span), "quote": text[claim.span[0]:claim.span[1]].strip(),
+               "claimed": claimed, "truth": truth, "actions": list(line.actions)}
+        fact = (claim.value, claim.negated) if claim.kind == "fact" and not claim.goal else None
+        self.pending.append(_Pending(rec, err, s.index, undo, fact, len(line.actions)))
+
+    def settle(self, s: Sentence | None) -> None:
+        """Withdraw the pending errors a retraction in ``s`` reaches; confirm those out of reach."""
+        keep = []
+        for p in self.pending:
+            if s is not None and s.retraction_at is not None and s.index - p.sentence <= structure.RETRACTION_WINDOW \
+                    and (p.sentence < s.index or p.error["span"][1] <= s.retraction_at):
+                p.record["verdict"] = "retracted"
+                if p.undo is not None:
+                    self.main, self.alternates = p.undo[0], list(p.undo[1])
+                    self.lost = False
+                continue
+            if s is None or s.index - p.sentence > structure.RETRACTION_WINDOW:
+                self.errors.append(p.error)
+                continue
+            keep.append(p)
+        self.pending = keep
+
+    # ---------------------------------------------------------------- sentences
+
+    def sentence(self, s: Sentence, text: str) -> None:
+        self.settle(s)
+        if not s.claims:
+            self.unread = True
+        if "restart" in s.marks:
+            self.restart = True
+            self.alternates = [Line(self.init)]
+        if "initial" in s.marks:
+            self.alternates.append(Line(self.init))
+        hypothetical = "hypothetical" in s.marks
+        question = "question" in s.marks
+        branch: Line | None = None
+        sketch_ended = False  # a planned branch that skipped a step: followed no further
+        referenced = False  # "after unstacking A, ...": the facts after it are about that point
+        last_before, last_line = self.last_before, self.last_line  # the state before the last action
+        for c in s.claims:
+            rec = {"kind": c.kind, "span": list(c.span), "claimed": _claimed(c), "verdict": "unchecked",
+                   "context": "main"}
+            self.records.append(rec)
+            if c.kind == "action":
+                if c.negated or question:
+                    continue
+                if hypothetical or c.planned:
+                    rec["context"] = "hypothetical" if hypothetical else "planned"
+                    referenced = referenced or bool(c.reference)
+                    if sketch_ended:
+                        continue
+                    a = self.task.action_index[c.value]
+                    # a lost line still gives branches from the initial state after a restart
+                    start = branch if branch is not None else self.main.copy() if not self.lost \
+                        else Line(self.init) if self.restart else None
+                    if start is None:
+                        continue
+                    placed = self._place(a, start, restart=self.restart and branch is None,
+                                         alternates=self.alternates if branch is None else [])
+                    if placed is not None:
+                        if c.reference == "at" and self.main.actions and self.main.actions[-1] == c.value:
+                            self._restated(len(self.main.actions) - 1, self.main.befores[-1])  # "so unstacking is allowed"
+                        branch = placed.copy()
+                        if c.reference != "after":  # "after X-ing" is no action the next facts justify
+                            last_before, last_line = branch.state, branch
+                        rec["verdict"] = "right"
+                        branch.apply(a)
+                    else:
+                        # an action considered ("if I ...") or planned is taken in no line: one that
+                        # cannot be placed is no error, and the branch is followed no further
+                        branch, sketch_ended = None, True
+                    continue
+                self.action(c, rec, text, s)
+                last_before, last_line = (self.main.befores[-1] if self.main.befores else None), self.main
+                continue
+            if c.condition or question or (c.planned and not c.goal) or "elsewhere" in s.marks:
+                continue
+            if c.kind == "goal-reached":
+                states = [self.main.state] + [x.state for x in self.alternates]
+                if self.lost:
+                    continue
+                ok = any(self.task.goal & st == self.task.goal for st in states)
+                rec["verdict"] = "right" if ok else "wrong"
+                if not ok:
+                    self.error(rec, "goal", c, text, "the goal is reached",
+                               "unmet goal: " + " ".join(self._atoms(self.task.goal & ~self.main.state)), self.main, s)
+                continue
+            if c.goal:
+                if c.negated:
+                    continue
+                i = self.task.atom_index.get(c.value)
+                ok = i is not None and bool(self.task.goal >> i & 1)
+                rec["verdict"], rec["context"] = ("right" if ok else "wrong"), "goal"
+                if not ok:
+                    self.error(rec, "goal", c, text, f"goal {c.value}",
+                               "the goal is " + " ".join(self._atoms(self.task.goal)), self.main, s)
+                continue
+            # a fact of a state
+            if c.when == "before":
+                if last_before is None or last_line is None:
+                    continue
+                lines = [Line(last_before, last_line.actions[:-1])]
+            elif (hypothetical or referenced) and branch is not None and not sketch_ended:
+                lines, rec["context"] = [branch], "hypothetical"
+            elif referenced or (hypothetical and any(x.kind == "action" for x in s.claims)):
+                continue  # about a point of a plan or a hypothetical that could not be placed
+            elif c.when == "either" and not self.lost and self.main.befores:
+                lines = [self.main, Line(self.main.befores[-1], self.main.actions[:-1])] + self.alternates
+            else:
+                if self.lost and not self.alternates:
+                    continue
+                lines = ([] if self.lost else [self.main]) + self.alternates
+                if "initial" in s.marks:
+                    lines = [Line(self.init)] + lines
+            holds = [self.atom_true(c.value, ln.state) for ln in lines]
+            ok = any(h != c.negated for h in holds)
+            if not ok and self.unread and lines and lines[0] is self.main and self._silent_step(c):
+                self.lost, self.alternates = True, []  # a step taken in words that did not read
+                continue
+            rec["verdict"] = "right" if ok else "wrong"
+            if not ok:
+                ln = lines[0]
+                initial = not ln.actions or "initial" in s.marks
+                kind = "initial-state" if initial else "denied-fact" if c.negated else "false-fact"
+                truth = f"{c.value} holds" if holds[0] else f"{c.value} is false"
+                self.error(rec, kind, c, text, _claimed(c), truth, ln, s)
+        if branch is not None:
+            self.alternates.append(branch.copy())
+        if "elsewhere" in s.marks:
+            self.lost, self.alternates = True, []
+        if s.gap:
+            self.lost = True  # a step that did not read: the state is not known until an action places it
+        self.last_before, self.last_line = last_before, last_line
+
+    def action(self, c: Claim, rec: dict, text: str, s: Sentence) -> None:
+        a = self.task.action_index[c.value]
+        line = self._place(a, self.main, self.restart, self.alternates)
+        if line is not None and line is not self.main and len(line.actions) < len(self.main.actions) \
+                and self.main.actions[len(line.actions)] == str(a):
+            self._restated(len(line.actions), line.state)
+        if line is not None:
+            # The other lines the trace may be on go along while the action applies in them too.
+            kept = []
+            for alt in self.alternates:
+                if alt.state & a.pre == a.pre and not alt.state & a.neg_pre and alt.state != line.state \
+                        and alt.age < MAX_AGE:
+                    alt = alt.copy()
+                    alt.apply(a)
+                    alt.age += 1
+                    kept.append(alt)
+            self.main, self.lost, self.restart, self.alternates = line, False, False, kept[-MAX_ALTERNATES:]
+            self.unread = False
+            rec["verdict"] = "right"
+            self.main.apply(a)
+            return
+        if self.lost:
+            return
+        skipped = self._one_step_short(a) if s.retraction_at is None else None  # "wait, I can't": judged
+        if skipped is not None:
+            # "pick up red" left out before "stack red on blue": a step skipped in words, not an error
+            self.main = self.main.copy()
+            self.main.apply(skipped)
+            self.main.apply(a)
+            self.alternates = []
+            return
+        undo = (self.main.copy(), [x.copy() for x in self.alternates])
+        self.error(rec, "precondition", c, text, c.value, self._unmet(a, self.main.state), self.main, s, undo)
+        self.main = self.main.copy()
+        self.main.apply(a)
+        self.lost = True
+
+    def _one_step_short(self, a):
+        """The one action applicable in the main line after which ``a`` applies, if exactly one."""
+        fits = []
+        for b in applicable_actions(self.task, self.main.state):
+            t = successor(self.main.state, b)
+            if t & a.pre == a.pre and not t & a.neg_pre:
+                fits.append(b)
+        return fits[0] if len(fits) == 1 else None
+
+    def _silent_step(self, c: Claim) -> bool:
+        """Whether one action applicable in the main line would make the fact claimed right."""
+        i = self.task.atom_index.get(c.value)
+        if i is None:
+            return False
+        for a in applicable_actions(self.task, self.main.state):
+            if bool(successor(self.main.state, a) >> i & 1) != c.negated:
+                return True
+        return False
+
+    def _restated(self, i: int, before: int) -> None:
+        """Action i of the line is restated: the facts said between its two mentions may be its
+        preconditions (the state before it); those right there are not errors."""
+        for p in list(self.pending):
+            if p.fact is not None and p.step == i + 1 and self.atom_true(p.fact[0], before) != p.fact[1]:
+                p.record["verdict"] = "right"
+                self.pending.remove(p)
+
+    def _place(self, a, line: Line, restart: bool, alternates: list) -> Line | None:
+        """The line in which action ``a`` is taken (module docstring), or None."""
+        def ok(state: int) -> bool:
+            return state & a.pre == a.pre and not state & a.neg_pre
+
+        if restart and ok(self.init):
+            return Line(self.init)
+        if ok(line.state):
+            return line
+        for i in range(len(line.actions) - 1, -1, -1):
+            if line.actions[i] == str(a) and ok(line.befores[i]):
+                return Line(line.befores[i], line.actions[:i], line.befores[:i])
+        for alt in reversed(alternates):
+            if ok(alt.state):
+                return alt.copy()
+        if ok(self.init):
+            return Line(self.init)
+        return None
+
+    def _unmet(self, a, state: int) -> str:
+        unmet = self._atoms(a.pre & ~state)
+        bad = self._atoms(a.neg_pre & state)
+        return "unmet: " + " ".join(unmet + [f"(not {x})" for x in bad])
+
+    def _atoms(self, mask: int) -> list[str]:
+        return [self.task.atoms[i] for i in range(self.task.n_atoms) if mask >> i & 1]
+
+
+def _claimed(c: Claim) -> str:
+    if c.kind == "fact":
+        return f"(not {c.value})" if c.negated else c.value
+    if c.kind == "action" and c.negated:
+        return f"not {c.value}"
+    return c.value
+
+
+def verify_trace(task: Task, text: str, *, style: str, templates: str = "widthbench",
+                 initial_state: int | None = None, final_answer_correct: bool | None = None) -> dict:
+    """The ``trace`` field of a record that holds a reasoning trace (docs/traces.md).
+
+    ``task``: the engine task; ``text``: the thinking (or a chain-of-thought answer); ``style``:
+    "nl" or "pddl", as the prompt was written; ``templates``: the template set of the prompt
+    ("widthbench", "planbench"; a domain no file covers reads its generated templates);
+    ``initial_state``: the state the trace reasons from when it is not the task's initial state
+    (a successor or verification item's state); ``final_answer_correct``: the answer's verdict,
+    kept beside the first error.
+    """
+    text = text or ""
+    sentences = reader(task, style, templates).read(text)
+    replay = _Replay(task, task.init if initial_state is None else initial_state)
+    for s in sentences:
+        replay.sentence(s, text)
+    replay.settle(None)
+    errors = sorted(replay.errors, key=lambda e: e["span"][0])
+    checked = sum(1 for r in replay.records if r["verdict"] != "unchecked")
+    with_claims = sum(1 for s in sentences if s.claims)
+    return {
+        "claims": replay.records,
+        "checked": checked,
+        "coverage": round(with_claims / len(sentences), 4) if sentences else 0.0,
+        "first_error": errors[0] if errors else None,
+        "errors": len(errors),
+        "sentences": len(sentences),
+        "final_answer_correct": final_answer_correct,
+    }

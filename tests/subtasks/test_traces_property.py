@@ -1,0 +1,112 @@
+"""Property tests of the trace verifier (docs/traces.md, "Honest by construction").
+
+Traces written from engine runs (tests/subtasks/traces_gen.py) in both styles, with the renderer's
+sentences and paraphrases, hypotheticals, a retraction and a restart woven in, on Blocksworld,
+Logistics and a Blocksworld whose names are all renamed (generated templates: any domain's words)
+verify with no error and every written claim checked; the same traces with one injected wrong fact,
+action whose preconditions fail, or misstated goal report exactly that error kind, inside the
+injected sentence.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from widthbench.generators import generate
+from widthbench.planners.strips import DOMAINS_DIR, load_task
+from widthbench.subtasks.traces import verify_trace
+
+from tests.subtasks.traces_gen import write_trace
+
+RENAME = {"on": "glim", "ontable": "vosh-floor", "clear": "nubby", "handempty": "palm-free", "holding": "grasping",
+          "pick-up": "hoist", "put-down": "lay", "stack": "perch", "unstack": "unperch"}
+
+
+def _renamed(text: str) -> str:
+    text = re.sub(r"\(\s*([a-z][\w-]*)", lambda m: "(" + RENAME.get(m.group(1), m.group(1)), text)
+    text = re.sub(r"(:action\s+)([a-z][\w-]*)", lambda m: m.group(1) + RENAME.get(m.group(2), m.group(2)), text)
+    return re.sub(r"\b([a-h])\b(?=[\s)])", r"rock\1", text).replace("(define (domain blocksworld)",
+                                                                      "(define (domain rockpile)")
+
+
+@functools.lru_cache(maxsize=None)
+def tasks(domain: str) -> tuple:
+    if domain == "renamed":
+        import tempfile
+        from pathlib import Path
+
+        d = Path(tempfile.mkdtemp(prefix="wb-renamed-"))
+        dom = _renamed((DOMAINS_DIR / "blocksworld.pddl").read_text())
+        (d / "domain.pddl").write_text(dom)
+        out = []
+        for i, inst in enumerate(generate("blocksworld", 3, 5, blocks=4, optimal=False)):
+            prob = _renamed(inst.problem_pddl).replace("(:domain blocksworld)", "(:domain rockpile)")
+            (d / f"p{i}.pddl").write_text(prob)
+            out.append(load_task(d / "domain.pddl", d / f"p{i}.pddl"))
+        return tuple(out)
+    opts = {"blocks": 4} if domain == "blocksworld" else {}
+    return tuple(inst.task() for inst in generate(domain, 3, 3, optimal=False, **opts))
+
+
+CASES = [("blocksworld", "nl", "widthbench"), ("blocksworld", "nl", "planbench"), ("blocksworld", "pddl", "widthbench"),
+         ("logistics", "nl", "widthbench"), ("logistics", "nl", "planbench"), ("logistics", "pddl", "widthbench"),
+         ("renamed", "nl", "widthbench"), ("renamed", "pddl", "widthbench")]
+PROPS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def test_renamed_domain_uses_generated_templates():
+    from widthbench.pddl_domains.render import Renderer
+
+    r = Renderer(tasks("renamed")[0], "nl", "widthbench")
+    assert r.generated and "glim" in r.atom("(glim rocka rockb)")
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000))
+@PROPS
+def test_trace_from_engine_run_has_no_error(domain, style, templates, k, seed):
+    task = tasks(domain)[k]
+    w = write_trace(task, style, templates, seed, steps=4)
+    got = verify_trace(task, w.text, style=style, templates=templates)
+    assert got["first_error"] is None, (w.text, got["first_error"])
+    assert got["errors"] == 0
+    # every claim written was read and judged (none skipped as unreadable)
+    assert got["checked"] >= w.checkable, (w.text, got["checked"], w.checkable)
+    retracted = [c for c in got["claims"] if c["verdict"] == "retracted"]
+    assert len(retracted) <= 1
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@pytest.mark.parametrize("inject", ["fact", "precondition", "goal"])
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), at=st.integers(1, 3))
+@PROPS
+def test_injected_error_is_reported_at_its_span(domain, style, templates, inject, k, seed, at):
+    task = tasks(domain)[k]
+    w = write_trace(task, style, templates, seed, steps=4, inject=inject, at=at, weave=inject != "precondition")
+    assert w.injected is not None  # the generator found such an error for this walk
+    got = verify_trace(task, w.text, style=style, templates=templates)
+    fe = got["first_error"]
+    assert fe is not None, w.text
+    assert fe["kind"] == w.kind, (w.text, fe)
+    a, b = w.injected
+    assert a <= fe["span"][0] and fe["span"][1] <= b, (w.text, fe, w.injected)
+    assert fe["quote"] == w.text[fe["span"][0]:fe["span"][1]].strip()
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000))
+@PROPS
+def test_trace_that_cannot_be_followed_has_low_coverage_not_errors(domain, style, templates, k, seed):
+    """The steps written in words no reader reads ("Then I make my next move."): the facts after
+    them cannot be placed; they are left unjudged, never reported as errors."""
+    task = tasks(domain)[k]
+    full = write_trace(task, style, templates, seed, steps=4, weave=False)
+    hidden = write_trace(task, style, templates, seed, steps=4, weave=False, hide_actions=True)
+    got = verify_trace(task, hidden.text, style=style, templates=templates)
+    assert got["first_error"] is None, (hidden.text, got["first_error"])
+    assert got["coverage"] < verify_trace(task, full.text, style=style, templates=templates)["coverage"]

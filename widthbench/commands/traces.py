@@ -1,0 +1,111 @@
+"""`widthbench traces RUN | FILE.json`: verify the reasoning traces of a run or of a PlanBench result file."""
+
+from __future__ import annotations
+
+HELP = "verify the thinking of a run (items.jsonl) or of a PlanBench result file against the engine"
+DESCRIPTION = (HELP + ". Every trace (a record's 'reasoning', a PlanBench entry's 'reasoning_content') is read "
+               "into claims (actions, facts, the goal) that are judged on the engine; prints per trace the "
+               "claims checked, the coverage and the first error, and per cell (sub-task x mode) the "
+               "state-tracking accuracy, the share of traces with an error, where errors start and how the "
+               "first error relates to the final answer. --out DIR writes traces.jsonl and summary.json "
+               "(docs/traces.md).")
+
+
+def add_arguments(p) -> None:
+    p.add_argument("source", metavar="RUN|FILE.json",
+                   help="a run folder (its items.jsonl) or a PlanBench result file (.json)")
+    p.add_argument("--instances", metavar="DIR",
+                   help="PlanBench file: the folder of its instance-N.pddl files")
+    p.add_argument("--domain", metavar="NAME|FILE",
+                   help="PlanBench file: the domain (default: the domain file beside the instances, else the "
+                        "built-in domain the file names)")
+    p.add_argument("--chain-of-thought", action="store_true",
+                   help="also verify answers that hold no thinking (a chain-of-thought answer)")
+    p.add_argument("--out", metavar="DIR", help="write traces.jsonl and summary.json here")
+    p.add_argument("--quiet", action="store_true", help="print the summary only, not one line per trace")
+
+
+def run(args) -> int:
+    import json
+    from pathlib import Path
+
+    from widthbench.errors import UserError
+    from widthbench.runfiles import check_output_dir
+    from widthbench.subtasks.traces import summarise_traces
+    from widthbench.subtasks.traces.report import summary_lines, trace_line
+    from widthbench.subtasks.traces.sources import planbench_traces
+
+    if args.out:
+        check_output_dir(args.out, "--out")
+    src = Path(args.source)
+    if src.is_dir():
+        records = run_traces(src, chain_of_thought=args.chain_of_thought)
+    elif src.is_file():
+        if not args.instances:
+            raise UserError(f"{src}: a PlanBench result file needs --instances DIR")
+        records = planbench_traces(src, args.instances, args.domain, args.chain_of_thought)
+    else:
+        raise UserError(f"not found: {src} (a run folder or a PlanBench result file)")
+    summary = summarise_traces(records)
+    if any(r.get("simulated") for r in records):
+        summary["simulated"] = True
+    if not args.quiet:
+        for rec in records:
+            print(trace_line(rec))
+    for line in summary_lines(summary):
+        print(line)
+    if args.out:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        with open(out / "traces.jsonl", "w", encoding="utf-8") as f:
+            for rec in records:
+                f.write(json.dumps(rec) + "\n")
+        (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+        print(f"wrote {out}/traces.jsonl and {out}/summary.json")
+    return 0
+
+
+def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
+    """One record per thinking trace of a run: the run record's identity fields and its ``trace``.
+
+    The task of each record is rebuilt from its prompt (the prompt reader of the simulated models,
+    which reads every widthbench prompt back into its task and state); a record holding several
+    replies gives one trace per reply that thinks."""
+    from pathlib import Path
+
+    from widthbench.errors import ParseError, UserError
+    from widthbench.simulated import Simulator
+    from widthbench.subtasks.run import read_records
+    from widthbench.subtasks.traces import verify_trace
+
+    items = Path(run_dir) / "items.jsonl"
+    if not items.is_file():
+        raise UserError(f"{run_dir}: no items.jsonl (not a run folder)")
+    reader = Simulator().reader
+    out = []
+    for rec in read_records(run_dir):
+        prompts = rec.get("prompt")
+        texts = rec.get("reasoning")
+        answers = rec.get("raw_answer")
+        if isinstance(prompts, list) and prompts and isinstance(prompts[0], dict):
+            prompts, texts, answers = [prompts], [texts], [answers]
+        for k, (messages, text) in enumerate(zip(prompts or [], texts or [None] * len(prompts or []))):
+            if not text and chain_of_thought:
+                text = (answers or [None] * (k + 1))[k]
+            if not isinstance(text, str) or not text.strip():
+                continue
+            try:
+                q = reader.read(list(messages))
+                task = q.task if q is not None and q.family == "subtask" else None
+            except (ValueError, ParseError, UserError):
+                task = None
+            keys = {key: rec.get(key) for key in ("subtask", "item_id", "mode", "style", "thinking", "model",
+                                                   "simulated", "correct")}
+            if len(prompts) > 1:
+                keys["reply"] = k
+            if task is None:
+                out.append({**keys, "trace": None, "trace_error": "the prompt could not be read back into a task"})
+                continue
+            out.append({**keys, "trace": verify_trace(task, text, style=q.style, templates=q.renderer.templates,
+                                                      final_answer_correct=rec.get("correct"))})
+    return out
