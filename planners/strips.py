@@ -718,12 +718,27 @@ def _plan_schema(dom: Domain, s: Schema) -> _SchemaPlan:
                        ors, adds, pre, neg, dele)
 
 
+class _PlanHolder:
+    """The join plans of a domain, held in its views cache. A pickled domain (sent to a worker
+    process) carries an empty holder: the plans hold functions and are made again on first use."""
+
+    __slots__ = ("plans",)
+
+    def __init__(self):
+        self.plans = None
+
+    def __reduce__(self):
+        return (_PlanHolder, ())
+
+
 def _domain_plans(dom: Domain) -> tuple[_SchemaPlan, ...]:
-    """The domain's join plans, made once per domain (held in its views cache)."""
-    plans = dom.views.get("strips.ground")
-    if plans is None:
-        plans = dom.views["strips.ground"] = tuple(_plan_schema(dom, s) for s in dom.schemas)
-    return plans
+    """The domain's join plans, made once per domain."""
+    holder = dom.views.get("strips.ground")
+    if holder is None:
+        holder = dom.views["strips.ground"] = _PlanHolder()
+    if holder.plans is None:
+        holder.plans = tuple(_plan_schema(dom, s) for s in dom.schemas)
+    return holder.plans
 
 
 def _reachable_bindings(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, dict]:

@@ -113,3 +113,16 @@ def _tuples(names, arity, limit=4000):
         if len(out) >= limit:
             break
     return out
+
+
+def test_a_grounded_task_pickles_and_its_domain_grounds_again_after():
+    """The executor sends tasks and domains to worker processes: the domain's cached join plans
+    (functions) are left out of the pickle and made again there, with the same task."""
+    import pickle
+
+    need_data()
+    dom_path, probs = next((d, p) for d, p in gd.reference_sets() if "plan-bench/instances/logistics" in str(d))
+    task = strips.load_task(dom_path, probs[0])
+    copy = pickle.loads(pickle.dumps(task))
+    again = strips.load_task(copy.domain, probs[0])
+    assert gd.task_digest(again) == gd.task_digest(task) == gd.task_digest(copy)
