@@ -542,7 +542,7 @@ def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(),
     index = {a: i for i, a in enumerate(atoms)}
     bit = {a: 1 << i for i, a in enumerate(atoms)}
     static_true = sorted(a for a in init_atoms if a[0] in static)
-    actions = []
+    actions, pre_bits = [], []
     for plan in sorted(_domain_plans(dom), key=lambda p: p.schema.name):
         nm, consts, n = plan.schema.name, list(plan.consts), len(actions)
         for args in sorted(found[nm]):
@@ -550,8 +550,10 @@ def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(),
             # preconditions and deletes that are atoms of the task, the adds (all reached)
             ext = list(args) + consts if consts else args
             pre = neg = add = dele = 0
-            for p, g in plan.pre:
-                pre |= bit[(p, g(ext))]
+            pre_idx = sorted({index[(p, g(ext))] for p, g in plan.pre})
+            for i in pre_idx:
+                pre |= 1 << i
+            pre_bits.append(pre_idx)
             for p, g in plan.neg:
                 neg |= bit.get((p, g(ext)), 0)
             for p, g in plan.adds:
@@ -586,7 +588,7 @@ def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(),
         static_atoms=tuple(atom_str(p, a) for p, a in static_true),
         atom_index={s: i for i, s in enumerate(atom_strs)},
         action_index={str(a): a for a in actions},
-        _triggers=_build_triggers(actions, len(atoms)),
+        _triggers=_build_triggers(actions, len(atoms), pre_bits),
     )
     return task
 
@@ -773,10 +775,6 @@ def _reachable_bindings(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, 
     for pred, pats in patterns.items():
         for pos in pats:
             index[(pred, pos)] = {}
-    by_pred_trig: dict[str, list] = {}
-    for plan in plans:
-        for t in plan.triggers:
-            by_pred_trig.setdefault(t[0], []).append((plan, t))
     found: dict[str, set] = {plan.schema.name: set() for plan in plans}
     queue: list = []
 
@@ -831,37 +829,43 @@ def _reachable_bindings(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, 
                 reach.add(a)
                 queue.append(a)
 
-    def join(plan: _SchemaPlan, st: tuple, k: int, ext: list) -> None:
+    def join(plan: _SchemaPlan, st: tuple, k: int, ext: list, allowed: list) -> None:
         if k == len(st):
             finish(plan, ext)
             return
         step = st[k]
         if step.full:
             if (step.predicate, step.atom_args(ext)) in reach_done:
-                join(plan, st, k + 1, ext)
+                join(plan, st, k + 1, ext, allowed)
             return
         cands = index[(step.predicate, step.positions)].get(step.key(ext))
         if not cands:
             return
-        binds, same, types = step.binds, step.same, plan.param_types
+        binds, same = step.binds, step.same
         for args in cands:
             if same and any(args[i] != args[j] for i, j in same):
                 continue
             ok = True
             for pos, slot_ in binds:
                 v = args[pos]
-                if slot_ < plan.n_params and v not in typed(types[slot_])[1]:
+                if v not in allowed[slot_]:
                     ok = False
                     break
                 ext[slot_] = v
             if ok:
-                join(plan, st, k + 1, ext)
+                join(plan, st, k + 1, ext, allowed)
         for _pos, slot_ in binds:
             ext[slot_] = None
 
     def new_ext(plan: _SchemaPlan) -> list:
         return [None] * plan.n_params + list(plan.consts)
 
+    # the objects each parameter slot admits (binds only ever name parameter slots)
+    allowed_of = [[typed(t)[1] for t in plan.param_types] for plan in plans]
+    by_pred_trig: dict[str, list] = {}
+    for plan, allowed in zip(plans, allowed_of):
+        for t in plan.triggers:
+            by_pred_trig.setdefault(t[0], []).append((plan, t, allowed))
     # the static atoms are all there from the start; the fluent initial atoms enter through the queue
     reach_done: set = set()
     for a in init_atoms:
@@ -870,9 +874,9 @@ def _reachable_bindings(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, 
             add_to_index(a)
         else:
             queue.append(a)
-    for plan in plans:
+    for plan, allowed in zip(plans, allowed_of):
         if not plan.triggers:
-            join(plan, plan.base, 0, new_ext(plan))
+            join(plan, plan.base, 0, new_ext(plan), allowed)
     head = 0
     while head < len(queue):
         atom = queue[head]
@@ -880,14 +884,14 @@ def _reachable_bindings(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, 
         reach_done.add(atom)
         add_to_index(atom)
         pred, args = atom
-        for plan, (_p, _i, first, st) in by_pred_trig.get(pred, ()):
+        for plan, (_p, _i, first, st), allowed in by_pred_trig.get(pred, ()):
             if first.same and any(args[i] != args[j] for i, j in first.same):
                 continue
             ext = new_ext(plan)
             ok = True
             for pos, slot_ in first.binds:
                 v = args[pos]
-                if slot_ < plan.n_params and v not in typed(plan.param_types[slot_])[1]:
+                if v not in allowed[slot_]:
                     ok = False
                     break
                 ext[slot_] = v
@@ -895,7 +899,7 @@ def _reachable_bindings(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, 
                 continue
             if first.positions and tuple(args[i] for i in first.positions) != first.key(ext):
                 continue  # the literal's constants are not this atom's arguments
-            join(plan, st, 0, ext)
+            join(plan, st, 0, ext, allowed)
     return reach, found
 
 
@@ -940,22 +944,25 @@ def _masks(s: Schema, b: dict, index: dict, init_atoms: set, static: frozenset):
     return pre, neg, add, dele, tuple(impossible)
 
 
-def _build_triggers(actions, n_atoms: int) -> tuple:
-    """Index each action under one of its precondition atoms (the one shared by fewest actions), so
-    that applicable_actions only tests actions whose trigger atom is true in the state."""
+def _build_triggers(actions, n_atoms: int, pre_bits=None) -> tuple:
+    """Index each action under one of its precondition atoms (the one shared by fewest actions, the
+    lowest among equals), so that applicable_actions only tests actions whose trigger atom is true in
+    the state. ``pre_bits``: each action's precondition atoms, ascending, if the caller has them."""
+    if pre_bits is None:
+        pre_bits = [bits(a.pre) for a in actions]
     count = [0] * (n_atoms + 1)
-    for a in actions:
-        for i in bits(a.pre):
+    for lst in pre_bits:
+        for i in lst:
             count[i] += 1
     groups: list[list] = [[] for _ in range(n_atoms)]
     always = []
-    for a in actions:
-        pre_bits = bits(a.pre)
-        if not pre_bits:
+    by_count = count.__getitem__
+    for a, lst in zip(actions, pre_bits):
+        if not lst:
             always.append((a.pre, a.neg_pre, a))
             continue
-        t = min(pre_bits, key=lambda i: (count[i], i))
-        groups[t].append((a.pre, a.neg_pre, a))
+        # min keeps the first of equal counts: the lowest atom, as the atoms are ascending
+        groups[min(lst, key=by_count) if len(lst) > 1 else lst[0]].append((a.pre, a.neg_pre, a))
     return tuple(tuple(g) for g in groups), tuple(always)
 
 
