@@ -635,13 +635,14 @@ class _SchemaPlan:
     param_types: tuple[str, ...]
     triggers: tuple[tuple[str, int, tuple, tuple], ...]  # (predicate, literal no., first binds, steps)
     base: tuple  # steps of the full join (schemas without fluent positive preconditions)
-    free: tuple[int, ...]  # slots bound by no positive precondition (enumerated from their type)
+    free: tuple[int, ...]  # slots bound by no join step (enumerated from the objects they admit)
     checks: tuple  # (equality?, positive, predicate, getter) checked on a full binding
     ors: tuple  # disjunctions: tuples of (equality?, positive, predicate, getter)
     adds: tuple  # (predicate, getter)
     pre: tuple  # fluent positive preconditions (predicate, getter)
     neg: tuple  # fluent negative preconditions (predicate, getter)
     dele: tuple  # (predicate, getter)
+    unary: tuple = ()  # (slot, static predicate): one-variable static preconditions, checked as types
 
 
 def _plan_schema(dom: Domain, s: Schema) -> _SchemaPlan:
@@ -660,6 +661,12 @@ def _plan_schema(dom: Domain, s: Schema) -> _SchemaPlan:
         return _getter(tuple(ref(x) for x in l.args))
 
     positives = [l for l in s.pre if l.positive and l.predicate != "="]
+    # a static precondition on one variable, (truck ?t), acts as a type: it narrows the objects the
+    # parameter admits (per problem) instead of being a join step
+    unary = tuple((slot[l.args[0]], l.predicate) for l in positives
+                  if l.predicate in static and len(l.args) == 1 and l.args[0].startswith("?"))
+    joined = [l for l in positives
+              if not (l.predicate in static and len(l.args) == 1 and l.args[0].startswith("?"))]
 
     def steps(order: list[Literal], known: set[int]) -> tuple:
         out = []
@@ -694,17 +701,17 @@ def _plan_schema(dom: Domain, s: Schema) -> _SchemaPlan:
         return order
 
     triggers = []
-    for i, l in enumerate(positives):
+    for i, l in enumerate(joined):
         if l.predicate in static:
             continue
-        rest = positives[:i] + positives[i + 1:]
+        rest = joined[:i] + joined[i + 1:]
         first = steps([l], set())
         # the trigger literal's own step binds from the new atom; the rest join against the index
         known = {r for _, r in first[0].binds}
         bound = {x for x in l.args if x.startswith("?")}
         triggers.append((l.predicate, i, first[0], steps(join_order(rest, bound), known)))
-    base = () if any(l.predicate not in static for l in positives) else steps(join_order(positives, set()), set())
-    in_pos = {slot[x] for l in positives for x in l.args if x.startswith("?")}
+    base = () if any(l.predicate not in static for l in positives) else steps(join_order(joined, set()), set())
+    in_pos = {slot[x] for l in joined for x in l.args if x.startswith("?")}
     free = tuple(i for i in range(len(s.params)) if i not in in_pos)
 
     def check(l: Literal):
@@ -717,7 +724,7 @@ def _plan_schema(dom: Domain, s: Schema) -> _SchemaPlan:
     neg = tuple((l.predicate, get(l)) for l in s.pre if not l.positive and l.predicate != "=" and l.predicate not in static)
     dele = tuple((l.predicate, get(l)) for l in s.dele)
     return _SchemaPlan(s, len(s.params), tuple(consts), s.param_types, tuple(triggers), base, free, checks,
-                       ors, adds, pre, neg, dele)
+                       ors, adds, pre, neg, dele, unary)
 
 
 class _PlanHolder:
@@ -800,7 +807,7 @@ def _reachable_bindings(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, 
             _emit(plan, ext)
             return
         slot_ = plan.free[k]
-        for o in typed(plan.param_types[slot_])[0]:
+        for o in free_lists[id(plan)][slot_]:
             ext[slot_] = o
             _enumerate_free(plan, ext, k + 1)
         ext[slot_] = None
@@ -861,7 +868,19 @@ def _reachable_bindings(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, 
         return [None] * plan.n_params + list(plan.consts)
 
     # the objects each parameter slot admits (binds only ever name parameter slots)
-    allowed_of = [[typed(t)[1] for t in plan.param_types] for plan in plans]
+    unary_of: dict[str, set] = {}
+    for pred, args in init_atoms:
+        if len(args) == 1 and pred in static:
+            unary_of.setdefault(pred, set()).add(args[0])
+    allowed_of = []
+    for plan in plans:
+        allowed = [typed(t)[1] for t in plan.param_types]
+        for slot_, pred in plan.unary:
+            allowed[slot_] = allowed[slot_] & unary_of.get(pred, set())
+        allowed_of.append(allowed)
+    # the free slots' objects, in name order (the order does not matter: bindings are a set)
+    free_lists = {id(plan): {slot_: sorted(allowed[slot_]) for slot_ in plan.free}
+                  for plan, allowed in zip(plans, allowed_of)}
     by_pred_trig: dict[str, list] = {}
     for plan, allowed in zip(plans, allowed_of):
         for t in plan.triggers:
