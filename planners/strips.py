@@ -27,6 +27,7 @@ differently); otherwise ``UserError`` names both. Tests: tests/planners/test_str
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -548,23 +549,33 @@ def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(),
             if a not in objs:
                 raise UserError(f"{source}: unknown object {a!r} in {atom_str(pred, args)}")
     static = dom.static_predicates
-    reach, bindings = _relaxed_reachable(dom, objs, init_atoms)
+    reach, found = _reachable_bindings(dom, objs, init_atoms)
 
     fluent = {a for a in reach if a[0] not in static} | {a for a in goal_atoms + goal_neg_atoms if a[0] not in static}
-    atoms = sorted(fluent, key=lambda a: (a[0], a[1]))
+    atoms = sorted(fluent)
     index = {a: i for i, a in enumerate(atoms)}
+    bit = {a: 1 << i for i, a in enumerate(atoms)}
     static_true = sorted(a for a in init_atoms if a[0] in static)
-
-    ground_actions = []
-    for s in dom.schemas:
-        for b in bindings[s.name]:
-            ground_actions.append((s.name, tuple(b[p] for p in s.params), s, b))
-    ground_actions.sort(key=lambda g: (g[0], g[1]))
-    actions = []
-    for i, (nm, args, s, b) in enumerate(ground_actions):
-        pre, neg, add, dele, imp = _masks(s, b, index, init_atoms, static)
-        assert not imp  # relaxed reachability guarantees positive preconditions are reachable
-        actions.append(Action(i, nm, args, pre, neg, add, dele))
+    actions, pre_bits = [], []
+    for plan in sorted(_domain_plans(dom), key=lambda p: p.schema.name):
+        nm, consts, n = plan.schema.name, list(plan.consts), len(actions)
+        for args in sorted(found[nm]):
+            # masks: the fluent preconditions (reached, so in the index), the fluent negative
+            # preconditions and deletes that are atoms of the task, the adds (all reached)
+            ext = list(args) + consts if consts else args
+            pre = neg = add = dele = 0
+            pre_idx = sorted({index[(p, g(ext))] for p, g in plan.pre})
+            for i in pre_idx:
+                pre |= 1 << i
+            pre_bits.append(pre_idx)
+            for p, g in plan.neg:
+                neg |= bit.get((p, g(ext)), 0)
+            for p, g in plan.adds:
+                add |= bit.get((p, g(ext)), 0)
+            for p, g in plan.dele:
+                dele |= bit.get((p, g(ext)), 0)
+            actions.append(Action(n, nm, args, pre, neg, add, dele))
+            n += 1
     init_mask = sum(1 << index[a] for a in init_atoms if a in index)
     goal_mask = 0
     for a in goal_atoms:
@@ -591,7 +602,7 @@ def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(),
         static_atoms=tuple(atom_str(p, a) for p, a in static_true),
         atom_index={s: i for i, s in enumerate(atom_strs)},
         action_index={str(a): a for a in actions},
-        _triggers=_build_triggers(actions, len(atoms)),
+        _triggers=_build_triggers(actions, len(atoms), pre_bits),
     )
     return task
 
@@ -603,129 +614,326 @@ def _as_atom(a) -> tuple[str, tuple[str, ...]]:
     return pred.lower(), tuple(x.lower() for x in args)
 
 
-def _relaxed_reachable(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, dict]:
-    """Delete-free fixpoint from the initial atoms: (reachable atoms, schema -> bindings)."""
-    reach = set(init_atoms)
-    domains = {s.name: _param_domains(dom, s, objs) for s in dom.schemas}
-    while True:
-        by_pred: dict[str, list[tuple]] = {}
-        for p, args in reach:
-            by_pred.setdefault(p, []).append(args)
-        for v in by_pred.values():
-            v.sort()
-        new = set()
-        bindings = {}
-        for s in dom.schemas:
-            bs = _bindings(dom, s, domains[s.name], reach, by_pred)
-            bindings[s.name] = bs
-            for b in bs:
-                for lit in s.add:
-                    a = (lit.predicate, tuple(b.get(x, x) for x in lit.args))
-                    if a not in reach:
-                        new.add(a)
-        if not new:
-            return reach, bindings
-        reach |= new
+# Reachability grounding: per-domain join plans, an atom queue, each binding found once its last
+# fluent precondition atom is reached
 
 
-def _param_domains(dom: Domain, s: Schema, objs: dict) -> dict:
-    return {v: [o for o, ot in sorted(objs.items()) if dom.is_subtype(ot, t)] for v, t in zip(s.params, s.param_types)}
+def _getter(positions: tuple[int, ...]):
+    """A function ext -> tuple(ext[i] for i in positions) (operator.itemgetter, always a tuple)."""
+    if not positions:
+        return lambda ext: ()
+    if len(positions) == 1:
+        i = positions[0]
+        return lambda ext: (ext[i],)
+    return operator.itemgetter(*positions)
 
 
-def _bindings(dom: Domain, s: Schema, domain_of: dict, reach: set, by_pred: dict) -> list[dict]:
-    """All parameter bindings whose positive preconditions hold in ``reach`` (relaxed), whose static
-    negative preconditions and (in)equalities hold, and whose objects have the parameter types."""
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One join step: match a literal against the atoms reached, given the slots bound so far."""
+
+    predicate: str
+    positions: tuple[int, ...]  # argument positions whose value is known (a bound slot or a constant)
+    key: object  # ext -> the values at ``positions`` (the index key)
+    full: bool  # every argument known: a membership test
+    atom_args: object  # ext -> the literal's argument tuple (when ``full``)
+    binds: tuple[tuple[int, int], ...]  # (argument position, slot) for the variables it binds
+    same: tuple[tuple[int, int], ...]  # argument positions that must hold equal values (a variable repeated)
+
+
+@dataclass(frozen=True, slots=True)
+class _SchemaPlan:
+    schema: Schema
+    n_params: int
+    consts: tuple[str, ...]  # constants of the literals: slots n_params.. of the extended binding
+    param_types: tuple[str, ...]
+    triggers: tuple[tuple[str, int, tuple, tuple], ...]  # (predicate, literal no., first binds, steps)
+    base: tuple  # steps of the full join (schemas without fluent positive preconditions)
+    free: tuple[int, ...]  # slots bound by no join step (enumerated from the objects they admit)
+    checks: tuple  # (equality?, positive, predicate, getter) checked on a full binding
+    ors: tuple  # disjunctions: tuples of (equality?, positive, predicate, getter)
+    adds: tuple  # (predicate, getter)
+    pre: tuple  # fluent positive preconditions (predicate, getter)
+    neg: tuple  # fluent negative preconditions (predicate, getter)
+    dele: tuple  # (predicate, getter)
+    unary: tuple = ()  # (slot, static predicate): one-variable static preconditions, checked as types
+
+
+def _plan_schema(dom: Domain, s: Schema) -> _SchemaPlan:
     static = dom.static_predicates
+    slot = {v: i for i, v in enumerate(s.params)}
+    consts: list[str] = []
+
+    def ref(x: str) -> int:
+        if x.startswith("?"):
+            return slot[x]
+        if x not in consts:
+            consts.append(x)
+        return len(s.params) + consts.index(x)
+
+    def get(l: Literal):
+        return _getter(tuple(ref(x) for x in l.args))
+
     positives = [l for l in s.pre if l.positive and l.predicate != "="]
-    checks = [l for l in s.pre if l.predicate == "=" or (not l.positive and l.predicate in static)]
-    out: list[dict] = []
+    # a static precondition on one variable, (truck ?t), acts as a type: it narrows the objects the
+    # parameter admits (per problem) instead of being a join step
+    unary = tuple((slot[l.args[0]], l.predicate) for l in positives
+                  if l.predicate in static and len(l.args) == 1 and l.args[0].startswith("?"))
+    joined = [l for l in positives
+              if not (l.predicate in static and len(l.args) == 1 and l.args[0].startswith("?"))]
 
-    def holds(l: Literal, b: dict) -> bool:
-        vals = tuple(b.get(x, x) for x in l.args)
-        value = vals[0] == vals[1] if l.predicate == "=" else (l.predicate, vals) in reach
-        return value == l.positive
+    def steps(order: list[Literal], known: set[int]) -> tuple:
+        out = []
+        known = set(known)
+        n = len(s.params)
+        for l in order:
+            refs = [ref(x) for x in l.args]
+            positions, binds, same, first = [], [], [], {}
+            for pos, r in enumerate(refs):
+                if r in known or r >= n:  # a bound slot or a constant
+                    positions.append(pos)
+                elif r in first:
+                    same.append((first[r], pos))
+                else:
+                    first[r] = pos
+                    binds.append((pos, r))
+            full = len(positions) == len(refs)
+            out.append(_Step(l.predicate, tuple(positions), _getter(tuple(refs[p] for p in positions)), full,
+                             _getter(tuple(refs)), tuple(binds), tuple(same)))
+            known.update(r for _, r in binds)
+        return tuple(out)
 
-    def bound(l: Literal, b: dict) -> bool:
-        return all((x in b) or not x.startswith("?") for x in l.args)
+    def join_order(todo: list[Literal], bound: set[str]) -> list[Literal]:
+        # the most-bound literal first (static ones first among equals), as the join order of old
+        order, bound, todo = [], set(bound), list(todo)
+        while todo:
+            nxt = max(todo, key=lambda l: (sum(1 for x in l.args if x in bound or not x.startswith("?")),
+                                           l.predicate in static))
+            todo.remove(nxt)
+            order.append(nxt)
+            bound.update(x for x in nxt.args if x.startswith("?"))
+        return order
 
-    def var_ok(b: dict) -> bool:
-        for l in checks:
-            if bound(l, b) and not holds(l, b):
-                return False
-        for alt in s.pre_or:  # static, so ``reach`` holds exactly the initial facts of them
-            if all(bound(l, b) for l in alt) and not any(holds(l, b) for l in alt):
-                return False
-        return True
+    triggers = []
+    for i, l in enumerate(joined):
+        if l.predicate in static:
+            continue
+        rest = joined[:i] + joined[i + 1:]
+        first = steps([l], set())
+        # the trigger literal's own step binds from the new atom; the rest join against the index
+        known = {r for _, r in first[0].binds}
+        bound = {x for x in l.args if x.startswith("?")}
+        triggers.append((l.predicate, i, first[0], steps(join_order(rest, bound), known)))
+    base = () if any(l.predicate not in static for l in positives) else steps(join_order(joined, set()), set())
+    in_pos = {slot[x] for l in joined for x in l.args if x.startswith("?")}
+    free = tuple(i for i in range(len(s.params)) if i not in in_pos)
 
-    allowed = {v: set(d) for v, d in domain_of.items()}
-    index: dict = {}  # (predicate, bound positions) -> bound values -> matching argument tuples
+    def check(l: Literal):
+        return (l.predicate == "=", l.positive, l.predicate, get(l))
 
-    # Join order fixed once: repeatedly take the literal with most already-bound arguments.
-    order: list[Literal] = []
-    bound_vars: set[str] = set()
-    todo = list(positives)
-    while todo:
-        nxt = max(todo, key=lambda l: (sum(1 for x in l.args if x in bound_vars or not x.startswith("?")),
-                                       l.predicate in static))
-        todo.remove(nxt)
-        order.append(nxt)
-        bound_vars.update(x for x in nxt.args if x.startswith("?"))
+    checks = tuple(check(l) for l in s.pre if l.predicate == "=" or (not l.positive and l.predicate in static))
+    ors = tuple(tuple(check(l) for l in alt) for alt in s.pre_or)
+    adds = tuple((l.predicate, get(l)) for l in s.add)
+    pre = tuple((l.predicate, get(l)) for l in positives if l.predicate not in static)
+    neg = tuple((l.predicate, get(l)) for l in s.pre if not l.positive and l.predicate != "=" and l.predicate not in static)
+    dele = tuple((l.predicate, get(l)) for l in s.dele)
+    return _SchemaPlan(s, len(s.params), tuple(consts), s.param_types, tuple(triggers), base, free, checks,
+                       ors, adds, pre, neg, dele, unary)
 
-    def extend(b: dict, remaining: list[Literal]) -> None:
-        if not remaining:
-            free = [v for v in s.params if v not in b]
-            if free:
-                v = free[0]
-                for o in domain_of[v]:
-                    b2 = dict(b)
-                    b2[v] = o
-                    if var_ok(b2):
-                        extend(b2, remaining)
+
+class _PlanHolder:
+    """The join plans of a domain, held in its views cache. A pickled domain (sent to a worker
+    process) carries an empty holder: the plans hold functions and are made again on first use."""
+
+    __slots__ = ("plans",)
+
+    def __init__(self):
+        self.plans = None
+
+    def __reduce__(self):
+        return (_PlanHolder, ())
+
+
+def _domain_plans(dom: Domain) -> tuple[_SchemaPlan, ...]:
+    """The domain's join plans, made once per domain."""
+    holder = dom.views.get("strips.ground")
+    if holder is None:
+        holder = dom.views["strips.ground"] = _PlanHolder()
+    if holder.plans is None:
+        holder.plans = tuple(_plan_schema(dom, s) for s in dom.schemas)
+    return holder.plans
+
+
+def _reachable_bindings(dom: Domain, objs: dict, init_atoms: set) -> tuple[set, dict]:
+    """Delete-free fixpoint from the initial atoms: (reachable atoms, schema name -> set of argument
+    tuples). Static atoms are all initial; every other atom, once reached, triggers the joins of the
+    schemas with a positive precondition on its predicate, over the atoms reached before it (a
+    binding is found when the last of its fluent preconditions is reached); schemas with no fluent
+    positive precondition are joined once over the initial atoms."""
+    plans = _domain_plans(dom)
+    static = dom.static_predicates
+    sorted_objs = sorted(objs.items())
+    type_cache: dict[str, tuple[list, set]] = {}
+
+    def typed(t: str):
+        got = type_cache.get(t)
+        if got is None:
+            members = [o for o, ot in sorted_objs if dom.is_subtype(ot, t)]
+            got = type_cache[t] = (members, set(members))
+        return got
+
+    reach = set(init_atoms)
+    index: dict = {}  # (predicate, positions) -> key -> [argument tuples]
+    patterns: dict[str, set] = {}
+    for plan in plans:
+        for _p, _i, _first, st in plan.triggers:
+            for step in st:
+                if not step.full:
+                    patterns.setdefault(step.predicate, set()).add(step.positions)
+        for step in plan.base:
+            if not step.full:
+                patterns.setdefault(step.predicate, set()).add(step.positions)
+    for pred, pats in patterns.items():
+        for pos in pats:
+            index[(pred, pos)] = {}
+    found: dict[str, set] = {plan.schema.name: set() for plan in plans}
+    queue: list = []
+
+    def add_to_index(atom) -> None:
+        pred, args = atom
+        for pos in patterns.get(pred, ()):
+            key = tuple(args[i] for i in pos)
+            table = index[(pred, pos)]
+            lst = table.get(key)
+            if lst is None:
+                table[key] = [args]
+            else:
+                lst.append(args)
+
+    def finish(plan: _SchemaPlan, ext: list) -> None:
+        if plan.free:
+            _enumerate_free(plan, ext, 0)
+            return
+        _emit(plan, ext)
+
+    def _enumerate_free(plan: _SchemaPlan, ext: list, k: int) -> None:
+        if k == len(plan.free):
+            _emit(plan, ext)
+            return
+        slot_ = plan.free[k]
+        for o in free_lists[id(plan)][slot_]:
+            ext[slot_] = o
+            _enumerate_free(plan, ext, k + 1)
+        ext[slot_] = None
+
+    def holds(c, ext) -> bool:
+        is_eq, positive, pred, g = c
+        vals = g(ext)
+        value = vals[0] == vals[1] if is_eq else (pred, vals) in reach
+        return value == positive
+
+    def _emit(plan: _SchemaPlan, ext: list) -> None:
+        for c in plan.checks:
+            if not holds(c, ext):
                 return
-            out.append(b)
+        for alt in plan.ors:
+            if not any(holds(c, ext) for c in alt):
+                return
+        key = tuple(ext[:plan.n_params])
+        bucket = found[plan.schema.name]
+        if key in bucket:
             return
-        # most-bound literal first
-        best, rest = remaining[0], remaining[1:]
-        vals = tuple(b.get(x, None) if x.startswith("?") else x for x in best.args)
-        if None not in vals:  # fully bound: a membership test
-            if (best.predicate, vals) in reach:
-                extend(b, rest)
-            return
-        bound = tuple(i for i, v in enumerate(vals) if v is not None)
-        key = (best.predicate, bound)
-        table = index.get(key)
-        if table is None:
-            table = {}
-            for args in by_pred.get(best.predicate, ()):
-                table.setdefault(tuple(args[i] for i in bound), []).append(args)
-            index[key] = table
-        for args in table.get(tuple(vals[i] for i in bound), ()):
-            b2 = dict(b)
-            ok = True
-            for x, val in zip(best.args, args):
-                if x.startswith("?"):
-                    cur = b2.get(x)
-                    if cur is None:
-                        if val not in allowed[x]:
-                            ok = False
-                            break
-                        b2[x] = val
-                    elif cur != val:  # a variable repeated within the literal
-                        ok = False
-                        break
-            if ok and var_ok(b2):
-                extend(b2, rest)
+        bucket.add(key)
+        for pred, g in plan.adds:
+            a = (pred, g(ext))
+            if a not in reach:
+                reach.add(a)
+                queue.append(a)
 
-    extend({}, order)
-    # de-duplicate (a binding can be found through several orders only once, but keep it safe)
-    seen = set()
-    uniq = []
-    for b in out:
-        key = tuple(b[p] for p in s.params)
-        if key not in seen:
-            seen.add(key)
-            uniq.append(b)
-    return uniq
+    def join(plan: _SchemaPlan, st: tuple, k: int, ext: list, allowed: list) -> None:
+        if k == len(st):
+            finish(plan, ext)
+            return
+        step = st[k]
+        if step.full:
+            if (step.predicate, step.atom_args(ext)) in reach_done:
+                join(plan, st, k + 1, ext, allowed)
+            return
+        cands = index[(step.predicate, step.positions)].get(step.key(ext))
+        if not cands:
+            return
+        binds, same = step.binds, step.same
+        for args in cands:
+            if same and any(args[i] != args[j] for i, j in same):
+                continue
+            ok = True
+            for pos, slot_ in binds:
+                v = args[pos]
+                if v not in allowed[slot_]:
+                    ok = False
+                    break
+                ext[slot_] = v
+            if ok:
+                join(plan, st, k + 1, ext, allowed)
+        for _pos, slot_ in binds:
+            ext[slot_] = None
+
+    def new_ext(plan: _SchemaPlan) -> list:
+        return [None] * plan.n_params + list(plan.consts)
+
+    # the objects each parameter slot admits (binds only ever name parameter slots)
+    unary_of: dict[str, set] = {}
+    for pred, args in init_atoms:
+        if len(args) == 1 and pred in static:
+            unary_of.setdefault(pred, set()).add(args[0])
+    allowed_of = []
+    for plan in plans:
+        allowed = [typed(t)[1] for t in plan.param_types]
+        for slot_, pred in plan.unary:
+            allowed[slot_] = allowed[slot_] & unary_of.get(pred, set())
+        allowed_of.append(allowed)
+    # the free slots' objects, in name order (the order does not matter: bindings are a set)
+    free_lists = {id(plan): {slot_: sorted(allowed[slot_]) for slot_ in plan.free}
+                  for plan, allowed in zip(plans, allowed_of)}
+    by_pred_trig: dict[str, list] = {}
+    for plan, allowed in zip(plans, allowed_of):
+        for t in plan.triggers:
+            by_pred_trig.setdefault(t[0], []).append((plan, t, allowed))
+    # the static atoms are all there from the start; the fluent initial atoms enter through the queue
+    reach_done: set = set()
+    for a in init_atoms:
+        if a[0] in static:
+            reach_done.add(a)
+            add_to_index(a)
+        else:
+            queue.append(a)
+    for plan, allowed in zip(plans, allowed_of):
+        if not plan.triggers:
+            join(plan, plan.base, 0, new_ext(plan), allowed)
+    head = 0
+    while head < len(queue):
+        atom = queue[head]
+        head += 1
+        reach_done.add(atom)
+        add_to_index(atom)
+        pred, args = atom
+        for plan, (_p, _i, first, st), allowed in by_pred_trig.get(pred, ()):
+            if first.same and any(args[i] != args[j] for i, j in first.same):
+                continue
+            ext = new_ext(plan)
+            ok = True
+            for pos, slot_ in first.binds:
+                v = args[pos]
+                if v not in allowed[slot_]:
+                    ok = False
+                    break
+                ext[slot_] = v
+            if not ok:
+                continue
+            if first.positions and tuple(args[i] for i in first.positions) != first.key(ext):
+                continue  # the literal's constants are not this atom's arguments
+            join(plan, st, 0, ext, allowed)
+    return reach, found
 
 
 def _masks(s: Schema, b: dict, index: dict, init_atoms: set, static: frozenset):
@@ -769,22 +977,25 @@ def _masks(s: Schema, b: dict, index: dict, init_atoms: set, static: frozenset):
     return pre, neg, add, dele, tuple(impossible)
 
 
-def _build_triggers(actions, n_atoms: int) -> tuple:
-    """Index each action under one of its precondition atoms (the one shared by fewest actions), so
-    that applicable_actions only tests actions whose trigger atom is true in the state."""
+def _build_triggers(actions, n_atoms: int, pre_bits=None) -> tuple:
+    """Index each action under one of its precondition atoms (the one shared by fewest actions, the
+    lowest among equals), so that applicable_actions only tests actions whose trigger atom is true in
+    the state. ``pre_bits``: each action's precondition atoms, ascending, if the caller has them."""
+    if pre_bits is None:
+        pre_bits = [bits(a.pre) for a in actions]
     count = [0] * (n_atoms + 1)
-    for a in actions:
-        for i in bits(a.pre):
+    for lst in pre_bits:
+        for i in lst:
             count[i] += 1
     groups: list[list] = [[] for _ in range(n_atoms)]
     always = []
-    for a in actions:
-        pre_bits = bits(a.pre)
-        if not pre_bits:
+    by_count = count.__getitem__
+    for a, lst in zip(actions, pre_bits):
+        if not lst:
             always.append((a.pre, a.neg_pre, a))
             continue
-        t = min(pre_bits, key=lambda i: (count[i], i))
-        groups[t].append((a.pre, a.neg_pre, a))
+        # min keeps the first of equal counts: the lowest atom, as the atoms are ascending
+        groups[min(lst, key=by_count) if len(lst) > 1 else lst[0]].append((a.pre, a.neg_pre, a))
     return tuple(tuple(g) for g in groups), tuple(always)
 
 
