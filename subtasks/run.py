@@ -29,6 +29,7 @@ from widthbench.errors import UserError
 from widthbench.generators.instance import find_domain
 from widthbench.llm.ledger import call_entry, ledger_from_calls, request_key
 from widthbench.llm.types import on_off
+from widthbench.pddl_domains import obfuscate
 from widthbench.planners import strips
 from widthbench.runstore import RunStore, answered, latest_records
 from widthbench.subtasks import identity, prompts
@@ -40,6 +41,7 @@ from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET,
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.results import NO_THINKING, summarise
 from widthbench.subtasks.score import Mode, requests_for, score_item
+from widthbench.subtasks.traces import summarise_traces, verify_trace
 
 def widthbench_version() -> str:
     try:
@@ -369,6 +371,8 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                **{k: ident[k] for k in ("obfuscate", "obfuscation_mapping") if k in ident}},
                     "identity": ident, "run_id": store.run_id,
                     "not_built": not_built,
+                    # reasoning traces checked on the engine, per cell and for the run (docs/traces.md)
+                    **({"traces": summarise_traces(records)} if any(r.get("trace") for r in records) else {}),
                     "timing": {"items_seconds": round(t_items, 3), "asking_seconds": round(time.perf_counter() - t1, 3),
                                "total_seconds": round(elapsed, 3), "item_modes_asked": len(units)},
                     "counters": dict(getattr(model, "counters", {}))})
@@ -435,4 +439,16 @@ def _record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLIN
         return rec
     rec.update(score_item(item, mode, texts, reader=reader, registry=registry))
     rec["request_error"] = None
+    reasonings = [r.reasoning for r in replies]
+    if any(reasonings):
+        traces = [trace_of(item, mode, text, rec["correct"]) if text else None for text in reasonings]
+        rec["trace"] = traces[0] if single else traces
     return rec
+
+
+def trace_of(item, mode: Mode, thinking: str, correct) -> dict:
+    """The reasoning-trace check of one reply's thinking (`subtasks.traces.verify_trace`), in the
+    words the prompt used (an obfuscated task's shown names)."""
+    task = obfuscate.shown(item.task) if obfuscate.is_obfuscated(item.task) else item.task
+    return verify_trace(task, thinking, style=mode.style, templates=task.domain.templates_file or "widthbench",
+                        initial_state=item.state, final_answer_correct=None if correct is None else bool(correct))

@@ -61,8 +61,9 @@ def summarise_traces(records) -> dict:
     every = []
     for rec in records:
         t = rec.get("trace")
-        if not isinstance(t, dict):
-            continue
-        cells.setdefault(cell_of(rec), []).append(t)
-        every.append(t)
+        # one trace per reply: a record of several requests (successor-separate) holds a list
+        for one in (t if isinstance(t, list) else [t]):
+            if isinstance(one, dict):
+                cells.setdefault(cell_of(rec), []).append(one)
+                every.append(one)
     return {"cells": {k: _summary(v) for k, v in sorted(cells.items())}, "run": _summary(every)}

@@ -449,3 +449,51 @@ def test_an_imported_inspect_log_renders_side_by_side_with_a_native_run(browser,
     row = rows[0]
     assert mine[0].find_element("css selector", ".kn").text == f"{row['correct']}/{row['n']}"
     assert not _errors(browser)
+
+
+def test_a_verified_trace_shows_each_claim_and_highlights_the_first_error(browser, tmp_path):
+    """A score run whose thinking holds one wrong fact (a trace written from an engine run, with the
+    error injected): the item's reasoning is shown with every checked claim marked, and the one
+    highlighted as the first error is the record's ``trace.first_error`` span; the run's per-cell
+    trace table is on the grid page."""
+    import json
+
+    from tests.subtasks.traces_gen import write_trace
+    from widthbench.simulated import open_model
+    from widthbench.subtasks.run import ScoreConfig, build_all_items, read_records, run_score, trace_of
+    from widthbench.subtasks.score import Mode
+    from widthbench.subtasks.traces import summarise_traces
+
+    config = ScoreConfig(subtasks=("plan-verification",), styles=("nl",), thinking=(True,), count=3, seed=2)
+    run = tmp_path / "traced"
+    run_score(config, open_model("sim:oracle", use_cache=False), run, quiet=True)
+    items = {i.id: i for i in build_all_items(config)["plan-verification"]}
+    recs = read_records(run)
+    for n, rec in enumerate(recs):
+        item = items[rec["item_id"]]
+        text = write_trace(item.task, "nl", "widthbench", seed=n, steps=3, inject="fact", at=2).text
+        rec["reasoning"] = text
+        rec["trace"] = trace_of(item, Mode("nl", True), text, rec["correct"])
+    assert all(r["trace"]["first_error"] for r in recs)
+    (run / "items.jsonl").write_text("".join(json.dumps(r) + "\n" for r in recs), encoding="utf-8")
+    data = json.loads((run / "summary.json").read_text())
+    data["traces"] = summarise_traces(recs)
+    (run / "summary.json").write_text(json.dumps(data), encoding="utf-8")
+
+    page = write_html([run], tmp_path / "page-traces")
+    _open(browser, page)
+    table = _wait(lambda: _css(browser, "table.traces-summary"), "the per-cell trace table")[0]
+    assert "plan-verification" in table.text
+    _css(browser, "td.cell")[0].click()
+    item = _wait(lambda: _css(browser, "#items-list details.item"), "the cell's items")[0]
+    item.find_element("css selector", "summary").click()
+    check = _wait(lambda: item.find_elements("css selector", "details.trace-check"), "the trace check")[0]
+    rec = next(r for r in recs if r["item_id"] == item.get_attribute("data-key").split("|")[1])
+    first = rec["trace"]["first_error"]
+    marked = check.find_elements("css selector", "mark.first-error")
+    assert len(marked) == 1
+    assert marked[0].get_attribute("textContent") == rec["reasoning"][first["span"][0]:first["span"][1]]
+    assert f"first error: {first['kind']}" in check.text
+    # the facts stated before the injected one were checked and are marked right
+    assert check.find_elements("css selector", "mark.claim.right")
+    assert not _errors(browser)

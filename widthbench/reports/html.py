@@ -127,7 +127,7 @@ def _score_run(run: Run, strings: _Strings) -> dict:
             "model": summary.get("model"), "simulated": run.simulated,
             "config": summary.get("config", {}), "timing": summary.get("timing"),
             "headline": summary.get("headline", {}), "not_built": _not_built(summary),
-            "headline_reader": _headline_reader(summary, run.records),
+            "headline_reader": _headline_reader(summary, run.records), "traces": summary.get("traces"),
             "ledger": run.tokens, "rows": rows, "records": records}
 
 

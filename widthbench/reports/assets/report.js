@@ -322,6 +322,42 @@
     });
     return t;
   }
+  // The reasoning trace checked on the engine (subtasks.traces): every claim marked right, wrong,
+  // retracted or unchecked at its span; the first error highlighted and explained.
+  function traceView(text, tr, tag) {
+    const claims = (tr.claims || []).filter(c => Array.isArray(c.span)).slice().sort((a, b) => a.span[0] - b.span[0]);
+    const first = tr.first_error;
+    const pre = h("pre", {class: "trace"});
+    let at = 0;
+    claims.forEach(c => {
+      const [a, b] = c.span;
+      if (a < at || b > text.length) return;  // overlapping claims: the first one marks the text
+      pre.appendChild(document.createTextNode(text.slice(at, a)));
+      const isFirst = first && first.span && first.span[0] === a && first.span[1] === b;
+      pre.appendChild(h("mark", {class: `claim ${c.verdict}` + (isFirst ? " first-error" : ""),
+        title: `${c.kind}: ${show(c.claimed)} — ${c.verdict}`}, text.slice(a, b)));
+      at = b;
+    });
+    pre.appendChild(document.createTextNode(text.slice(at)));
+    const head = `Reasoning checked${tag}: ${tr.checked} of ${(tr.claims || []).length} claims checked, ` +
+      `coverage ${Math.round(100 * (tr.coverage || 0))}% of ${tr.sentences} sentences, ` +
+      (first ? `first error: ${first.kind}` : "no error found");
+    const detail = first ? h("div", {class: "first-error-note"}, `First error (${first.kind}): “${first.quote}” claimed ${show(first.claimed)}; ` +
+      `true: ${show(first.truth)}; after ${(first.actions || []).length} action(s)` +
+      (tr.final_answer_correct === null || tr.final_answer_correct === undefined ? "" :
+        tr.final_answer_correct ? " — the final answer was right anyway" : " — carried into a wrong final answer")) : null;
+    return h("details", {class: "sub trace-check", open: !!first}, h("summary", null, head), detail, pre);
+  }
+  function tracesTable(run) {
+    const T = run.traces;
+    if (!T || !T.cells || !Object.keys(T.cells).length) return null;
+    const cols = ["traces", "coverage", "state_tracking_accuracy", "share_with_error", "recovered", "carried"];
+    const t = h("table", {class: "traces-summary"}, caption(`Reasoning traces checked on the engine — ${run.name}`, run.simulated),
+      h("tr", null, h("th", null, "cell"), cols.map(c => h("th", null, c.replace(/_/g, " ")))));
+    Object.entries(T.cells).forEach(([cell, s]) => t.appendChild(h("tr", null, h("th", null, cell),
+      cols.map(c => h("td", {class: "num"}, fmt(s[c]))))));
+    return t;
+  }
   function itemBody(rec, run, row, reader) {
     const body = h("div", {class: "body"});
     const rd = reading(rec, reader);
@@ -338,6 +374,8 @@
       const rz = reasonings[i];
       body.appendChild(rz ? h("details", {class: "sub reasoning"}, h("summary", null, `Reasoning${tag} (${rz.length} characters)`), h("pre", null, rz))
         : h("div", {class: "muted"}, `no reasoning returned${tag}` + (thinkOf(rec) === "on" ? " (thinking was requested)" : "")));
+      const tr = listOf(rec.trace)[i];
+      if (rz && tr) body.appendChild(traceView(rz, tr, tag));
       const span = n === 1 && rec.readings && rec.readings.flexible ? rec.readings.flexible.span : null;
       body.appendChild(h("div", null, h("b", null, `Raw answer${tag}`),
         rec.finish_reason && listOf(rec.finish_reason)[i] ? h("span", {class: "muted"}, ` finish: ${listOf(rec.finish_reason)[i]}`) : null));
@@ -460,6 +498,7 @@
       run.groups.forEach(g => root.appendChild(h("div", {class: "grid-wrap"}, gridTable(run, g, onCell))));
       Object.entries(run.not_built || {}).forEach(([sub, why]) =>
         root.appendChild(h("p", {class: "flag not-built"}, `Not built: ${sub}: ${why}`)));
+      add(root, tracesTable(run));
     });
     root.appendChild(h("p", {class: "muted"}, "Click a cell for its items. Parse errors count as wrong; failed requests are excluded from n. " +
       "Per-action rows count actions (n = actions), their items are the cell's item-modes."));
