@@ -176,11 +176,14 @@ def config_template_set(path: str) -> TemplateSet | None:
     for table in ("predicates", "actions"):
         for key, t in tables[table].items():
             _check_template(path, table, key, t)
-    acts = {k: (t,) for k, t in tables["actions"].items()}
+    # read-only second template: the action's PDDL name and its arguments ("feast b d"), the
+    # bracket-less call a reply writes when it echoes the domain's own names
+    acts = {k: tuple(dict.fromkeys((t, " ".join([k] + [f"{{{i}}}" for i in range(t.count("{"))]))))
+            for k, t in tables["actions"].items()}
     paraphrases = None
     for toml in sorted(TEMPLATE_DIR.glob("*.planbench.toml")):
         ts = load_template_file(str(toml))
-        if acts and all(ts.actions.get(k, ("",))[0] == v[0] for k, v in acts.items()):
+        if acts and all(ts.actions.get(k, ("",))[0] == v[0] for k, v in acts.items()):  # same sentences
             paraphrases = toml.name.split(".")[0]
             break
     objects = ({"scheme": "encoded", "encoded": tables["encoded"], "compact": tables["compact"]}
@@ -325,6 +328,10 @@ def object_names(task: Task, ts: TemplateSet | None) -> tuple[dict[str, str], di
             short = planbench_configs.encoded_name(o, spec.get("compact") or {})
             if short and short != names[o]:
                 aliases[short] = o
+        # an object's PDDL name is a name of it too ("attack b" for "attack object b"): the encoding
+        # is a rendering of the PDDL name, and a reply that writes the name itself names the object
+        taken = set(names.values()) | set(aliases)
+        aliases.update({o: o for o in objs if o not in taken})
     elif scheme == "pddl":
         names = {o: o for o in objs}
     else:
