@@ -160,3 +160,15 @@ def test_find_variant_names_what_it_looked_for():
     need_data()
     with pytest.raises(UserError, match="no PlanBench config for variant 'nothing_here'"):
         planbench_configs.find_variant(PLANBENCH, ["nothing_here"])
+
+
+def test_a_config_given_as_templates_brings_its_domain_intro_as_the_context():
+    need_data()
+    from widthbench.subtasks.prompts import context_for
+    from widthbench.planners.strips import load_domain
+
+    v = planbench_configs.find_variant(PLANBENCH, ["mystery_blocksworld"])
+    dom = load_domain(v.domain_file, templates_file=v.config.path)
+    text, label = context_for(dom)
+    assert text.startswith("I am playing with a set of objects.") and "Feast object from another object" in text
+    assert label == f"planbench-config:{v.config.path}"
