@@ -730,3 +730,37 @@ def test_obfuscated_vocabulary_reads_like_plain_names(seed, bare, numbered):
     got = flexible.read_plan(task, "My plan:\n" + "\n".join(lines), "nl", v.config.path).value
     assert got == [_text(a) for a in plan]
     assert strips.execute_plan(task, got).failed_step is None
+
+
+COMMENTARY_HEADINGS = ["**Explanation**:", "Explanation:", "## Reasoning", "Why this works:", "Notes:"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), heading=st.sampled_from(COMMENTARY_HEADINGS),
+       words=st.lists(st.sampled_from(["first", "move", "the", "block", "it", "off", "so", "that", "is", "free",
+                                       "place", "onto", "table", "to", "reach", "goal"]), min_size=3, max_size=12))
+def test_commentary_under_a_heading_after_the_plan_is_not_a_second_plan(seed, heading, words):
+    """The numbered plan is the answer; bullets under a commentary heading after it explain it, in
+    any words (here random ones), and are never read as steps."""
+    task = generate("blocksworld", 1, 300 + seed % 5)[0].task()
+    r = Renderer(task, "nl", "planbench")
+    rng = random.Random(seed)
+    state, plan = task.init, []
+    for _ in range(rng.randint(1, 4)):
+        a = rng.choice(strips.applicable_actions(task, state))
+        plan.append(_text(a))
+        state = strips.successor(state, a)
+    text = "\n".join(f"{k}. {r.action(a)}" for k, a in enumerate(plan, 1))
+    text += f"\n\n{heading}\n- " + " ".join(words) + f"\n- {r.action(plan[0]).capitalize()} so that the hand holds a block."
+    assert flexible.read_plan(task, text, "nl", "planbench").value == plan
+
+
+@pytest.mark.parametrize("note", ["Step 2 should be skipped.", "Actually, remove the last step.",
+                                  "Instead of step 1, pick up another block.", "~~Step 2~~ is not needed."])
+def test_commentary_that_corrects_the_plan_is_never_set_aside(bw, note):
+    r = Renderer(bw, "nl", "planbench")
+    a = [str(x) for x in strips.applicable_actions(bw, bw.init)][:1]
+    text = f"1. {r.action(a[0])}\n\nExplanation:\n- {note}"
+    with pytest.raises(ParseError):
+        got = flexible.read_plan(bw, text, "nl", "planbench")
+        pytest.fail(f"read {got.value} from {text!r}")
