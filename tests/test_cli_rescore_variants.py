@@ -65,13 +65,14 @@ def corpus(tmp_path):
     }
 
 
-def test_every_variant_in_one_command_from_the_data_root(corpus, tmp_path, capsys):
-    out = tmp_path / "out"
-    code = main(["rescore", "planbench", *map(str, corpus.values()), "--instances", str(PLANBENCH), "--out", str(out),
+def test_every_variant_in_one_command_from_the_data_root(corpus, capsys):
+    code = main(["rescore", "planbench", *map(str, corpus.values()), "--instances", str(PLANBENCH),
                  "--disagreements", "none"])
     printed = capsys.readouterr().out
     assert code == 0
-    summary = json.loads((out / "summary.json").read_text())
+    assert "instances without an answer skipped" in printed
+    assert f"in {len(corpus)} file(s)" in printed
+    judged, summary = rescore(list(corpus.values()), [PLANBENCH])
     files = {k: summary["files"][str(p)] for k, p in corpus.items()}
     # optimal plans written in the variant's own words read and reach the goal, Mystery and 3-block alike
     for k in ("mystery", "bw3"):
@@ -80,15 +81,13 @@ def test_every_variant_in_one_command_from_the_data_root(corpus, tmp_path, capsy
     # a reply that offers no plan is not read as one (random names: no plan, nothing valid)
     assert files["random"]["flexible"]["valid"] == 0
     # unsolvable: every offered plan is wrong on the engine (no plan exists)
-    records = [json.loads(line) for line in (out / "answers.jsonl").read_text().splitlines()]
-    unsolv = [r for r in records if r["file"] == str(corpus["unsolvable"])]
-    assert unsolv and all(r["flexible"]["valid"] is not True for r in unsolv)
-    assert any("has no plan" in r["flexible"]["reason"] for r in unsolv)
+    unsolv = next(rs for rf, rs in judged if rf.path == str(corpus["unsolvable"]))
+    assert unsolv and all(a.flexible.valid is not True for a in unsolv)
+    assert any("has no plan" in a.flexible.reason for a in unsolv)
     # PlanBench prompts without an answer are skipped and counted; back-prompting reads the last turn
     assert files["sokoban"]["unanswered"] > 0
     assert files["sokoban"]["answers"] + files["sokoban"]["unanswered"] == 40
     assert files["backprompting"]["answers"] == 3
-    assert "instances without an answer skipped" in printed
 
 
 def test_unsolvable_answers_are_judged_by_the_declaration_hook(corpus):
