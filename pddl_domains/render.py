@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -645,7 +646,21 @@ class Renderer:
         if self.style == "pddl":
             forms = layout.scan_pddl(norm, lambda c: self._bare(c, kind))
             return [self._check_form(f, kind) for f in forms]
-        return [self._read_clause(c.text, c.line, kind) for c in layout.clauses(norm)]
+        return [self._read_clause_or_whole(c, kind) for c in layout.clauses(norm)]
+
+    def _read_clause_or_whole(self, c, kind: str):
+        """A clause; when it reads as nothing, the clause with the leading word ``clauses`` dropped as
+        a connective ("next", "then") put back: a vocabulary may use it as a name ("next a b")."""
+        try:
+            return self._read_clause(c.text, c.line, kind)
+        except ParseError:
+            if not c.whole or c.whole == c.text:
+                raise
+            first_error = sys.exc_info()[1]
+        try:
+            return self._read_clause(c.whole, c.line, kind)
+        except ParseError:
+            raise first_error from None
 
     # PDDL forms
 

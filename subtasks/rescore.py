@@ -276,15 +276,19 @@ class Instances:
 
 
 def _load_planbench_domain(path: Path):
-    """A PlanBench domain file; one that types its parameters ``- object`` without declaring
-    ``:typing`` (PlanBench's random-name Blocksworld) is read as if it declared it."""
+    """A PlanBench domain file. Those its Tarski writer made (the obfuscated Logistics and random-name
+    Blocksworld domains) type parameters ``- object`` without declaring ``:typing`` and keep empty
+    ``(:types)``, ``(:constants)``, ``(:functions)`` sections: read as if declared and without them."""
     try:
         return load_domain(path)
-    except UserError as exc:
-        if "typing requirement" not in str(exc):
+    except UserError:
+        text = path.read_text(encoding="utf-8")
+        fixed = re.sub(r"\(\s*:(?:types|constants|functions)\s*\)", "", text, flags=re.I)
+        if re.search(r"-\s*object\b", fixed, re.I) and not re.search(r":typing", fixed, re.I):
+            fixed = re.sub(r"\(\s*:requirements", "(:requirements :typing", fixed, count=1, flags=re.I)
+        if fixed == text:
             raise
-    text = re.sub(r"\(\s*:requirements", "(:requirements :typing", path.read_text(encoding="utf-8"), count=1, flags=re.I)
-    return parse_domain_text(text, source=str(path))
+    return parse_domain_text(fixed, source=str(path))
 
 
 def _domain_file_named(root: Path, names) -> Path | None:

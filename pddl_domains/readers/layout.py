@@ -69,6 +69,7 @@ EMPTY = re.compile(r"^(?:none|nothing|no\s+actions?|no\s+atoms|no\s+facts|empty|
 class Clause:
     text: str  # normalised clause text
     line: int  # 1-based line number in the original text
+    whole: str = ""  # the clause before a leading connective was dropped ("next" is a word of some vocabularies)
 
 
 def normalise(text: str) -> str:
@@ -128,7 +129,7 @@ def clauses(text: str) -> list[Clause]:
         for part in split_depth0(line, _SEPARATORS):
             c = clean_clause(part)
             if c and not FILLER.match(c):
-                out.append(Clause(c, n))
+                out.append(Clause(c, n, part.strip().rstrip(".!?:;").strip()))
     return out
 
 
