@@ -57,7 +57,8 @@ _COMMENTARY = re.compile(r"^(?:#+\s*)?(?:step[- ]by[- ]step\s+|brief\s+|short\s+
                          r"(?:\s+of\s+the\s+(?:plan|steps))?\s*:?\s*$")
 #: Words by which commentary corrects or withdraws the plan ("step 3 should be skipped", "instead ...").
 _CORRECTION = re.compile(
-    r"\b(?:skip\w*|remov\w*|omit\w*|drop\w*|delet\w*|replac\w*|cross\w*\s+out)\s+(?:\w+\s+){0,3}?(?:steps?|actions?|moves?|lines?)\b"
+    r"\b(?:skip\w*|remov\w*|omit\w*|drop\w*|delet\w*|replac\w*|cross\w*\s+out)\s+"
+    r"(?:(?:the|this|that|these|those|last|first|second|third|final|previous|extra|\d+\w*)\s+)*(?:steps?|actions?|moves?|lines?)\b"
     r"|\b(?:steps?|actions?|moves?)\s+\d+\b[^.\n]*?\b(?:skip|remov|omit|drop|delet|replac|unnecessary|not\s+needed)"
     r"|\b(?:instead|correction|corrected|revised|revise|mistake|wrong|invalid|incorrect|actually|wait|oops|undo|"
     r"ignore|rather)\b|~~")
