@@ -329,10 +329,10 @@ def object_names(task: Task, ts: TemplateSet | None) -> tuple[dict[str, str], di
             short = planbench_configs.encoded_name(o, spec.get("compact") or {})
             if short and short != names[o]:
                 aliases[short] = o
-        # an object's PDDL name is a name of it too ("attack b" for "attack object b"): the encoding
-        # is a rendering of the PDDL name, and a reply that writes the name itself names the object
+        # an encoding that spells the PDDL name ("object b" for b) makes the bare name a name of the
+        # object too ("attack b"); a colour ("red block" for b) does not
         taken = set(names.values()) | set(aliases)
-        aliases.update({o: o for o in objs if o not in taken})
+        aliases.update({o: o for o in objs if o not in taken and o.lower() in names[o].split() and names[o] != o})
     elif scheme == "pddl":
         names = {o: o for o in objs}
     else:

@@ -202,6 +202,7 @@ class Instances:
         self._tasks: dict[tuple[str, int], Task] = {}
         self._problems: dict[tuple[str, int], Problem] = {}
         self._variants: dict[tuple[str, str], tuple] = {}
+        self._file_tasks: dict[Path, Task] = {}
 
     @staticmethod
     def _source(d: Path):
@@ -269,7 +270,9 @@ class Instances:
         query = inst.get("query", "")
         prob = v.instance_dir / f"instance-{iid}.pddl"
         if prob.is_file() and dom_file == v.domain_file:
-            task = load_task(dom, prob)
+            if prob not in self._file_tasks:  # one task per problem file, shared by every result file
+                self._file_tasks[prob] = load_task(dom, prob)
+            task = self._file_tasks[prob]
             if _query_states(task, Renderer(task, _style(query), templates), query) in (None, (task.init, task.goal)):
                 return Problem(task, templates)
         return Problem(_task_from_query(dom, query, templates, f"{rf.path}: instance {iid}"), templates, True)
