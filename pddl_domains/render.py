@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import re
+import sys
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,7 @@ from pathlib import Path
 from widthbench.errors import ParseError, UserError
 from widthbench.planners.strips import Action, Domain, Task, either_members, parse_atom_text, state_atoms
 
+from . import planbench_configs
 from .readers import layout
 from .readers.layout import ARTICLES, Form
 
@@ -125,9 +127,12 @@ def template_set_for(domain: Domain, templates: str = "widthbench") -> TemplateS
     """The template file for ``domain``: the user's own (``domain.templates_file``, or ``templates``
     given as a path to a .toml file), else the file of set ``templates`` that covers the domain;
     None means no file does (``templates_for`` then generates templates)."""
-    user = domain.templates_file or (templates if templates.endswith(".toml") else "")
+    user = domain.templates_file or (templates if templates.endswith(".toml") or
+                                     planbench_configs.is_config(templates) else "")
     if user:
         return user_template_file(domain, user)
+    if templates == PDDL_WORDS:
+        return pddl_words_template_set(domain)
     if templates not in TEMPLATE_SETS:
         raise UserError(f"unknown template set {templates!r} (known: {', '.join(TEMPLATE_SETS)}, or a .toml file)")
     suffix = TEMPLATE_SETS[templates]
@@ -143,7 +148,13 @@ def user_template_file(domain: Domain, path: str) -> TemplateSet:
     if not Path(path).is_file():
         raise UserError(f"templates file not found: {path}")
     try:
-        ts = load_template_file(str(Path(path).resolve()))
+        if planbench_configs.is_config(path):
+            ts = config_template_set(str(Path(path).resolve()))
+            if ts is None:
+                raise UserError(f"{path}: PlanBench config without 'actions' and 'predicates' templates "
+                                "(its variant is asked in PDDL: use --style pddl)")
+        else:
+            ts = load_template_file(str(Path(path).resolve()))
     except (ValueError, tomllib.TOMLDecodeError) as exc:
         raise UserError(f"{path}: {exc}") from None
     if not ts.covers(domain):
@@ -152,6 +163,50 @@ def user_template_file(domain: Domain, path: str) -> TemplateSet:
         what = f"no templates for {', '.join(missing[:5])}" if missing else "slots or hidden fluents do not fit"
         raise UserError(f"{path}: does not cover domain {domain.name!r} ({what})")
     return ts
+
+
+@functools.lru_cache(maxsize=32)
+def config_template_set(path: str) -> TemplateSet | None:
+    """The template set of a PlanBench YAML config (`planbench_configs`; None when it has none): one
+    template per predicate and action, its ``encoded_objects`` names (``encoded_objects_compact`` also
+    read), PlanBench's state layout, and the paraphrases of the plain domain whose "planbench" set
+    writes the same action sentences (none for an obfuscated vocabulary: paraphrases are English)."""
+    tables = planbench_configs.config_tables(path)
+    if tables is None:
+        return None
+    for table in ("predicates", "actions"):
+        for key, t in tables[table].items():
+            _check_template(path, table, key, t)
+    # read-only second template: the action's PDDL name and its arguments ("feast b d"), the
+    # bracket-less call a reply writes when it echoes the domain's own names
+    acts = {k: tuple(dict.fromkeys((t, " ".join([k] + [f"{{{i}}}" for i in range(t.count("{"))]))))
+            for k, t in tables["actions"].items()}
+    paraphrases = None
+    for toml in sorted(TEMPLATE_DIR.glob("*.planbench.toml")):
+        ts = load_template_file(str(toml))
+        if acts and all(ts.actions.get(k, ("",))[0] == v[0] for k, v in acts.items()):  # same sentences
+            paraphrases = toml.name.split(".")[0]
+            break
+    objects = ({"scheme": "encoded", "encoded": tables["encoded"], "compact": tables["compact"]}
+               if tables["encoded"] else {"scheme": "pddl"})
+    fmt = {"state_separator": ", ", "state_last_separator": " and ", "list_separator": "\n", "empty": "none",
+           "negation": "it is not the case that {}", "paraphrases": paraphrases}
+    return TemplateSet(path, "planbench-config", fmt, objects,
+                       {k: (t,) for k, t in tables["predicates"].items()}, acts, {})
+
+
+PDDL_WORDS = "pddl-words"
+
+
+def pddl_words_template_set(domain: Domain) -> TemplateSet:
+    """Set "pddl-words": a fact or action written as its PDDL name then its arguments, without
+    parentheses ("b6e9q4r60gagvdcn object_1 object_2"), objects by their PDDL names: how PlanBench
+    words the prompts of a domain obfuscated with random strings."""
+    preds = {p: (" ".join([p] + [f"{{{i}}}" for i in range(n)]),) for p, n in domain.predicates.items()}
+    acts = {s.name: (" ".join([s.name] + [f"{{{i}}}" for i in range(len(s.params))]),) for s in domain.schemas}
+    fmt = {"state_separator": ", ", "state_last_separator": " and ", "list_separator": "\n", "empty": "none",
+           "negation": "it is not the case that {}"}
+    return TemplateSet(f"<{PDDL_WORDS}:{domain.name}>", PDDL_WORDS, fmt, {"scheme": "pddl"}, preds, acts, {})
 
 
 def templates_for(domain: Domain, templates: str = "widthbench") -> TemplateSet:
@@ -268,6 +323,16 @@ def object_names(task: Task, ts: TemplateSet | None) -> tuple[dict[str, str], di
                 names[o] = spec["numbered"].format(n=i + 1)
     elif scheme == "roles":
         names = _role_names(task, objs, spec)
+    elif scheme == "encoded":  # a PlanBench config's encoded_objects (planbench_configs.encoded_name)
+        names = {o: planbench_configs.encoded_name(o, spec["encoded"]) or o for o in objs}
+        for o in objs:
+            short = planbench_configs.encoded_name(o, spec.get("compact") or {})
+            if short and short != names[o]:
+                aliases[short] = o
+        # an encoding that spells the PDDL name ("object b" for b) makes the bare name a name of the
+        # object too ("attack b"); a colour ("red block" for b) does not
+        taken = set(names.values()) | set(aliases)
+        aliases.update({o: o for o in objs if o not in taken and o.lower() in names[o].split() and names[o] != o})
     elif scheme == "pddl":
         names = {o: o for o in objs}
     else:
@@ -581,7 +646,21 @@ class Renderer:
         if self.style == "pddl":
             forms = layout.scan_pddl(norm, lambda c: self._bare(c, kind))
             return [self._check_form(f, kind) for f in forms]
-        return [self._read_clause(c.text, c.line, kind) for c in layout.clauses(norm)]
+        return [self._read_clause_or_whole(c, kind) for c in layout.clauses(norm)]
+
+    def _read_clause_or_whole(self, c, kind: str):
+        """A clause; when it reads as nothing, the clause with the leading word ``clauses`` dropped as
+        a connective ("next", "then") put back: a vocabulary may use it as a name ("next a b")."""
+        try:
+            return self._read_clause(c.text, c.line, kind)
+        except ParseError:
+            if not c.whole or c.whole == c.text:
+                raise
+            first_error = sys.exc_info()[1]
+        try:
+            return self._read_clause(c.whole, c.line, kind)
+        except ParseError:
+            raise first_error from None
 
     # PDDL forms
 

@@ -198,6 +198,10 @@ def breakdown(records: list[dict], feature: str, bins=None, metric: str | None =
 # Rescored PlanBench answers
 
 
+RESCORE_MAX_SPACE = 50_000  # states enumerated for a rescored answer's plan length; beyond it, a planner
+RESCORE_TIMEOUT = 30.0  # seconds the planner may take; a problem it cannot solve in time has no plan length
+
+
 def answer_records(judged, instance_dirs, reader: str = "flexible") -> list[dict]:
     """`rescore.rescore`'s per-answer results as records for `breakdown` (metric ``correct``: the
     ``reader`` read the answer and it is right on the engine); features from the instance on our
@@ -205,6 +209,7 @@ def answer_records(judged, instance_dirs, reader: str = "flexible") -> list[dict
     is the result file (its model folder and name)."""
     from pathlib import Path
 
+    from widthbench.planners.planning_errors import PlanningTimeout
     from widthbench.planners.truth import GroundTruth
     from widthbench.subtasks.rescore import Instances
 
@@ -214,12 +219,15 @@ def answer_records(judged, instance_dirs, reader: str = "flexible") -> list[dict
     for rf, results in judged:
         label = f"{Path(rf.path).parent.name}/{Path(rf.path).stem}"
         for a in results:
-            key = (rf.domain, a.instance_id)
+            key = (rf.variant, rf.domain, a.instance_id)
             if key not in lengths:
-                task = instances.task(rf.domain, a.instance_id)
-                h = GroundTruth(task).h_star()
+                task = instances.problem_of(rf, a.instance_id).task
+                try:
+                    h = GroundTruth(task, max_space=RESCORE_MAX_SPACE, timeout=RESCORE_TIMEOUT).h_star()
+                except PlanningTimeout:  # left out of the plan-length breakdown (Sokoban's hardest)
+                    h = None
                 lengths[key] = {"objects": len(task.objects),
-                                "plan-length": None if h == float("inf") else int(h)}
+                                "plan-length": None if h is None or h == float("inf") else int(h)}
             out.append({"subtask": rf.task, "mode": label, "model": label, "simulated": False,
                         "item_id": str(a.instance_id), "features": lengths[key],
                         "metrics": {"correct": int(getattr(a, reader).correct)}})

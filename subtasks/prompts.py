@@ -37,6 +37,7 @@ import tomllib
 from pathlib import Path
 
 from widthbench.errors import UserError
+from widthbench.pddl_domains import planbench_configs
 
 PROMPT_DIR = Path(__file__).resolve().parent.parent / "llm" / "prompts"
 STYLES = ("pddl", "nl")
@@ -322,6 +323,9 @@ def context_for(domain, user_dir: str | None = None) -> tuple[str, str]:
         if not text:
             raise UserError(f"context file {domain.context_file} is empty")
         result = (text, f"file:{domain.context_file}")
+    elif planbench_configs.is_config(domain.templates_file) and planbench_configs.load_config(domain.templates_file).intro:
+        # a PlanBench config as --templates: its domain_intro is the context (docs/subtasks.md)
+        result = (planbench_configs.load_config(domain.templates_file).intro, f"planbench-config:{domain.templates_file}")
     else:
         key = hand_written_key(domain)
         if key is not None:

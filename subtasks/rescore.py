@@ -23,16 +23,23 @@ Instances: ``instance-N.pddl`` in a folder that also holds (or whose parent hold
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
+from widthbench.runstore import RunStore
+from widthbench.subtasks.identity import READER_VERSION, path_digest
+from widthbench.pddl_domains.readers import impossible
+from widthbench.pddl_domains.readers.reply import reply_text
 from widthbench.errors import ParseError, UserError
-from widthbench.pddl_domains.render import Renderer
-from widthbench.planners.strips import Task, execute_plan, load_task
-from widthbench.runfiles import make_output_dir
+from widthbench.pddl_domains import planbench_configs
+from widthbench.pddl_domains.render import PDDL_WORDS, Renderer, config_template_set
+from widthbench.planners.bfs import shortest_plan
+from widthbench.planners.strips import (Task, execute_plan, ground, load_domain, load_task, parse_atom_text,
+                                        parse_domain_text, parse_problem_text)
 from widthbench.subtasks import flexible
 from widthbench.subtasks import parse as strict_parse
 
@@ -89,6 +96,8 @@ class ResultFile:
     task: str  # one of TASKS' values
     domain: str  # "blocksworld", "logistics" (PlanBench's name without "_zero_shot")
     instances: list
+    variant: str = ""  # the results/<variant>/ folder it sits in ("" when not in such a layout)
+    unanswered: int = 0  # prompts with neither an answer nor a verdict (`_unanswered`): skipped
 
 
 def load_result_file(path: str | Path) -> ResultFile:
@@ -107,13 +116,46 @@ def load_result_file(path: str | Path) -> ResultFile:
                         "execution (7)")
     domain = str(data.get("domain", "")).lower()
     domain = re.sub(r"_zero_shot$|_one_shot$", "", domain) or "unknown"
+    data["instances"] = [_with_final_turn(inst) for inst in data["instances"]]
+    asked = [inst for inst in data["instances"] if not _unanswered(inst)]
+    unanswered = len(data["instances"]) - len(asked)
+    data["instances"] = asked
     for i, inst in enumerate(data["instances"]):
         if not isinstance(inst, dict) or "instance_id" not in inst or "llm_raw_response" not in inst:
             raise UserError(f"{p}: instance {i} lacks 'instance_id' or 'llm_raw_response'")
         if _planbench_verdict(inst) is None:
             raise UserError(f"{p}: instance {inst['instance_id']} has no PlanBench verdict "
                             "('correct', 'llm_correct' or 'llm_correct_binary')")
-    return ResultFile(str(p), TASKS[int(m.group(1))], domain, data["instances"])
+    parts = p.resolve().parts
+    variant = parts[parts.index("results") + 1] if "results" in parts[:-1] else ""
+    variant = "" if variant == p.name else variant
+    return ResultFile(str(p), TASKS[int(m.group(1))], domain, data["instances"], variant, unanswered)
+
+
+def _unanswered(inst) -> bool:
+    """A prompt PlanBench wrote but has no answer to (a query, no response, no verdict): skipped."""
+    return (isinstance(inst, dict) and bool(inst.get("query")) and "llm_raw_response" not in inst
+            and _planbench_verdict(inst) is None)
+
+
+def _with_final_turn(inst):
+    """A multi-turn answer (PlanBench's back-prompting files: ``messages``, the conversation): its last
+    assistant turn is the answer and its first user turn the query."""
+    if not isinstance(inst, dict) or "llm_raw_response" in inst or "messages" not in inst:
+        return inst
+    msgs = inst["messages"]
+    if isinstance(msgs, str):
+        try:
+            msgs = ast.literal_eval(msgs)
+        except (ValueError, SyntaxError):
+            return inst
+    if not isinstance(msgs, list):
+        return inst
+    said = [m.get("content", "") for m in msgs if isinstance(m, dict) and m.get("role") == "assistant"]
+    asked = [m.get("content", "") for m in msgs if isinstance(m, dict) and m.get("role") == "user"]
+    if not said:
+        return inst
+    return {**inst, "llm_raw_response": said[-1], "query": asked[0] if asked else "", "turns": len(said)}
 
 
 def _planbench_verdict(inst: dict) -> bool | None:
@@ -124,15 +166,31 @@ def _planbench_verdict(inst: dict) -> bool | None:
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """The task an answer is judged on, the template set its prompt was written with ("planbench",
+    a PlanBench config's path, or "pddl-words") and where the problem came from: its ``instance-N.pddl``
+    file, or the query itself (``from_query``: the file is missing or states another problem, as for
+    PlanBench's unsolvable and random-name sets, whose prompts were made from files it does not ship)."""
+
+    task: Task
+    templates: str
+    from_query: bool = False
+
+
 class Instances:
     """Problem files by instance id for one or more ``--instances`` folders (see the module doc)."""
 
     def __init__(self, dirs):
         self.sources: list[tuple[str, Path, Path]] = []  # (domain name, domain file, problem folder)
+        self.roots: list[Path] = []  # PlanBench data roots (plan-bench/, llm_planning_analysis/)
         for d in dirs:
             d = Path(d)
             if not d.is_dir():
                 raise UserError(f"instances folder not found: {d}")
+            if planbench_configs.is_data_root(d):
+                self.roots.append(d)
+                continue
             found = self._source(d)
             if found:
                 self.sources.append(found)
@@ -141,9 +199,13 @@ class Instances:
             subs = [s for s in subs if s]
             if not subs:
                 raise UserError(f"{d}: no instance-N.pddl files with a domain file (generated_domain.pddl or "
-                                "domain.pddl beside them or in the parent folder)")
+                                "domain.pddl beside them or in the parent folder), and not a PlanBench data "
+                                "root (plan-bench/ or llm_planning_analysis/ with an instances folder)")
             self.sources.extend(subs)
         self._tasks: dict[tuple[str, int], Task] = {}
+        self._problems: dict[tuple[str, int], Problem] = {}
+        self._variants: dict[tuple[str, str], tuple] = {}
+        self._file_tasks: dict[Path, Task] = {}
 
     @staticmethod
     def _source(d: Path):
@@ -172,6 +234,150 @@ class Instances:
                 raise UserError(f"instance {instance_id} of {domain}: {prob} not found")
             self._tasks[key] = load_task(dom_file, prob)
         return self._tasks[key]
+
+    def problem(self, rf: "ResultFile", inst: dict) -> Problem:
+        """The problem of one answer: from a plain ``--instances`` folder (set "planbench"), else from
+        the PlanBench data root by the file's variant (`planbench_configs.find_variant`)."""
+        iid = int(inst["instance_id"])
+        key = (rf.path, iid)
+        if key in self._problems:
+            return self._problems[key]
+        if not self.roots or (self.sources and not rf.variant):
+            got = Problem(self.task(rf.domain, iid), "planbench")
+        else:
+            got = self._root_problem(rf, inst, iid)
+        self._problems[key] = got
+        return got
+
+    def problem_of(self, rf: "ResultFile", instance_id: int) -> Problem:
+        """`problem` of the answer of ``rf`` with this instance id."""
+        for inst in rf.instances:
+            if int(inst["instance_id"]) == instance_id:
+                return self.problem(rf, inst)
+        raise UserError(f"{rf.path}: no instance {instance_id}")
+
+    def _variant(self, rf: "ResultFile"):
+        key = (rf.variant, rf.domain)
+        if key not in self._variants:
+            v = planbench_configs.find_variant(self.roots[0], [n for n in (rf.variant, rf.domain) if n])
+            dom_file = _domain_file_named(self.roots[0], [rf.variant, rf.domain]) or v.domain_file
+            dom = _load_planbench_domain(dom_file)
+            templates = v.config.path if v.config.has_templates else "planbench"
+            ts = config_template_set(templates) if templates != "planbench" else None
+            covered = templates == "planbench" or (ts is not None and ts.covers(dom))
+            self._variants[key] = (v, dom, dom_file, templates if covered else PDDL_WORDS)
+        return self._variants[key]
+
+    def _root_problem(self, rf: "ResultFile", inst: dict, iid: int) -> Problem:
+        v, dom, dom_file, templates = self._variant(rf)
+        query = inst.get("query", "")
+        prob = v.instance_dir / f"instance-{iid}.pddl"
+        if prob.is_file() and dom_file == v.domain_file:
+            if prob not in self._file_tasks:  # one task per problem file, shared by every result file
+                self._file_tasks[prob] = load_task(dom, prob)
+            task = self._file_tasks[prob]
+            if _query_states(task, Renderer(task, _style(query), templates), query) in (None, (task.init, task.goal)):
+                return Problem(task, templates)
+        return Problem(_task_from_query(dom, query, templates, f"{rf.path}: instance {iid}"), templates, True)
+
+
+def _load_planbench_domain(path: Path):
+    """A PlanBench domain file. Those its Tarski writer made (the obfuscated Logistics and random-name
+    Blocksworld domains) type parameters ``- object`` without declaring ``:typing`` and keep empty
+    ``(:types)``, ``(:constants)``, ``(:functions)`` sections: read as if declared and without them."""
+    try:
+        return load_domain(path)
+    except UserError:
+        text = path.read_text(encoding="utf-8")
+        fixed = re.sub(r"\(\s*:(?:types|constants|functions)\s*\)", "", text, flags=re.I)
+        if re.search(r"-\s*object\b", fixed, re.I) and not re.search(r":typing", fixed, re.I):
+            fixed = re.sub(r"\(\s*:requirements", "(:requirements :typing", fixed, count=1, flags=re.I)
+        if fixed == text:
+            raise
+    return parse_domain_text(fixed, source=str(path))
+
+
+def _domain_file_named(root: Path, names) -> Path | None:
+    """A domain file under ``root`` whose declared name is one of ``names`` (PlanBench's random-name
+    Blocksworld answers name the domain their prompts were written in)."""
+    wanted = {n.lower() for n in names if n}
+    wanted |= {re.sub(r"_\d+$", "", n) for n in wanted}  # "<variant>_3": the 3-block set of the same domain
+    for path in sorted(root.glob("*/instances/**/*domain*.pddl")):
+        m = re.search(r"\(\s*domain\s+([^\s()]+)", path.read_text(encoding="utf-8", errors="replace")[:2000], re.I)
+        if m and m.group(1).lower() in wanted:
+            return path
+    return None
+
+
+def _query_states(task: Task, r: Renderer, query: str):
+    """(initial state, goal) the query states for ``task``, None when it states none we can read."""
+    if r.style == "pddl":
+        problem = _query_problem_text(query)
+        if problem is None:
+            return None
+        try:
+            stated = parse_problem_text(task.domain, problem, "<query>")
+        except UserError:
+            return None
+        if set(stated.atoms) - set(task.atoms) or {o for o, _ in stated.objects} != {o for o, _ in task.objects}:
+            return ("other",)
+        idx = task.atom_index
+        to = lambda s: sum(1 << idx[stated.atoms[i]] for i in range(stated.n_atoms) if s >> i & 1)  # noqa: E731
+        return to(stated.init), to(stated.goal)
+    init, goal = _statement(query)
+    if init is None:
+        return None
+    try:
+        return r.parse_state(init), sum(1 << task.atom_index[a] for a in r.parse_atoms(goal))
+    except (ParseError, KeyError):
+        return ("other",)
+
+
+def _statement(query: str) -> tuple[str | None, str | None]:
+    """The initial conditions and goal of the query's last [STATEMENT] (NL prompts)."""
+    m = None
+    for m in re.finditer(r"as initial conditions i have that,?(.*?)\.?\s*\n\s*my goal is to have that(.*?)\.?\s*(?:\n|$)",
+                         query or "", re.I | re.S):
+        pass
+    return (m.group(1).strip(), m.group(2).strip()) if m else (None, None)
+
+
+def _query_problem_text(query: str) -> str | None:
+    k = (query or "").lower().rfind("(define (problem")
+    return query[k:] if k >= 0 else None
+
+
+def _task_from_query(dom, query: str, templates: str, where: str) -> Task:
+    """The problem the query states: its PDDL problem, or (NL) its objects, initial conditions and goal
+    read with the prompt's templates."""
+    problem = _query_problem_text(query)
+    if problem is not None:
+        return parse_problem_text(dom, problem, where)
+    init, goal = _statement(query)
+    if init is None:
+        raise UserError(f"{where}: the instance file is missing or states another problem, and the query "
+                        "states no problem to judge on")
+    probe = ground(dom, [], [], [], name="probe")
+    names = Renderer(probe, "nl", templates).template_set.objects
+    objects = _stated_objects(init + " , " + goal, names)
+    task0 = ground(dom, [(o, "object") for o in objects], [], [], name="probe")
+    r = Renderer(task0, "nl", templates)
+    try:
+        init_atoms = [a for a in r.parse_atoms(init)]
+        goal_atoms = [a for a in r.parse_atoms(goal)]
+    except ParseError as exc:
+        raise UserError(f"{where}: cannot read the problem the query states: {exc}") from None
+    return ground(dom, [(o, "object") for o in objects], [parse_atom_text(a) for a in init_atoms],
+                  [parse_atom_text(a) for a in goal_atoms], name=f"query of {where}")
+
+
+def _stated_objects(text: str, spec: dict) -> list[str]:
+    """The PDDL names of the objects a statement mentions, by the template set's object names."""
+    text = " " + " ".join(text.lower().split()) + " "
+    if spec.get("scheme") == "encoded":
+        found = [o for o, n in spec["encoded"].items() if "{}" not in n and f" {n}" in text.replace(",", " ")]
+        return sorted(found)
+    return sorted(set(re.findall(r"\bobject_\d+\b", text)), key=lambda o: int(o.split("_")[1]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -217,21 +423,33 @@ def _judge_plan(task: Task, plan: list[str]) -> tuple[bool, str]:
     return result.valid, ("the plan reaches the goal" if result.valid else result.reason())
 
 
-def judge(rf: ResultFile, inst: dict, instances: Instances) -> AnswerResult:
+def judge(rf: ResultFile, inst: dict, instances: Instances,
+          declares_impossible: Callable[[str], bool] | None = None) -> AnswerResult:
+    """Judge one answer with both readers. ``declares_impossible(reply)`` (optional): True when the
+    reply declares that no plan exists; it judges answers on unsolvable tasks that offer no plan
+    (without it such answers are unread, "not judged")."""
     iid = int(inst["instance_id"])
-    task = instances.task(rf.domain, iid)
+    problem = instances.problem(rf, inst)
+    task, templates = problem.task, problem.templates
     raw = inst.get("llm_raw_response") or ""
     style = _style(inst.get("query", ""))
-    r = Renderer(task, style, "planbench")
-    _check_instance(rf, iid, task, r, inst.get("query", ""))
+    r = Renderer(task, style, templates)
+    if not problem.from_query:
+        _check_instance(rf, iid, task, r, inst.get("query", ""))
     query = inst.get("query", "")
     if rf.task == "plan-generation":
+        solvable = _solvable(task) if _maybe_unsolvable(rf, inst) else True
+
         def judged(plan):
+            if not solvable:
+                return False, "the task has no plan (the engine exhausted its states); the answer offers one", plan
             ok, why = _judge_plan(task, plan)
             return ok, why, plan
 
         results = _each_reader(lambda: r.parse_plan(strict_parse.answer_section(raw)),
-                               lambda: flexible.read_plan(task, raw, style, "planbench"), judged)
+                               lambda: flexible.read_plan(task, raw, style, templates), judged)
+        if not solvable:
+            results = {k: _unsolvable_result(v, raw, declares_impossible) for k, v in results.items()}
     elif rf.task == "plan-verification":
         truth, why_truth = _query_plan_truth(task, r, query)
 
@@ -256,9 +474,45 @@ def judge(rf: ResultFile, inst: dict, instances: Instances) -> AnswerResult:
             return False, f"missing {' '.join(missing) or 'none'}; wrong {' '.join(extra) or 'none'}", atoms
 
         results = _each_reader(lambda: r.parse_state(strict_parse.answer_section(raw)),
-                               lambda: flexible.read_state(task, raw, style, "planbench"), judged)
+                               lambda: flexible.read_state(task, raw, style, templates), judged)
     return AnswerResult(rf.path, iid, rf.task, bool(_planbench_verdict(inst)), results["strict"],
                         results["flexible"], inst.get("extracted_llm_plan"))
+
+
+UNSOLVABLE_STATE_LIMIT = 2_000_000  # states a breadth-first search may visit to certify "no plan"
+
+
+def _maybe_unsolvable(rf: ResultFile, inst: dict) -> bool:
+    """Whether to ask the engine if the task has a plan at all: PlanBench's unsolvable sets (by their
+    variant's name) or a ground truth that is not a plan."""
+    gt = inst.get("ground_truth_plan")
+    return "unsolvable" in (rf.variant + " " + rf.domain).lower() or (isinstance(gt, str) and "(" not in gt)
+
+
+def _solvable(task: Task) -> bool:
+    return shortest_plan(task, max_states=UNSOLVABLE_STATE_LIMIT).plan is not None
+
+
+def declares_no_plan(raw: str) -> bool:
+    """Whether an answer (its thinking left out) declares that no plan exists
+    (`pddl_domains.readers.impossible`, the reader plan generation uses)."""
+    return bool(impossible.declarations(reply_text(raw or "")))
+
+
+def _unsolvable_result(r: ReaderResult, raw: str, declares_impossible=None) -> ReaderResult:
+    """An answer on an unsolvable task: an offered plan is wrong (already judged so); an answer with no
+    plan is right when it declares that no plan exists (``declares_impossible``, default
+    `declares_no_plan`)."""
+    if r.read and r.value:
+        return r
+    declares_impossible = declares_impossible or declares_no_plan
+    try:
+        says_no = declares_impossible(raw)
+    except ParseError as exc:
+        return _error(exc)
+    if says_no:
+        return ReaderResult(True, True, "the task has no plan and the answer says so", [])
+    return ReaderResult(False, None, "unsolvable task: the answer offers no plan and does not say none exists")
 
 
 def _check_instance(rf: ResultFile, iid: int, task: Task, r: Renderer, query: str) -> None:
@@ -419,42 +673,58 @@ def counts(results: list[AnswerResult]) -> dict:
 RESCORE_CHUNK = 50  # answers judged per executor call (each worker grounds the problems it meets)
 
 
-def rescore(paths, instance_dirs, executor=None) -> tuple[list[tuple[ResultFile, list[AnswerResult]]], dict]:
+def rescore(paths, instance_dirs, executor=None,
+            declares_impossible: Callable[[str], bool] | None = None) -> tuple[list[tuple[ResultFile, list[AnswerResult]]], dict]:
     """Judge every answer of every file: ([(file, results)], summary). ``executor``
-    (`widthbench.planners.executor`): chunks of answers are judged by its workers."""
+    (`widthbench.planners.executor`): chunks of answers are judged by its workers.
+    ``declares_impossible``: see `judge` (answers on unsolvable tasks)."""
     instances = Instances(instance_dirs)
     files = [load_result_file(p) for p in paths]  # every file checked before any work
-    jobs = [(ResultFile(rf.path, rf.task, rf.domain, rf.instances[k:k + RESCORE_CHUNK]), instances)
+    jobs = [(ResultFile(rf.path, rf.task, rf.domain, rf.instances[k:k + RESCORE_CHUNK], rf.variant), instances,
+             declares_impossible)
             for rf in files for k in range(0, len(rf.instances), RESCORE_CHUNK)]
     if executor is not None and executor.parallel:
         chunks = executor.map(_judge_chunk, jobs, desc="rescore", unit="chunk")
     else:
         chunks = [_judge_chunk(job) for job in jobs]  # one process: one cache of grounded problems
     by_file: dict[str, list[AnswerResult]] = {rf.path: [] for rf in files}
-    for (chunk, _), results in zip(jobs, chunks):
+    for (chunk, _, _), results in zip(jobs, chunks):
         by_file[chunk.path].extend(results)
     out = [(rf, by_file[rf.path]) for rf in files]
     summary = {"kind": "rescore-planbench",
-               "files": {rf.path: {"task": rf.task, "domain": rf.domain, **counts(rs)} for rf, rs in out},
+               "files": {rf.path: {"task": rf.task, "domain": rf.domain, "variant": rf.variant,
+                                   "unanswered": rf.unanswered, **counts(rs)}
+                         for rf, rs in out},
                "overall": counts([a for _, rs in out for a in rs])}
     return out, summary
 
 
 def _judge_chunk(job) -> list[AnswerResult]:
-    rf, instances = job
-    return [judge(rf, inst, instances) for inst in rf.instances]
+    rf, instances, declares_impossible = job
+    return [judge(rf, inst, instances, declares_impossible) for inst in rf.instances]
 
 
-def write_outputs(out_dir: str | Path, judged, summary: dict) -> None:
-    d = make_output_dir(out_dir, "--out")
+def rescore_identity(files, instances) -> dict:
+    """What decides a rescore's verdicts: the result files and instance folder (by their text) and
+    the readers' version (docs/design.md, "The run store")."""
+    return {"files": {str(f): path_digest(f) for f in files},
+            "instances": [str(Path(d).resolve()) for d in ([instances] if isinstance(instances, (str, Path))
+                                                           else instances or [])],
+            "reader_version": READER_VERSION}
+
+
+def write_outputs(out_dir: str | Path, judged, summary: dict, identity: dict | None = None) -> None:
+    """The rescore's folder through the run store: answers.jsonl (one record per answer) and
+    summary.json; a folder holding a rescore of other files or readers is replaced (a rescore is
+    made whole each time: its records are recomputed, never resumed)."""
     try:
-        with open(d / "answers.jsonl", "w", encoding="utf-8") as f:
-            for _, rs in judged:
-                for a in rs:
-                    f.write(json.dumps(a.record()) + "\n")
-        (d / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+        store = RunStore.open(out_dir, kind="rescore", identity=identity or {}, replace=True,
+                              key=lambda r: (r["file"], r["instance_id"], r["task"]), records="answers.jsonl")
+        store.clear()
+        store.append(a.record() for _, rs in judged for a in rs)
+        store.write_json("summary.json", summary)
     except OSError as exc:
-        raise UserError(f"cannot write to {d}: {exc.strerror}") from None
+        raise UserError(f"cannot write to {out_dir}: {exc.strerror}") from None
 
 
 def report_lines(judged, summary: dict, readers=READERS) -> list[str]:
@@ -463,8 +733,10 @@ def report_lines(judged, summary: dict, readers=READERS) -> list[str]:
     lines = []
     for rf, rs in judged:
         c = summary["files"][rf.path]
-        lines.append(f"{rf.path} ({rf.task}, {rf.domain}): {c['answers']} answers, PlanBench correct "
-                     f"{c['planbench_correct']}")
+        skipped = f" ({rf.unanswered} instances without an answer skipped)" if rf.unanswered else ""
+        variant = f", variant {rf.variant}" if rf.variant and rf.variant != rf.domain else ""
+        lines.append(f"{rf.path} ({rf.task}, {rf.domain}{variant}): {c['answers']} answers, PlanBench correct "
+                     f"{c['planbench_correct']}{skipped}")
         lines.extend(_count_lines(c))
         for name in sorted(readers, key=lambda n: n != "flexible"):
             for a in rs:

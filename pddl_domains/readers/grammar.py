@@ -78,8 +78,10 @@ def paraphrase_tables(domain_key: str, templates: str) -> tuple[dict, dict]:
 
 @functools.lru_cache(maxsize=32)
 def template_domain(path: str) -> str | None:
-    if path.startswith("<generated:"):  # templates generated from a domain's names (render.py)
+    if path.startswith("<"):  # templates generated from a domain's names (render.py)
         return None
+    if path.lower().endswith((".yaml", ".yml")):  # a PlanBench config (render.config_template_set)
+        return render.config_template_set(path).format.get("paraphrases")
     with open(path, "rb") as f:
         return tomllib.load(f).get("domain")
 

@@ -2,7 +2,8 @@
 
 The rules (also in docs/rendering.md):
 
-1. Normalise: lower-case; drop code-fence lines (```...), markdown emphasis (``**``, ``__``, back-ticks),
+1. Normalise: lower-case; drop code-fence lines (```...), markdown emphasis (``**``, ``__``, back-ticks,
+   single ``_`` or ``*`` around words but never inside a name like ``object_0``),
    heading marks (``#``), block quotes (``>``) and XML-like tags (``<answer>``); collapse spaces.
 2. Per line: drop a leading bullet or number (``-``, ``*``, ``•``, ``+``, ``1.``, ``1)``, ``(1)``,
    ``step 1:``) and a leading label (at most six words, no brackets, ending in ``:``, e.g.
@@ -28,6 +29,9 @@ ARTICLES = ("the", "a", "an")
 _FENCE = re.compile(r"^\s*(```|~~~).*$", re.M)
 _TAG = re.compile(r"</?[a-z][a-z0-9_-]*\s*/?>")
 _EMPHASIS = re.compile(r"\*\*|__|`")
+#: Single-mark emphasis around words (``_a_``, ``*red block*``): the marks go, the words stay. Never
+#: inside a name (``object_0``, ``package_1``: the mark touches a letter or digit outside).
+_SINGLE_EMPHASIS = re.compile(r"(?<![\w*])([_*])(?=[^\s_*])([^_*\n]*?[^\s_*])\1(?![\w*])")
 _BULLET = re.compile(r"^(?:[-*•+>#]+|\(?\d+[.)]|step\s+\d+\s*[:.)-]?)(?:\s+|$)")
 _LABEL = re.compile(r"^([^:()\[\]]{1,60}):(?:\s+|$)")
 _CONNECTIVE = re.compile(r"^(?:and|then|also|first|firstly|finally|next|after that|afterwards|lastly)(?:\s+|$)")
@@ -65,6 +69,7 @@ EMPTY = re.compile(r"^(?:none|nothing|no\s+actions?|no\s+atoms|no\s+facts|empty|
 class Clause:
     text: str  # normalised clause text
     line: int  # 1-based line number in the original text
+    whole: str = ""  # the clause before a leading connective was dropped ("next" is a word of some vocabularies)
 
 
 def normalise(text: str) -> str:
@@ -73,6 +78,7 @@ def normalise(text: str) -> str:
     t = _FENCE.sub("", t)
     t = _TAG.sub(" ", t)
     t = _EMPHASIS.sub("", t)
+    t = _SINGLE_EMPHASIS.sub(r"\2", t)
     t = t.replace("\u2019", "'").replace("\u2013", "-").replace("\u2014", "-").replace("\u2192", ",")
     t = t.replace("->", ",")
     return "\n".join(re.sub(r"[ \t\f\v\u00a0]+", " ", line).strip() for line in t.split("\n"))
@@ -123,7 +129,7 @@ def clauses(text: str) -> list[Clause]:
         for part in split_depth0(line, _SEPARATORS):
             c = clean_clause(part)
             if c and not FILLER.match(c):
-                out.append(Clause(c, n))
+                out.append(Clause(c, n, part.strip().rstrip(".!?:;").strip()))
     return out
 
 

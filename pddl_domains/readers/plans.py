@@ -16,7 +16,7 @@ from widthbench.pddl_domains.readers import Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
 from widthbench.pddl_domains.readers.reply import (MARK, find_blocks, located, outside_blocks, region, region_lines,
                                                    span_of, strip_number)
-from widthbench.pddl_domains.readers.steps import StepReader, task_reader
+from widthbench.pddl_domains.readers.steps import RETRACTION, StepReader, task_reader
 from widthbench.planners.strips import Task
 
 __all__ = ["read_plan", "read_action_list", "read_single_action"]
@@ -29,8 +29,9 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     region_norm = "\n".join(ln.norm for ln in lines)
     if layout.is_empty_answer(region_norm.strip()):
         return [], span_of(lines), "answer-label" if label else "whole-reply"
-    readings = []  # (actions, lines, rule): every block and the text outside them must agree
     bare = not rd.has_forms(lines)
+    lines = _without_commentary(rd, lines, bare)
+    readings = []  # (actions, lines, rule): every block and the text outside them must agree
     blocks = find_blocks(lines)
     for rule, blines in blocks:
         for acts, rlines in rd.action_runs(blines, bare):
@@ -48,6 +49,37 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
     return list(acts), span_of(rlines), located(label, rule, whole)
+
+
+#: A heading that opens commentary on the plan above it ("**Explanation**:", "Reasoning:", "## Why this works").
+_COMMENTARY = re.compile(r"^(?:#+\s*)?(?:step[- ]by[- ]step\s+|brief\s+|short\s+)?(?:explanation|reasoning|rationale|"
+                         r"justification|notes?|why\s+(?:this|it)\s+works|verification|how\s+it\s+works)"
+                         r"(?:\s+of\s+the\s+(?:plan|steps))?\s*:?\s*$")
+#: Words by which commentary corrects or withdraws the plan ("step 3 should be skipped", "instead ...").
+_CORRECTION = re.compile(
+    r"\b(?:skip\w*|remov\w*|omit\w*|drop\w*|delet\w*|replac\w*|cross\w*\s+out)\s+"
+    r"(?:(?:the|this|that|these|those|last|first|second|third|final|previous|extra|\d+\w*)\s+)*(?:steps?|actions?|moves?|lines?)\b"
+    r"|\b(?:steps?|actions?|moves?)\s+\d+\b[^.\n]*?\b(?:skip|remov|omit|drop|delet|replac|unnecessary|not\s+needed)"
+    r"|\b(?:instead|correction|corrected|revised|revise|mistake|wrong|invalid|incorrect|actually|wait|oops|undo|"
+    r"ignore|rather)\b|~~")
+
+
+def _without_commentary(rd, lines: list, bare: bool) -> list:
+    """The lines before a commentary heading that follows the plan's steps: the steps above are the
+    answer and the commentary restates or explains them (never a second plan, even where it cannot
+    be read step for step). Commentary that corrects or withdraws anything is not set aside: it makes
+    the answer unreadable (a `ParseError`), never a silent change of the plan."""
+    for i, ln in enumerate(lines):
+        if not _COMMENTARY.match(ln.norm.strip()):
+            continue
+        if not any(rd.read_line(prev, bare).kind == "action" for prev in lines[:i] if prev.norm):
+            return lines
+        rest = " ".join(x.norm for x in lines[i + 1:])
+        hit = _CORRECTION.search(rest) or RETRACTION.search(rest)
+        if hit:
+            raise ParseError(f"the commentary after the plan corrects or withdraws something ({hit.group(0)!r})")
+        return lines[:i]
+    return lines
 
 
 def _without_narration(readings: list) -> list:

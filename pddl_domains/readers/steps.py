@@ -2,6 +2,9 @@
 
 Rules (docs/subtasks.md, "Flexible reader", rules 3-5):
 
+3. A pronoun ("it") in a step that reads as no action as written stands for the object the previous
+   step manipulated (its first argument), on the same line ("pick up a, then put it down") or on the
+   step line before; the step is read with that object, and read only if it then reads as an action.
 3. A line reads as actions when its first clause, after numbering, bullets, markdown, a connective
    ("then", "first") and a lead-in ("we need to") starts with an action (`grammar.TaskGrammar.lead`).
    What follows the action on its line is explanation, unless it starts another action (a one-line
@@ -55,6 +58,8 @@ _WITHDRAWS_STEP = re.compile(r"^(?:wait|oops|hmm+|actually|no\b|scratch)|\b(?:th
 _SUBJECT = re.compile(r"^(?:(?:so|now|next|then|and)\s*,?\s+)*(?:i|we|you)\s+(?:(?:then|now|next|first|also|finally)\s+)?")
 _SUBJECT_ALONE = re.compile(r"^(?:and\s+|so\s+|now\s+)?(?:i|we|you)$")
 _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
+#: A pronoun standing for the object of the previous step ("then put it down").
+_PRONOUN = re.compile(r"(?<![\w-])it(?![\w'-])")
 _WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
 
 
@@ -113,6 +118,11 @@ class StepReader(TaskGrammar):
                 if r2 is not None:
                     body, r = body[subject.end():], r2
             words_are_prose = self.style == "pddl" and not bare
+            if r is None and out and self.nl:  # "pick up the red block, then put it down"
+                resolved = self.resolve_pronoun(body, out[-1])
+                r = self.lead(resolved, bare=bare) if resolved is not None else None
+                if r is not None:
+                    body = resolved
             if r is None:
                 if first:
                     if self.starts_with_verb(c) and not words_are_prose:
@@ -138,6 +148,16 @@ class StepReader(TaskGrammar):
         if out and RETRACTION.search(s):
             raise ParseError(f"a withdrawn or negated step: {s!r}")
         return out
+
+    def resolve_pronoun(self, text: str, previous: str) -> str | None:
+        """``text`` with its one pronoun ("it") replaced by the name of the object the ``previous``
+        step manipulated (its first argument: the block moved, the package carried); None when
+        ``text`` has no single pronoun or the previous step has no argument."""
+        args = previous.strip("()").split()[1:]
+        if not args or len(_PRONOUN.findall(text)) != 1:
+            return None
+        name = self.r.names.get(args[0], args[0])
+        return _PRONOUN.sub(lambda m: name, text)
 
     def _lead_safe(self, text: str, bare: bool = True):
         try:
@@ -246,6 +266,8 @@ class StepReader(TaskGrammar):
         numbered_prose = None
         last_numbered = False
         infos = [(ln, self.read_line(ln, bare)) for ln in lines]
+        if self.nl:
+            infos = self._resolve_pronouns(infos, bare)
         significant = [info for _, info in infos if info.kind not in ("blank", "neutral")]
         for i, info in enumerate(significant):
             # A line that starts like a step but reads as none is an error next to step lines or
@@ -316,6 +338,25 @@ class StepReader(TaskGrammar):
             if info.number is not None:
                 last_number = info.number
         return runs
+
+    def _resolve_pronouns(self, infos: list, bare: bool) -> list:
+        """A line that reads as no action only for a pronoun ("2. Put it on the table.") right after a
+        step line reads with the pronoun as the previous step's object (`resolve_pronoun`)."""
+        out, last = [], None
+        for ln, info in infos:
+            if info.kind == "bad" and last is not None:
+                resolved = self.resolve_pronoun(ln.norm, last)
+                if resolved is not None:
+                    again = self.read_line(Line(ln.start, ln.end, ln.raw, resolved, ln.fence), bare)
+                    if again.kind == "action":
+                        info = again
+            if info.kind == "action":
+                last = info.actions[-1]
+            elif info.kind not in ("blank", "neutral"):
+                last = None
+            out.append((ln, info))
+        return out
+
 
 def _under_title(significant: list, i: int) -> bool:
     """Whether line ``i`` stands below a step's title (a numbered, bold line naming one action) with

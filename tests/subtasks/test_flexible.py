@@ -258,7 +258,7 @@ def test_ambiguous_answers_are_parse_errors(bw):
         f"Do not unstack the {t} from the {b}.",
         f"1. **Unstack {t.split()[0]} from {b.split()[0]}**: Unstack the {t} from the {o}.",
         f"unstack the {t} from the {b} (i.e. pick up the {o})",
-        f"1. unstack the {t} from the {b}\n2. put it down\n",
+        f"1. unstack the {t} from the {b}\n2. put it on it\n",  # two pronouns: never guessed
         f"<think>\n1. unstack the {t} from the {b}\n2. put down",
         "<think>Let me plan this.</think>\n\n",
         f"1. unstack the {t} from the {b}\n2. To be safe, put down the {t}.\n3. pick up the {o}",
@@ -480,7 +480,9 @@ def test_a_line_that_starts_like_a_step_is_an_error_only_next_to_steps(bw):
     a = str(bw.actions[0])
     text = f"Put simply, the tower must come down first.\n\nHere is the plan:\n{r.action(a)}\n"
     assert flexible.read_plan(bw, text, "nl", "planbench").value == [a]
-    for bad in (f"{r.action(a)}\nput it down\n", f"put it down\n{r.action(a)}\n", f"1. {r.action(a)}\n\n2. Put it down."):
+    # (after a step, "put it down" names that step's object: test_a_pronoun_stands_for_the_object_...)
+    for bad in (f"{r.action(a)}\nput the other one down\n", f"put it down\n{r.action(a)}\n",
+                f"1. {r.action(a)}\n\n2. Put the other one down."):
         with pytest.raises(ParseError, match="cannot read the step"):
             flexible.read_plan(bw, bad, "nl", "planbench")
 
@@ -550,8 +552,8 @@ def test_decorated_plans_made_ambiguous_are_parse_errors(case, rng, n, how):
         # in the reply, not in a thinking block before it (the reader rightly ignores that)
         head, sep, reply = text.rpartition("</think>")
         text = head + sep + reply.replace(r.action(plan[-1]), f"{r.action(plan[-1])} or {r.action(other)}")
-    else:
-        text += "\nThen put it down."
+    else:  # one pronoun names the previous step's object; two in one step are never guessed
+        text += "\nThen put it on it."
     assert how != "or" or f" or {r.action(other)}" in text.rpartition("</think>")[2]  # built ambiguous
     with pytest.raises(ParseError):
         got = flexible.read_plan(task, text, style, templates)
@@ -640,3 +642,125 @@ def test_strict_reader_figures_on_a_real_sample_are_unchanged_and_flexible_reads
         read += 1
         assert flexible.read_plan(task, inst["llm_raw_response"], "nl", "planbench").value == plan
     assert read == 77
+
+
+# ---------------------------------------------------------------------------------------------
+# Pronouns, single-mark emphasis, PlanBench config vocabularies (made-up answers)
+
+
+def _pairs_sharing_object(task, seed: int):
+    """(a1, a2): a1 applicable in the initial state, a2 applicable after it, a2's first argument
+    the object a1 manipulated (a1's first argument); drawn with ``seed``."""
+    rng = random.Random(seed)
+    firsts = strips.applicable_actions(task, task.init)
+    rng.shuffle(firsts)
+    for a1 in firsts:
+        s1 = strips.successor(task.init, a1)
+        seconds = [a for a in strips.applicable_actions(task, s1) if a.args[:1] == a1.args[:1]]
+        if seconds:
+            return a1, rng.choice(seconds)
+    return None
+
+
+def _text(a) -> str:
+    return "(" + " ".join((a.name, *a.args)) + ")"
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), style=st.sampled_from(["lines", "one-line"]), which=st.integers(0, 5))
+def test_a_pronoun_stands_for_the_object_the_previous_step_manipulated(seed, style, which):
+    task = generate("blocksworld", 1, 100 + which)[0].task()
+    pair = _pairs_sharing_object(task, seed)
+    if pair is None:
+        return
+    a1, a2 = pair
+    r = Renderer(task, "nl", "planbench")
+    name = r.names[a1.args[0]]
+    second = r.action(_text(a2))
+    with_it = re.sub(rf"(?:the )?{re.escape(name)}", "it", second, count=1)
+    text = f"1. {r.action(_text(a1))}\n2. {with_it}" if style == "lines" else f"{r.action(_text(a1))}, then {with_it}"
+    assert flexible.read_plan(task, text, "nl", "planbench").value == [_text(a1), _text(a2)]
+
+
+def test_a_pronoun_after_prose_or_with_no_previous_step_is_not_read(bw):
+    r, on = _names(bw)
+    top, below = on[0]
+    t, b = r.names[top], r.names[below]
+    for text in (f"The tower is tall and it must come down.\n1. put it down\n2. pick up the {t}",
+                 f"1. unstack the {t} from the {b}\nThat frees the {b}.\n2. put it down"):
+        with pytest.raises(ParseError):
+            got = flexible.read_plan(bw, text, "nl", "planbench")
+            pytest.fail(f"read {got.value} from {text!r}")
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), mark=st.sampled_from("_*"))
+def test_single_mark_emphasis_around_names_reads_like_plain_text(seed, mark):
+    task = generate("blocksworld", 1, 200 + seed % 5)[0].task()
+    r = Renderer(task, "nl", "planbench")
+    a = random.Random(seed).choice(strips.applicable_actions(task, task.init))
+    plain = r.action(_text(a))
+    marked = plain
+    for o in a.args:
+        marked = marked.replace(r.names[o], f"{mark}{r.names[o]}{mark}")
+    assert flexible.read_plan(task, f"1. {marked}", "nl", "planbench").value == [_text(a)]
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), bare=st.booleans(), numbered=st.booleans())
+def test_obfuscated_vocabulary_reads_like_plain_names(seed, bare, numbered):
+    """A PlanBench config's own words (Mystery) read as its templates say, objects by their encoded
+    name or their PDDL name alone, actions also as "<name> <args>"; valid plans stay valid."""
+    need_data()
+    from widthbench.pddl_domains import planbench_configs
+
+    v = planbench_configs.find_variant(PLANBENCH, ["mystery_blocksworld"])
+    rng = random.Random(seed)
+    task = cached_task(str(v.domain_file), str(v.instance_dir / f"instance-{rng.randint(1, 200)}.pddl"))
+    r = Renderer(task, "nl", v.config.path)
+    state, plan = task.init, []
+    for _ in range(rng.randint(1, 5)):
+        a = rng.choice(strips.applicable_actions(task, state))
+        plan.append(a)
+        state = strips.successor(state, a)
+    lines = []
+    for k, a in enumerate(plan, 1):
+        words = " ".join((a.name, *a.args)) if bare else r.action(_text(a))
+        lines.append(f"{k}. {words}" if numbered else words)
+    got = flexible.read_plan(task, "My plan:\n" + "\n".join(lines), "nl", v.config.path).value
+    assert got == [_text(a) for a in plan]
+    assert strips.execute_plan(task, got).failed_step is None
+
+
+COMMENTARY_HEADINGS = ["**Explanation**:", "Explanation:", "## Reasoning", "Why this works:", "Notes:"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), heading=st.sampled_from(COMMENTARY_HEADINGS),
+       words=st.lists(st.sampled_from(["first", "move", "the", "block", "it", "off", "so", "that", "is", "free",
+                                       "place", "onto", "table", "to", "reach", "goal"]), min_size=3, max_size=12))
+def test_commentary_under_a_heading_after_the_plan_is_not_a_second_plan(seed, heading, words):
+    """The numbered plan is the answer; bullets under a commentary heading after it explain it, in
+    any words (here random ones), and are never read as steps."""
+    task = generate("blocksworld", 1, 300 + seed % 5)[0].task()
+    r = Renderer(task, "nl", "planbench")
+    rng = random.Random(seed)
+    state, plan = task.init, []
+    for _ in range(rng.randint(1, 4)):
+        a = rng.choice(strips.applicable_actions(task, state))
+        plan.append(_text(a))
+        state = strips.successor(state, a)
+    text = "\n".join(f"{k}. {r.action(a)}" for k, a in enumerate(plan, 1))
+    text += f"\n\n{heading}\n- " + " ".join(words) + f"\n- {r.action(plan[0]).capitalize()} so that the hand holds a block."
+    assert flexible.read_plan(task, text, "nl", "planbench").value == plan
+
+
+@pytest.mark.parametrize("note", ["Step 2 should be skipped.", "Actually, remove the last step.",
+                                  "Instead of step 1, pick up another block.", "~~Step 2~~ is not needed."])
+def test_commentary_that_corrects_the_plan_is_never_set_aside(bw, note):
+    r = Renderer(bw, "nl", "planbench")
+    a = [str(x) for x in strips.applicable_actions(bw, bw.init)][:1]
+    text = f"1. {r.action(a[0])}\n\nExplanation:\n- {note}"
+    with pytest.raises(ParseError):
+        got = flexible.read_plan(bw, text, "nl", "planbench")
+        pytest.fail(f"read {got.value} from {text!r}")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 HELP = "re-judge PlanBench result files with the engine and both answer readers (strict, flexible)"
 DESCRIPTION = (HELP + ". Plan generation (task 1), plan verification (task 3) and plan execution (task 7) "
-               "files. Prints per file the answers, how many each reader read, how many are valid on the "
+               "files of every PlanBench variant (plain, 3-block, Mystery, random and deceptive names, "
+               "unsolvable, Sokoban), several variants in one command. Prints per file the answers, how many each reader read, how many are valid on the "
                "engine, the agreement with PlanBench's verdict and every disagreement of each reader "
                "with its category and reason (--disagreements flexible|strict|none narrows the list). "
                "--out DIR writes answers.jsonl and summary.json, and the flexible reader's accuracy by optimal plan "
@@ -16,7 +17,10 @@ def add_arguments(p) -> None:
     p.add_argument("source", choices=["planbench"], help="the format of the result files (planbench)")
     p.add_argument("files", nargs="+", metavar="FILE.json", help="PlanBench result files")
     p.add_argument("--instances", action="append", required=True, metavar="DIR",
-                   help="a folder of instance-N.pddl files with the domain file beside them or in the parent "
+                   help="PlanBench's data root (the folder holding plan-bench/ and llm_planning_analysis/): "
+                        "each file's instance folder, domain file and templates are found from its variant "
+                        "(results/<variant>/ folder, else its 'domain' field) and that variant's config; or a "
+                        "folder of instance-N.pddl files with the domain file beside them or in the parent "
                         "folder (PlanBench's generated_basic), or PlanBench's instances folder holding "
                         "<domain>/generated_basic; may be given once per domain")
     p.add_argument("--out", metavar="DIR", help="write answers.jsonl, summary.json and the accuracy by "
@@ -31,7 +35,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from widthbench.planners.executor import open_executor, spec_from_args
     from widthbench.runfiles import check_output_dir
-    from widthbench.subtasks.rescore import report_lines, rescore, write_outputs
+    from widthbench.subtasks.rescore import report_lines, rescore, rescore_identity, write_outputs
 
     if args.out:  # before the work, so a bad --out costs nothing
         check_output_dir(args.out, "--out")
@@ -41,7 +45,7 @@ def run(args) -> int:
     for line in report_lines(judged, summary, readers):
         print(line)
     if args.out:
-        write_outputs(args.out, judged, summary)
+        write_outputs(args.out, judged, summary, rescore_identity(args.files, args.instances))
         print(f"wrote {args.out}/answers.jsonl and {args.out}/summary.json")
         from widthbench.reports.difficulty import write_rescore_difficulty
 

@@ -77,7 +77,8 @@ def add_item_arguments(parser: argparse.ArgumentParser, *, asking: bool = True) 
                             help="with --instances: a hand-written domain context (system message) instead "
                             "of the built-in or generated one (docs/domains.md)")
         parser.add_argument("--templates", default=None, metavar="FILE",
-                            help="with --instances: a natural-language template file (.toml) for the domain")
+                            help="with --instances: a natural-language template file (.toml) for the domain, or "
+                            "a PlanBench config (.yaml: its templates, object names and domain_intro as the context)")
     parser.add_argument("--instances", default=None, metavar="DIR",
                         help="use an instance folder (domain.pddl + problems) instead of generating")
     if asking:
