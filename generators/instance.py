@@ -283,7 +283,7 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
     import random
 
     from widthbench.planners.problem_writer import task_problem_text
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
 
     samples = list(instances)
     if not samples:

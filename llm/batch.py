@@ -31,7 +31,7 @@ from pathlib import Path
 
 from widthbench.llm.backend import Pending
 from widthbench.llm.online import request_body
-from widthbench.llm.parse import BadResponse, parse_completion
+from widthbench.llm.completions import BadResponse, parse_completion
 from widthbench.llm.types import Reply
 
 DEFAULT_COMMAND = ("bash scripts/vllm_cpu_server.sh batch -i {input} -o {output} --model {model_dir} "

@@ -99,7 +99,7 @@ def open_model(
     if max_model_len is not None and max_model_len < 1:
         raise UserError(f"max_model_len must be at least 1, got {max_model_len}")
     if kind == "sim":
-        from widthbench.llm.simulated import SimBackend
+        from widthbench.llm.sim_backend import SimBackend
 
         name = spec
         backend: Any = SimBackend(spec, simulator)

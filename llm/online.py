@@ -6,7 +6,7 @@ loop), built with `max_retries=0` so the Model's retry loop, not the client's, d
 retried and when. Every chat request is `chat.completions.with_raw_response.create(...)`; the raw
 JSON body is handed to `parse_completion`, which knows every shape servers send.
 
-Qwen3 on vLLM, as NOTES §4 has it: thinking is switched per request with
+Qwen3 on vLLM, as docs/llm.md has it: thinking is switched per request with
 `extra_body={"chat_template_kwargs": {"enable_thinking": ...}}`; the full sampling preset is sent
 every time, the parameters the client knows (temperature, top_p, max_tokens, presence_penalty,
 seed, ...) as its documented arguments and the others (`top_k`, `min_p`, ...) in `extra_body`,
@@ -45,7 +45,7 @@ from typing import Any
 
 from widthbench.errors import UserError
 from widthbench.llm.backend import FatalError, Pending, RetryableError
-from widthbench.llm.parse import BadResponse, parse_completion
+from widthbench.llm.completions import BadResponse, parse_completion
 from widthbench.llm.types import Reply, fit_max_tokens, prompt_token_bound
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}

@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from widthbench.llm import simulated, tokens
+from widthbench.llm import sim_backend, tokens
 
 SHAPES = ("vllm", "vllm-old", "raw-think", "llamacpp")
 FAULTS = ("500", "timeout", "truncated", "429")
@@ -51,7 +51,7 @@ class SimServerConfig:
     seed: int = 0
     max_model_len: int = 32768
     # Task-aware models (sim:oracle, sim:noisy:P, sim:random) answer through this simulator
-    # (`widthbench.simulated.Simulator`), handed in by the caller: the model layer cannot build one.
+    # (`widthbench.sim_backend.Simulator`), handed in by the caller: the model layer cannot build one.
     simulator: Any = field(default=None, compare=False, repr=False)
 
 
@@ -100,7 +100,7 @@ class SimServer:
         if bad:
             raise ValueError(f"unknown fault kinds {bad} (known: {', '.join(FAULTS)})")
         self.config = config
-        self.answer = simulated.answer_function(config.model, config.simulator)
+        self.answer = sim_backend.answer_function(config.model, config.simulator)
         self.stats = Stats()
         self._fault_rng = random.Random(config.seed)
         self._server: asyncio.AbstractServer | None = None
@@ -271,12 +271,12 @@ class SimServer:
         params = {k: v for k, v in body.items() if k not in _NOT_SAMPLING}
         if "max_tokens" not in params and max_tokens is not None:
             params["max_tokens"] = max_tokens
-        rng = simulated.request_rng(self.config.model, body["messages"], params, thinking,
+        rng = sim_backend.request_rng(self.config.model, body["messages"], params, thinking,
                                     body.get("seed"))
-        c = simulated.simulate(self.answer, body["messages"], thinking, max_tokens, rng)
+        c = sim_backend.simulate(self.answer, body["messages"], thinking, max_tokens, rng)
         return self._shape(body, c)
 
-    def _shape(self, body: dict[str, Any], c: simulated.Completion) -> dict[str, Any]:
+    def _shape(self, body: dict[str, Any], c: sim_backend.Completion) -> dict[str, Any]:
         shape = self.config.shape
         message: dict[str, Any] = {"role": "assistant"}
         cut_in_thinking = c.reasoning is not None and c.finish_reason == "length" and not c.text

@@ -14,7 +14,7 @@ text rewritten (a few milliseconds to start, then the search itself).
 
 The search configuration is a parameter (``SEARCHES``); ``astar(lmcut())`` is the default, chosen by
 measurement on ACPBench's sample problems (scripts/bench_truth.py --fd-configs, docs/ground-truth.md).
-Every plan is re-validated on our engine by the callers (``planners.optimal``, ``planners.truth``).
+Every plan is re-validated on our engine by the callers (``planners.optimal``, ``planners.ground_truth``).
 """
 
 from __future__ import annotations

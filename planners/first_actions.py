@@ -20,7 +20,7 @@ States are goal-tested at depth H - 1 only (a goal any sooner would contradict H
 layer needs no heuristic, only the goal test.
 
 The heuristic may be any admissible function (``None`` for a proven dead end); the caller passes one
-that knows the exact h* it has already computed (``planners.truth.GroundTruth``). Cross-checked
+that knows the exact h* it has already computed (``planners.ground_truth.GroundTruth``). Cross-checked
 against per-successor optimal planning in tests/planners/test_first_actions.py.
 """
 

@@ -45,7 +45,7 @@ class StateModel(Protocol):
 def strips_successors(task: Task, state: int) -> list[tuple[Action, int]]:
     """(action, successor) for the actions applicable in ``state``, in the engine's order (action
     name, then arguments): `strips.successor` written inline, the one copy the search loops
-    (breadth-first search, A*, IW, the distance enumeration of `planners.truth`) share, since a
+    (breadth-first search, A*, IW, the distance enumeration of `planners.ground_truth`) share, since a
     call per successor costs them about 10%. Only `bfs.reachable_states` writes it out again."""
     return [(a, (state & ~a.dele) | a.add) for a in applicable_actions(task, state)]
 

@@ -1,5 +1,5 @@
 """Why an optimal planner gave no plan: the errors every planner here raises (``planners.fd``,
-``planners.fd_search``, ``planners.optimal``, ``planners.truth``), in a module of their own so that
+``planners.fd_search``, ``planners.optimal``, ``planners.ground_truth``), in a module of their own so that
 the planners import them from below and never from each other.
 
 ``Unsolvable`` and ``PlanningTimeout`` are ``PlanningError``s, subclasses of ``UserError`` (the

@@ -253,7 +253,7 @@ def mean_width_text(summary: dict, digits: int = 3) -> str:
 
 
 def plot(rows: list[dict], max_k: int, path, title: str) -> None:
-    """widths.png: width distribution and prunable-fraction distributions (seed 000's Figure 1)."""
+    """widths.png: width distribution and prunable-fraction distributions (the paper's Figure 1)."""
     import matplotlib
 
     matplotlib.use("Agg")

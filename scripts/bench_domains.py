@@ -46,7 +46,7 @@ def measure(folder: Path, out: Path, count: int, seed: int, score: int, subtasks
     from widthbench.generators.instance import _defines_domain, read_instance_set, walk_instances, write_instance_set
     from widthbench.planners import strips
     from widthbench.subtasks.items import ItemOptions, Pool, build_items
-    from widthbench.subtasks.run import expand_subtasks
+    from widthbench.subtasks.score_run import expand_subtasks
 
     row: dict = {"domain": folder.name, "rejected": []}
     try:
@@ -118,7 +118,7 @@ def measure(folder: Path, out: Path, count: int, seed: int, score: int, subtasks
     return row
 
 
-# Every search method of `widthbench solve` (ToT BFS also with the LLM novelty pruning of seed 000).
+# Every search method of `widthbench solve` (ToT BFS also with the LLM novelty pruning of the paper).
 SOLVE_METHODS = {"naive": ["--method", "naive"], "tot-bfs": ["--method", "tot-bfs"],
                  "tot-bfs novelty": ["--method", "tot-bfs", "--novelty", "llm"],
                  "tot-dfs": ["--method", "tot-dfs"], "mcts": ["--method", "mcts"], "cat": ["--method", "cat"]}

@@ -4,7 +4,7 @@ implementation measured in the same run.
 1. IW(k) for k = 3, 4 on problems derived from ACPBench samples (the sizes the novelty sub-tasks meet
    on floor-tile, rover and ferry), with our `NoveltyTable` and with `ReferenceNoveltyTable` (every
    tuple of at most k atoms a frozenset in a set). Both runs must give the same counters.
-2. Exact novelty of a state against a list of states (`subtasks.truth.novelty_of`, a hitting-set
+2. Exact novelty of a state against a list of states (`subtasks.exact.novelty_of`, a hitting-set
    search) against enumerating the state's subsets by size, on the novelty-estimate items of those
    problems. Both must give the same numbers.
 
@@ -51,7 +51,7 @@ def main() -> int:
     from widthbench.planners.model import StripsModel
     from widthbench.planners.novelty import ReferenceNoveltyTable
     from widthbench.subtasks.items import ItemOptions, Pool, build_items
-    from widthbench.subtasks.truth import novelty_of
+    from widthbench.subtasks.exact import novelty_of
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--domains", nargs="+", default=["floor-tile", "rover", "ferry"])

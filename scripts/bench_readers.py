@@ -31,7 +31,7 @@ from pathlib import Path
 from widthbench.errors import ParseError
 from widthbench.pddl_domains.render import Renderer
 from widthbench.subtasks import flexible
-from widthbench.subtasks import parse as strict_parse
+from widthbench.subtasks import strict as strict_parse
 from widthbench.subtasks.rescore import (DISAGREEMENT_CLASSES, Instances, _style, counts, disagreement,
                                          judge, load_result_file)
 

@@ -84,7 +84,7 @@ def token_costs(count: int) -> None:
     from widthbench.llm.model import open_model
     from widthbench.simulated import Simulator
     from widthbench.subtasks.registry import Registry
-    from widthbench.subtasks.run import ScoreConfig, run_score
+    from widthbench.subtasks.score_run import ScoreConfig, run_score
 
     config = ScoreConfig(subtasks=Registry.default().expand("all"), thinking=(False,), count=count)
     model = open_model("sim:oracle", simulator=Simulator(), use_cache=False)

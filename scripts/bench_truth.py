@@ -44,7 +44,7 @@ PB = Path(os.environ.get("WIDTHBENCH_SHARED", REPO.parent / "shared")).resolve()
 
 def truth_of_init(task, expected, timeout, next_actions=True):
     from widthbench.planners.optimal import PlanningTimeout
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
 
     gt = GroundTruth(task, timeout=timeout)
     t0 = time.perf_counter()
@@ -132,7 +132,7 @@ def acp_measure(task, method: str, timeout: float, clock=cpu_seconds) -> dict:
     ``GroundTruth`` (``next_actions=method``)."""
     from widthbench.planners.optimal import PlanningTimeout
     from widthbench.planners.strips import execute_plan
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
 
     out = {}
     for q in QUANTITIES:

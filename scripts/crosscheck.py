@@ -55,8 +55,8 @@ def check_instance(seed: int, index: int) -> list[tuple[str, bool, str]]:
     from widthbench.planners.fd import up_problem
     from widthbench.planners.optimal import optimal_plan
     from widthbench.planners.strips import applicable_actions, successor
-    from widthbench.planners.truth import GroundTruth
-    from widthbench.subtasks.truth import precondition_violation_plan, random_walk_plan
+    from widthbench.planners.ground_truth import GroundTruth
+    from widthbench.subtasks.exact import precondition_violation_plan, random_walk_plan
 
     inst = instance_for(seed, index)
     task = inst.task()

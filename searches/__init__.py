@@ -1,9 +1,9 @@
 """LLM tree searches over four interchangeable hooks (engine or LLM): ToT-BFS/DFS with novelty
-pruning (seed 000), dual-feedback MCTS (seed 002), Caterpillar of Thoughts (seed 003), and the naive
+pruning (the paper), dual-feedback MCTS (ToolTree), Caterpillar of Thoughts (Caterpillar of Thoughts), and the naive
 whole-plan baseline. See docs/searches.md.
 
     from widthbench.searches import SearchConfig
-    from widthbench.searches.run import load_problems, solve
+    from widthbench.searches.solve_run import load_problems, solve
     summary = solve(SearchConfig(method="tot-dfs", novelty="llm"), load_problems("blocksworld", count=20),
                     open_model("sim:noisy:0.1"), "runs/x")
 """

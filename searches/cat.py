@@ -1,4 +1,4 @@
-"""Caterpillar of Thoughts (seed 003, its Algorithm 4 with a bounded number of iterations).
+"""Caterpillar of Thoughts (its Algorithm 4 with a bounded number of iterations).
 
 Every observed state is kept with an LLM value estimate v (0-10, higher = closer to the goal). Each
 iteration rewinds to one observed state sampled with probability softmax(v / T) (T = 1 by default)

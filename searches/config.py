@@ -1,8 +1,8 @@
 """The settings of one search run (`SearchConfig`), with the defaults of the seed papers.
 
-ToT (seed 000): max_depth 8, branch_factor 2. MCTS (seed 002, NOTES §5): λ = 1.4, τ_pre = 0.3,
-τ_post = 0.4, at most 60 rollouts, early stop after 10 rollouts without improvement. CaT (seed 003,
-NOTES §5): softmax temperature T = 1, an iteration budget.
+ToT (the paper): max_depth 8, branch_factor 2. MCTS (ToolTree, Table 2 settings; docs/searches.md): λ = 1.4, τ_pre = 0.3,
+τ_post = 0.4, at most 60 rollouts, early stop after 10 rollouts without improvement. CaT (Caterpillar of
+Thoughts; docs/searches.md): softmax temperature T = 1, an iteration budget.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ class SearchConfig:
     successors: str = "llm"  # who maps an action to its successor (esa): llm | engine
     style: str = "nl"
     thinking: bool = False
-    extension: bool = True  # seed 000's pick-up/unstack example in next-action, direct and naive prompts
-    novelty_width: int | None = None  # llm novelty: None = seed 000's undefined "novel"; k = IW(k)'s test
+    extension: bool = True  # the paper's pick-up/unstack example in next-action, direct and naive prompts
+    novelty_width: int | None = None  # llm novelty: None = the paper's undefined "novel"; k = IW(k)'s test
     seed: int = 0
     max_depth: int = 8
     branch_factor: int = 2

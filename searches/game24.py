@@ -11,7 +11,7 @@ step is Tree of Thoughts' line ``4 + 8 = 12 (left: 6 12)``; the resulting state 
 "left" list. Everything the model writes is read exactly (fractions as a/b); anything else is a
 ParseError, i.e. a dead node.
 
-`sim_question` makes the simulated models answer these prompts (see searches/simulate.py).
+`sim_question` makes the simulated models answer these prompts (see searches/engine_answers.py).
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from fractions import Fraction
 from widthbench.errors import ParseError, UserError
 from widthbench.generators.game24 import Puzzle, load_puzzles
 from widthbench.planners import game24 as g24
-from widthbench.searches import prompts as search_prompts
-from widthbench.searches.parsing import numbered, parse_score, parse_scores
-from widthbench.subtasks.parse import answer_section, parse_novelty, parse_yes_no
+from widthbench.searches import search_prompts
+from widthbench.searches.answers import numbered, parse_score, parse_scores
+from widthbench.subtasks.strict import answer_section, parse_novelty, parse_yes_no
 
 DEFAULT_ROWS = "901-1000"
 GOAL = ((24, 1),)

@@ -240,7 +240,7 @@ class OracleNovelty:
 
 
 class LLMNovelty:
-    """Seed 000's yes/no question: is the new state novel compared with the states kept so far?
+    """The paper's yes/no question: is the new state novel compared with the states kept so far?
 
     The list of previous states is shown in full while its text fits ``max_chars``; beyond that the
     oldest states are summarised (one summary call per chunk of states, each chunk summarised

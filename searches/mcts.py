@@ -1,4 +1,4 @@
-"""Dual-feedback Monte Carlo tree search (ToolTree, seed 002), over planning states.
+"""Dual-feedback Monte Carlo tree search (ToolTree), over planning states.
 
 One rollout:
 

@@ -1,4 +1,4 @@
-"""The naive baseline (seed 000): one prompt asks for the whole plan (Game of 24: the expression;
+"""The naive baseline (the paper): one prompt asks for the whole plan (Game of 24: the expression;
 --tasks: the answer); the engine (or the exact-answer checker) judges it. No search, no hooks."""
 
 from __future__ import annotations

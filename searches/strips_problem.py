@@ -5,7 +5,7 @@ States are the engine's int bitmasks, actions PDDL texts (``"(unstack a b)"``). 
 llm/prompts/search/ (direct, naive, judge, value, novelty summaries); answers are read back through
 the renderer, so a state the model writes is a state of the task or a ParseError (a dead node).
 
-Engine side: applicable actions ranked by h* of their successor (`planners.truth.GroundTruth`),
+Engine side: applicable actions ranked by h* of their successor (`planners.ground_truth.GroundTruth`),
 successors, goal test, atoms for novelty, and the instance width w = the effective width of IW on
 the full goal (`planners.iw.iterated_width`, the smallest k for which IW(k) reaches the goal).
 """
@@ -16,12 +16,12 @@ import functools
 
 from widthbench.errors import ParseError, UserError
 from widthbench.planners import strips
-from widthbench.searches import prompts as search_prompts
-from widthbench.searches.parsing import numbered, parse_score, parse_scores, split_direct
+from widthbench.searches import search_prompts
+from widthbench.searches.answers import numbered, parse_score, parse_scores, split_direct
 from widthbench.pddl_domains import obfuscate
 from widthbench.subtasks import answers, api
 from widthbench.subtasks import prompts as sub_prompts
-from widthbench.subtasks.parse import answer_section
+from widthbench.subtasks.strict import answer_section
 
 
 class StripsProblem:
@@ -45,7 +45,7 @@ class StripsProblem:
         self.initial = self.task.init
         self.optimal_length = instance.optimal_length
         self.reader = reader  # which reader of the sub-task answer kinds reads the model's answers
-        self._question = answers.Question(self.task)
+        self._question = answers.ReaderContext(self.task)
 
     # ---- identity and display -------------------------------------------------------------
     def key(self, state):
@@ -63,7 +63,7 @@ class StripsProblem:
     # ---- engine ---------------------------------------------------------------------------
     @functools.cached_property
     def truth(self):
-        from widthbench.planners.truth import GroundTruth
+        from widthbench.planners.ground_truth import GroundTruth
 
         return GroundTruth(self.task)
 
@@ -152,7 +152,7 @@ class StripsProblem:
     def answer_tokens(self, purpose: str, state) -> int | None:
         """Estimated tokens of a correct answer to a prompt about ``state`` (sizes max_tokens):
         a state (direct, successor; static facts included), or the applicable actions."""
-        from widthbench.subtasks.tasks.common import actions_tokens, state_tokens
+        from widthbench.subtasks.definitions.common import actions_tokens, state_tokens
 
         if purpose in ("direct", "successor"):
             return state_tokens(self.task, self.style, state) + 64  # and the action, for direct

@@ -1,4 +1,4 @@
-"""Tree of Thoughts over planning states (seed 000): breadth- or depth-first, branch factor b,
+"""Tree of Thoughts over planning states (the paper): breadth- or depth-first, branch factor b,
 depth limit, optional novelty pruning.
 
 Expanding a node: the proposer samples b next steps (direct: next states with their action; ESA:

@@ -7,7 +7,7 @@ exists (`pddl_domains.readers.impossible`, e.g. the naive method's whole-plan re
 unsolvable task". On a solvable task nothing changes (``solved`` is the verdict), and a declaration
 that no plan exists is recorded as ``declared_no_plan``.
 
-`judge(item, solvable, reply=None)` returns the fields to add to a solve item (``searches.run``'s
+`judge(item, solvable, reply=None)` returns the fields to add to a solve item (``searches.solve_run``'s
 per-instance dict: it reads ``goal_claimed``, ``plan`` and ``solved``); `summary_counts(items)` the
 run's counts. Tests: tests/searches/test_unsolvable.py.
 """

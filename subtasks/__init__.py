@@ -1,4 +1,4 @@
-"""widthbench.subtasks: seed 000's sub-task evaluations against exact ground truth.
+"""widthbench.subtasks: the paper's sub-task evaluations against exact ground truth.
 
 `api` (prompts and parsers, shared with the tree searches), `prompts` (templates under llm/prompts/),
 `parse` (reading rules), `items` (seeded items with truths), `truth` (small exact computations),

@@ -142,17 +142,17 @@ def _on_text(name: str, parse, flexible: str, constraint) -> AnswerKind:
 
 
 def _strict_plan(item, text, style):
-    from widthbench.subtasks import parse
+    from widthbench.subtasks import strict
 
-    return api.renderer(item.task, style).parse_plan(parse.answer_section(text))
+    return api.renderer(item.task, style).parse_plan(strict.answer_section(text))
 
 
 def _strict_plan_or_none(item, text, style):
     """The strict plan reader, or `impossible.NO_PLAN` when the answer section is a declaration that
     no plan exists, line by line (lines besides it: a plan there is a ParseError, as is other text)."""
-    from widthbench.subtasks import parse
+    from widthbench.subtasks import strict
 
-    section = parse.answer_section(text)
+    section = strict.answer_section(text)
     if not impossible.strict_declaration(section):
         return _strict_plan(item, text, style)
     rest = [ln for ln in section.split("\n") if ln.strip() and not impossible.declarations(ln)]
@@ -197,7 +197,7 @@ INTEGER = _on_text("integer", api.parse_integer, "read_integer", _integer_constr
 
 
 @dataclass(frozen=True, slots=True)
-class Question:
+class ReaderContext:
     """What a reader needs to know of the question when there is no item (the tree searches)."""
 
     task: Any

@@ -8,7 +8,7 @@ way in and PDDL texts (``"(unstack a b)"``) on the way out.
 
 Prompts show the static facts with every state (statics are part of what the model sees); parsed
 states hold fluent atoms only, so a model that repeats or omits static facts is neither rewarded
-nor punished. The answer section and the tolerance rules are in `widthbench.subtasks.parse`.
+nor punished. The answer section and the tolerance rules are in `widthbench.subtasks.strict`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from widthbench.errors import ParseError
 from widthbench.pddl_domains import obfuscate
 from widthbench.pddl_domains.render import Renderer, natural_key
 from widthbench.planners.strips import Action, Task
-from widthbench.subtasks import parse as _parse
+from widthbench.subtasks import strict as _parse
 from widthbench.subtasks import prompts as _prompts
-from widthbench.subtasks.parse import parse_integer, parse_novelty, parse_verdict, parse_yes_no
+from widthbench.subtasks.strict import parse_integer, parse_novelty, parse_verdict, parse_yes_no
 
 __all__ = [
     "action_generation_prompt", "parse_action_list",
@@ -95,7 +95,7 @@ def parse_action_list(task: Task, text: str, style: str) -> list[str]:
 
 def next_action_prompt(task: Task, state: int, style: str, extension: bool = False) -> list[dict]:
     """The next action from ``state`` towards the task's goal; ``extension`` appends the domain's
-    prompt extension to the context (Blocksworld: seed 000's pick-up-versus-unstack example)."""
+    prompt extension to the context (Blocksworld: the paper's pick-up-versus-unstack example)."""
     r = renderer(task, style)
     user = _user(task, "next_action", style, state=r.state(state), goal=r.goal())
     return _prompts.messages(_domain(task), user, extended=extension)

@@ -76,7 +76,7 @@ def item_features(pool, i: int, item) -> dict:
         h = float("inf") if not out["solvable"] and s == item.task.init else pool.truth(i).h_star(s)
         out["h-star"] = None if h == float("inf") else int(h)
     if item.subtask.startswith("novelty"):
-        from widthbench.subtasks.truth import novelty_of
+        from widthbench.subtasks.exact import novelty_of
 
         out["list-length"] = len(item.previous)
         out["novelty-level"] = novelty_of(s, item.previous) if s is not None else None
@@ -205,12 +205,12 @@ RESCORE_TIMEOUT = 30.0  # seconds the planner may take; a problem it cannot solv
 def answer_records(judged, instance_dirs, reader: str = "flexible") -> list[dict]:
     """`rescore.rescore`'s per-answer results as records for `breakdown` (metric ``correct``: the
     ``reader`` read the answer and it is right on the engine); features from the instance on our
-    engine: objects (blocks, in Blocksworld) and plan-length (optimal, `planners.truth`). The mode
+    engine: objects (blocks, in Blocksworld) and plan-length (optimal, `planners.ground_truth`). The mode
     is the result file (its model folder and name)."""
     from pathlib import Path
 
     from widthbench.planners.planning_errors import PlanningTimeout
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
     from widthbench.subtasks.rescore import Instances
 
     instances = Instances(instance_dirs)

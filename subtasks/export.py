@@ -104,12 +104,12 @@ def write_item_set(config, out_dir, *, harness: str, old_task_files=(), registry
     item set for ``harness``. A folder holding the same items for the same harness is rewritten
     (its ``old_task_files`` globs removed first); one holding other items is refused."""
     from widthbench.generators import write_instance_set
-    from widthbench.subtasks.run import build_all_items, instance_pool
+    from widthbench.subtasks.score_run import build_all_items, instance_pool
 
     registry = registry or Registry.default()
     out = Path(out_dir)
     if True in config.extensions:
-        raise UserError(f"export {harness}: --prompt-extension is not exported (the tasks are seed 000's "
+        raise UserError(f"export {harness}: --prompt-extension is not exported (the tasks are the paper's "
                         "Table 1 prompts, extension off)")
     pool = instance_pool(config)
     not_built: dict[str, str] = {}
@@ -165,7 +165,7 @@ def finish(item_set: ItemSet, tasks, groups, registry: Registry | None = None,
 
 
 def _settings(config) -> dict:
-    from widthbench.subtasks.run import _max_width
+    from widthbench.subtasks.score_run import _max_width
 
     return {"domain": config.domain, "instances": config.instances, "domain_file": config.domain_file,
             "count": config.count, "seed": config.seed, "invalid_kind": config.invalid_kind,

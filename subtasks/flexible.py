@@ -1,6 +1,6 @@
 """The flexible reader: finds the answer inside a real reply, without guessing.
 
-The strict reader (`widthbench.subtasks.parse`) measures format compliance; this one reads the same
+The strict reader (`widthbench.subtasks.strict`) measures format compliance; this one reads the same
 answers the way a person would, and returns exactly what the strict reader returns for that kind
 (PDDL action texts, a state bitmask, a dict, a bool, an int) in a `Reading` with where it found the
 answer (``span``, offsets into the raw reply) and which rule located it (``rule``). Both are policies

@@ -41,7 +41,7 @@ from widthbench.subtasks import frozen
 from widthbench.subtasks.registry import Registry
 from widthbench.runstore import RunStore
 from widthbench.subtasks.results import summarise
-from widthbench.subtasks.run import SUMMARY, TOKENS, ScoreConfig, _record, build_all_items, record_key, run_ledger
+from widthbench.subtasks.score_run import SUMMARY, TOKENS, ScoreConfig, _record, build_all_items, record_key, run_ledger
 from widthbench.subtasks.score import Mode, requests_for
 
 SUFFIX = ".widthbench"  # the imported run folder: <log><SUFFIX>

@@ -2,7 +2,7 @@
 
 Files are identified by digests of their text, never by their names: editing a prompt template, a
 context or an NL template file in place changes the identity, and so does an edited instance; moving
-a folder does not. Used by `score` (`subtasks.run`) and `solve` (`searches.run`).
+a folder does not. Used by `score` (`subtasks.score_run`) and `solve` (`searches.solve_run`).
 
 - `prompt_templates_digest(user_dir, novelty_prompt)`: every prompt file in force (the user's
   --prompt-dir over the built-in folder) and the novelty prompt chosen.

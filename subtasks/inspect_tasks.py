@@ -84,7 +84,7 @@ def widthbench_task(subtask: str, *, style: str = "nl", thinking="off", count: i
                     max_tokens: int | None = None, invalid_kind: str = "non-goal", name: str | None = None) -> Task:
     """The inspect task of ``subtask`` in one mode: its items built as `score` builds them from
     ``domain``/``instances``, ``count`` and ``seed``, or read from the frozen item set ``items``."""
-    from widthbench.subtasks.run import ScoreConfig, build_all_items
+    from widthbench.subtasks.score_run import ScoreConfig, build_all_items
 
     registry = Registry.default()
     record = registry.get(subtask)

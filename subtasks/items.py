@@ -11,7 +11,7 @@ States for the state-based sub-tasks (action generation, single action, successo
 random walk from the initial state of uniformly 0..h*(init) steps that never enters a goal state
 and skips no-op moves (`Pool.walk_state`); the walk is seeded per instance, not per sub-task, so
 these sub-tasks ask about the same state. How each sub-task builds its items is in its module
-under `widthbench.subtasks.tasks` (docs/subtasks.md).
+under `widthbench.subtasks.definitions` (docs/subtasks.md).
 
 The costly part of building items is per instance (ground truth, widths, IW traces): with an
 executor (`build_items(..., executor=...)`, ``score --jobs N`` or ``--executor ray``), the instances a
@@ -35,7 +35,7 @@ from typing import Any
 from widthbench.errors import UserError
 from widthbench.planners import strips
 # Widths are searched up to DEFAULT_MAX_WIDTH (IW(1) .. IW(K)); an instance of larger width feeds no
-# novelty or width-estimate item. Re-exported here for subtasks.run.
+# novelty or width-estimate item. Re-exported here for subtasks.score_run.
 from widthbench.planners.iw import DEFAULT_MAX_WIDTH
 
 INVALID_KINDS = ("non-goal", "inapplicable", "mixed")
@@ -225,7 +225,7 @@ class Pool:
         return dom
 
     def truth(self, i: int):
-        from widthbench.planners.truth import GroundTruth
+        from widthbench.planners.ground_truth import GroundTruth
 
         d = self.data(i)
         if "gt" not in d:
@@ -319,7 +319,7 @@ class Pool:
 
     def walk_state(self, i: int) -> tuple[int, int]:
         """(state, walk length) shared by the state-based sub-tasks of instance i."""
-        from widthbench.subtasks.truth import random_walk
+        from widthbench.subtasks.exact import random_walk
 
         d = self.data(i)
         if "walk" not in d:

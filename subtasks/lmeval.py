@@ -9,7 +9,7 @@ on the same `ScoreConfig`: same seeds, same ground truth) and writes, besides th
     <task>.yaml                       one lm-eval task per sub-task x style x thinking mode, named
                                       widthbench_<domain>_<sub_task>_<style>_<think|nothink>
     widthbench_<domain>.yaml          a group of every task of the domain
-    widthbench_paper.yaml             a group of seed 000's Table 1 sub-tasks (registry ``paper``;
+    widthbench_paper.yaml             a group of the paper's Table 1 sub-tasks (registry ``paper``;
                                       Blocksworld exports only, the domain of that table)
     utils.py                          lm-eval's hooks: they import this module (no copy of a reader)
     README.md                         a dataset card (license, task categories, a config per sub-task)
@@ -83,7 +83,7 @@ def export_lmeval(config, out_dir, *, registry: Registry | None = None,
                     task_yaml(name, sub, style, thinking, record.metrics, written.per_item[sub], max_tokens, sampling),
                     encoding="utf-8")
                 tasks.append(name)
-                if record.paper and domain == "blocksworld":  # seed 000's Table 1 is on Blocksworld
+                if record.paper and domain == "blocksworld":  # the paper's Table 1 is on Blocksworld
                     paper_tasks.append(name)
     groups = [f"widthbench_{export.slug(domain)}"]
     (out / f"{groups[0]}.yaml").write_text(group_yaml(groups[0], tasks), encoding="utf-8")

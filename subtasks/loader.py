@@ -32,7 +32,7 @@ from pathlib import Path
 from widthbench.errors import UserError
 from widthbench.runfiles import load_summary, read_jsonl
 from widthbench.subtasks.results import all_rows
-from widthbench.subtasks.run import read_records
+from widthbench.subtasks.score_run import read_records
 
 KINDS = ("score", "solve")
 SUMMARY = "summary.json"

@@ -1,7 +1,7 @@
 """Prompt templates: loading them from `llm/prompts/`, filling them, and reading filled prompts back.
 
 A prompt is two chat messages: the system message is the domain context and the user message is a sub-task template (`llm/prompts/<kind>.toml`, one text per style) filled
-with rendered states, actions and plans. No few-shot examples (seed 000's choice).
+with rendered states, actions and plans. No few-shot examples (the paper's choice).
 
 Which context (`context_for(domain)`, in this order; the label is recorded in every score run):
 1. the user's file (``--context FILE``, carried as ``Domain.context_file``): ``file:PATH``;
@@ -14,13 +14,13 @@ Given a domain *name* instead of a Domain, only 2 applies (by name, as before).
 
 Templates are also the contract with the simulated models: `match_user_message` turns every
 template into a regular expression (fixed text literal, each ``{field}`` a lazy group) and reads the
-fields back, so `widthbench.subtasks.simulate` can rebuild the task from the prompt text alone.
+fields back, so `widthbench.subtasks.engine_answers` can rebuild the task from the prompt text alone.
 
 Prompts as settings (docs/subtasks.md, "Prompts"): ``--prompt-dir DIR`` is the user's copy of
 `llm/prompts/` (`export_prompts`, CLI `widthbench prompts export DIR`); a file there replaces the
 built-in file of the same name, files it lacks stay built-in, and a file of another name is refused
 (`check_prompt_dir`). It travels as ``Domain.prompt_dir`` (like ``--context``), so every prompt of a
-task is filled from it; the search templates (`searches.prompts`) read ``DIR/search/``. Which novelty
+task is filled from it; the search templates (`searches.search_prompts`) read ``DIR/search/``. Which novelty
 prompt is asked travels as ``Domain.novelty_prompt``: "widthbench" (the default, `novelty.toml`, which
 defines novelty) or "paper" (`novelty_paper.toml`: Listing 1 of "Novelty-based Tree-of-Thought Search
 for LLM Reasoning and Planning", verbatim). `prompt_digest` is the digest of the text of every

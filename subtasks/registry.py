@@ -1,6 +1,6 @@
-"""The sub-task registry: one record per sub-task, found by scanning `widthbench.subtasks.tasks`.
+"""The sub-task registry: one record per sub-task, found by scanning `widthbench.subtasks.definitions`.
 
-A sub-task is one module under ``subtasks/tasks/`` that defines ``SUBTASKS = (SubTask(...), ...)``
+A sub-task is one module under ``subtasks/definitions/`` that defines ``SUBTASKS = (SubTask(...), ...)``
 (a family that shares its construction, such as the four novelty variants, may define several
 records in one module). The record holds everything the pipeline needs: how to build items, the
 prompt of each request, the answer kind (which fixes the strict and flexible readers and the
@@ -28,7 +28,7 @@ from typing import Any
 from widthbench.errors import UserError
 from widthbench.subtasks.answers import AnswerKind
 
-TASKS_PACKAGE = "widthbench.subtasks.tasks"
+TASKS_PACKAGE = "widthbench.subtasks.definitions"
 
 # How a metric's per-item values add up into a summary row (`Metric.aggregate`):
 PER_ITEM = "per-item"  # one 0/1 per answered item: correct = items right, n = items answered
@@ -165,7 +165,7 @@ class Registry:
     @staticmethod
     @functools.cache
     def default() -> "Registry":
-        """The built-in sub-tasks (every module of `widthbench.subtasks.tasks`)."""
+        """The built-in sub-tasks (every module of `widthbench.subtasks.definitions`)."""
         package = importlib.import_module(TASKS_PACKAGE)
         records = []
         for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
@@ -210,7 +210,7 @@ class Registry:
         return tuple(n for n in self.expand(text) if n in names)
 
     def expand(self, text: str) -> tuple[str, ...]:
-        """Comma-separated sub-task names; "all" = every sub-task, "paper" = seed 000's Table 1."""
+        """Comma-separated sub-task names; "all" = every sub-task, "paper" = the paper's Table 1."""
         out: list[str] = []
         for name in (x.strip() for x in text.split(",")):
             if not name:

@@ -1,4 +1,4 @@
-"""Reports of score runs: seed 000's Table 1 layout, a chart with CI bars, and an error analysis.
+"""Reports of score runs: the paper's Table 1 layout, a chart with CI bars, and an error analysis.
 
 `write_report(runs, out=None)` takes loaded runs (`subtasks.loader`: each run folder's summary.json
 and items.jsonl read once; run folders are loaded) and writes, into ``out`` (default: the first run
@@ -131,7 +131,7 @@ def format_table(summary: dict) -> str:
         out.append(_title(run, model, domain, sim))
         out += _md_table(_cells(rows), _kn)
         out.append("")
-    from widthbench.subtasks.run import not_built_reason
+    from widthbench.subtasks.score_run import not_built_reason
 
     for sub, why in (summary.get("not_built") or {}).items():
         out.append(f"Not built: {sub}: {not_built_reason(sub, why)}")

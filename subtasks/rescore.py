@@ -41,7 +41,7 @@ from widthbench.planners.bfs import shortest_plan
 from widthbench.planners.strips import (Task, execute_plan, ground, load_domain, load_task, parse_atom_text,
                                         parse_domain_text, parse_problem_text)
 from widthbench.subtasks import flexible
-from widthbench.subtasks import parse as strict_parse
+from widthbench.subtasks import strict as strict_parse
 
 TASKS = {1: "plan-generation", 3: "plan-verification", 7: "plan-execution"}
 READERS = ("strict", "flexible")
@@ -100,8 +100,8 @@ class ResultFile:
     unanswered: int = 0  # prompts with neither an answer nor a verdict (`_unanswered`): skipped
 
 
-def load_result_file(path: str | Path) -> ResultFile:
-    p = Path(path)
+def read_result_json(p: Path) -> dict:
+    """A PlanBench result file's JSON (a dict with an ``instances`` list), or one UserError line."""
     if not p.is_file():
         raise UserError(f"result file not found: {p}")
     try:
@@ -110,6 +110,12 @@ def load_result_file(path: str | Path) -> ResultFile:
         raise UserError(f"{p}: not a PlanBench result file (not JSON: {str(exc).splitlines()[0]})") from None
     if not isinstance(data, dict) or not isinstance(data.get("instances"), list):
         raise UserError(f"{p}: not a PlanBench result file (no 'instances' list)")
+    return data
+
+
+def load_result_file(path: str | Path) -> ResultFile:
+    p = Path(path)
+    data = read_result_json(p)
     m = re.match(r"^(?:t|task_?)(\d+)", str(data.get("task", "")))
     if not m or int(m.group(1)) not in TASKS:
         raise UserError(f"{p}: task {data.get('task')!r} is not plan generation (1), verification (3) or "

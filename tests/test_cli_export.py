@@ -33,7 +33,7 @@ def test_export_items_are_those_score_builds(tmp_path, monkeypatch):
                  "--quiet"]) == 0
     assert main(["score", "--items", str(tmp_path / "x"), "--subtask", "paper", "--style", "nl",
                  "--thinking", "off", "--model", "sim:oracle", "--out", str(tmp_path / "frozen"), "--quiet"]) == 0
-    from widthbench.subtasks.run import read_records
+    from widthbench.subtasks.score_run import read_records
 
     def key(r):
         return (r["subtask"], r["item_id"], json.dumps(r["item"], sort_keys=True), json.dumps(r["truth"], sort_keys=True),

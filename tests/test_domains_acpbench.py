@@ -39,7 +39,7 @@ def domain(name: str) -> strips.Domain:
 def solvable_task(name: str):
     """The first sample problem of the domain with a plan and a non-goal initial state; else (satellite:
     its samples start in the goal) the first one, its initial state moved off the goal by a walk."""
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
 
     for p in problems(name):
         t = strips.load_task(domain(name), p)
@@ -67,7 +67,7 @@ def test_every_sample_problem_loads_and_grounds(name):
 @pytest.mark.parametrize("name", DOMAINS)
 def test_a_problem_of_every_domain_plans_and_the_plan_validates(name):
     need_data()
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
 
     task = solvable_task(name)
     plan = GroundTruth(task).optimal_plan()
@@ -144,9 +144,9 @@ def _ask(messages, seed=0):
 @pytest.mark.parametrize("name", DOMAINS)
 def test_sim_oracle_answers_every_prompt_kind_correctly(name, style):
     need_data()
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
     from widthbench.subtasks import api
-    from widthbench.subtasks.truth import novelty_of
+    from widthbench.subtasks.exact import novelty_of
 
     task = solvable_task(name)
     gt = GroundTruth(task)

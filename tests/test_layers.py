@@ -174,16 +174,16 @@ def test_every_package_folder_is_seen():
     """The commands, reports, simulated models and searches are checked like every other module."""
     modules = _modules()
     for name in ("widthbench.commands.score", "widthbench.reports.html", "widthbench.simulated.prompt",
-                 "widthbench.searches.run", "widthbench.subtasks.tasks.successor"):
+                 "widthbench.searches.solve_run", "widthbench.subtasks.definitions.successor"):
         assert name in modules, name
-    assert layer("widthbench.commands.score") == 6 and layer("widthbench.searches.run") == 5
+    assert layer("widthbench.commands.score") == 6 and layer("widthbench.searches.solve_run") == 5
 
 
 def test_an_upward_import_from_a_command_would_be_caught():
     """A command importing the layer above it is impossible (6 is the top); a sub-task module
     importing a command is caught, and so is a cycle through function-level imports."""
-    assert layer("widthbench.commands.score") > layer("widthbench.subtasks.run")
+    assert layer("widthbench.commands.score") > layer("widthbench.subtasks.score_run")
     edges = {("widthbench.planners.fd", "widthbench.planners.optimal"),
              ("widthbench.planners.optimal", "widthbench.planners.fd"),
-             ("widthbench.searches", "widthbench.searches.run")}
+             ("widthbench.searches", "widthbench.searches.solve_run")}
     assert _module_cycles(edges) == [["widthbench.planners.fd", "widthbench.planners.optimal"]]

@@ -1,4 +1,4 @@
-"""The run store and the run identity (widthbench.runstore, subtasks.run.run_identity).
+"""The run store and the run identity (widthbench.runstore, subtasks.score_run.run_identity).
 
 Each test here failed before the run store: a resumed ledger undercounted, an edited prompt or
 context or another preset reused old answers, a run that failed before its first answer blocked the
@@ -105,7 +105,7 @@ def test_an_edited_prompt_template_changes_the_identity(tmp_path, monkeypatch):
     from widthbench.llm import open_model
     from widthbench.simulated import simulator_for
     from widthbench.subtasks import prompts
-    from widthbench.subtasks.run import ScoreConfig, run_score
+    from widthbench.subtasks.score_run import ScoreConfig, run_score
 
     config = ScoreConfig(subtasks=("plan-verification",), styles=("pddl",), thinking=(False,), count=3)
     model = open_model("sim:oracle", use_cache=False, simulator=simulator_for("sim:oracle"))
@@ -135,6 +135,11 @@ def test_a_run_that_failed_before_any_answer_leaves_its_folder_free(tmp_path):
     down = _score(tmp_path, run, "--base-url", "http://127.0.0.1:9/v1", "--max-retries", "0",
                   model="openai:nothing-here")
     assert down.returncode != 0
+    # how the run was made is recorded beside its identity: the server URL, never in the identity
+    first = json.loads((run / "config.json").read_text())
+    assert "127.0.0.1:9" in json.dumps(first["described"]["base_urls"])
+    assert "127.0.0.1:9" not in json.dumps(first["identity"])
+    assert first["identity"]["sampling"]["thinking"]["temperature"] == 0.6  # the values sent, per mode
     retry = _score(tmp_path, run)
     assert retry.returncode == 0, retry.stderr
     config = json.loads((run / "config.json").read_text())

@@ -12,14 +12,13 @@ the instances or in their parent folder, else the built-in domain the file's ``d
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 from widthbench.errors import ParseError, UserError
 from widthbench.planners.strips import DOMAINS_DIR, Task, execute_plan, load_task
 from widthbench.subtasks import flexible
-from widthbench.subtasks.rescore import _planbench_verdict, _style
+from widthbench.subtasks.rescore import _planbench_verdict, _style, read_result_json
 from widthbench.subtasks.traces.verify import verify_trace
 
 _DOMAIN_FILES = ("generated_domain.pddl", "domain.pddl")
@@ -60,16 +59,9 @@ def planbench_traces(path: str | Path, instances: str | Path, domain: str | None
     "final_answer_correct", "trace"}``. ``chain_of_thought``: entries without thinking are verified on
     their answer (``llm_raw_response``)."""
     p, folder = Path(path), Path(instances)
-    if not p.is_file():
-        raise UserError(f"result file not found: {p}")
     if not folder.is_dir():
         raise UserError(f"instances folder not found: {folder}")
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UserError(f"{p}: not a PlanBench result file (not JSON: {str(exc).splitlines()[0]})") from None
-    if not isinstance(data, dict) or not isinstance(data.get("instances"), list):
-        raise UserError(f"{p}: not a PlanBench result file (no 'instances' list)")
+    data = read_result_json(p)
     dom = _domain(domain, folder, str(data.get("domain", "")))
     task_name = str(data.get("task", ""))
     out = []

@@ -429,3 +429,21 @@ def vllm_run_batch(vllm_python: Path, tmp_path_factory):
         return sorted(out, key=lambda x: order[x["custom_id"]])
 
     return run_batch
+
+
+@pytest.fixture
+def sim():
+    """start(model) -> a sim-server on a free port (stopped after the test)."""
+    from widthbench.llm.sim_server import ServerThread, SimServerConfig
+    from widthbench.simulated import simulator_for
+
+    started = []
+
+    def start(model: str) -> ServerThread:
+        server = ServerThread(SimServerConfig(model=model, port=0, simulator=simulator_for(model))).start()
+        started.append(server)
+        return server
+
+    yield start
+    for s in started:
+        s.stop()

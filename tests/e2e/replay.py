@@ -73,7 +73,7 @@ class Replay:
 def replayed_score(folder: Path, replies: dict, run: Path, meta: dict, monkeypatch) -> tuple[dict, list[dict]]:
     """`widthbench score --items folder` of every exported sub-task and mode against a replay of
     ``replies``: (summary.json, records)."""
-    from widthbench.subtasks.run import read_records
+    from widthbench.subtasks.score_run import read_records
 
     monkeypatch.setenv("WIDTHBENCH_CACHE_DIR", str(run.parent / "cache"))
     replay = Replay(replies)

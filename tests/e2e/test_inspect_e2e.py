@@ -126,24 +126,6 @@ def _check_agreement(meta: dict, logs: dict, summary: dict, records: list[dict])
     return compared
 
 
-@pytest.fixture
-def sim():
-    """start(model) -> a sim-server on a free port (stopped after the test)."""
-    from widthbench.llm.sim_server import ServerThread, SimServerConfig
-    from widthbench.simulated import simulator_for
-
-    started = []
-
-    def start(model: str) -> ServerThread:
-        server = ServerThread(SimServerConfig(model=model, port=0, simulator=simulator_for(model))).start()
-        started.append(server)
-        return server
-
-    yield start
-    for s in started:
-        s.stop()
-
-
 def test_oracle_scores_100_percent_on_every_exported_task_with_thinking_on_and_off(sim, tmp_path):
     from widthbench.subtasks.registry import Registry
 
@@ -181,7 +163,7 @@ def test_registered_task_through_the_entry_point_with_task_parameters(sim, tmp_p
     assert log.eval.task == "widthbench/plan_verification" and len(log.samples) == 3
     assert _metrics(log)["accuracy"] == 1.0 and _metrics(log)["accuracy_strict"] == 1.0
     # the same items score builds with the same options
-    from widthbench.subtasks.run import ScoreConfig, build_all_items
+    from widthbench.subtasks.score_run import ScoreConfig, build_all_items
 
     built = build_all_items(ScoreConfig(subtasks=("plan-verification",), count=3, seed=2))["plan-verification"]
     assert [s.id for s in log.samples] == [i.id for i in built]
@@ -211,7 +193,7 @@ def test_noisy_model_per_sample_verdicts_aggregates_and_report_equal_widthbench_
         assert {r["model"] for r in csv.DictReader(f)} == {"inspect:openai-api/wbserver/sim:noisy:0.2", "openai:replay"}
     assert (tmp_path / "both" / "report.html").is_file()
     # the imported run's records carry inspect's reasoning and token counts
-    from widthbench.subtasks.run import read_records
+    from widthbench.subtasks.score_run import read_records
 
     think = [r for r in read_records(imported) if r["thinking"]]
     assert think and all(r["reasoning"] for r in think) and all(r["tokens"]["completion"] > 0 for r in think)

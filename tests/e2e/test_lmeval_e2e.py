@@ -137,24 +137,6 @@ def _check_agreement(folder: Path, meta: dict, results: dict, samples: dict, sum
     return compared
 
 
-@pytest.fixture
-def sim():
-    """start(model) -> a sim-server on a free port (stopped after the test)."""
-    from widthbench.llm.sim_server import ServerThread, SimServerConfig
-    from widthbench.simulated import simulator_for
-
-    started = []
-
-    def start(model: str) -> ServerThread:
-        server = ServerThread(SimServerConfig(model=model, port=0, simulator=simulator_for(model))).start()
-        started.append(server)
-        return server
-
-    yield start
-    for s in started:
-        s.stop()
-
-
 def test_oracle_scores_100_percent_on_every_exported_task_with_thinking_on_and_off(sim, tmp_path):
     from widthbench.subtasks.registry import Registry
 

@@ -34,7 +34,7 @@ def _records(run):
 
 
 def _latest(run):
-    from widthbench.subtasks.run import read_records
+    from widthbench.subtasks.score_run import read_records
 
     return read_records(run)
 

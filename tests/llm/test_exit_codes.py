@@ -41,7 +41,7 @@ def test_solve_exits_3_when_requests_failed_and_the_rerun_searches_them_again(si
                               "rerun to retry them")
     healthy = sim_server(model="sim:oracle")
     assert _solve(healthy, out, tmp_path / "c") == 0
-    from widthbench.searches.run import read_items
+    from widthbench.searches.solve_run import read_items
 
     items = read_items(out)  # the latest record per instance: the failed searches were made again
     assert len(items) == 2 and all(not i["tokens_detail"]["errors"] for i in items)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from widthbench.llm.parse import BadResponse, parse_completion, split_think
+from widthbench.llm.completions import BadResponse, parse_completion, split_think
 
 
 def body(message, usage=None, finish="stop"):

@@ -5,7 +5,7 @@ import pytest
 
 from widthbench.errors import UserError
 from widthbench.llm import Request, open_model
-from widthbench.llm.simulated import answer_function, parse_sim_spec
+from widthbench.llm.sim_backend import answer_function, parse_sim_spec
 from widthbench.llm.tokens import count_tokens, tokenize, truncate_tokens
 
 
@@ -77,7 +77,7 @@ def test_task_aware_models_call_the_simulator_with_their_kind():
 
 
 def test_answer_is_seeded_per_request_not_by_call_order():
-    from widthbench.llm.simulated import request_rng
+    from widthbench.llm.sim_backend import request_rng
 
     fn, messages = answer_function("sim:gibberish"), [{"role": "user", "content": "x"}]
 

@@ -15,7 +15,7 @@ from widthbench.pddl_domains.readers.impossible import NO_PLAN, declarations, is
 from widthbench.subtasks import answers, api
 
 TASK = generate("blocksworld", 1, 4, blocks=3)[0].task()
-ITEM = answers.Question(TASK)
+ITEM = answers.ReaderContext(TASK)
 
 adj = st.sampled_from(["", "valid ", "possible ", "feasible ", "legal "])
 noun = st.sampled_from(["plan", "solution", "sequence of actions"])
@@ -62,7 +62,7 @@ def test_strict_reader_reads_a_declaration_alone(d, c, style):
 
 
 def _some_plan(style):
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
 
     acts = [str(a) for a in GroundTruth(TASK).optimal_plan()]
     return acts, api.renderer(TASK, style).plan(acts)

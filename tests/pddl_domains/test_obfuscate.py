@@ -17,7 +17,7 @@ from widthbench.generators import generate, read_instance_set
 from widthbench.pddl_domains import obfuscate
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
-from widthbench.subtasks.truth import random_walk
+from widthbench.subtasks.exact import random_walk
 
 
 def _tasks():
@@ -72,9 +72,9 @@ def test_render_then_read_back_gives_the_original(mode, seed, t, walk, style):
     plan = [str(a) for a in steps]
     if plan:
         assert r.parse_plan(r.plan(plan)) == plan
-        q = answers.Question(task)
+        q = answers.ReaderContext(task)
         assert answers.PLAN.flexible(q, "Answer:\n" + r.plan(plan), style).value == plan
-    assert answers.STATE.flexible(answers.Question(task), "Answer:\n" + r.state(s), style).value == s
+    assert answers.STATE.flexible(answers.ReaderContext(task), "Answer:\n" + r.state(s), style).value == s
 
 
 @settings(max_examples=15, deadline=None)

@@ -15,7 +15,7 @@ from widthbench.planners.planning_errors import Unsolvable
 from widthbench.planners.first_actions import optimal_first_actions
 from widthbench.planners.bfs import shortest_plan
 from widthbench.planners.strips import applicable_actions, load_domain, load_task, successor
-from widthbench.planners.truth import GroundTruth
+from widthbench.planners.ground_truth import GroundTruth
 
 ACP = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "acpbench-domains"
 needs_acp = pytest.mark.skipif(not ACP.is_dir(), reason="ACPBench domains not present")
@@ -140,7 +140,7 @@ def ferry_h_star(to_l1: int, to_l0: int) -> int:
 def test_ferry_with_many_cars_gets_the_counted_h_star_and_next_actions(tmp_path, monkeypatch, to_l1, to_l0, staying):
     # ACPBench asks optimal next actions of Ferry problems with 50 cars; FD's LM-cut does not finish
     # on them in 300 s (the cars are symmetric), merge-and-shrink does in seconds
-    import widthbench.planners.truth as truth
+    import widthbench.planners.ground_truth as truth
 
     monkeypatch.setattr(truth, "FD_LMCUT_SECONDS", 2.0)
     problem = tmp_path / "ferry-made.pddl"

@@ -1,10 +1,10 @@
 """Grounding cross-check: the engine against tarski's LP grounder (an independent implementation).
 
-tarski (`tarski[clingo]`, NOTES §1) grounds a problem by computing, with clingo, the atoms and the
+tarski (`tarski[clingo]`, pyproject.toml's pins) grounds a problem by computing, with clingo, the atoms and the
 actions reachable in the delete relaxation: exactly what `strips.ground` keeps. For every reference
 domain (ACPBench's 13, our Blocksworld and Logistics, the IPC copies) and its problems, both must agree
 on the fluent atoms and on the ground actions. Only tarski's grounder is used, never its search
-(it is slow: NOTES §1).
+(it is slow: pyproject.toml's pins).
 
 Conventions aligned before comparing: our task also lists goal atoms that no action can reach (so
 that a goal can be written as a state mask); tarski does not, so those are left out here. tarski

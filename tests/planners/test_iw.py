@@ -82,7 +82,7 @@ def _reference_novelty(state: int, previous: list[int], k: int | None) -> int | 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**12 - 1), st.lists(st.integers(0, 2**12 - 1), max_size=12), st.none() | st.integers(1, 5))
 def test_exact_novelty_by_hitting_sets_equals_subset_enumeration(state, previous, k):
-    from widthbench.subtasks.truth import novelty_of
+    from widthbench.subtasks.exact import novelty_of
 
     assert novelty_of(state, previous, k) == _reference_novelty(state, previous, k)
 
@@ -90,7 +90,7 @@ def test_exact_novelty_by_hitting_sets_equals_subset_enumeration(state, previous
 def test_exact_novelty_of_a_large_state_is_quick():
     """Enumerating the subsets of a 300-atom state is hopeless; the hitting-set search is not: each
     previous state misses a different 3 of the state's atoms: a set new against n of them needs n atoms."""
-    from widthbench.subtasks.truth import novelty_of
+    from widthbench.subtasks.exact import novelty_of
 
     state = (1 << 300) - 1
     previous = [state & ~(0b111 << (3 * i)) for i in range(100)]

@@ -14,7 +14,7 @@ from widthbench.planners.bfs import shortest_plan
 from widthbench.planners.optimal import (OptimalPlan, PlanningTimeout, Unsolvable, bounded_optimal_plan,
                                          optimal_plan)
 from widthbench.planners.strips import execute_plan, ground, load_domain, load_task
-from widthbench.planners.truth import GroundTruth
+from widthbench.planners.ground_truth import GroundTruth
 from tests.conftest import PLANBENCH
 from tests.conftest import need_data as require_data
 

@@ -50,7 +50,7 @@ def _json(path: Path):
 
 def test_blocksworld_h_star_equals_info_json_for_all_200_instances():
     from widthbench.planners.strips import load_task
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
 
     info = _json(PB / "llm_planning_analysis" / "instances" / "blocksworld" / "info.json")
     dom = _domain(str(BW_DIR / "generated_domain.pddl"))
@@ -207,7 +207,7 @@ def parse_item(domain: str, item: dict):
 
 
 def task3_differences(domain: str, every: int = 1) -> tuple[int, list]:
-    from widthbench.subtasks.truth import classify_plan
+    from widthbench.subtasks.exact import classify_plan
 
     items = _json(PB / "plan-bench" / "prompts" / domain / "task_3_plan_verification.json")["instances"]
     items = items[::every]

@@ -9,7 +9,7 @@ import pytest
 from widthbench.planners.optimal import Unsolvable
 from widthbench.planners.strips import (applicable_actions, ground, load_domain, load_task, parse_action,
                                         parse_domain_text, state_from_atoms, successor)
-from widthbench.planners.truth import GroundTruth, h_star, optimal_next_actions
+from widthbench.planners.ground_truth import GroundTruth, h_star, optimal_next_actions
 from tests.conftest import PLANBENCH, need_data
 
 PB = PLANBENCH

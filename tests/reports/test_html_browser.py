@@ -460,7 +460,7 @@ def test_a_verified_trace_shows_each_claim_and_highlights_the_first_error(browse
 
     from tests.subtasks.traces_gen import write_trace
     from widthbench.simulated import open_model
-    from widthbench.subtasks.run import ScoreConfig, build_all_items, read_records, run_score, trace_of
+    from widthbench.subtasks.score_run import ScoreConfig, build_all_items, read_records, run_score, trace_of
     from widthbench.subtasks.score import Mode
     from widthbench.subtasks.traces import summarise_traces
 

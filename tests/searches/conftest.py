@@ -9,7 +9,7 @@ from widthbench.simulated import open_model
 
 @pytest.fixture(scope="session")
 def bw_problems():
-    from widthbench.searches.run import load_problems
+    from widthbench.searches.solve_run import load_problems
 
     problems = load_problems("blocksworld", count=6, seed=11, max_plan_length=8)
     assert all(p.optimal_length <= 8 for p in problems)

@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 
 from widthbench.errors import ParseError, UserError
-from widthbench.searches import game24, tasks
+from widthbench.searches import game24, question_sets
 from widthbench.searches.config import SearchConfig
-from widthbench.searches.run import load_problems, read_items, solve
+from widthbench.searches.solve_run import load_problems, read_items, solve
 
 
 def test_game24_steps_are_exact():
@@ -54,13 +54,13 @@ def test_game24_oracle_model_solves_tot_rows(model_factory, tmp_path, method):
 
 
 def test_answer_checker():
-    assert tasks.answers_equal("395", "395")
-    assert tasks.answers_equal("\\boxed{\\frac{3}{4}}", "3/4")
-    assert tasks.answers_equal("0.75", "\\dfrac{3}{4}")
-    assert tasks.answers_equal("$x^2$", "x^2")
-    assert not tasks.answers_equal("396", "395") and not tasks.answers_equal(None, "1")
-    assert tasks.final_answer("work\nFinal answer: 12") == "12"
-    assert tasks.final_answer("so \\boxed{7}") == "7"
+    assert question_sets.answers_equal("395", "395")
+    assert question_sets.answers_equal("\\boxed{\\frac{3}{4}}", "3/4")
+    assert question_sets.answers_equal("0.75", "\\dfrac{3}{4}")
+    assert question_sets.answers_equal("$x^2$", "x^2")
+    assert not question_sets.answers_equal("396", "395") and not question_sets.answers_equal(None, "1")
+    assert question_sets.final_answer("work\nFinal answer: 12") == "12"
+    assert question_sets.final_answer("so \\boxed{7}") == "7"
 
 
 def test_tasks_file_solved_by_oracle_arithmetic(model_factory, tmp_path):

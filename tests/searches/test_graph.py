@@ -8,7 +8,7 @@ import pytest
 
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.graph import run_state_counts, tree_graph, tree_path, tree_state_counts
-from widthbench.searches.run import read_items, solve
+from widthbench.searches.solve_run import read_items, solve
 
 
 @pytest.mark.parametrize("method,spec,novelty", [("tot-bfs", "sim:noisy:0.3", "llm"), ("mcts", "sim:oracle", "off"),

@@ -12,8 +12,8 @@ from widthbench.searches.broker import LLM, Broker
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.hooks import (EngineMapper, EngineProposer, LLMNovelty, LLMProposer,
                                               OracleNovelty)
-from widthbench.searches.parsing import parse_score, parse_scores, split_direct
-from widthbench.searches.run import read_items, solve
+from widthbench.searches.answers import parse_score, parse_scores, split_direct
+from widthbench.searches.solve_run import read_items, solve
 
 
 def _run(coro):

@@ -8,7 +8,7 @@ import pytest
 
 from widthbench.errors import UserError
 from widthbench.searches.config import SearchConfig
-from widthbench.searches.run import read_items, solve
+from widthbench.searches.solve_run import read_items, solve
 
 NOVELTY_CONFIG = SearchConfig(method="tot-bfs", mapping="esa", novelty="llm", verify="llm", seed=7)
 

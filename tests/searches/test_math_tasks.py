@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from widthbench.cli import main
 from widthbench.errors import UserError
-from widthbench.searches.tasks import answers_equal, parse_levels, read_tasks
+from widthbench.searches.question_sets import answers_equal, parse_levels, read_tasks
 
 pytest.importorskip("math_verify")
 

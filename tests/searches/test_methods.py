@@ -1,4 +1,4 @@
-"""Every method end to end on Blocksworld with simulated models (seed 000's four hooks)."""
+"""Every method end to end on Blocksworld with simulated models (the paper's four hooks)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import itertools
 import pytest
 
 from widthbench.searches.config import SearchConfig
-from widthbench.searches.run import read_items, solve
+from widthbench.searches.solve_run import read_items, solve
 
 SEARCHES = ("tot-bfs", "tot-dfs", "mcts", "cat")
 

@@ -29,7 +29,7 @@ def _walked(name: str, count: int, seed: int = 0):
 
 def test_walked_problems_carry_optimal_plans_that_the_ground_truth_confirms():
     need_data()
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
 
     for name in ("gripper-strips", "satellite"):  # sample goals, and walk goals (satellite)
         for inst in _walked(name, 4):
@@ -52,7 +52,7 @@ def test_a_pool_takes_h_star_from_the_stored_plan_without_searching():
 
 def test_a_stored_plan_that_is_not_a_plan_is_an_error_naming_the_step():
     need_data()
-    from widthbench.planners.truth import GroundTruth
+    from widthbench.planners.ground_truth import GroundTruth
 
     inst = _walked("gripper-strips", 1)[0]
     task = inst.task()
@@ -211,7 +211,7 @@ def test_the_trace_kept_from_the_width_run_is_the_trace_of_a_fresh_iw_run():
 def test_a_successor_that_fast_downward_proves_a_dead_end_is_no_optimal_next_action(monkeypatch):
     """The exact bounded search hands a large successor over to Fast Downward, which may prove it a
     dead end (ACPBench's floor-tile): that successor is not optimal, and nothing raises."""
-    from widthbench.planners import truth as truth_module
+    from widthbench.planners import ground_truth as truth_module
     from widthbench.planners.optimal import Unsolvable
     from widthbench.subtasks.items import Pool
 

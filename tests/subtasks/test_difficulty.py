@@ -168,7 +168,7 @@ class PlanLengthNoise:
 
 
 def _run(tmp_path, model, subtask: str, count: int, seed: int) -> list[dict]:
-    from widthbench.subtasks.run import ScoreConfig, read_records, run_score
+    from widthbench.subtasks.score_run import ScoreConfig, read_records, run_score
 
     config = ScoreConfig(subtasks=(subtask,), styles=("pddl",), thinking=(False,), count=count, seed=seed)
     run_score(config, model, tmp_path / "run", quiet=True)

@@ -18,7 +18,7 @@ from widthbench.pddl_domains.readers import grammar
 from widthbench.pddl_domains.render import Renderer
 from widthbench.planners import strips
 from widthbench.subtasks import api, flexible
-from widthbench.subtasks import parse as strict
+from widthbench.subtasks import strict
 
 TASKS = {
     "blocksworld": [i.task() for i in generate("blocksworld", 2, 11)],

@@ -30,7 +30,7 @@ from widthbench.cli import main  # noqa: E402
 from widthbench.llm.types import PRESETS  # noqa: E402
 from widthbench.subtasks import harness_logs, inspect_tasks  # noqa: E402
 from widthbench.subtasks.registry import Registry  # noqa: E402
-from widthbench.subtasks.run import ScoreConfig, build_all_items, summarise  # noqa: E402
+from widthbench.subtasks.score_run import ScoreConfig, build_all_items, summarise  # noqa: E402
 from widthbench.subtasks.score import Mode, requests_for, score_item  # noqa: E402
 
 UNREADABLE = "I am not sure what the answer is."
@@ -128,7 +128,7 @@ def test_imported_log_gives_the_records_and_rows_score_writes(mock_logs, tmp_pat
     log_dir, logs = mock_logs
     assert harness_logs.harness_of(log_dir) == "inspect"
     run = harness_logs.import_log(log_dir, out=tmp_path / "run")
-    from widthbench.subtasks.run import read_records
+    from widthbench.subtasks.score_run import read_records
 
     records = read_records(run)
     assert len(records) == 3 * len(logs)
@@ -201,3 +201,22 @@ def test_bad_task_parameters_and_logs_are_one_line_errors(tmp_path, capsys):
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "summary.json").write_text("{}")
     assert harness_logs.harness_of(tmp_path / "run") is None
+
+
+def test_inspect_list_tasks_finds_every_sub_task_in_the_installed_package():
+    """`inspect list tasks <the installed widthbench.subtasks folder>` lists one task per sub-task
+    (the folder docs/inspect.md tells users to list)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import widthbench.subtasks
+
+    folder = Path(widthbench.subtasks.__file__).parent
+    inspect_cli = Path(sys.executable).parent / "inspect"
+    done = subprocess.run([str(inspect_cli), "list", "tasks", os.path.relpath(folder)], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    listed = {line.rsplit("@", 1)[1] for line in done.stdout.split() if "@" in line}
+    assert listed == {name.replace("-", "_") for name in Registry.default().names}

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from widthbench.subtasks import frozen, lmeval
 from widthbench.subtasks.items import item_from_json, item_to_json
 from widthbench.subtasks.registry import Registry
-from widthbench.subtasks.run import ScoreConfig, build_all_items
+from widthbench.subtasks.score_run import ScoreConfig, build_all_items
 from widthbench.subtasks.score import Mode, default_max_tokens, prompts_for
 
 yaml = pytest.importorskip("yaml")

@@ -11,7 +11,7 @@ import pytest
 from tests.conftest import ACP, missing_part
 from widthbench.simulated import open_model
 from widthbench.subtasks.registry import Registry
-from widthbench.subtasks.run import ScoreConfig, read_records, run_score
+from widthbench.subtasks.score_run import ScoreConfig, read_records, run_score
 
 SOURCES = {"blocksworld": {"domain": "blocksworld"}, "logistics": {"domain": "logistics"},
            "ferry": {"instances": str(ACP / "ferry")}}

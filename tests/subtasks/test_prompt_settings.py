@@ -193,7 +193,7 @@ def test_an_edited_prompt_file_is_read_again(tmp_path):
     """Templates are cached per version of the file: an edit between two runs in one process counts."""
     import os
 
-    from widthbench.searches import prompts as search_prompts
+    from widthbench.searches import search_prompts
     from widthbench.subtasks.prompts import template
 
     d = _edited(tmp_path)

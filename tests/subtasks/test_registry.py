@@ -14,7 +14,7 @@ from widthbench.generators import generate
 from widthbench.subtasks import answers
 from widthbench.subtasks.items import ItemOptions, Pool, build_items
 from widthbench.subtasks.registry import Registry
-from widthbench.subtasks.run import ScoreConfig, run_score
+from widthbench.subtasks.score_run import ScoreConfig, run_score
 from widthbench.subtasks.score import Mode
 
 TOY = '''

@@ -1,4 +1,4 @@
-"""Report layout and the error analysis (what seed 000 had to find by hand)."""
+"""Report layout and the error analysis (what the paper had to find by hand)."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ import pytest
 
 from widthbench.simulated import open_model
 from widthbench.subtasks.items import SUBTASKS
-from widthbench.subtasks.run import ScoreConfig, read_records, run_score
+from widthbench.subtasks.score_run import ScoreConfig, read_records, run_score
 
 
 def _run(tmp_path, spec, **config):

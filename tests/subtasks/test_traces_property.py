@@ -2,7 +2,8 @@
 
 Traces written from engine runs (tests/subtasks/traces_gen.py) in both styles, with the renderer's
 sentences and paraphrases, hypotheticals, a retraction and a restart woven in, on Blocksworld,
-Logistics and a Blocksworld whose names are all renamed (generated templates: any domain's words)
+Logistics, a Blocksworld whose names are all renamed (generated templates: any domain's words) and
+Blocksworld under `--obfuscate mystery` (the task its prompts show)
 verify with no error and every written claim checked; the same traces with one injected wrong fact,
 action whose preconditions fail, or misstated goal report exactly that error kind, inside the
 injected sentence.
@@ -49,13 +50,25 @@ def tasks(domain: str) -> tuple:
             (d / f"p{i}.pddl").write_text(prob)
             out.append(load_task(d / "domain.pddl", d / f"p{i}.pddl"))
         return tuple(out)
+    if domain == "mystery":  # the real --obfuscate renaming: the task as its prompts show it
+        import dataclasses
+
+        from widthbench.pddl_domains import obfuscate
+
+        out = []
+        for inst in generate("blocksworld", 3, 4, blocks=4, optimal=False):
+            task = inst.task()
+            attached = dataclasses.replace(task, domain=obfuscate.attach(task.domain, "mystery", 7))
+            out.append(obfuscate.shown(attached))
+        return tuple(out)
     opts = {"blocks": 4} if domain == "blocksworld" else {}
     return tuple(inst.task() for inst in generate(domain, 3, 3, optimal=False, **opts))
 
 
 CASES = [("blocksworld", "nl", "widthbench"), ("blocksworld", "nl", "planbench"), ("blocksworld", "pddl", "widthbench"),
          ("logistics", "nl", "widthbench"), ("logistics", "nl", "planbench"), ("logistics", "pddl", "widthbench"),
-         ("renamed", "nl", "widthbench"), ("renamed", "pddl", "widthbench")]
+         ("renamed", "nl", "widthbench"), ("renamed", "pddl", "widthbench"),
+         ("mystery", "nl", "widthbench"), ("mystery", "pddl", "widthbench")]
 PROPS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from widthbench.generators import generate, write_instance_set
 from widthbench.simulated import open_model
-from widthbench.subtasks.run import ScoreConfig, read_records, run_score
+from widthbench.subtasks.score_run import ScoreConfig, read_records, run_score
 
 
 def _score(tmp_path, spec, folder, count, name="run"):

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from widthbench.planners.strips import execute_plan, ground, is_goal, load_domain
-from widthbench.subtasks.truth import (KINDS, NoSuchPlan, VerificationPlan, classify_plan,
+from widthbench.subtasks.exact import (KINDS, NoSuchPlan, VerificationPlan, classify_plan,
                                       precondition_violation_plan, random_walk_plan, verification_plans)
 
 

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.simulated import simulator_for
     from widthbench.subtasks.items import SUBTASKS
     from widthbench.subtasks.report import format_table, write_report
-    from widthbench.subtasks.run import ScoreConfig, run_score
+    from widthbench.subtasks.score_run import ScoreConfig, run_score
 
     if not args.model.startswith("sim:"):
         raise UserError("the demo runs simulated models only (sim:...); use `widthbench score` for servers")

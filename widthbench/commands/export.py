@@ -10,7 +10,7 @@ DESCRIPTION = (
     "Build the items exactly as `widthbench score` does (same options, seeds and ground truth) and "
     "write an lm-eval task folder: the items as a local JSON-lines dataset with a dataset card, one "
     "task per sub-task x style x thinking mode (widthbench_<domain>_<sub_task>_<style>_<think|nothink>), "
-    "a group per domain and widthbench_paper (seed 000's Table 1), and a utils.py whose "
+    "a group per domain and widthbench_paper (the paper's Table 1), and a utils.py whose "
     "process_results scores each reply with widthbench's strict and flexible readers. "
     "`widthbench score --items DIR` scores the same frozen items. docs/lm-eval.md. "
     "inspect: the same frozen items and widthbench_tasks.py, one inspect_ai task per sub-task x style x "

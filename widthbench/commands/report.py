@@ -7,7 +7,7 @@ import argparse
 HELP = "write tables (markdown, CSV), charts, an error analysis and report.html for score or solve runs"
 DESCRIPTION = (
     "Read RUN/summary.json of each run and write the report, to --out (default: the first RUN). "
-    "Score runs (kind 'score'): table.md and table.csv in seed 000's Table 1 layout (cells k/n), "
+    "Score runs (kind 'score'): table.md and table.csv in the paper's Table 1 layout (cells k/n), "
     "rows.csv, table.png with 95% CI bars and an error analysis (most frequent wrong or missing "
     "actions and facts, pick-up/unstack confusions). Solve runs (kind 'solve'): the search report "
     "(Table 3/4 layout, Figures 2 and 3). Always also report.html: one self-contained page with the "

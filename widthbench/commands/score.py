@@ -1,4 +1,4 @@
-"""`widthbench score`: seed 000's sub-task evaluations (Table 1 and 2) against exact ground truth."""
+"""`widthbench score`: the paper's sub-task evaluations (Table 1 and 2) against exact ground truth."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ DESCRIPTION = (
     "RUN/items.jsonl (as it goes; a rerun resumes), RUN/summary.json (rows with n, accuracy and "
     "Wilson 95% CIs) and RUN/tokens.json. Every answer is read by two readers, 'flexible' (finds "
     "the answer inside a real reply, never guessing) and 'strict' (the format rules); both are "
-    "recorded and reported. Sub-tasks are the records of widthbench.subtasks.tasks (docs/subtasks.md; "
-    "an unknown name lists them); 'paper' = seed 000's Table 1, 'all' = every one."
+    "recorded and reported. Sub-tasks are the records of widthbench.subtasks.definitions (docs/subtasks.md; "
+    "an unknown name lists them); 'paper' = the paper's Table 1, 'all' = every one."
 )
 
 
@@ -66,7 +66,7 @@ def add_item_arguments(parser: argparse.ArgumentParser, *, asking: bool = True) 
     if asking:
         parser.add_argument("--prompt-extension", nargs="?", const="on", default="off",
                             choices=("on", "off", "both"),
-                            help="action-single: add seed 000's pick-up-versus-unstack example to the "
+                            help="action-single: add the paper's pick-up-versus-unstack example to the "
                             "Blocksworld context (flag alone = on; 'both' asks with and without: Table 2)")
     parser.add_argument("--domain", default="blocksworld", metavar="NAME|FILE",
                         help="domain of the generated instances (blocksworld, the default, 4-5 blocks; "
@@ -142,7 +142,7 @@ def prompt_options(args: argparse.Namespace) -> dict:
 def config_from_args(args: argparse.Namespace):
     from widthbench.errors import UserError
     from widthbench.llm.types import thinking_modes
-    from widthbench.subtasks.run import ScoreConfig, expand_choice, expand_subtasks
+    from widthbench.subtasks.score_run import ScoreConfig, expand_choice, expand_subtasks
 
     options = {}
     if args.items and (args.instances or args.blocks is not None):
@@ -237,7 +237,7 @@ def run(args: argparse.Namespace) -> int:
     from widthbench.llm.cli_args import check_cache_dir, incomplete_exit, open_model_from_args
     from widthbench.runfiles import check_output_dir, removed_if_left_empty
     from widthbench.subtasks.report import format_table, write_report
-    from widthbench.subtasks.run import run_score
+    from widthbench.subtasks.score_run import run_score
 
     from widthbench.planners.executor import open_executor, spec_from_args
 
@@ -284,7 +284,7 @@ def described_from_args(args: argparse.Namespace, spec) -> dict:
 
 def failed_item_modes(config, out) -> int:
     """Item-modes of this grid whose latest record is a request error (rerun retries them)."""
-    from widthbench.subtasks.run import read_records
+    from widthbench.subtasks.score_run import read_records
 
     return sum(1 for r in read_records(out) if r.get("request_error")
                and r["subtask"] in config.subtasks and r["style"] in config.styles

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 
 from widthbench.errors import UserError
@@ -42,8 +41,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     d.add_argument("--actions", default="llm", choices=SOURCES,
                    help="who proposes actions or next states (engine: best-first applicable actions)")
     d.add_argument("--successors", default="llm", choices=SOURCES, help="who maps actions to successors (esa)")
-    d.add_argument("--max-depth", type=int, default=8, help="depth limit (default 8, seed 000)")
-    d.add_argument("--branch-factor", type=int, default=2, help="proposals per expansion (default 2, seed 000)")
+    d.add_argument("--max-depth", type=int, default=8, help="depth limit (default 8, the paper)")
+    d.add_argument("--branch-factor", type=int, default=2, help="proposals per expansion (default 2, the paper)")
     d.add_argument("--max-states", type=int, default=1000, help="budget of generated states per instance")
     d.add_argument("--style", default="nl", choices=STYLES, help="prompt style (STRIPS domains)")
     d.add_argument("--thinking", default="off", choices=("on", "off", "both"),
@@ -53,9 +52,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="how the model's answers are read (default flexible: the answer inside a real "
                    "reply, never guessing; strict: the exact answer format; docs/subtasks.md)")
     d.add_argument("--no-prompt-extension", action="store_true",
-                   help="leave out seed 000's pick-up/unstack example from next-action, direct and naive prompts")
+                   help="leave out the paper's pick-up/unstack example from next-action, direct and naive prompts")
     d.add_argument("--novelty-width", type=int, default=None, metavar="K",
-                   help="llm novelty: define novel as IW(K) does (default: seed 000's undefined 'novel')")
+                   help="llm novelty: define novel as IW(K) does (default: the paper's undefined 'novel')")
     d.add_argument("--novelty-max-chars", type=int, default=48000,
                    help="llm novelty: summarise older states beyond this many characters (default 48000)")
     m = p.add_argument_group("mcts (ToolTree) and cat (Caterpillar of Thoughts)")
@@ -114,7 +113,7 @@ def run(args) -> int:
     from widthbench.llm.cli_args import incomplete_exit, open_model_from_args
     from widthbench.searches.config import SearchConfig
     from widthbench.searches.grid import LIST_OPTIONS, depth_warning, describe, grid_configs, run_folders, write_grid
-    from widthbench.searches.run import load_problems, solve
+    from widthbench.searches.solve_run import load_problems, solve
 
     domain_file = None
     if args.instances and args.domain:  # --domain FILE --instances DIR: the folder's domain file
@@ -258,7 +257,7 @@ def _obfuscated(problems, args, source: dict, extension: bool, domain_file) -> l
 
 def failed_instances(out, summary) -> list[str]:
     """Instances of this run whose search met a request that failed after its retries."""
-    from widthbench.searches.run import read_items
+    from widthbench.searches.solve_run import read_items
 
     wanted = set(summary.get("instances") or ()) or None
     return [it["id"] for it in read_items(out) if _failed(it) and (wanted is None or it["id"] in wanted)]

@@ -75,7 +75,7 @@ def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
 
     from widthbench.errors import ParseError, UserError
     from widthbench.simulated import Simulator
-    from widthbench.subtasks.run import read_records
+    from widthbench.subtasks.score_run import read_records
     from widthbench.subtasks.traces import verify_trace
 
     items = Path(run_dir) / "items.jsonl"

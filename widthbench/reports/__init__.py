@@ -1,6 +1,6 @@
 """Reports of finished runs: the top layer (it may import any package; none imports it).
 
-- `widthbench.reports.search` — solve runs: seed 000's Table 3/4 layout and Figures 2-3 (markdown,
+- `widthbench.reports.search` — solve runs: the paper's Table 3/4 layout and Figures 2-3 (markdown,
   CSV, PNG).
 - `widthbench.reports.html` — one self-contained report.html for score and solve runs, one or
   several side by side (docs/report.md).

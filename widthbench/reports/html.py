@@ -42,7 +42,7 @@ from widthbench.reports import difficulty, search
 from widthbench.runfiles import make_output_dir
 from widthbench.subtasks import report as score_report
 from widthbench.subtasks.loader import Run, as_runs, load_run, load_runs  # noqa: F401  (load_run, load_runs: the page's input)
-from widthbench.subtasks.run import not_built_reason
+from widthbench.subtasks.score_run import not_built_reason
 from widthbench.subtasks.unread import unread_by_reason
 
 REPORT = "report.html"

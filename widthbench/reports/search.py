@@ -1,4 +1,4 @@
-"""Reports of solve runs (summary.json kind "solve"): seed 000's Table 3/4 layout and Figures 2-3.
+"""Reports of solve runs (summary.json kind "solve"): the paper's Table 3/4 layout and Figures 2-3.
 
     write_report(run_dir)                  # one run
     write_report([run1, run2, ...], out)   # several configurations side by side
@@ -6,7 +6,7 @@
 
 Writes, into ``out`` (default: the first run folder):
 
-- ``search_table.md`` / ``search_table.csv``: seed 000's Table 3/4 layout. Rows: search (DFS, BFS,
+- ``search_table.md`` / ``search_table.csv``: the paper's Table 3/4 layout. Rows: search (DFS, BFS,
   MCTS, CaT, naive) x method (Direct, ESA); columns: Normal / Thinking x Base / Nov. pruning (llm)
   / Oracle pruning, each with Perf. (solved/n) and ATU (average tokens used per instance, prompt +
   completion, thinking included). Runs with other settings (LLM verification, engine hooks, other

@@ -3,8 +3,8 @@
 A `Simulator` answers widthbench's own prompts from the prompt text alone, computed by the engine:
 `PromptReader` (`widthbench.simulated.prompt`) reads a prompt back into a question, and one
 registry of answerers answers it — the sub-task records' simulated answers
-(`widthbench.subtasks.registry`, e.g. `widthbench.subtasks.simulate`), the STRIPS search prompts'
-(`widthbench.searches.simulate`), and the Game-of-24 and --tasks simulators. The model layer
+(`widthbench.subtasks.registry`, e.g. `widthbench.subtasks.engine_answers`), the STRIPS search prompts'
+(`widthbench.searches.engine_answers`), and the Game-of-24 and --tasks simulators. The model layer
 never imports any of this: the commands hand a simulator to `widthbench.llm.open_model(...,
 simulator=...)` (or use `open_model` below), and its `answer` becomes the backend's answer
 function. So the model layer stays below the sub-tasks and the searches (docs/design.md, "Layers").
@@ -25,11 +25,11 @@ from __future__ import annotations
 import random
 
 from widthbench.errors import ParseError, UserError
-from widthbench.simulated.prompt import PromptReader, Question
+from widthbench.simulated.prompt import PromptReader, ReadPrompt
 
 UNREADABLE = "(simulated model: this prompt is not one of widthbench's sub-task prompts)"
 
-__all__ = ["Simulator", "Question", "PromptReader", "open_model", "simulator_for", "mode_of", "UNREADABLE"]
+__all__ = ["Simulator", "ReadPrompt", "PromptReader", "open_model", "simulator_for", "mode_of", "UNREADABLE"]
 
 
 def mode_of(label: str) -> tuple[str, float]:
@@ -51,14 +51,14 @@ class Simulator:
         NL templates are read as the run wrote them."""
         import functools
 
-        from widthbench.searches import game24, tasks
-        from widthbench.searches import simulate as search_simulate
+        from widthbench.searches import game24, question_sets
+        from widthbench.searches import engine_answers as search_answers
         from widthbench.subtasks.registry import Registry
 
         registry = registry or Registry.default()
         others = (functools.partial(game24.sim_question, prompt_dir=prompt_dir),
-                  functools.partial(tasks.sim_question, prompt_dir=prompt_dir))
-        self.reader = PromptReader(registry.simulated_answers(), search_simulate.STRIPS_ANSWERS,
+                  functools.partial(question_sets.sim_question, prompt_dir=prompt_dir))
+        self.reader = PromptReader(registry.simulated_answers(), search_answers.STRIPS_ANSWERS,
                                    other_readers=others, prompt_dir=prompt_dir, domains=domains)
 
     def answer(self, label: str, messages, thinking: bool, rng: random.Random) -> tuple[str, str | None]:

@@ -40,7 +40,7 @@ class Problem:
     @property
     def gt(self):
         if self._gt is None:
-            from widthbench.planners.truth import GroundTruth
+            from widthbench.planners.ground_truth import GroundTruth
 
             self._gt = GroundTruth(self.task)
         return self._gt
@@ -56,7 +56,7 @@ class Problem:
 
 
 @dataclasses.dataclass
-class Question:
+class ReadPrompt:
     """A prompt read back. ``handler(question, mode, corrupt, rng) -> (text, note)`` answers it;
     ``problem`` is what the handler needs (a `Problem` for STRIPS prompts; the Game-of-24 and
     --tasks simulators put their own). STRIPS questions also know their reader and domain, so the
@@ -121,17 +121,17 @@ class PromptReader:
         self.domains = tuple(domains)  # the run's domains, with their presentation
         self.subtask_answers = dict(subtask_answers)
         self.search_answers = dict(search_answers)
-        self.other_readers = tuple(other_readers)  # (system, user, Question) -> Question | None
+        self.other_readers = tuple(other_readers)  # (system, user, ReadPrompt) -> ReadPrompt | None
         self._provisional: dict[tuple, tuple] = {}
         self._problems: dict[tuple, Problem] = {}
         self._states: dict[tuple, int] = {}
 
     # ---- reading ----------------------------------------------------------------------------
-    def read(self, messages) -> Question | None:
+    def read(self, messages) -> ReadPrompt | None:
         """The question of a prompt, or None if it is none of widthbench's prompts. Raises
         ValueError / ParseError / UserError when a prompt in our format has content the engine
         rejects."""
-        from widthbench.searches import prompts as search_prompts
+        from widthbench.searches import search_prompts
         from widthbench.subtasks import prompts
 
         system = next((m["content"] for m in messages if m.get("role") == "system"), "")
@@ -155,11 +155,11 @@ class PromptReader:
                 return None
             state_field = "state" if "state" in fields else "new_state"
             # Sub-task answers use the task of the prompt's state; search answers load the
-            # state fields they need (`Question.load`), some of them having none.
+            # state fields they need (`ReadPrompt.load`), some of them having none.
             problem = self.problem(dom, style, fields, state_field)[0] if family == "subtask" else None
-            return Question(kind, fields, table[kind], problem, style, family, extension, self, dom, state_field)
+            return ReadPrompt(kind, fields, table[kind], problem, style, family, extension, self, dom, state_field)
         for other in self.other_readers:
-            q = other(system, user, Question)
+            q = other(system, user, ReadPrompt)
             if q is not None:
                 return q
         return None

@@ -55,7 +55,7 @@ TOKENS = "tokens.json"
 
 
 def expand_subtasks(text: str, registry: Registry | None = None) -> tuple[str, ...]:
-    """Comma-separated sub-task names; "all" = every sub-task, "paper" = seed 000's Table 1."""
+    """Comma-separated sub-task names; "all" = every sub-task, "paper" = the paper's Table 1."""
     return (registry or Registry.default()).expand(text)
 
 
@@ -70,7 +70,7 @@ def expand_choice(value: str, option: str, both: tuple) -> tuple:
 
 @dataclass(frozen=True)
 class ScoreConfig:
-    subtasks: tuple[str, ...] = field(default_factory=lambda: Registry.default().paper)  # seed 000's Table 1
+    subtasks: tuple[str, ...] = field(default_factory=lambda: Registry.default().paper)  # the paper's Table 1
     styles: tuple[str, ...] = ("pddl", "nl")
     thinking: tuple[bool, ...] = (False, True)
     extensions: tuple[bool, ...] = (False,)  # action-single only

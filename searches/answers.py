@@ -1,5 +1,5 @@
 """Parsers of the search-only answers: judge scores, values, numbered score lists, the direct
-"Action: / Resulting state:" block. Same rules as `widthbench.subtasks.parse` (answer section after
+"Action: / Resulting state:" block. Same rules as `widthbench.subtasks.strict` (answer section after
 the last "Answer:" label; never guess: raise ParseError)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from widthbench.errors import ParseError
-from widthbench.subtasks.parse import answer_section, split_mapping_blocks
+from widthbench.subtasks.strict import answer_section, split_mapping_blocks
 
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
 _OUT_OF = re.compile(r"\s*(?:/|out\s+of)\s*10\b", re.I)

@@ -1,8 +1,8 @@
-"""Action generation: list every applicable action of a state (seed 000, Table 1 row 1).
+"""Action generation: list every applicable action of a state (the paper, Table 1 row 1).
 
 Truth: the engine's applicable actions. Metrics: ``exact`` (the headline: the full set, no-op moves
 included, as PDDL semantics make them applicable), ``exact-no-noop`` (ignoring actions whose
-successor is the state itself; NOTES §5), and precision / recall / F1 per item.
+successor is the state itself), and precision / recall / F1 per item.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from widthbench.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
-from widthbench.subtasks.tasks.common import (actions_tokens, confusion, mean, parse_error_result, pattern, result,
+from widthbench.subtasks.definitions.common import (actions_tokens, confusion, mean, parse_error_result, pattern, result,
                                          set_scores, simulated)
 
 METRICS = ("exact", "exact-no-noop")
@@ -19,7 +19,7 @@ METRICS = ("exact", "exact-no-noop")
 
 def build(pool, i, index, count, options):
     from widthbench.subtasks.items import base_item
-    from widthbench.subtasks.truth import noop_actions
+    from widthbench.subtasks.exact import noop_actions
 
     task = pool.task(i)
     s, walk = pool.walk_state(i)

@@ -84,7 +84,7 @@ def pattern(atom_or_action: str, action: str | None = None) -> str:
 
 
 def confusion(said: str, truth_set) -> str | None:
-    """Seed 000's pick-up/unstack (and put-down/stack) confusion, if ``said`` is one."""
+    """The paper's pick-up/unstack (and put-down/stack) confusion, if ``said`` is one."""
     name, *args = said.strip("()").split()
     for t in truth_set:
         tn, *targs = t.strip("()").split()
@@ -100,8 +100,8 @@ def simulated(prompt_kind: str):
     """The simulated answer to a prompt kind, from the engine-backed simulator (bound at call time)."""
 
     def answer(q, mode, corrupt, rng):
-        from widthbench.subtasks import simulate
+        from widthbench.subtasks import engine_answers
 
-        return simulate.ANSWERS[prompt_kind](q, mode, corrupt, rng)
+        return engine_answers.ANSWERS[prompt_kind](q, mode, corrupt, rng)
 
     return answer

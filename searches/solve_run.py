@@ -63,7 +63,7 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
     folder), ``domain="game24"`` (``rows``, default 901-1000), or a generated domain. ``reader``:
     which sub-task reader reads the model's answers to STRIPS prompts (docs/subtasks.md, "Readers")."""
     if tasks is not None:
-        from widthbench.searches.tasks import load_problems as load_tasks
+        from widthbench.searches.question_sets import load_problems as load_tasks
 
         return _sample(load_tasks(tasks, level, prompt_dir), count, seed)
     if domain == "game24":

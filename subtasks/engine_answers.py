@@ -2,7 +2,7 @@
 ``simulate`` entries; docs/subtasks.md, "Simulated models").
 
 Each answer function takes a question read back from the prompt by the simulated models' one prompt
-reader (`widthbench.simulated.prompt.Question`: the rebuilt task with the prompt's state as its
+reader (`widthbench.simulated.prompt.ReadPrompt`: the rebuilt task with the prompt's state as its
 initial state, its renderer and ground truth, the prompt's fields), the mode (``oracle``, ``noisy``
 or ``random``), whether to corrupt the answer, and the request's random generator, and returns
 (answer text, a note for the reasoning):
@@ -21,7 +21,7 @@ from __future__ import annotations
 from widthbench.errors import UserError
 from widthbench.planners import strips
 from widthbench.subtasks import api
-from widthbench.subtasks.truth import inapplicable_action, novelty_of, wrong_state
+from widthbench.subtasks.exact import inapplicable_action, novelty_of, wrong_state
 
 
 # ---------------------------------------------------------------------------------------------

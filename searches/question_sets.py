@@ -1,4 +1,4 @@
-"""Question/answer sets (--tasks FILE) as search problems: MATH-style, seed 000's Table 5.
+"""Question/answer sets (--tasks FILE) as search problems: MATH-style, the paper's Table 5.
 
 What --tasks reads (the user brings the data; docs/searches.md, "Question sets"):
 - a JSONL file, one JSON object per line;
@@ -34,9 +34,9 @@ from fractions import Fraction
 from pathlib import Path
 
 from widthbench.errors import ParseError, UserError
-from widthbench.searches import prompts as search_prompts
-from widthbench.searches.parsing import numbered, parse_score, parse_scores
-from widthbench.subtasks.parse import parse_novelty, parse_yes_no, reply_text
+from widthbench.searches import search_prompts
+from widthbench.searches.answers import numbered, parse_score, parse_scores
+from widthbench.subtasks.strict import parse_novelty, parse_yes_no, reply_text
 
 _ANSWER_LABEL = re.compile(r"(?im)^[\s>*#_`\-]*answer[\s*_`]*:[*_`]*")
 _FINAL = re.compile(r"(?im)^[\s>*#_`\-]*final\s+answer[\s*_`]*(?:is)?[\s*_`]*[:=][*_`]*\s*(.+?)\s*$")

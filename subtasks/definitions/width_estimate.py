@@ -7,7 +7,7 @@ from __future__ import annotations
 from widthbench.errors import ParseError
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
-from widthbench.subtasks.tasks.common import mean, parse_error_result, result, simulated
+from widthbench.subtasks.definitions.common import mean, parse_error_result, result, simulated
 
 
 def build(pool, i, index, count, options):

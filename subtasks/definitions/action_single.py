@@ -1,4 +1,4 @@
-"""Single next action: one action from a state towards the goal (seed 000, Table 1 rows 2-3; with
+"""Single next action: one action from a state towards the goal (the paper, Table 1 rows 2-3; with
 the Blocksworld prompt extension, Table 2).
 
 Truth: the applicable actions and the full set of optimal next actions (`GroundTruth`); ties: any
@@ -11,7 +11,7 @@ from widthbench.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
-from widthbench.subtasks.tasks.common import confusion, mean, parse_error_result, pattern, result, simulated
+from widthbench.subtasks.definitions.common import confusion, mean, parse_error_result, pattern, result, simulated
 
 METRICS = ("valid", "optimal")
 

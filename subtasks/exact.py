@@ -2,15 +2,15 @@
 random walks, no-op actions, the inapplicable actions a model plausibly confuses (the one generator
 of pick-up/unstack confusions), and labelled verification plans.
 
-Ground truth proper (h*, optimal next actions) is `widthbench.planners.truth.GroundTruth`; IW runs
+Ground truth proper (h*, optimal next actions) is `widthbench.planners.ground_truth.GroundTruth`; IW runs
 are `widthbench.planners.iw`.
 
 Verification plans (`verification_plans`, `classify_plan`) come in three kinds, the verdict classes
-of PlanBench's task 3 plus the seed 000 kind:
+of PlanBench's task 3 plus the the paper kind:
 
 - ``"valid"``: an optimal plan (executable, reaches the goal).
 - ``"invalid-goal"``: an executable random walk whose final state does not satisfy the goal (the
-  kind seed 000 used). Its length is drawn from [max(1, L-2), L+2] around the optimal length L so
+  kind the paper used). Its length is drawn from [max(1, L-2), L+2] around the optimal length L so
   that length alone does not give the verdict away; each step is drawn uniformly from the applicable
   actions whose successor differs from the state (no self-loop moves).
 - ``"invalid-precondition"``: a plan with an inapplicable step (PlanBench's other kind), made by
@@ -22,7 +22,7 @@ of PlanBench's task 3 plus the seed 000 kind:
 Each stores the first failing step (1-based), the failing action, the unmet preconditions or unmet
 goal atoms, and the engine's one-line reason (``strips.PlanResult.reason``). ``classify_plan``
 labels any plan the same way (for a model's own plans or PlanBench's). The plan-verification
-sub-task (`subtasks.tasks.plan_verification`) builds its items from `random_walk` and
+sub-task (`subtasks.definitions.plan_verification`) builds its items from `random_walk` and
 `inapplicable_action` directly.
 """
 
@@ -135,7 +135,7 @@ def random_walk(task: strips.Task, rng: random.Random, length: int, avoid_goal: 
 def confusions(task: strips.Task, state: int, actions=None) -> list[str]:
     """Inapplicable actions that mirror one of ``actions`` (default: every applicable action):
     pick-up x for unstack x y, unstack x y for pick-up x, put-down x for stack x y, stack x y for
-    put-down x (Blocksworld's pick-up/unstack confusion, seed 000's main failure). Empty for domains
+    put-down x (Blocksworld's pick-up/unstack confusion, the paper's main failure). Empty for domains
     without these actions."""
     mirrored = strips.applicable_actions(task, state) if actions is None else actions
     out: list[str] = []

@@ -1,5 +1,5 @@
 """Successor-state mapping: the state after each applicable action of a state, asked in one prompt
-(``successor-mapping``) or one prompt per action (``successor-separate``) (seed 000, Table 1 rows 4-5).
+(``successor-mapping``) or one prompt per action (``successor-separate``) (the paper, Table 1 rows 4-5).
 
 Truth: the engine's successors. Metrics: ``exact`` (every action mapped exactly), ``per-action``
 (n = actions). States are compared on fluent atoms (static facts are neither rewarded nor punished).
@@ -11,7 +11,7 @@ from widthbench.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import COUNTS, Metric, SubTask
-from widthbench.subtasks.tasks.common import (actions_tokens, atoms, parse_error_result, pattern, result, simulated,
+from widthbench.subtasks.definitions.common import (actions_tokens, atoms, parse_error_result, pattern, result, simulated,
                                          state_tokens)
 
 METRICS = ("exact", "per-action")

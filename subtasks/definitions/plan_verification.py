@@ -1,4 +1,4 @@
-"""Plan verification: does a plan reach the goal? (seed 000's "Goal State Verification").
+"""Plan verification: does a plan reach the goal? (the paper's "Goal State Verification").
 
 Exactly N // 2 items (a seeded choice) carry an optimal plan; the others an executable random plan
 of the same length that never reaches a goal state ("non-goal"), or the optimal plan with one step
@@ -12,7 +12,7 @@ from widthbench.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
-from widthbench.subtasks.tasks.common import mean, parse_error_result, result, simulated
+from widthbench.subtasks.definitions.common import mean, parse_error_result, result, simulated
 
 METRICS = ("accuracy",)
 
@@ -40,7 +40,7 @@ def plan_kinds(count: int, seed: int, invalid_kind: str) -> list[str]:
 
 def build(pool, i, index, count, options):
     from widthbench.subtasks.items import base_item, rng_for
-    from widthbench.subtasks.truth import inapplicable_action, random_walk
+    from widthbench.subtasks.exact import inapplicable_action, random_walk
 
     task = pool.task(i)
     kind = plan_kinds(count, pool.seed, options.invalid_kind)[index]

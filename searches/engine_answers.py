@@ -14,7 +14,7 @@ the state written in a field. Answers:
   ``value``: 10 − h*(s) (0 for dead ends and h* ≥ 10); ``novelty_summary``: every fact true in some
   listed state; ``novelty_summarised``: judged against the states listed in full (a summary cannot
   show a repeat).
-- Game of 24 and --tasks prompts are answered by `searches.game24` / `searches.tasks`.
+- Game of 24 and --tasks prompts are answered by `searches.game24` / `searches.question_sets`.
 
 ``noisy:P`` corrupts an answer with probability P: a direct step takes a confused, inapplicable
 action (40%), writes a wrong resulting state (40%), or writes a fact no parser can read (20%: the
@@ -32,7 +32,7 @@ import re
 from widthbench.errors import ParseError, UserError
 from widthbench.planners import strips
 from widthbench.subtasks import api
-from widthbench.subtasks.truth import inapplicable_action, novelty_of, wrong_state
+from widthbench.subtasks.exact import inapplicable_action, novelty_of, wrong_state
 
 UNREADABLE_FACT = {"nl": "the table is floating above the ceiling", "pddl": "(floating table ceiling)"}
 

@@ -1,11 +1,11 @@
-"""Novelty: is a state novel for IW(w)? Four variants sharing one construction (seed 000, Table 1
+"""Novelty: is a state novel for IW(w)? Four variants sharing one construction (the paper, Table 1
 rows 7-8, plus ours).
 
 IW(w) with w the instance's effective width, traced, stopped at a seeded random point: the new
 state is the state generated there, the previous states are the distinct states generated before
 it. Only stop points whose prompt fits the prompt budget (both styles) are drawn, so no list is
 ever cut. ``novelty``: any generated state; ``novelty-hard``: non-duplicates pruned for novelty > w
-(seed 000's NDAP); ``novelty-balanced``: even items kept non-duplicates, odd items novelty-pruned
+(the paper's NDAP); ``novelty-balanced``: even items kept non-duplicates, odd items novelty-pruned
 non-duplicates; ``novelty-estimate``: non-duplicates, truth the exact novelty (any size).
 """
 
@@ -14,10 +14,10 @@ from __future__ import annotations
 from widthbench.pddl_domains import obfuscate
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
-from widthbench.subtasks.tasks.common import mean, simulated, token_estimate
-from widthbench.subtasks.tasks.plan_verification import score_verdict
-from widthbench.subtasks.tasks.width_estimate import errors_integer, row_extras_integer, score_integer
-from widthbench.subtasks.tasks.width_estimate import no_item as no_width_item
+from widthbench.subtasks.definitions.common import mean, simulated, token_estimate
+from widthbench.subtasks.definitions.plan_verification import score_verdict
+from widthbench.subtasks.definitions.width_estimate import errors_integer, row_extras_integer, score_integer
+from widthbench.subtasks.definitions.width_estimate import no_item as no_width_item
 
 
 def candidates(pool, i: int, budget: int):
@@ -69,7 +69,7 @@ def candidates(pool, i: int, budget: int):
 
 def _build(subtask):
     from widthbench.planners.iw import DUPLICATE, KEPT, PRUNED
-    from widthbench.subtasks.truth import novelty_of
+    from widthbench.subtasks.exact import novelty_of
 
     def build(pool, i, index, count, options):
         from widthbench.subtasks.items import base_item, rng_for
