@@ -49,6 +49,7 @@ from widthbench.generators.common import (
     collect, derive_seed, int_range, shuffled,
 )
 from widthbench.generators.instance import to_instances
+from widthbench.planners.strips import ground, load_domain, state_from_atoms
 
 DOMAIN = "blocksworld"
 ID_PREFIX = "bw"
@@ -162,8 +163,6 @@ def ground_blocks(dom, n: int):
     """The grounded task of n blocks. Every configuration with the arm empty relaxed-reaches every
     atom, so atoms and actions are the same for all instances of n blocks: ground once, then swap
     initial state and goal with ``with_init_and_goal`` (tests check it equals a fresh ``ground``)."""
-    from widthbench.planners.strips import ground
-
     names = block_names(n)
     tower = (tuple(names),)
     return ground(dom, names, state_atoms(tower), [], name=f"{ID_PREFIX}-{n}-blocks")
@@ -172,7 +171,6 @@ def ground_blocks(dom, n: int):
 def with_init_and_goal(task, init, goal):
     from dataclasses import replace
 
-    from widthbench.planners.strips import state_from_atoms
 
     return replace(task, init=state_from_atoms(task, init), goal=state_from_atoms(task, goal))
 
@@ -191,7 +189,6 @@ def generate(count: int, seed: int, blocks=DEFAULT_BLOCKS, min_plan_length: int 
     rng_blocks = int_range(blocks, "--blocks", minimum=2)
     lo, hi = check_length_filter(min_plan_length, max_plan_length)
     _check_lengths_possible(rng_blocks, lo, hi)
-    from widthbench.planners.strips import load_domain
 
     dom = load_domain(DOMAIN)
     grounded: dict[int, object] = {}

@@ -26,6 +26,9 @@ from typing import Callable, Iterable
 
 from widthbench.errors import UserError
 from widthbench.planners.problem_writer import problem_text
+from widthbench.planners.bfs import SearchLimit, shortest_plan
+from widthbench.planners.iw import iterated_width
+from widthbench.planners.model import StripsModel
 
 DEFAULT_MAX_FAILED_DRAWS = 2000
 DEFAULT_TIMEOUT = 300.0  # seconds per optimal-plan call
@@ -115,9 +118,6 @@ def check_width_filter(width) -> int | None:
 
 def effective_width(task, at_most: int) -> int | None:
     """The smallest k <= ``at_most`` for which IW(k) reaches the goal, or None."""
-    from widthbench.planners.iw import iterated_width
-    from widthbench.planners.model import StripsModel
-
     return iterated_width(StripsModel(task), max_k=at_most).width
 
 
@@ -139,8 +139,6 @@ def solve(task, planner: str = "auto", timeout: float = DEFAULT_TIMEOUT) -> Solv
     ``planners.optimal.optimal_plan``. ``"auto"``: breadth-first search within ``BFS_BUDGET``
     generated states, then ``optimal_plan(planner="auto")``. On Blocksworld up to 6 blocks BFS is ~10x
     faster than A*/LM-cut in pure Python (e.g. 23 ms vs 211 ms per 6-block instance)."""
-    from widthbench.planners.bfs import SearchLimit, shortest_plan
-
     if planner not in PLANNERS:
         raise UserError(f"unknown planner {planner!r} (choose from {', '.join(PLANNERS)})")
     if planner in ("auto", "bfs"):

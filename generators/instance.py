@@ -33,6 +33,8 @@ from widthbench.generators.common import solve
 from widthbench.planners import strips
 from widthbench.planners.problem_writer import problem_text
 from widthbench.runfiles import make_output_dir
+from widthbench.planners.ground_truth import GroundTruth
+from widthbench.planners.problem_writer import task_problem_text
 
 MANIFEST = "manifest.jsonl"
 DOMAIN_FILE = "domain.pddl"
@@ -282,8 +284,6 @@ def walk_instances(instances, count: int, seed: int, max_walk: int = 30, max_tri
     """
     import random
 
-    from widthbench.planners.problem_writer import task_problem_text
-    from widthbench.planners.ground_truth import GroundTruth
 
     samples = list(instances)
     if not samples:

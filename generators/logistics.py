@@ -36,6 +36,7 @@ from widthbench.generators.common import (
     derive_seed, int_range,
 )
 from widthbench.generators.instance import to_instances
+from widthbench.planners.strips import ground, load_domain
 
 DOMAIN = "logistics"
 ID_PREFIX = "lg"
@@ -110,7 +111,6 @@ def generate(count: int, seed: int, cities="2", locations="2", trucks=None, airp
         raise UserError(f"--airplanes {ra}: instances with more than one city need an airplane "
                         "(else packages cannot change city)")
     lo, hi = check_length_filter(min_plan_length, max_plan_length)
-    from widthbench.planners.strips import ground, load_domain
 
     dom = load_domain(DOMAIN)
 

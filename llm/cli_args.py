@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import argparse
+from widthbench.llm.model import open_model
+from widthbench.llm.types import SAMPLING_OPTIONS, merge_sampling, parse_per_mode
+from widthbench.runfiles import check_output_dir
 
 
 def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = True,
@@ -49,8 +52,6 @@ SAMPLING_HELP = {
 
 
 def _per_mode(option: str):
-    from widthbench.llm.types import parse_per_mode
-
     def parse(text: str) -> dict:
         try:
             return parse_per_mode(option, text)
@@ -64,8 +65,6 @@ def _per_mode(option: str):
 def add_sampling_arguments(parser: argparse.ArgumentParser) -> None:
     """--temperature, --top-p, --top-k, --min-p, --presence-penalty, --max-tokens: each one value
     for both modes or per mode (``thinking=0.6,normal=0.7``), over the --preset (docs/llm.md)."""
-    from widthbench.llm.types import SAMPLING_OPTIONS
-
     g = parser.add_argument_group("sampling (one value for both modes, or thinking=V,normal=V; "
                                   "over the --preset values)")
     for option in SAMPLING_OPTIONS:
@@ -77,8 +76,6 @@ def sampling_from_args(args: argparse.Namespace) -> dict:
     """mode name -> {parameter: value} of the sampling options given (`types.merge_sampling`).
     Only the per-mode options of `add_sampling_arguments` count (chat's own --temperature and
     --max-tokens are plain numbers, sent as its request's parameters)."""
-    from widthbench.llm.types import SAMPLING_OPTIONS, merge_sampling
-
     values = {o: getattr(args, o.lstrip("-").replace("-", "_"), None) for o in SAMPLING_OPTIONS}
     return merge_sampling({o: v for o, v in values.items() if isinstance(v, dict)})
 
@@ -96,7 +93,6 @@ def check_cache_dir(args: argparse.Namespace) -> None:
     before any work is done."""
     import os
 
-    from widthbench.runfiles import check_output_dir
 
     if args.no_cache:
         return
@@ -116,8 +112,6 @@ def model_options(args: argparse.Namespace) -> dict:
 
 
 def open_model_from_args(args: argparse.Namespace, **overrides):
-    from widthbench.llm.model import open_model
-
     check_cache_dir(args)
     options = model_options(args)
     options.update(overrides)

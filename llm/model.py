@@ -28,6 +28,7 @@ from widthbench.llm.backend import FatalError, Pending, RetryableError
 from widthbench.llm.cache import ReplyCache, default_cache_dir
 from widthbench.llm.ledger import Ledger
 from widthbench.llm.types import PRESETS, Reply, Request, cache_key, mode_params, resolve_params
+from widthbench.llm.sync import run_sync
 
 BACKENDS = ("openai", "vllm-batch", "sim")
 MAX_ERRORS_SHOWN = 5
@@ -183,8 +184,6 @@ class Model:
             ledger: Ledger | None = None, tag: str | None = None) -> list[Reply]:
         """Answer all requests (ordered like them). Safe to call from inside a running event loop
         (it then runs on a helper thread); async code can await `arun` instead."""
-        from widthbench.llm.sync import run_sync
-
         return run_sync(self.arun(list(requests), progress, ledger, tag))
 
     async def arun(self, requests: Sequence[Request], progress: bool = True,

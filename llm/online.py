@@ -47,6 +47,7 @@ from widthbench.errors import UserError
 from widthbench.llm.backend import FatalError, Pending, RetryableError
 from widthbench.llm.completions import BadResponse, parse_completion
 from widthbench.llm.types import Reply, fit_max_tokens, prompt_token_bound
+from widthbench.llm.sync import run_sync
 
 RETRY_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
 DEFAULT_BASE_URL = "http://127.0.0.1:8000/v1"
@@ -362,8 +363,6 @@ def _smaller(a: int | None, b: int | None) -> int | None:
 
 
 def _run_sync(coro):
-    from widthbench.llm.sync import run_sync
-
     return run_sync(coro)
 
 

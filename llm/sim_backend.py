@@ -29,6 +29,7 @@ from typing import Any
 
 from widthbench.errors import UserError
 from widthbench.llm import tokens
+from widthbench.llm.types import Reply
 
 TASK_AWARE = ("oracle", "noisy", "random")
 
@@ -192,7 +193,6 @@ class SimBackend:
     async def attempt(self, item, avoid: str | None = None):
         import time
 
-        from widthbench.llm.types import Reply
 
         start = time.perf_counter()
         request = item.request

@@ -35,6 +35,7 @@ from widthbench.errors import UserError
 from widthbench.planners.strips import Domain, Literal, Schema, parse_domain_text
 
 from .render import templates_for
+from widthbench.planners.strips import load_domain
 
 MARK = "The domain in PDDL:"
 _DEFINE = re.compile(r"\(\s*define\s*\(\s*domain\b", re.IGNORECASE)
@@ -239,7 +240,6 @@ def main(argv=None) -> int:
     """``python -m widthbench.pddl_domains.context DOMAIN.pddl [--with-domain-file]``."""
     import argparse
 
-    from widthbench.planners.strips import load_domain
 
     ap = argparse.ArgumentParser(prog="python -m widthbench.pddl_domains.context",
                                  description="print the context widthbench generates for a domain")

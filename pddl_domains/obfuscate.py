@@ -37,6 +37,9 @@ from pathlib import Path
 from widthbench.errors import UserError
 from widthbench.planners import strips
 from widthbench.planners.strips import Action, Domain, Literal, Schema, Task, parse_atom_text
+from widthbench.pddl_domains.context import domain_pddl
+from widthbench.pddl_domains.render import Renderer
+from widthbench.planners.problem_writer import task_problem_text
 
 MODES = ("mystery", "random", "deceptive")
 DATA = Path(__file__).resolve().parent
@@ -219,8 +222,6 @@ def _type(r: Renaming, t: str) -> str:
 
 def renamed_domain(domain: Domain, r: Renaming) -> Domain:
     """``domain`` under renaming ``r``, printed as PDDL and parsed back (its ``text`` is that PDDL)."""
-    from widthbench.pddl_domains.context import domain_pddl
-
     schemas = tuple(Schema(r.get("action", s.name), tuple(r.get("variable", p) for p in s.params),
                            tuple(_type(r, t) for t in s.param_types), tuple(_lit(r, x) for x in s.pre),
                            tuple(_lit(r, x) for x in s.add), tuple(_lit(r, x) for x in s.dele),
@@ -396,15 +397,12 @@ def shown(task: Task) -> Task:
 
 def problem_text(task: Task) -> str:
     """The renamed problem as a PDDL file (a user can hand it, with `domain_text`, to other tools)."""
-    from widthbench.planners.problem_writer import task_problem_text
-
     return task_problem_text(view(task).task)
 
 
 def domain_text(task_or_domain) -> str:
     dom = task_or_domain.domain if isinstance(task_or_domain, Task) else task_or_domain
     mode, seed = dom.obfuscation
-    from widthbench.pddl_domains.context import domain_pddl
 
     return domain_pddl(renamed_domain(dom, renaming(dom, mode, seed))) + "\n"
 
@@ -439,8 +437,6 @@ class ObfuscatedRenderer:
     """A `render.Renderer` of the renamed view that takes and returns original names."""
 
     def __init__(self, task: Task, style: str = "nl", templates: str = "widthbench"):
-        from widthbench.pddl_domains.render import Renderer
-
         self.original = task
         self.v = view(task)
         self.inner = Renderer(self.v.task, style, templates)

@@ -26,6 +26,8 @@ from widthbench.errors import UserError
 from widthbench.planners.fd import fd_optimal_plan
 from widthbench.planners.planning_errors import PlannerFailure, PlanningError, PlanningTimeout, Unsolvable
 from widthbench.planners.strips import Task, execute_plan
+from widthbench.planners.astar import SearchTimeout, astar, breadth_first, is_blocksworld
+from widthbench.planners.bfs import SearchLimit
 
 __all__ = ["PLANNERS", "OptimalPlan", "PlannerFailure", "PlanningError", "PlanningTimeout", "Unsolvable",
            "bounded_optimal_plan", "optimal_plan", "plan_length"]
@@ -122,9 +124,6 @@ def _exact(task: Task, start: int, deadline: float, forced: bool, bound: int | N
     """The pure-Python stage. On the Blocksworld: A* with the Blocksworld heuristic. Elsewhere:
     breadth-first search within ``BFS_STATES`` states, then A*/LM-cut. Under "auto" (``forced``
     False) the searches are budgeted and ``_OVER_BUDGET`` hands over to Fast Downward."""
-    from widthbench.planners.astar import SearchTimeout, astar, breadth_first, is_blocksworld
-    from widthbench.planners.bfs import SearchLimit
-
     try:
         if is_blocksworld(task):
             res = astar(task, start, "blocksworld", deadline=deadline,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from widthbench.errors import UserError
+from widthbench.llm.types import mode_name
 
 METHODS = ("naive", "tot-bfs", "tot-dfs", "mcts", "cat")
 MAPPINGS = ("direct", "esa")
@@ -82,7 +83,6 @@ class SearchConfig:
                 parts.append("actions-engine")
             if self.successors != "llm" and self.mapping == "esa":
                 parts.append("succ-engine")
-        from widthbench.llm.types import mode_name
 
         parts.append(mode_name(self.thinking))
         return " ".join(parts)

@@ -26,6 +26,7 @@ from widthbench.planners import game24 as g24
 from widthbench.searches import search_prompts
 from widthbench.searches.answers import numbered, parse_score, parse_scores
 from widthbench.subtasks.strict import answer_section, parse_novelty, parse_yes_no
+from widthbench.planners.iw import iterated_width
 
 DEFAULT_ROWS = "901-1000"
 GOAL = ((24, 1),)
@@ -196,8 +197,6 @@ class Game24Problem:
 
     @functools.cached_property
     def _width(self) -> int:
-        from widthbench.planners.iw import iterated_width
-
         res = iterated_width(g24.Game24Model(self.puzzle.numbers, space=self.space), 3)
         return res.width if res.width is not None else 3
 

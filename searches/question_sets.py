@@ -37,6 +37,7 @@ from widthbench.errors import ParseError, UserError
 from widthbench.searches import search_prompts
 from widthbench.searches.answers import numbered, parse_score, parse_scores
 from widthbench.subtasks.strict import parse_novelty, parse_yes_no, reply_text
+from widthbench.searches.game24 import evaluate
 
 _ANSWER_LABEL = re.compile(r"(?im)^[\s>*#_`\-]*answer[\s*_`]*:[*_`]*")
 _FINAL = re.compile(r"(?im)^[\s>*#_`\-]*final\s+answer[\s*_`]*(?:is)?[\s*_`]*[:=][*_`]*\s*(.+?)\s*$")
@@ -387,8 +388,6 @@ _EXPR = re.compile(r"[-+*/()\d\s]*\d[-+*/()\d\s]*")
 
 
 def _arithmetic(question: str) -> tuple[str, Fraction] | None:
-    from widthbench.searches.game24 import evaluate
-
     best = None
     for m in _EXPR.finditer(question):
         text = m.group(0).strip()

@@ -35,6 +35,12 @@ from widthbench.searches.graph import write_tree
 from widthbench.searches import unsolvable
 from widthbench.searches.hooks import build_hooks
 from widthbench.searches.results import summarise
+from widthbench.searches.cat import cat
+from widthbench.searches.mcts import mcts
+from widthbench.searches.naive import naive
+from widthbench.searches.strips_problem import StripsProblem
+from widthbench.searches.tot import tot_bfs, tot_dfs
+from widthbench.subtasks.prompts import with_prompts
 
 ITEMS = "items.jsonl"
 SUMMARY = "summary.json"
@@ -70,7 +76,6 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
         from widthbench.searches.game24 import load_problems as load_g24
 
         return _sample(load_g24(rows, prompt_dir=prompt_dir), count, seed)
-    from widthbench.searches.strips_problem import StripsProblem
 
     if instances is not None:
         from widthbench.generators import read_instance_set
@@ -90,7 +95,6 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
                          min_plan_length=min_plan_length, **(generator_options or {}))
     if not insts:
         raise UserError("no instances to solve (check the plan-length filter)")
-    from widthbench.subtasks.prompts import with_prompts  # issue 32 (study helper)
 
     insts = with_prompts(insts, prompt_dir, novelty_prompt)
     return [StripsProblem(i, style=style, extension=extension, novelty_width=novelty_width, reader=reader)
@@ -204,11 +208,6 @@ def _node_tokens(tree, problem, charges: dict) -> tuple[dict, dict]:
 # ---- one instance -----------------------------------------------------------------------------
 
 async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bool) -> dict:
-    from widthbench.searches.cat import cat
-    from widthbench.searches.mcts import mcts
-    from widthbench.searches.naive import naive
-    from widthbench.searches.tot import tot_bfs, tot_dfs
-
     llm = LLM(broker, seed=config.seed, thinking=config.thinking, max_tokens=config.max_tokens)
     rng = random.Random(f"{config.seed}/{problem.id}")
     start = time.perf_counter()

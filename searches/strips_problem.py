@@ -22,6 +22,10 @@ from widthbench.pddl_domains import obfuscate
 from widthbench.subtasks import answers, api
 from widthbench.subtasks import prompts as sub_prompts
 from widthbench.subtasks.strict import answer_section
+from widthbench.planners.ground_truth import GroundTruth
+from widthbench.planners.iw import DEFAULT_MAX_WIDTH, iterated_width
+from widthbench.planners.model import StripsModel
+from widthbench.subtasks.definitions.common import actions_tokens, state_tokens
 
 
 class StripsProblem:
@@ -63,8 +67,6 @@ class StripsProblem:
     # ---- engine ---------------------------------------------------------------------------
     @functools.cached_property
     def truth(self):
-        from widthbench.planners.ground_truth import GroundTruth
-
         return GroundTruth(self.task)
 
     def engine_ranked(self, state) -> list[tuple[str, int]]:
@@ -95,9 +97,6 @@ class StripsProblem:
 
     @functools.cached_property
     def _width(self) -> int:
-        from widthbench.planners.iw import DEFAULT_MAX_WIDTH, iterated_width
-        from widthbench.planners.model import StripsModel
-
         # the oracle novelty width; wider than IW(DEFAULT_MAX_WIDTH) (None) prunes at that k. A goal
         # true initially has width 0, which is a width, not "none found"
         res = iterated_width(StripsModel(self.task), DEFAULT_MAX_WIDTH)
@@ -152,8 +151,6 @@ class StripsProblem:
     def answer_tokens(self, purpose: str, state) -> int | None:
         """Estimated tokens of a correct answer to a prompt about ``state`` (sizes max_tokens):
         a state (direct, successor; static facts included), or the applicable actions."""
-        from widthbench.subtasks.definitions.common import actions_tokens, state_tokens
-
         if purpose in ("direct", "successor"):
             return state_tokens(self.task, self.style, state) + 64  # and the action, for direct
         if purpose == "action-list":

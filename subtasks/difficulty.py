@@ -27,6 +27,9 @@ from widthbench.planners import strips
 from widthbench.subtasks.registry import PER_ITEM, Metric
 from widthbench.subtasks.results import cell_stats, metrics_of
 from widthbench.subtasks.stats import logistic_slope
+from widthbench.planners.ground_truth import GroundTruth
+from widthbench.planners.planning_errors import PlanningTimeout
+from widthbench.subtasks.rescore import Instances
 
 FEATURES = {
     "objects": "objects of the instance",
@@ -209,9 +212,6 @@ def answer_records(judged, instance_dirs, reader: str = "flexible") -> list[dict
     is the result file (its model folder and name)."""
     from pathlib import Path
 
-    from widthbench.planners.planning_errors import PlanningTimeout
-    from widthbench.planners.ground_truth import GroundTruth
-    from widthbench.subtasks.rescore import Instances
 
     instances = Instances(instance_dirs)
     lengths: dict[tuple, dict] = {}

@@ -22,6 +22,8 @@ from widthbench.errors import UserError
 from widthbench.planners import strips
 from widthbench.subtasks import api
 from widthbench.subtasks.exact import inapplicable_action, novelty_of, wrong_state
+from widthbench.planners.iw import iterated_width
+from widthbench.planners.model import StripsModel
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,9 +157,6 @@ def _novelty_estimate(q, mode, corrupt, rng):
 
 
 def _width_estimate(q, mode, corrupt, rng):
-    from widthbench.planners.iw import iterated_width
-    from widthbench.planners.model import StripsModel
-
     if mode == "random":
         return str(rng.randint(1, 3)), "I guess."
     task = q.task

@@ -23,6 +23,10 @@ from widthbench.subtasks.items import item_to_json
 from widthbench.subtasks import frozen
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.score import Mode, default_max_tokens, prompts_for
+from widthbench.generators import write_instance_set
+from widthbench.llm.types import DEFAULT_MAX_TOKENS, mode_name
+from widthbench.subtasks.prompts import prompt_digest
+from widthbench.subtasks.score_run import _max_width, build_all_items, instance_pool
 
 THINK_NAMES = {True: "think", False: "nothink"}
 
@@ -103,9 +107,6 @@ def write_item_set(config, out_dir, *, harness: str, old_task_files=(), registry
     """Build ``config``'s items (as `score` builds them) and write them into ``out_dir`` as a frozen
     item set for ``harness``. A folder holding the same items for the same harness is rewritten
     (its ``old_task_files`` globs removed first); one holding other items is refused."""
-    from widthbench.generators import write_instance_set
-    from widthbench.subtasks.score_run import build_all_items, instance_pool
-
     registry = registry or Registry.default()
     out = Path(out_dir)
     if True in config.extensions:
@@ -165,8 +166,6 @@ def finish(item_set: ItemSet, tasks, groups, registry: Registry | None = None,
 
 
 def _settings(config) -> dict:
-    from widthbench.subtasks.score_run import _max_width
-
     return {"domain": config.domain, "instances": config.instances, "domain_file": config.domain_file,
             "count": config.count, "seed": config.seed, "invalid_kind": config.invalid_kind,
             "prompt_budget": config.prompt_budget, "max_width": _max_width(config),
@@ -178,8 +177,6 @@ def _settings(config) -> dict:
 
 def _prompt_settings(config) -> dict:
     """--prompt-dir / --novelty-prompt and the digest of the templates, when either is set."""
-    from widthbench.subtasks.prompts import prompt_digest
-
     user_dir, novelty = getattr(config, "prompt_dir", None), getattr(config, "novelty_prompt", None)
     if not user_dir and not novelty:
         return {}
@@ -193,8 +190,6 @@ def max_tokens_of(items, mode: Mode, cap: int | None, registry) -> int:
 
 def max_tokens_for(item, mode: Mode, cap: int | None, registry=None) -> int:
     """The max_tokens `score` sends for ``item`` in ``mode`` (``--max-tokens``, else the default)."""
-    from widthbench.llm.types import DEFAULT_MAX_TOKENS, mode_name
-
     if cap is not None:
         return cap
     return default_max_tokens(item, mode, registry) or DEFAULT_MAX_TOKENS[mode_name(mode.thinking)]

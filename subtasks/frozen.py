@@ -29,6 +29,8 @@ from pathlib import Path
 from widthbench.errors import UserError
 from widthbench.planners import strips
 from widthbench.subtasks.items import Item, item_from_json
+from widthbench.generators import read_instance_set
+from widthbench.runfiles import read_jsonl
 
 EXPORT_FILE = "widthbench_export.json"
 INSTANCES = "instances"
@@ -64,8 +66,6 @@ def read_export(folder: str | Path) -> dict:
 def _tasks(folder: str, stamp: float) -> dict[str, strips.Task]:
     """Instance id -> grounded task of an exported folder (cached per folder and file time: the
     lm-eval hooks score one sample per call)."""
-    from widthbench.generators import read_instance_set
-
     inst_dir = Path(folder) / INSTANCES
     if not inst_dir.is_dir():
         raise UserError(f"{folder}: no {INSTANCES}/ folder (the problems of the items)")
@@ -100,8 +100,6 @@ def item_of_row(folder: str | Path, row: dict) -> Item:
 
 def read_item_json(folder: str | Path) -> dict[str, list[dict]]:
     """Sub-task -> its items' JSON, in item order, from the folder's lm-eval rows."""
-    from widthbench.runfiles import read_jsonl
-
     meta = read_export(folder)
     out: dict[str, list[dict]] = {}
     for sub in meta["subtasks"]:

@@ -47,6 +47,8 @@ from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.export import max_tokens_for
 from widthbench.subtasks.registry import COUNTS, Registry
 from widthbench.subtasks.score import Mode, prompts_for, score_item
+from widthbench.subtasks.export import task_name
+from widthbench.subtasks.score_run import ScoreConfig, build_all_items
 
 REPLIES = "widthbench_replies"  # the sample store's key of the replies (text, reasoning, stop reason)
 PARSE_ERROR = "parse_error"
@@ -84,8 +86,6 @@ def widthbench_task(subtask: str, *, style: str = "nl", thinking="off", count: i
                     max_tokens: int | None = None, invalid_kind: str = "non-goal", name: str | None = None) -> Task:
     """The inspect task of ``subtask`` in one mode: its items built as `score` builds them from
     ``domain``/``instances``, ``count`` and ``seed``, or read from the frozen item set ``items``."""
-    from widthbench.subtasks.score_run import ScoreConfig, build_all_items
-
     registry = Registry.default()
     record = registry.get(subtask)
     think = _thinking(thinking)
@@ -117,8 +117,6 @@ def widthbench_task(subtask: str, *, style: str = "nl", thinking="off", count: i
 
 def frozen_task(folder, subtask: str, style: str, thinking: bool) -> Task:
     """A task of an exported folder (`widthbench export inspect`): its frozen items in one mode."""
-    from widthbench.subtasks.export import task_name
-
     meta = frozen.read_export(folder)
     settings = meta.get("settings") or {}
     return widthbench_task(subtask, style=style, thinking=thinking, items=str(folder),

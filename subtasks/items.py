@@ -37,6 +37,14 @@ from widthbench.planners import strips
 # Widths are searched up to DEFAULT_MAX_WIDTH (IW(1) .. IW(K)); an instance of larger width feeds no
 # novelty or width-estimate item. Re-exported here for subtasks.score_run.
 from widthbench.planners.iw import DEFAULT_MAX_WIDTH
+from widthbench.generators import generate
+from widthbench.pddl_domains import obfuscate
+from widthbench.planners.ground_truth import GroundTruth
+from widthbench.planners.iw import iterated_width, iw
+from widthbench.planners.model import StripsModel
+from widthbench.subtasks.difficulty import bin_of, item_features
+from widthbench.subtasks.exact import random_walk
+from widthbench.subtasks.registry import Registry
 
 INVALID_KINDS = ("non-goal", "inapplicable", "mixed")
 DEFAULT_PROMPT_BUDGET = 15_000  # estimated tokens: Qwen3's 32,768 minus 16,384 thinking answer, margin
@@ -173,8 +181,6 @@ class Pool:
             self._extend(max(1, initial))
 
     def _extend(self, n: int) -> None:
-        from widthbench.generators import generate
-
         self._instances = generate(self.domain, n, self.seed, **self.options)
 
     def __len__(self) -> int:
@@ -203,7 +209,6 @@ class Pool:
     def _present(self, task: strips.Task) -> strips.Task:
         if not self.obfuscation:
             return task
-        from widthbench.pddl_domains import obfuscate
 
         hit = self._attached.get(id(task.domain))
         if hit is None or hit[0] is not task.domain:
@@ -225,8 +230,6 @@ class Pool:
         return dom
 
     def truth(self, i: int):
-        from widthbench.planners.ground_truth import GroundTruth
-
         d = self.data(i)
         if "gt" not in d:
             d["gt"] = GroundTruth(d["task"])
@@ -237,9 +240,6 @@ class Pool:
 
     def width(self, i: int) -> int | None:
         """The effective width of instance i, or None: above ``max_width``, or unsolvable."""
-        from widthbench.planners.iw import iterated_width
-        from widthbench.planners.model import StripsModel
-
         d = self.data(i)
         if "width" not in d:
             task = d["task"]
@@ -302,9 +302,6 @@ class Pool:
         return f"widths of {n} instance{'s' * (n != 1)}: " + ", ".join(f"{k}: {counts[k]}" for k in order)
 
     def trace(self, i: int):
-        from widthbench.planners.iw import iw
-        from widthbench.planners.model import StripsModel
-
         d = self.data(i)
         if "trace" not in d:
             w = self.width(i)
@@ -319,8 +316,6 @@ class Pool:
 
     def walk_state(self, i: int) -> tuple[int, int]:
         """(state, walk length) shared by the state-based sub-tasks of instance i."""
-        from widthbench.subtasks.exact import random_walk
-
         d = self.data(i)
         if "walk" not in d:
             rng = rng_for(self.seed, "state", i, d["instance"].id)
@@ -363,9 +358,6 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
     feature (``count`` is then ignored), in the order they were drawn. ``executor`` (a
     `widthbench.planners.executor.Executor` of more than one worker): the instances' ground truth
     and widths are computed by its workers (the built-in sub-tasks only: a worker finds those by name)."""
-    from widthbench.subtasks.difficulty import bin_of, item_features
-    from widthbench.subtasks.registry import Registry
-
     if (registry is not None and registry is not Registry.default()) or (executor is not None
                                                                           and not executor.parallel):
         executor = None  # one process: the plain loop
@@ -443,8 +435,6 @@ def build_items(subtask: str, pool: Pool, count: int, options: ItemOptions = Ite
 def _prepare_instance(job) -> dict | None:
     """A worker's part of `Pool.prepare`: instance i's cache after ``subtask``'s build (None if the
     build raised: the sequential loop then meets the same error itself)."""
-    from widthbench.subtasks.registry import Registry
-
     subtask, i, instance, cache, seed, max_width, index, count, options, obfuscation, prompts = job
     pool = Pool(None, seed, instances=[None] * i + [instance], max_width=max_width, obfuscation=obfuscation,
                 prompts=prompts)

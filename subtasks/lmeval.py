@@ -39,6 +39,8 @@ from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.export import THINK_NAMES, task_name
 from widthbench.subtasks.registry import COUNTS, Registry
 from widthbench.subtasks.score import Mode, score_item
+from widthbench.llm.types import mode_name, mode_params
+from widthbench.runfiles import read_jsonl
 
 TEMPLATE_DIR = Path(__file__).resolve().parent  # lmeval_utils.py.txt, lmeval_card.md.txt
 PAPER_GROUP = "widthbench_paper"
@@ -64,8 +66,6 @@ def export_lmeval(config, out_dir, *, registry: Registry | None = None,
     for the styles and thinking modes of ``config``. A folder holding the same items is rewritten;
     one holding other items is refused. ``sampling``: the user's per-mode sampling settings (mode
     name -> {parameter: value}, `llm.types.resolve_params`) over the Qwen3 preset."""
-    from widthbench.llm.types import mode_name
-
     registry = registry or Registry.default()
     written = export.write_item_set(config, out_dir, harness=HARNESS, old_task_files=("widthbench_*.yaml",),
                                     registry=registry)
@@ -122,8 +122,6 @@ def _aggregation(metric, per_item: bool) -> str:
 
 
 def task_yaml(name, subtask, style, thinking, metrics, per_item, max_tokens, user_sampling=None) -> str:
-    from widthbench.llm.types import mode_name, mode_params
-
     sampling = mode_params("qwen3", sampling=user_sampling)[mode_name(thinking)]
     sampling.pop("max_tokens", None)  # max_gen_toks
     lines = [f"task: {name}", "tag:", "  - widthbench",
@@ -173,7 +171,6 @@ def load_dataset(folder, subtask: str, **_ignored):
     """lm-eval's ``custom_dataset``: the rows of one sub-task, one split per style."""
     import datasets
 
-    from widthbench.runfiles import read_jsonl
 
     base = Path(folder) / frozen.DATA / subtask
     return datasets.DatasetDict({p.stem: datasets.Dataset.from_list(read_jsonl(p))

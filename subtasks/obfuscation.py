@@ -12,6 +12,7 @@ from pathlib import Path
 
 from widthbench.pddl_domains import obfuscate
 from widthbench.planners import strips
+from widthbench.errors import UserError
 
 OBJECTS_RULE = ("each object's new name is picked by a hash of (mode, seed, its name), the next free one "
                 "on a collision within its task; the prompts show them")
@@ -61,8 +62,6 @@ def add_arguments(parser) -> None:
 
 def from_args(args) -> tuple:
     """``(mode, seed)`` from --obfuscate/--obfuscate-seed, () without --obfuscate."""
-    from widthbench.errors import UserError
-
     mode = getattr(args, "obfuscate", None)
     if mode is None:
         if getattr(args, "obfuscate_seed", 0):

@@ -38,6 +38,10 @@ from pathlib import Path
 
 from widthbench.errors import UserError
 from widthbench.pddl_domains import planbench_configs
+from widthbench.errors import UserError as _UserError
+from widthbench.generators.instance import builtin_name
+from widthbench.pddl_domains.context import domain_from_context
+from widthbench.planners import strips
 
 PROMPT_DIR = Path(__file__).resolve().parent.parent / "llm" / "prompts"
 STYLES = ("pddl", "nl")
@@ -179,7 +183,6 @@ def with_prompts(instances, user_dir: str | None = None, novelty_prompt: str | N
     prompt (`strips.with_presentation`), so every prompt about them is filled from those."""
     import dataclasses
 
-    from widthbench.planners import strips
 
     if not user_dir and not novelty_prompt:
         return list(instances)
@@ -219,8 +222,6 @@ def run_domains(domain: str | None, instances: str | None = None, domain_file: s
     """The `strips.Domain` a score or solve run writes its prompts for, with their presentation
     (for the simulated models, `widthbench.simulated.Simulator(domains=...)`); () for Game of 24 and
     question sets."""
-    from widthbench.planners import strips
-
     if instances:
         from widthbench.generators.instance import find_domain
 
@@ -298,8 +299,6 @@ def _stems() -> list[str]:
 
 def hand_written_key(domain) -> str | None:
     """The stem of the hand-written context of a Domain (None: it has none)."""
-    from widthbench.generators.instance import builtin_name
-
     name = builtin_name(domain)
     if name is not None and name in _stems():
         return name
@@ -395,16 +394,11 @@ def domain_of_system_message(system: str, user_dir: str | None = None):
     """(`strips.Domain`, extension on) of a system message: a hand-written context is its built-in
     domain; any other context must carry the domain's ``(define (domain ...))`` (generated contexts
     do), which is parsed back. ValueError when neither applies."""
-    from widthbench.planners import strips
-
-    from widthbench.errors import UserError as _UserError
-
     try:
         key, ext = identify_domain(system, user_dir)
         return strips.with_presentation(strips.load_domain(key), prompt_dir=user_dir), ext
     except (ValueError, _UserError):  # not hand-written, or hand-written for a domain not built in
         pass
-    from widthbench.pddl_domains.context import domain_from_context
 
     dom = domain_from_context(system)
     if dom is None:

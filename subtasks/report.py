@@ -27,6 +27,8 @@ from widthbench.subtasks.obfuscation import report_lines
 from widthbench.subtasks.loader import as_runs
 from widthbench.subtasks.results import all_rows
 from widthbench.subtasks.unread import cell_name, unread_by_reason
+from widthbench.subtasks.registry import Registry
+from widthbench.subtasks.score_run import not_built_reason
 
 
 COLUMNS = (("pddl", "off", "Standard Normal"), ("pddl", "on", "Standard Thinking"),
@@ -35,8 +37,6 @@ COLUMNS = (("pddl", "off", "Standard Normal"), ("pddl", "on", "Standard Thinking
 
 
 def _registry():
-    from widthbench.subtasks.registry import Registry
-
     return Registry.default()
 
 
@@ -131,7 +131,6 @@ def format_table(summary: dict) -> str:
         out.append(_title(run, model, domain, sim))
         out += _md_table(_cells(rows), _kn)
         out.append("")
-    from widthbench.subtasks.score_run import not_built_reason
 
     for sub, why in (summary.get("not_built") or {}).items():
         out.append(f"Not built: {sub}: {not_built_reason(sub, why)}")

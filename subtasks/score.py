@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 from widthbench.subtasks.answers import HEADLINE_READER, READERS, read_all
 from widthbench.subtasks.items import Item, derive_seed
+from widthbench.llm import Request
+from widthbench.llm.types import max_tokens_for_answer, mode_name
+from widthbench.subtasks.registry import Registry
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,14 +27,10 @@ class Mode:
 
     @property
     def label(self) -> str:
-        from widthbench.llm.types import mode_name
-
         return f"{self.style}/{mode_name(self.thinking)}" + ("/ext" if self.extension else "")
 
 
 def _registry(registry):
-    from widthbench.subtasks.registry import Registry
-
     return registry or Registry.default()
 
 
@@ -50,8 +49,6 @@ def requests_for(item: Item, mode: Mode, seed: int | None, max_tokens: int | Non
     """The requests of ``item`` in ``mode``; ``seed`` (the run seed) gives each request its own
     sampling seed, None sends none (the server samples freshly; the reply cache still makes reruns
     repeat the same answers). ``constrained`` adds the answer kind's decoding constraint."""
-    from widthbench.llm import Request
-
     extra = {"constraint": constraint_for(item, mode, registry)} if constrained else {}
     if max_tokens is None:
         max_tokens = default_max_tokens(item, mode, registry)
@@ -64,8 +61,6 @@ def default_max_tokens(item: Item, mode: Mode, registry=None) -> int | None:
     """max_tokens for ``item`` when none is given (`llm.types.max_tokens_for_answer`): the
     per-mode default unless the record's estimate of a correct answer (``answer_tokens``: word
     pieces times TOKEN_SAFETY, as the novelty prompt budget counts) does not fit in it."""
-    from widthbench.llm.types import max_tokens_for_answer
-
     size_of = _registry(registry).get(item.subtask).answer_tokens
     if size_of is None:
         return None

@@ -42,6 +42,7 @@ from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.results import NO_THINKING, summarise
 from widthbench.subtasks.score import Mode, requests_for, score_item
 from widthbench.subtasks.traces import summarise_traces, verify_trace
+from widthbench.subtasks.frozen import read_items
 
 def widthbench_version() -> str:
     try:
@@ -224,8 +225,6 @@ def instance_pool(config: ScoreConfig) -> Pool:
 
 def _frozen_items(config: ScoreConfig, not_built: dict[str, str] | None) -> dict[str, list]:
     """The items of a frozen item set; a sub-task named through a group that the set lacks is left out."""
-    from widthbench.subtasks.frozen import read_export, read_items
-
     held = read_export(config.items)["subtasks"]
     wanted = [s for s in config.subtasks if s in held or s not in config.skippable]
     for s in config.subtasks:

@@ -132,7 +132,7 @@ def test_an_answer_recorded_for_other_prompts_is_refused(tmp_path):
 
 def test_a_run_that_failed_before_any_answer_leaves_its_folder_free(tmp_path):
     run = tmp_path / "run"
-    down = _score(tmp_path, run, "--base-url", "http://127.0.0.1:9/v1", "--max-retries", "0",
+    down = _score(tmp_path, run, "--base-url", "http://127.0.0.1:9/v1", "--retries", "0",
                   model="openai:nothing-here")
     assert down.returncode != 0
     # how the run was made is recorded beside its identity: the server URL, never in the identity

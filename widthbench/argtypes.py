@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from widthbench.planners.strips import DOMAINS_DIR
 
 
 def folder(text: str) -> str:
@@ -69,8 +70,6 @@ def name_or_path(names: tuple[str, ...] | None, what: str = "domain", folders: b
 
 
 def _domain_names() -> tuple[str, ...]:
-    from widthbench.planners.strips import DOMAINS_DIR
-
     return tuple(sorted(p.stem for p in DOMAINS_DIR.glob("*.pddl")))
 
 

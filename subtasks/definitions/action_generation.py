@@ -13,14 +13,13 @@ from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.definitions.common import (actions_tokens, confusion, mean, parse_error_result, pattern, result,
                                          set_scores, simulated)
+from widthbench.subtasks.exact import noop_actions
+from widthbench.subtasks.items import base_item
 
 METRICS = ("exact", "exact-no-noop")
 
 
 def build(pool, i, index, count, options):
-    from widthbench.subtasks.items import base_item
-    from widthbench.subtasks.exact import noop_actions
-
     task = pool.task(i)
     s, walk = pool.walk_state(i)
     truth = [str(a) for a in strips.applicable_actions(task, s)]

@@ -12,13 +12,12 @@ from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.definitions.common import confusion, mean, parse_error_result, pattern, result, simulated
+from widthbench.subtasks.items import base_item
 
 METRICS = ("valid", "optimal")
 
 
 def build(pool, i, index, count, options):
-    from widthbench.subtasks.items import base_item
-
     task = pool.task(i)
     s, walk = pool.walk_state(i)
     best = [str(a) for a in pool.truth(i).optimal_next_actions(s)]

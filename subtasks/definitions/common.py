@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from widthbench.errors import ParseError
 from widthbench.planners import strips
+from widthbench.llm import tokens
 
 
 def atoms(task: strips.Task, state: int | None):
@@ -15,8 +16,6 @@ TOKEN_SAFETY = 1.5  # our word-piece count runs lower than real BPE counts on PD
 
 def token_estimate(text: str) -> float:
     """Estimated tokens of a text: word pieces (`llm.tokens`) times TOKEN_SAFETY."""
-    from widthbench.llm import tokens
-
     return tokens.count_tokens(text) * TOKEN_SAFETY
 
 

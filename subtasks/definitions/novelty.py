@@ -18,6 +18,9 @@ from widthbench.subtasks.definitions.common import mean, simulated, token_estima
 from widthbench.subtasks.definitions.plan_verification import score_verdict
 from widthbench.subtasks.definitions.width_estimate import errors_integer, row_extras_integer, score_integer
 from widthbench.subtasks.definitions.width_estimate import no_item as no_width_item
+from widthbench.planners.iw import DUPLICATE, KEPT, PRUNED
+from widthbench.subtasks.exact import novelty_of
+from widthbench.subtasks.items import base_item, rng_for
 
 
 def candidates(pool, i: int, budget: int):
@@ -68,12 +71,7 @@ def candidates(pool, i: int, budget: int):
 
 
 def _build(subtask):
-    from widthbench.planners.iw import DUPLICATE, KEPT, PRUNED
-    from widthbench.subtasks.exact import novelty_of
-
     def build(pool, i, index, count, options):
-        from widthbench.subtasks.items import base_item, rng_for
-
         cands = candidates(pool, i, options.prompt_budget)
         if subtask == "novelty":
             pick = cands

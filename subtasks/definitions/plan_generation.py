@@ -26,6 +26,8 @@ from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.definitions.common import actions_tokens, mean, parse_error_result, pattern, result
+from widthbench.subtasks.exact import inapplicable_action, random_walk
+from widthbench.subtasks.items import base_item
 
 METRICS = ("valid", "optimal")
 # Counted apart (each item's metrics, each row's extras): a plan offered for an unsolvable task, and
@@ -34,8 +36,6 @@ COUNTS = ("claimed_plan", "declared_impossible")
 
 
 def build(pool, i, index, count, options):
-    from widthbench.subtasks.items import base_item
-
     inst = pool.instance(i)
     mixed = pool.any_unsolvable()
     if inst.solvable is False:
@@ -128,8 +128,6 @@ def _simulate(q, mode, corrupt, rng):
     """Oracle: an optimal plan; noisy: one step of it replaced by an inapplicable action (or
     dropped, where none exists: an optimal plan minus a step never reaches the goal); random: a
     random walk of h* steps."""
-    from widthbench.subtasks.exact import inapplicable_action, random_walk
-
     task, r = q.task, q.renderer
     if q.truth.h_star(task.init) == float("inf"):  # an unsolvable task: the oracle says so
         if mode == "random" or corrupt:

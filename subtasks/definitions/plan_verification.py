@@ -13,14 +13,14 @@ from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.definitions.common import mean, parse_error_result, result, simulated
+from widthbench.subtasks.exact import inapplicable_action, random_walk
+from widthbench.subtasks.items import base_item, rng_for
 
 METRICS = ("accuracy",)
 
 
 def plan_kinds(count: int, seed: int, invalid_kind: str) -> list[str]:
     """Exactly count // 2 "optimal" plans, placed by a seeded shuffle; the rest invalid."""
-    from widthbench.subtasks.items import rng_for
-
     rng = rng_for(seed, "plan-verification", count)
     order = list(range(count))
     rng.shuffle(order)
@@ -39,9 +39,6 @@ def plan_kinds(count: int, seed: int, invalid_kind: str) -> list[str]:
 
 
 def build(pool, i, index, count, options):
-    from widthbench.subtasks.items import base_item, rng_for
-    from widthbench.subtasks.exact import inapplicable_action, random_walk
-
     task = pool.task(i)
     kind = plan_kinds(count, pool.seed, options.invalid_kind)[index]
     best = pool.optimal_plan(i)

@@ -13,14 +13,13 @@ from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import COUNTS, Metric, SubTask
 from widthbench.subtasks.definitions.common import (actions_tokens, atoms, parse_error_result, pattern, result, simulated,
                                          state_tokens)
+from widthbench.subtasks.items import base_item
 
 METRICS = ("exact", "per-action")
 
 
 def _build(subtask):
     def build(pool, i, index, count, options):
-        from widthbench.subtasks.items import base_item
-
         task = pool.task(i)
         s, walk = pool.walk_state(i)
         acts = strips.applicable_actions(task, s)

@@ -8,11 +8,10 @@ from widthbench.errors import ParseError
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.definitions.common import mean, parse_error_result, result, simulated
+from widthbench.subtasks.items import base_item
 
 
 def build(pool, i, index, count, options):
-    from widthbench.subtasks.items import base_item
-
     w = pool.width(i)
     if w is None:
         return None

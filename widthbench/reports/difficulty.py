@@ -23,6 +23,7 @@ from pathlib import Path
 
 from widthbench.subtasks.difficulty import DEFAULT_FEATURES, breakdown, check_feature
 from widthbench.subtasks.loader import as_runs
+from widthbench.subtasks.difficulty import answer_records
 
 ROW_FIELDS = ("run", "model", "simulated", "subtask", "metric", "mode", "line", "feature", "bin", "bin_lo", "bin_hi",
               "n", "correct", "accuracy", "ci_low", "ci_high")
@@ -181,8 +182,6 @@ RESCORE_FEATURES = ("plan-length", "objects")
 def write_rescore_difficulty(judged, instance_dirs, out, reader: str = "flexible") -> list[Path]:
     """Rescored PlanBench answers (`rescore.rescore`'s results) by plan length and block count: the
     same files as for score runs, one line per result file, the ``reader``'s read-and-valid as right."""
-    from widthbench.subtasks.difficulty import answer_records
-
     records = answer_records(judged, instance_dirs, reader)
     parts = []
     for f in RESCORE_FEATURES:

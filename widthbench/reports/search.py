@@ -31,6 +31,7 @@ from collections import Counter
 from widthbench.errors import UserError
 from widthbench.runfiles import make_output_dir
 from widthbench.subtasks.loader import as_runs, differing_fields, flatten, shown
+from widthbench.searches.graph import run_state_counts
 
 SEARCH_NAMES = {"tot-dfs": "DFS", "tot-bfs": "BFS", "mcts": "MCTS", "cat": "CaT", "naive": "Naive"}
 SEARCH_ORDER = ["DFS", "BFS", "MCTS", "CaT", "Naive"]
@@ -167,8 +168,6 @@ def short(s: dict) -> str:
 def states_per_instance(summary: dict) -> list[int]:
     """Figure 3's generated states per instance, counted on the run's GraphML search trees
     (`searches.graph.run_state_counts`); the summary's own list for runs without trees."""
-    from widthbench.searches.graph import run_state_counts
-
     counts = run_state_counts(summary["_dir"]) if summary.get("_dir") else {}
     wanted = summary.get("instances") or sorted(counts)
     if not counts or any(i not in counts for i in wanted):

@@ -26,6 +26,9 @@ import random
 
 from widthbench.errors import ParseError, UserError
 from widthbench.simulated.prompt import PromptReader, ReadPrompt
+from widthbench.llm import open_model as llm_open_model
+from widthbench.searches import engine_answers as search_answers, game24, question_sets
+from widthbench.subtasks.registry import Registry
 
 UNREADABLE = "(simulated model: this prompt is not one of widthbench's sub-task prompts)"
 
@@ -51,9 +54,6 @@ class Simulator:
         NL templates are read as the run wrote them."""
         import functools
 
-        from widthbench.searches import game24, question_sets
-        from widthbench.searches import engine_answers as search_answers
-        from widthbench.subtasks.registry import Registry
 
         registry = registry or Registry.default()
         others = (functools.partial(game24.sim_question, prompt_dir=prompt_dir),
@@ -98,7 +98,5 @@ def simulator_for(spec: str, prompt_dir: str | None = None, domains=()) -> "Simu
 
 def open_model(spec: str, **options):
     """`widthbench.llm.open_model` with a fresh `Simulator` handed in (for sim:oracle and friends)."""
-    from widthbench.llm import open_model as llm_open_model
-
     options.setdefault("simulator", Simulator())
     return llm_open_model(spec, **options)

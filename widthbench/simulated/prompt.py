@@ -25,6 +25,8 @@ from widthbench.pddl_domains.render import Renderer, template_set_for
 from widthbench.planners import strips
 
 from widthbench.subtasks.api import listed_states
+from widthbench.searches import search_prompts
+from widthbench.subtasks import prompts
 
 STATE_FIELDS = ("state", "new_state", "previous")
 
@@ -131,9 +133,6 @@ class PromptReader:
         """The question of a prompt, or None if it is none of widthbench's prompts. Raises
         ValueError / ParseError / UserError when a prompt in our format has content the engine
         rejects."""
-        from widthbench.searches import search_prompts
-        from widthbench.subtasks import prompts
-
         system = next((m["content"] for m in messages if m.get("role") == "system"), "")
         user = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
         dom, extension = self.run_domain(system)
@@ -167,8 +166,6 @@ class PromptReader:
     def run_domain(self, system: str):
         """(domain, extension on) of a system message that one of the run's domains writes, else
         (None, False)."""
-        from widthbench.subtasks import prompts
-
         text = system.strip()
         for dom in self.domains:
             for ext in ((False, True) if prompts.extension_available(dom) else (False,)):
