@@ -366,7 +366,10 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                **config.grid(), "request_seeds": config.request_seeds,
                                "constrained": config.constrained, "prompt_budget_source": budget_source,
                                "max_width": config.max_width, "max_width_used": _max_width(config),
-                               "reader": config.reader,
+                               "reader": config.reader, "domain_file": config.domain_file,
+                               "context_file": config.context_file, "templates_file": config.templates_file,
+                               # which context the prompts carry: hand-written:NAME, file:PATH or generated
+                               "context": None if config.items else prompts.context_label(_domain_model(config)),
                                **{k: ident[k] for k in ("obfuscate", "obfuscation_mapping") if k in ident}},
                     "identity": ident, "run_id": store.run_id,
                     "not_built": not_built,

@@ -29,7 +29,7 @@ def _valid(command: str, dest: str, scratch) -> str:
     """A value of a positional argument that its parser accepts."""
     values = {"domain": "blocksworld", "target": "blocksworld", "source": "planbench", "format": "lm-eval",
               "message": "hello", "runs": str(scratch)}
-    if dest in values:
+    if dest in values and (command, dest) not in INPUT_PATHS or dest in ("domain", "target", "runs"):
         return values[dest]
     f = scratch / "a.pddl"
     f.write_text("(define)")

@@ -22,8 +22,10 @@ from widthbench.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 # Fields that measure how a run was made, not what it found: they differ between any two runs.
+# what differs between two runs that compute the same: times, how they were run, and the run ids
+# each run folder draws (a summary's run_id, a call's made_by)
 MEASURED = {"wall_time", "latency", "run_wall_time", "wall_time_items", "timing", "timing_history",
-            "wall_time_s", "jobs", "executor"}
+            "wall_time_s", "jobs", "executor", "run_id", "made_by"}
 SLOW_WIDTHS = ["blocksworld", "--count", "8", "--blocks", "7", "--seed", "3", "--max-k", "3"]  # ~1 s each
 
 

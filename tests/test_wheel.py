@@ -65,7 +65,7 @@ def test_the_wheel_holds_every_module_and_data_file_of_the_tree(tmp_path):
     (wheel,) = (tmp_path / "dist").glob("widthbench-*.whl")
     names = {n for n in zipfile.ZipFile(wheel).namelist() if ".dist-info/" not in n}
     expected = tree_files()
-    assert {"widthbench/commands/score.py", "widthbench/searches/run.py", "widthbench/llm/prompts/novelty.toml",
+    assert {"widthbench/commands/score.py", "widthbench/searches/solve_run.py", "widthbench/llm/prompts/novelty.toml",
             "widthbench/pddl_domains/blocksworld.pddl", "widthbench/reports/assets/report.js",
             "widthbench/generators/data/24.csv"} <= expected
     missing, extra = sorted(expected - names), sorted(names - expected)

@@ -88,7 +88,7 @@ INPUT_PATHS = {
     ("plan", "problem"): file,
     ("widths", "target"): name_or_path(("game24", *_GENERATED), "target", folders=True),
     ("widths", "domain"): file,
-    ("report", "runs"): folder,
+    ("report", "runs"): file_or_folder,  # a run folder, or a harness log (an inspect .eval file)
     ("rescore", "files"): file,
     ("rescore", "instances"): folder,
     ("score", "domain"): name_or_path(_GENERATED),
@@ -104,6 +104,9 @@ INPUT_PATHS = {
     ("export", "domain"): name_or_path(_GENERATED),
     ("export", "instances"): folder,
     ("export", "prompt_dir"): folder,
+    ("traces", "source"): file_or_folder,
+    ("traces", "instances"): folder,
+    ("traces", "domain"): name_or_path(_GENERATED),
 }
 
 

@@ -84,7 +84,7 @@ def _check_agreement(meta: dict, logs: dict, summary: dict, records: list[dict])
             for r in [*summary["rows"], *summary["reader_rows"]["strict"]]}
     compared = 0
     for sub in meta["subtasks"]:
-        metrics = reg.get(sub).metrics
+        metrics = [m.name for m in reg.get(sub).metrics]
         for style in meta["styles"]:
             for think in meta["thinking"]:
                 thinking = think == "think"
@@ -144,7 +144,7 @@ def test_oracle_scores_100_percent_on_every_exported_task_with_thinking_on_and_o
         sub = next(s for s in reg.names if task.startswith(f"widthbench_blocksworld_{s.replace('-', '_')}_")
                    and task.removeprefix(f"widthbench_blocksworld_{s.replace('-', '_')}_").count("_") == 1)
         got = _metrics(log)
-        for m in reg.get(sub).metrics:
+        for m in (x.name for x in reg.get(sub).metrics):
             assert got[m] == 1.0 and got[f"{m}_strict"] == 1.0, (task, m)
         assert got["parse_error"] == 0.0 and got["parse_error_strict"] == 0.0, task
         assert len(log.samples) == 2

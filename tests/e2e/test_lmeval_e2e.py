@@ -93,7 +93,7 @@ def _check_agreement(folder: Path, meta: dict, results: dict, samples: dict, sum
             for r in [*summary["rows"], *summary["reader_rows"]["strict"]]}
     compared = 0
     for sub in meta["subtasks"]:
-        metrics = reg.get(sub).metrics
+        metrics = [m.name for m in reg.get(sub).metrics]
         for style in meta["styles"]:
             for think in meta["thinking"]:
                 thinking = think == "think"
@@ -158,7 +158,7 @@ def test_oracle_scores_100_percent_on_every_exported_task_with_thinking_on_and_o
         tasks = [t for t in meta["tasks"] if _subtask_of(t) == sub]
         assert len(tasks) == 4
         for task in tasks:
-            for m in reg.get(sub).metrics:
+            for m in (x.name for x in reg.get(sub).metrics):
                 assert results[task][f"{m},none"] == 1.0, (task, m)
                 assert results[task][f"{m}_strict,none"] == 1.0, (task, m)
             assert results[task]["parse_error,none"] == 0.0

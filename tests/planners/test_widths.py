@@ -146,7 +146,7 @@ def test_widths_command_generates_instances(tmp_path):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["widths", "nonsense", "--max-k", "2", "--out", "X"], "unknown TARGET"),
+    (["widths", "nonsense", "--max-k", "2", "--out", "X"], "unknown target"),
     (["widths", "game24", "--max-k", "-1", "--out", "X"], "--max-k"),
     (["widths", "game24", "--max-k", "2", "--rows", "7-3", "--out", "X"], "--rows"),
     (["widths", "game24", "--max-k", "2", "--blocks", "4", "--out", "X"], "does not apply"),

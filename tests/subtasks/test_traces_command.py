@@ -55,7 +55,7 @@ def test_planbench_file_traces_and_summary(planbench_file, tmp_path, capsys):
 @pytest.mark.parametrize("argv,words", [
     (["traces", "/no/such/place"], "not found"),
     (["traces", "{file}"], "needs --instances"),
-    (["traces", "{file}", "--instances", "/no/such/dir"], "instances folder not found"),
+    (["traces", "{file}", "--instances", "/no/such/dir"], "--instances: not found"),
     (["traces", "{notjson}", "--instances", "{dir}"], "not a PlanBench result file"),
     (["traces", "{dir}"], "no items.jsonl"),
 ])
