@@ -64,7 +64,8 @@ def _contexts(summaries: list[dict], identities: list[dict]) -> list[str]:
             for cell, c, s in zip(cells, ctx, summaries)]
 
 
-def _atu(x) -> str:
+def atu(x) -> str:
+    """Average tokens as the paper prints them: 950, 9.5k, 95k, 1.2M."""
     if x is None:
         return "–"
     if x >= 1e6:
@@ -125,7 +126,7 @@ def layout(summaries: list[dict]) -> dict:
         line = [cells.get((rk, col)) for col in cols]
         for i in line:
             row += ["–", "–"] if i is None else [f"{summaries[i]['solved']}/{summaries[i]['n']}",
-                                                 _atu(summaries[i].get("mean_tokens"))]
+                                                 atu(summaries[i].get("mean_tokens"))]
         rows.append(row)
         cell_runs.append(line)
     return {"header": header, "rows": rows, "cell_runs": cell_runs, "lead": lead}
@@ -148,10 +149,10 @@ def runs_table(summaries: list[dict]) -> tuple[list[str], list[list[str]]]:
               "Mean calls", "Mean tokens", "False goals", "Tokens per purpose (mean)"]
     rows = []
     for s in summaries:
-        per = ", ".join(f"{p} {_atu(v.get('mean_tokens'))}" for p, v in s.get("tokens_by_purpose", {}).items())
+        per = ", ".join(f"{p} {atu(v.get('mean_tokens'))}" for p, v in s.get("tokens_by_purpose", {}).items())
         rows.append([s.get("_label") or Path(s["_dir"]).name, s.get("label", ""), s["n"], f"{s['solved']}/{s['n']}",
                      s.get("mean_states"), s.get("mean_pruned"), s.get("mean_dead"), s.get("mean_calls"),
-                     _atu(s.get("mean_tokens")), s.get("false_goals", 0), per])
+                     atu(s.get("mean_tokens")), s.get("false_goals", 0), per])
     return header, rows
 
 
@@ -194,7 +195,7 @@ def figures(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
         nov = "off" if c["method"] == "naive" else c["novelty"]
         ax.scatter([max(x, 1)], [100 * y], marker=markers.get(nov, "o"), s=60,
                    facecolors="none" if c.get("thinking") else colour, edgecolors=colour,
-                   label=f"{short(s)}: {s['solved']}/{s['n']}, {_atu(s.get('mean_tokens'))}")
+                   label=f"{short(s)}: {s['solved']}/{s['n']}, {atu(s.get('mean_tokens'))}")
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     ax.set_xscale("log")
     ax.set_xlabel("average tokens per instance (log scale)")
