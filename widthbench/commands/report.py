@@ -15,14 +15,16 @@ DESCRIPTION = (
     "every table, csv (a run column) and chart is keyed by run, each labelled by how its settings differ "
     "from the others' (\"seed 1\" / \"seed 2\"); no cell is merged. Score runs also "
     "get accuracy by difficulty (--by): per sub-task x mode, accuracy per feature bin with Wilson "
-    "95% intervals, curves and a logistic slope per mode."
+    "95% intervals, curves and a logistic slope per mode. --format md|csv|latex also writes the paper's "
+    "tables (paper-table1: Table 1 headline only; paper-table2: prompt extension off/on; paper-table3: "
+    "Tables 3-5 of solve runs), LaTeX with booktabs; every chart is written as PNG and PDF."
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN",
                         help="run folder(s) holding summary.json, or a `solve --thinking both` folder (its "
-                        "thinking-on and thinking-off runs), or harness logs: an lm-eval --log_samples "
+                        "thinking-on and thinking-off runs) or a `solve` grid folder (RUN/grid.json: its runs), or harness logs: an lm-eval --log_samples "
                         "folder, an inspect log file or folder (re-judged into RUN.widthbench; docs/inspect.md); "
                         "several runs are keyed by a label saying how their settings differ")
     parser.add_argument("--out", default=None, metavar="DIR",
