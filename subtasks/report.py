@@ -276,7 +276,7 @@ def write_report(runs, out: str | Path | None = None) -> list[Path]:
 
     p = dest / "table.png"
     _chart(rows, p, several=len(runs) > 1)
-    paths.append(p)
+    paths += [p, p.with_suffix(".pdf")]  # the same chart as PDF (_chart writes both)
     return paths
 
 
@@ -311,9 +311,10 @@ def _chart(rows: list[dict], path: Path, several: bool = False) -> None:
         ax.set_yticklabels(names, fontsize=8)
         ax.invert_yaxis()
         ax.set_xlim(0, 1)
-        ax.set_xlabel("accuracy (bars: Wilson 95% CI)")
+        ax.set_xlabel("accuracy (bars); whiskers: Wilson 95% interval")
         ax.set_title(_title(run if several else "", model, domain, sim), fontsize=10)
         ax.legend(fontsize=7, ncol=4, loc="upper center", bbox_to_anchor=(0.5, -0.09), frameon=False)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    for p in (path, path.with_suffix(".pdf")):
+        fig.savefig(p, dpi=110, bbox_inches="tight")
     plt.close(fig)

@@ -15,14 +15,16 @@ DESCRIPTION = (
     "every table, csv (a run column) and chart is keyed by run, each labelled by how its settings differ "
     "from the others' (\"seed 1\" / \"seed 2\"); no cell is merged. Score runs also "
     "get accuracy by difficulty (--by): per sub-task x mode, accuracy per feature bin with Wilson "
-    "95% intervals, curves and a logistic slope per mode."
+    "95% intervals, curves and a logistic slope per mode. --format md|csv|latex also writes the paper's "
+    "tables (paper-table1: Table 1 headline only; paper-table2: prompt extension off/on; paper-table3: "
+    "Tables 3-5 of solve runs), LaTeX with booktabs; every chart is written as PNG and PDF."
 )
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN",
                         help="run folder(s) holding summary.json, or a `solve --thinking both` folder (its "
-                        "thinking-on and thinking-off runs), or harness logs: an lm-eval --log_samples "
+                        "thinking-on and thinking-off runs) or a `solve` grid folder (RUN/grid.json: its runs), or harness logs: an lm-eval --log_samples "
                         "folder, an inspect log file or folder (re-judged into RUN.widthbench; docs/inspect.md); "
                         "several runs are keyed by a label saying how their settings differ")
     parser.add_argument("--out", default=None, metavar="DIR",
@@ -37,6 +39,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "or 8 ranges of about equal counts)")
     parser.add_argument("--html", action="store_true",
                         help="report.html is always written; the flag is accepted for clarity")
+    # ---- paper-ready tables (issue 32) ----
+    parser.add_argument("--format", default=None, metavar="md|csv|latex[,...]",
+                        help="also write the paper's tables in these formats: paper-table1 (Table 1, headline "
+                        "metrics only), paper-table2 (prompt extension off/on), paper-table3 (Tables 3-5 of "
+                        "solve runs or a solve grid folder), .md/.csv/.tex (booktabs); default: the report only")
+    parser.add_argument("--reader", default=None, choices=("flexible", "strict"),
+                        help="with --format: the reader whose numbers Tables 1 and 2 show (default: the "
+                        "run's headline reader, flexible unless score --reader strict)")
+    # ---- end paper-ready tables ----
 
 
 def run(args: argparse.Namespace) -> int:
@@ -49,13 +60,14 @@ def run(args: argparse.Namespace) -> int:
     if args.out is not None:
         check_output_dir(args.out, "--out")
     features, bins = difficulty_options(args)
+    formats = paper_formats(args)
     # Harness logs: each is re-judged into a score run folder and reported like any run.
     folders = import_runs(args.runs)
     for log, run in zip(args.runs, folders):
         if log != run:
             print(f"imported {log} as {run}")
     # each run folder read once (a `solve --thinking both` folder: its two runs); every writer gets these
-    runs = load_runs(folders)
+    runs = load_runs(grid_runs(folders))
     score = [r for r in runs if r.kind == "score"]
     solve = [r for r in runs if r.kind == "solve"]
     out = args.out if args.out is not None else folders[0]  # a thinking-both folder: the folder itself
@@ -75,7 +87,53 @@ def run(args: argparse.Namespace) -> int:
         for path in write_search_report(solve, out) or ():
             print(f"wrote {path}")
     print(f"wrote {write_html(runs, out, features=features, bins=bins)}")
+    if formats:
+        from widthbench.reports.paper import write_paper
+
+        for path in write_paper(runs, out, formats, reader=args.reader):
+            print(f"wrote {path}")
     return 0
+
+
+# ---- paper-ready tables (issue 32) ----
+def paper_formats(args) -> tuple:
+    """--format's formats (empty without it); --reader without --format is one line."""
+    from widthbench.errors import UserError
+    from widthbench.reports.paper import parse_formats
+
+    if args.format is None:
+        if args.reader is not None:
+            raise UserError("--reader chooses the numbers of the paper tables: give --format md|csv|latex too")
+        return ()
+    return parse_formats(args.format)
+
+
+def grid_runs(folders) -> list:
+    """The run folders of ``folders``, a `solve` grid folder (RUN/grid.json, no summary.json) standing
+    for its configurations' runs in the grid's order."""
+    import json
+    from pathlib import Path
+
+    from widthbench.errors import UserError
+    from widthbench.searches.grid import GRID
+
+    out = []
+    for folder in folders:
+        grid = Path(folder) / GRID
+        if (Path(folder) / "summary.json").is_file() or not grid.is_file():
+            out.append(folder)
+            continue
+        try:
+            parts = [Path(folder) / r["folder"] for r in json.loads(grid.read_text(encoding="utf-8"))["runs"]]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise UserError(f"{grid}: not a grid file ({exc})") from None
+        missing = [p.name for p in parts if not (p / "summary.json").is_file()]
+        if missing:
+            raise UserError(f"{folder}: {len(missing)} of the grid's {len(parts)} runs are not finished "
+                            f"({missing[0]}{', ...' if len(missing) > 1 else ''}); rerun the same solve command")
+        out += [str(p) for p in parts]
+    return out
+# ---- end paper-ready tables ----
 
 
 def difficulty_options(args) -> tuple:

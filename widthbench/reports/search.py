@@ -65,7 +65,8 @@ def _contexts(summaries: list[dict], identities: list[dict]) -> list[str]:
             for cell, c, s in zip(cells, ctx, summaries)]
 
 
-def _atu(x) -> str:
+def atu(x) -> str:
+    """Average tokens as the paper prints them: 950, 9.5k, 95k, 1.2M."""
     if x is None:
         return "–"
     if x >= 1e6:
@@ -126,7 +127,7 @@ def layout(summaries: list[dict]) -> dict:
         line = [cells.get((rk, col)) for col in cols]
         for i in line:
             row += ["–", "–"] if i is None else [f"{summaries[i]['solved']}/{summaries[i]['n']}",
-                                                 _atu(summaries[i].get("mean_tokens"))]
+                                                 atu(summaries[i].get("mean_tokens"))]
         rows.append(row)
         cell_runs.append(line)
     return {"header": header, "rows": rows, "cell_runs": cell_runs, "lead": lead}
@@ -149,10 +150,10 @@ def runs_table(summaries: list[dict]) -> tuple[list[str], list[list[str]]]:
               "Mean calls", "Mean tokens", "False goals", "Tokens per purpose (mean)"]
     rows = []
     for s in summaries:
-        per = ", ".join(f"{p} {_atu(v.get('mean_tokens'))}" for p, v in s.get("tokens_by_purpose", {}).items())
+        per = ", ".join(f"{p} {atu(v.get('mean_tokens'))}" for p, v in s.get("tokens_by_purpose", {}).items())
         rows.append([s.get("_label") or Path(s["_dir"]).name, s.get("label", ""), s["n"], f"{s['solved']}/{s['n']}",
                      s.get("mean_states"), s.get("mean_pruned"), s.get("mean_dead"), s.get("mean_calls"),
-                     _atu(s.get("mean_tokens")), s.get("false_goals", 0), per])
+                     atu(s.get("mean_tokens")), s.get("false_goals", 0), per])
     return header, rows
 
 
@@ -193,7 +194,7 @@ def figures(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
         nov = "off" if c["method"] == "naive" else c["novelty"]
         ax.scatter([max(x, 1)], [100 * y], marker=markers.get(nov, "o"), s=60,
                    facecolors="none" if c.get("thinking") else colour, edgecolors=colour,
-                   label=f"{short(s)}: {s['solved']}/{s['n']}, {_atu(s.get('mean_tokens'))}")
+                   label=f"{short(s)}: {s['solved']}/{s['n']}, {atu(s.get('mean_tokens'))}")
     ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     ax.set_xscale("log")
     ax.set_xlabel("average tokens per instance (log scale)")
@@ -202,11 +203,7 @@ def figures(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
     ax.set_title(f"Success vs token cost per configuration{title_tag}\n"
                  "(circle: no pruning, square: LLM novelty, triangle: oracle novelty; hollow: thinking)", fontsize=10)
     ax.grid(alpha=0.3)
-    fig.tight_layout()
-    p = out / "search_success_tokens.png"
-    fig.savefig(p, dpi=120)
-    plt.close(fig)
-    written.append(p)
+    written += _save(fig, out / "search_success_tokens")
 
     novelty_order = list(NOVELTY_NAMES)
     searched = sorted((s for s in summaries if s["config"]["method"] != "naive"),
@@ -219,17 +216,57 @@ def figures(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
         ax.boxplot(data, showmeans=True)
         ax.set_xticks(range(1, len(searched) + 1))
         ax.set_xticklabels([short(s) for s in searched], rotation=45, ha="right", fontsize=7)
-        ax.set_ylabel("generated states per instance (symlog)")
-        ax.set_yscale("symlog", linthresh=10)
-        ax.set_ylim(bottom=0)
+        # the axis report.html draws too (report.js fig3): log10(1 + states), ticks states_ticks
+        ax.set_yscale("function", functions=(_log1p, _expm1))
+        ax.set_yticks(states_ticks(max(max(d) for d in data)))
+        ax.set_yticklabels([str(t) for t in states_ticks(max(max(d) for d in data))])
+        ax.set_ylim(0, states_ticks(max(max(d) for d in data))[-1])
+        ax.set_ylabel("generated states per instance (log scale)")
         ax.set_title(f"Distribution of generated states per instance{title_tag}", fontsize=10)
         ax.grid(alpha=0.3, axis="y")
-        fig.tight_layout()
-        p = out / "search_states.png"
-        fig.savefig(p, dpi=120)
-        plt.close(fig)
-        written.append(p)
+        written += _save(fig, out / "search_states")
     return written
+
+
+# ---- figure files and Figure 3's axis (issue 32) ----
+FIGURE_FORMATS = ("png", "pdf")
+
+
+def _save(fig, stem: Path) -> list[Path]:
+    """``stem``.png and .pdf of a figure, cropped to everything drawn (legends outside the axes
+    included, so no label is cut off)."""
+    import matplotlib.pyplot as plt
+
+    paths = []
+    for ext in FIGURE_FORMATS:
+        p = stem.with_suffix(f".{ext}")
+        fig.savefig(p, dpi=120, bbox_inches="tight")
+        paths.append(p)
+    plt.close(fig)
+    return paths
+
+
+def _log1p(x):
+    import numpy as np
+
+    return np.log10(1 + np.maximum(x, 0))
+
+
+def _expm1(y):
+    import numpy as np
+
+    return 10 ** np.asarray(y) - 1
+
+
+def states_ticks(top: float) -> list[int]:
+    """Figure 3's ticks, the same in the PNG/PDF and report.html: 0, 1, 3, 10, 30, ... up to the
+    first at or above ``top``."""
+    ticks, step = [0, 1], 0
+    while ticks[-1] < top:
+        ticks.append((3, 10)[step % 2] * 10 ** (step // 2))
+        step += 1
+    return ticks
+# ---- end figure files ----
 
 
 def write_report(runs, out=None) -> list[Path]:

@@ -786,17 +786,21 @@
       h("ul", null, nodes.filter(n => n.parent === null || n.parent === undefined).map(li)));
   }
 
+  // Figures 2 and 3 (issue 32): the axes of search_success_tokens.png and search_states.png
+  // (widthbench/reports/search.py); labels in a legend under Figure 2 instead of beside its points.
   function fig2() {
-    const W = 520, H = 300, L = 50, B = 40;
+    const W = 560, H = 320, L = 50, B = 46, R = 24;
     const svg = s("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, class: "chart fig2"});
     const pts = solveRuns.map((r, i) => ({x: Math.max(1, r.summary.mean_tokens || 1), y: 100 * (r.summary.success_rate || 0), r, i}));
     const lx = pts.map(p => Math.log10(p.x));
     const lo = Math.floor(Math.min(...lx, 2)), hi = Math.ceil(Math.max(...lx, lo + 1));
-    const X = v => L + (Math.log10(v) - lo) / (hi - lo) * (W - L - 20), Y = v => H - B - v / 100 * (H - B - 20);
-    for (let e = lo; e <= hi; e++) { svg.appendChild(s("line", {x1: X(10 ** e), x2: X(10 ** e), y1: 20, y2: H - B, stroke: "#eee"})); svg.appendChild(s("text", {x: X(10 ** e) - 10, y: H - B + 14, text: kilo(10 ** e)})); }
-    [0, 50, 100].forEach(v => { svg.appendChild(s("line", {x1: L, x2: W - 20, y1: Y(v), y2: Y(v), stroke: "#eee"})); svg.appendChild(s("text", {x: 8, y: Y(v) + 4, text: v + "%"})); });
-    svg.appendChild(s("text", {x: L, y: H - 6, text: "average tokens per instance (log)" + (D.simulated ? " — SIMULATED" : "")}));
+    const X = v => L + (Math.log10(v) - lo) / (hi - lo) * (W - L - R), Y = v => H - B - (v + 5) / 110 * (H - B - 20);
+    for (let e = lo; e <= hi; e++) { svg.appendChild(s("line", {x1: X(10 ** e), x2: X(10 ** e), y1: 20, y2: H - B, stroke: "#eee"})); svg.appendChild(s("text", {x: X(10 ** e), y: H - B + 14, "text-anchor": "middle", text: kilo(10 ** e)})); }
+    [0, 20, 40, 60, 80, 100].forEach(v => { svg.appendChild(s("line", {x1: L, x2: W - R, y1: Y(v), y2: Y(v), stroke: "#eee"})); svg.appendChild(s("text", {x: L - 6, y: Y(v) + 4, "text-anchor": "end", text: v + "%"})); });
+    svg.appendChild(s("text", {x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle", text: "average tokens per instance (log scale)" + (D.simulated ? " — SIMULATED" : "")}));
+    svg.appendChild(s("text", {x: 12, y: (H - B) / 2, "text-anchor": "middle", transform: `rotate(-90 12 ${(H - B) / 2})`, text: "solved instances (%)"}));
     const shapes = {off: "circle", llm: "rect", oracle: "path"};
+    const legend = h("table", {class: "fig-legend"}), placed = [];
     pts.forEach(p => {
       const c = p.r.summary.config || {}, nov = c.method === "naive" ? "off" : c.novelty;
       const colour = `hsl(${(p.i * 67) % 360},60%,42%)`, fill = c.thinking ? "none" : colour;
@@ -806,33 +810,51 @@
       else if (shapes[nov] === "path") m = s("path", {d: `M${cx},${cy - 6}L${cx + 6},${cy + 5}L${cx - 6},${cy + 5}Z`, fill, stroke: colour});
       else m = s("circle", {cx, cy, r: 5, fill, stroke: colour});
       const name = (D.solve_tables.short || [])[p.i] || p.r.label;
-      m.appendChild(s("title", {text: `${name}: ${p.r.summary.solved}/${p.r.summary.n}, ${kilo(p.r.summary.mean_tokens)} tokens`}));
+      const numbers = `${p.r.summary.solved}/${p.r.summary.n}, ${kilo(p.r.summary.mean_tokens)} tokens`;
+      m.appendChild(s("title", {text: `${p.i + 1}. ${name}: ${numbers}`}));
       svg.appendChild(m);
-      svg.appendChild(s("text", {x: cx + 8, y: cy - 6, fill: colour, text: name}));
+      // a point's number above those of the points drawn before it close by (no two numbers overlap)
+      const tx = Math.min(cx + 7, W - R - 12), tw = 6 * String(p.i + 1).length + 3;
+      let ty = cy - 6;
+      while (placed.some(o => tx < o[0] + o[2] && o[0] < tx + tw && ty - 13 < o[1] && o[1] - 13 < ty)) ty -= 13;
+      placed.push([tx, ty, tw]);
+      svg.appendChild(s("text", {x: tx, y: ty, fill: colour, "font-size": "9", text: String(p.i + 1)}));
+      legend.appendChild(h("tr", null, h("td", {style: `color:${colour}`}, String(p.i + 1)), h("td", null, name), h("td", {class: "num"}, numbers)));
     });
     return h("div", null, svg, h("div", {class: "legend"},
-      "circle: no pruning, square: LLM novelty, triangle: oracle novelty; hollow: thinking. Hover a point for its numbers."));
+      "circle: no pruning, square: LLM novelty, triangle: oracle novelty; hollow: thinking. Numbers: the configurations below."), legend);
+  }
+  // Figure 3's ticks, as search.states_ticks: 0, 1, 3, 10, 30, ... up to the first >= top
+  function statesTicks(top) {
+    const ticks = [0, 1];
+    for (let step = 0; ticks[ticks.length - 1] < top; step++) ticks.push((step % 2 ? 10 : 3) * 10 ** Math.floor(step / 2));
+    return ticks;
   }
   function fig3() {
     const runs = solveRuns.filter(r => (r.summary.config || {}).method !== "naive");
-    const W = Math.max(420, 70 * runs.length + 120), H = 330, L = 45, B = 120;
+    const names = runs.map(r => (D.solve_tables.short || [])[solveRuns.indexOf(r)] || r.name);
+    const longest = Math.max(10, ...names.map(n => n.length));
+    const L = 50, B = Math.min(220, 20 + longest * 4.6), step = 46, H = 260 + B;
+    const W = Math.max(420, L + 30 + step * runs.length + longest * 3);
     const svg = s("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, class: "chart fig3"});
     const all = runs.flatMap(r => r.summary.states_per_instance || [0]);
-    const top = Math.max(1, ...all);
-    const Y = v => H - B - v / top * (H - B - 20);
-    [0, top / 2, top].forEach(v => svg.appendChild(s("text", {x: 4, y: Y(v) + 4, text: fmt(v)})));
+    const ticks = statesTicks(Math.max(1, ...all)), f = v => Math.log10(1 + Math.max(0, v));
+    const Y = v => H - B - f(v) / f(ticks[ticks.length - 1]) * (H - B - 24);
+    ticks.forEach(v => { svg.appendChild(s("line", {x1: L, x2: W - 10, y1: Y(v), y2: Y(v), stroke: "#eee"})); svg.appendChild(s("text", {x: L - 6, y: Y(v) + 4, "text-anchor": "end", class: "tick", text: String(v)})); });
+    svg.appendChild(s("text", {x: 12, y: (H - B) / 2, "text-anchor": "middle", transform: `rotate(-90 12 ${(H - B) / 2})`, text: "generated states per instance (log scale)"}));
     runs.forEach((r, i) => {
       const v = (r.summary.states_per_instance || [0]).slice().sort((a, b) => a - b);
-      const q = f => v[Math.min(v.length - 1, Math.floor(f * (v.length - 1)))];
-      const cx = L + 30 + i * 70;
+      // quartiles interpolated linearly between ranks, as matplotlib's boxplot (numpy percentile)
+      const q = f => { const pos = f * (v.length - 1), lo = Math.floor(pos), hi = Math.min(v.length - 1, lo + 1); return v[lo] + (v[hi] - v[lo]) * (pos - lo); };
+      const cx = L + 30 + i * step;
       svg.appendChild(s("line", {x1: cx, x2: cx, y1: Y(v[0]), y2: Y(v[v.length - 1]), stroke: "#555"}));
       const box = s("rect", {x: cx - 14, y: Y(q(0.75)), width: 28, height: Math.max(1, Y(q(0.25)) - Y(q(0.75))), fill: "#cfe0f3", stroke: "#1f5fa8"});
-      box.appendChild(s("title", {text: `${r.label}: min ${v[0]}, median ${q(0.5)}, max ${v[v.length - 1]}`}));
+      box.appendChild(s("title", {text: `${names[i]}: min ${v[0]}, median ${fmt(q(0.5))}, max ${v[v.length - 1]}`}));
       svg.appendChild(box);
       svg.appendChild(s("line", {x1: cx - 14, x2: cx + 14, y1: Y(q(0.5)), y2: Y(q(0.5)), stroke: "#c62828", "stroke-width": 2}));
-      svg.appendChild(s("text", {x: cx - 4, y: H - B + 14, transform: `rotate(30 ${cx - 4} ${H - B + 14})`, text: (D.solve_tables.short || [])[solveRuns.indexOf(r)] || r.name}));
+      svg.appendChild(s("text", {x: cx + 4, y: H - B + 12, "text-anchor": "end", "font-size": "10", transform: `rotate(-45 ${cx + 4} ${H - B + 12})`, text: names[i]}));
     });
-    svg.appendChild(s("text", {x: 4, y: 12, text: "box: quartiles, red: median, line: min–max" + (D.simulated ? " — SIMULATED" : "")}));
+    svg.appendChild(s("text", {x: L, y: 12, text: "box: quartiles, red: median, line: min–max" + (D.simulated ? " — SIMULATED" : "")}));
     return svg;
   }
 
