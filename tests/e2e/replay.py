@@ -102,10 +102,11 @@ def report_rows(run: Path) -> list[tuple]:
 
 
 def table_cells(run: Path, notes: bool = True) -> list[list[str]]:
-    """table.csv's cells without the model column (and without the cells' notes with ``notes=False``)."""
+    """table.csv's cells without the model and run columns (a run alone is labelled by its folder's
+    name) and without the cells' notes with ``notes=False``."""
     with open(run / "table.csv", newline="") as f:
         rows = list(csv.reader(f))
-    drop = [i for i, name in enumerate(rows[0]) if name in ("model", "simulated")]
+    drop = [i for i, name in enumerate(rows[0]) if name in ("model", "simulated", "run")]
     cells = [[c for i, c in enumerate(r) if i not in drop] for r in rows[1:]]
     if not notes:
         cells = [[re.sub(r" \(.*\)$", "", c) for c in r] for r in cells]
