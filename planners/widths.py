@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import gc
 import statistics
+from pathlib import Path
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
@@ -290,6 +291,7 @@ def plot(rows: list[dict], max_k: int, path, title: str) -> None:
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
+    fig.savefig(Path(path).with_suffix(".pdf"))  # the same figure for a paper
     plt.close(fig)
 
 

@@ -56,5 +56,6 @@ def test_mean_says_which_rows_it_is_over_in_the_line_and_the_figure(tmp_path, ca
     line = capsys.readouterr().out
     mean = sum(counted) / len(counted)
     assert f"mean width {mean:.3f} over the {len(counted)} of {len(widths)} rows of width <= 2" in line
-    assert titles == [f"widths (n={len(widths)}; mean width {mean:.2f} over the {len(counted)} of "
-                      f"{len(widths)} rows of width <= 2)"]
+    # one figure, saved twice (widths.png and widths.pdf)
+    assert titles == 2 * [f"widths (n={len(widths)}; mean width {mean:.2f} over the {len(counted)} of "
+                          f"{len(widths)} rows of width <= 2)"]

@@ -102,3 +102,21 @@ def test_html_figures_use_the_png_axes_and_no_label_is_cut_off(browser, grid, tm
     legend = _css(browser, "#view-charts table.fig-legend tr")
     assert len(legend) == 16
     assert _errors(browser) == []
+
+
+def test_widths_and_difficulty_figures_are_written_as_png_and_pdf(tmp_path):
+    """Figure 1 (`widths`) and the difficulty curves (`report --by`) come as PNG and PDF too."""
+    from widthbench.cli import main
+
+    out = tmp_path / "w"
+    assert main(["widths", "blocksworld", "--count", "3", "--blocks", "4", "--max-width", "2", "--out", str(out),
+                 "--quiet"]) == 0
+    for name in ("widths.png", "widths.pdf"):
+        assert (out / name).stat().st_size > 1000
+    assert (out / "widths.pdf").read_bytes().startswith(b"%PDF")
+    run = tmp_path / "s"
+    assert main(["score", "--subtask", "plan-verification", "--count", "6", "--style", "pddl", "--thinking", "off",
+                 "--model", "sim:noisy:0.3", "--out", str(run), "--quiet"]) == 0
+    assert main(["report", str(run), "--by", "plan-length"]) == 0
+    assert (run / "difficulty-plan-length.png").is_file()
+    assert (run / "difficulty-plan-length.pdf").read_bytes().startswith(b"%PDF")

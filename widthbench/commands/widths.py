@@ -20,7 +20,7 @@ DESCRIPTION = (
     "domain name (blocksworld, logistics) with generator options (--count, --seed, --blocks, ...), or "
     "a folder holding domain.pddl and problem files. Runs IW(0), IW(1), ... up to --max-width per instance "
     "(or per goal atom with --single-goals) and writes OUT/widths.jsonl, OUT/summary.json and "
-    "OUT/widths.csv (the same rows, one line each), OUT/summary.json and OUT/widths.png. Semantics: "
+    "OUT/widths.csv (the same rows, one line each), OUT/summary.json and OUT/widths.png (and widths.pdf). Semantics: "
     "docs/widths.md. Instances are spread over --jobs processes or a Ray cluster (--executor ray): the "
     "outputs are the same (docs/scale.md)."
 )
@@ -118,7 +118,7 @@ def run(args) -> int:
              f"widths {hist}", mean_width_text(summary)]
     if pt is not None:
         parts.append(f"prunable of the state tree {100 * pt:.1f}%")
-    print("; ".join(parts) + f"; wrote {out}/widths.jsonl, widths.csv, summary.json, widths.png")
+    print("; ".join(parts) + f"; wrote {out}/widths.jsonl, widths.csv, summary.json, widths.png (and .pdf)")
     return 0
 
 

@@ -143,7 +143,8 @@ def plot(part: dict, path: Path) -> None:
         else:
             ax.legend(fontsize=6)
     fig.tight_layout()
-    fig.savefig(path, dpi=100)
+    fig.savefig(path, dpi=100, bbox_inches="tight")
+    fig.savefig(path.with_suffix(".pdf"), bbox_inches="tight")  # the same figure for a paper
     plt.close(fig)
 
 
@@ -156,7 +157,7 @@ def write_csv(path: Path, rows: list[dict], fields) -> None:
 
 
 def write_parts(parts: list[dict], dest: Path, stem: str = "difficulty") -> list[Path]:
-    """difficulty.md, difficulty.csv, difficulty-slopes.csv and one PNG per feature (``stem`` names them)."""
+    """difficulty.md, difficulty.csv, difficulty-slopes.csv and one PNG and PDF per feature (``stem`` names them)."""
     dest.mkdir(parents=True, exist_ok=True)
     paths = [dest / f"{stem}.md", dest / f"{stem}.csv", dest / f"{stem}-slopes.csv"]
     paths[0].write_text(markdown(parts) + "\n", encoding="utf-8")
@@ -166,7 +167,7 @@ def write_parts(parts: list[dict], dest: Path, stem: str = "difficulty") -> list
         if part["rows"]:
             p = dest / f"{stem}-{part['feature']}.png"
             plot(part, p)
-            paths.append(p)
+            paths += [p, p.with_suffix(".pdf")]
     return paths
 
 
