@@ -31,6 +31,7 @@ from pathlib import Path
 
 from widthbench.errors import UserError
 from widthbench.runfiles import load_summary, read_jsonl
+from widthbench.runstore import flatten  # the run store's: identities are compared and labelled alike
 from widthbench.subtasks.results import all_rows
 from widthbench.subtasks.score_run import read_records
 
@@ -147,18 +148,6 @@ def label_runs(runs: list[Run]) -> list[Run]:
         for i, text in zip(idx, mine):
             labels[i] = text
     return [dataclasses.replace(r, label=text) for r, text in zip(runs, labels)]
-
-
-def flatten(identity: dict, prefix: str = "") -> dict:
-    """A nested identity as one level of dotted keys: {"items": {"folder": x}} -> {"items.folder": x}."""
-    out = {}
-    for key, value in identity.items():
-        name = f"{prefix}{key}"
-        if isinstance(value, dict) and value:
-            out.update(flatten(value, name + "."))
-        else:
-            out[name] = value
-    return out
 
 
 def shown(value) -> str:

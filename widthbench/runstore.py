@@ -189,9 +189,3 @@ def latest_records(path: str | os.PathLike, key: Callable[[dict], Hashable]) -> 
     for rec in read_jsonl(path):
         latest[key(rec)] = rec
     return list(latest.values())
-
-
-def load_identity(run_dir: str | os.PathLike) -> dict:
-    """The identity recorded in RUN/config.json ({} when there is none)."""
-    data = read_json(Path(run_dir) / CONFIG) or {}
-    return dict(data.get("identity") or {})
