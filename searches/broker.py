@@ -16,6 +16,7 @@ keeps per-purpose counts for items.jsonl.
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass, field
 
 from widthbench.llm import Ledger, Reply, Request
@@ -92,11 +93,11 @@ class CallLog:
     errors: int = 0
     unreadable: dict = field(default_factory=dict)  # purpose -> answers that could not be parsed
     params: dict = field(default_factory=dict)  # canonical JSON -> sampling parameters sent
+    # replies that hold thinking: (call number, purpose, the state the question is about, the text)
+    thinking: list = field(default_factory=list)
 
     def note_params(self, reply: Reply) -> None:
         if reply.params is not None:
-            import json
-
             self.params.setdefault(json.dumps(dict(reply.params), sort_keys=True), dict(reply.params))
 
     def params_sent(self) -> list[dict]:
@@ -132,9 +133,12 @@ class LLM:
         # Distinct samples of one prompt need distinct seeds (identical requests are one call).
         return (self.seed * 1009 + sample) % (2**31 - 1)
 
-    async def ask(self, messages, purpose: str, sample: int = 0, answer_tokens: int | None = None) -> Reply:
+    async def ask(self, messages, purpose: str, sample: int = 0, answer_tokens: int | None = None,
+                  state=None) -> Reply:
         """Ask once. ``answer_tokens`` (the estimated tokens of a correct answer) grows the default
-        max_tokens when that answer would not fit in it; an explicit --max-tokens is kept."""
+        max_tokens when that answer would not fit in it; an explicit --max-tokens is kept. ``state``:
+        the one state the question is about (None for a question about several), from which the
+        reply's thinking is checked (`searches.solve_run`)."""
         max_tokens = self.max_tokens
         if max_tokens is None and answer_tokens:
             max_tokens = max_tokens_for_answer(answer_tokens, self.thinking)
@@ -144,6 +148,8 @@ class LLM:
         self.log.ledger.add(reply, purpose, request.mode)
         self.log.calls.append(call_entry(request, reply))
         self.log.note_params(reply)
+        if reply.error is None and isinstance(reply.reasoning, str) and reply.reasoning.strip():
+            self.log.thinking.append((len(self.log.calls) - 1, purpose, state, reply.reasoning))
         if reply.error is not None:
             self.log.errors += 1
         return reply

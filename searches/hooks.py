@@ -90,7 +90,7 @@ class LLMProposer:
             purpose, messages = "direct", p.direct_messages(state)
         else:
             purpose, messages = "next-action", p.next_action_messages(state)
-        reply = await self.llm.ask(messages, purpose, sample, _answer_tokens(p, purpose, state))
+        reply = await self.llm.ask(messages, purpose, sample, _answer_tokens(p, purpose, state), state=state)
         try:
             text = _reply_text(reply)
             if self.direct:
@@ -108,7 +108,7 @@ class LLMProposer:
         if self.direct:
             return await self.propose(state, k, round)
         reply = await self.llm.ask(self.problem.action_list_messages(state), "action-list", round,
-                                   _answer_tokens(self.problem, "action-list", state))
+                                   _answer_tokens(self.problem, "action-list", state), state=state)
         try:
             actions = self.problem.parse_action_list(_reply_text(reply), state)
         except ParseError as exc:
@@ -149,7 +149,7 @@ class LLMMapper:
 
     async def successor(self, state, action) -> Proposal:
         reply = await self.llm.ask(self.problem.successor_messages(state, action), "successor", 0,
-                                   _answer_tokens(self.problem, "successor", state))
+                                   _answer_tokens(self.problem, "successor", state), state=state)
         try:
             return Proposal(action, self.problem.parse_successor(_reply_text(reply), state, action))
         except ParseError as exc:
@@ -181,7 +181,7 @@ class LLMVerifier:
         self.llm = llm
 
     async def is_goal(self, state) -> bool:
-        reply = await self.llm.ask(self.problem.goal_check_messages(state), "goal-check")
+        reply = await self.llm.ask(self.problem.goal_check_messages(state), "goal-check", state=state)
         try:
             return self.problem.parse_goal_check(_reply_text(reply))
         except ParseError:
@@ -326,7 +326,8 @@ class Evaluator:
     async def judge_pre(self, state, actions: list, sample: int = 0) -> list[float | None]:
         if not actions:
             return []
-        reply = await self.llm.ask(self.problem.judge_pre_messages(state, actions), "judge-pre", sample)
+        reply = await self.llm.ask(self.problem.judge_pre_messages(state, actions), "judge-pre", sample,
+                                   state=state)
         try:
             scores = self.problem.parse_scores(_reply_text(reply), len(actions))
         except ParseError:
@@ -336,7 +337,7 @@ class Evaluator:
 
     async def judge_post(self, state, action, new_state) -> float | None:
         reply = await self.llm.ask(self.problem.judge_post_messages(state, action, new_state),
-                                   "judge-post")
+                                   "judge-post", state=state)
         try:
             return min(max(self.problem.parse_score(_reply_text(reply)) / 10.0, 0.0), 1.0)
         except ParseError:
@@ -344,7 +345,7 @@ class Evaluator:
             return None
 
     async def value(self, state) -> float | None:
-        reply = await self.llm.ask(self.problem.value_messages(state), "value")
+        reply = await self.llm.ask(self.problem.value_messages(state), "value", state=state)
         try:
             return min(max(self.problem.parse_score(_reply_text(reply)), 0.0), 10.0)
         except ParseError:

@@ -9,7 +9,7 @@ from widthbench.searches.broker import LLM
 
 async def naive(problem, llm: LLM) -> tuple[list | None, str | None, str | None]:
     """(plan, None, reply text), or (None, why the answer could not be read, reply text)."""
-    reply = await llm.ask(problem.naive_messages(), "naive")
+    reply = await llm.ask(problem.naive_messages(), "naive", state=getattr(problem, "initial", None))
     if reply.error is not None:
         return None, f"model call failed: {reply.error}", None
     try:

@@ -9,8 +9,10 @@ nodes, calls and tokens, per purpose, and the per-instance lists of Figure 3. `s
 
 from __future__ import annotations
 
+from widthbench.llm.types import mode_name
 from widthbench.searches import unsolvable
 from widthbench.searches.config import SearchConfig
+from widthbench.subtasks.traces import summarise_traces
 
 
 def _mean(xs) -> float | None:
@@ -61,4 +63,13 @@ def summarise(items: list[dict], config: SearchConfig, model: str, simulated: bo
         "wall_time_items": round(sum(it["wall_time"] for it in items), 3),
         "states_per_instance": [it["states_generated"] for it in items],
         "tokens_per_instance": [it["tokens"] for it in items],
+        "traces": _traces(items, mode_name(config.thinking)),
     }
+
+
+def _traces(items: list[dict], mode: str) -> dict | None:
+    """The reasoning-trace aggregates (`subtasks.traces.summarise_traces`) of the calls' thinking,
+    per purpose (a cell: purpose | mode) and for the run; None when no call held thinking."""
+    records = [{"subtask": t["purpose"], "mode": mode, "trace": t}
+               for it in items for t in it.get("trace") or () if t is not None]
+    return summarise_traces(records) if records else None

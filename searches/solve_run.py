@@ -167,8 +167,8 @@ def _count_tokens(llm: LLM) -> dict:
     charges: dict = {}
     ask = llm.ask
 
-    async def counted(messages, purpose, sample=0, answer_tokens=None):
-        reply = await ask(messages, purpose, sample, answer_tokens)
+    async def counted(messages, purpose, sample=0, answer_tokens=None, state=None):
+        reply = await ask(messages, purpose, sample, answer_tokens, state=state)
         per = charges.setdefault(_CHARGE.get(), {})
         per[purpose] = per.get(purpose, 0) + (reply.prompt_tokens or 0) + (reply.completion_tokens or 0)
         return reply
@@ -273,6 +273,7 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
     # On a certified unsolvable instance the right answer is no plan (searches.unsolvable).
     item.update(unsolvable.judge(item, unsolvable.instance_solvable(getattr(problem, "instance", None)),
                                  reply=reply_text))
+    item.update(_thinking_checked(problem, llm.log.thinking))
     if width is not None:
         item["novelty_width"] = width
     if "answer" in check:
@@ -284,6 +285,22 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         if rest:
             item["tokens_outside_nodes"] = rest
     return item
+
+
+def _thinking_checked(problem, thinking: list) -> dict:
+    """The thinking of an instance's calls and its check: ``reasoning`` (one entry per reply that
+    held thinking: its call number, purpose and text) and ``trace`` (the same order: the
+    reasoning-trace check from the state the question was about, with the call and purpose; None
+    for a question about several states or a problem the engine does not check)."""
+    if not thinking:
+        return {}
+    check = getattr(problem, "check_thinking", None)
+    reasoning, traces = [], []
+    for call, purpose, state, text in thinking:
+        reasoning.append({"call": call, "purpose": purpose, "text": text})
+        t = check(text, state) if check is not None else None
+        traces.append(None if t is None else {"call": call, "purpose": purpose, **t})
+    return {"reasoning": reasoning, "trace": traces}
 
 
 # ---- a run ------------------------------------------------------------------------------------

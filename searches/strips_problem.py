@@ -102,6 +102,13 @@ class StripsProblem:
         res = iterated_width(StripsModel(self.task), DEFAULT_MAX_WIDTH)
         return res.width if res.width is not None else DEFAULT_MAX_WIDTH
 
+    def check_thinking(self, text: str, state) -> dict | None:
+        """The reasoning-trace check of a reply's thinking about ``state`` (docs/traces.md); None for
+        a question about several states (a novelty or summary call)."""
+        if state is None:
+            return None
+        return api.check_thinking(self.task, text, self.style, state)
+
     def check(self, plan, final_state=None) -> dict:
         """Engine validation of a plan from the initial state."""
         if plan is None:

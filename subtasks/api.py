@@ -20,6 +20,7 @@ from widthbench.planners.strips import Action, Task
 from widthbench.subtasks import strict as _parse
 from widthbench.subtasks import prompts as _prompts
 from widthbench.subtasks.strict import parse_integer, parse_novelty, parse_verdict, parse_yes_no
+from widthbench.subtasks.traces import verify_trace
 
 __all__ = [
     "action_generation_prompt", "parse_action_list",
@@ -32,6 +33,7 @@ __all__ = [
     "novelty_estimate_prompt", "width_estimate_prompt", "parse_integer",
     "plan_generation_prompt",
     "renderer", "objects_text", "previous_states_text", "listed_states", "novelty_width_of",
+    "check_thinking",
 ]
 
 
@@ -265,3 +267,13 @@ def width_estimate_prompt(task: Task, style: str) -> list[dict]:
     r = renderer(task, style)
     user = _user(task, "width_estimate", style, state=r.state(task.init), goal=r.goal())
     return _prompts.messages(_domain(task), user)
+
+
+def check_thinking(task: Task, text: str, style: str, state: int | None = None,
+                   correct: bool | None = None) -> dict:
+    """The reasoning-trace check (docs/traces.md) of a reply's thinking about ``state`` (None: the
+    initial state), read in the words and template set the prompt used (an obfuscated task: its
+    shown names); ``correct`` is the reply's verdict, kept beside the first error."""
+    shown = obfuscate.shown(task) if obfuscate.is_obfuscated(task) else task
+    return verify_trace(shown, text, style=style, templates=shown.domain.templates_file or "widthbench",
+                        initial_state=state, final_answer_correct=correct)

@@ -42,6 +42,7 @@ from widthbench.planners.strips import (Task, execute_plan, ground, load_domain,
                                         parse_domain_text, parse_problem_text)
 from widthbench.subtasks import flexible
 from widthbench.subtasks import strict as strict_parse
+from widthbench.subtasks.traces import summarise_traces, verify_trace
 
 TASKS = {1: "plan-generation", 3: "plan-verification", 7: "plan-execution"}
 READERS = ("strict", "flexible")
@@ -71,6 +72,8 @@ class AnswerResult:
     strict: ReaderResult
     flexible: ReaderResult
     planbench_reading: Any = None
+    # the reasoning-trace check of the entry's thinking (`thinking_of`; docs/traces.md), or None
+    trace: dict | None = field(default=None, compare=False)
 
     def record(self) -> dict:
         out = {"file": self.file, "instance_id": self.instance_id, "task": self.task,
@@ -83,6 +86,8 @@ class AnswerResult:
             if r.rule is not None:
                 rec["span"], rec["rule"] = list(r.span), r.rule
             out[name] = rec
+        if self.trace is not None:
+            out["trace"] = self.trace
         return out
 
 
@@ -136,6 +141,21 @@ def load_result_file(path: str | Path) -> ResultFile:
     variant = parts[parts.index("results") + 1] if "results" in parts[:-1] else ""
     variant = "" if variant == p.name else variant
     return ResultFile(str(p), TASKS[int(m.group(1))], domain, data["instances"], variant, unanswered)
+
+
+def thinking_of(inst: dict) -> tuple[str | None, str]:
+    """(the trace, where it came from) of one PlanBench entry; None when it holds no trace."""
+    try:
+        msg = inst["response_object"]["choices"][0]["message"]
+        for key in ("reasoning_content", "reasoning"):
+            if isinstance(msg.get(key), str) and msg[key].strip():
+                return msg[key], key
+    except (KeyError, IndexError, TypeError):
+        pass
+    for key in ("reasoning_content", "reasoning"):
+        if isinstance(inst.get(key), str) and inst[key].strip():
+            return inst[key], key
+    return None, ""
 
 
 def _unanswered(inst) -> bool:
@@ -481,8 +501,14 @@ def judge(rf: ResultFile, inst: dict, instances: Instances,
 
         results = _each_reader(lambda: r.parse_state(strict_parse.answer_section(raw)),
                                lambda: flexible.read_state(task, raw, style, templates), judged)
+    thinking, _ = thinking_of(inst)
+    trace = None
+    if thinking is not None:  # the thinking checked on the engine, beside the flexible reader's verdict
+        flex = results["flexible"]
+        trace = verify_trace(task, thinking, style=style, templates=templates,
+                             final_answer_correct=flex.correct if flex.read and flex.valid is not None else None)
     return AnswerResult(rf.path, iid, rf.task, bool(_planbench_verdict(inst)), results["strict"],
-                        results["flexible"], inst.get("extracted_llm_plan"))
+                        results["flexible"], inst.get("extracted_llm_plan"), trace)
 
 
 UNSOLVABLE_STATE_LIMIT = 2_000_000  # states a breadth-first search may visit to certify "no plan"
@@ -702,6 +728,9 @@ def rescore(paths, instance_dirs, executor=None,
                                    "unanswered": rf.unanswered, **counts(rs)}
                          for rf, rs in out},
                "overall": counts([a for _, rs in out for a in rs])}
+    traced = [a.record() for _, rs in out for a in rs if a.trace is not None]
+    if traced:  # entries that hold thinking (`reasoning_content`): the checks per cell (docs/traces.md)
+        summary["traces"] = summarise_traces(traced)
     return out, summary
 
 
@@ -752,6 +781,11 @@ def report_lines(judged, summary: dict, readers=READERS) -> list[str]:
     lines.append(f"overall: {summary['overall']['answers']} answers in {len(judged)} file(s), PlanBench correct "
                  f"{summary['overall']['planbench_correct']}")
     lines.extend(_count_lines(summary["overall"]))
+    if summary.get("traces"):
+        t = summary["traces"]["run"]
+        lines.append(f"thinking checked: {t['traces']} traces, {t['with_error']} with a first error "
+                     f"(carried into a wrong answer {t['carried']}, recovered {t['recovered']}), "
+                     f"coverage {t['coverage']:.1%}")
     return lines
 
 

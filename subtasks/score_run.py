@@ -29,10 +29,9 @@ from widthbench.errors import UserError
 from widthbench.generators.instance import find_domain
 from widthbench.llm.ledger import call_entry, ledger_from_calls, request_key
 from widthbench.llm.types import on_off
-from widthbench.pddl_domains import obfuscate
 from widthbench.planners import strips
 from widthbench.runstore import RunStore, answered, latest_records
-from widthbench.subtasks import identity, prompts
+from widthbench.subtasks import api, identity, prompts
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.frozen import read_export
 from widthbench.subtasks.obfuscation import identity as obfuscation_identity  # issue 29
@@ -41,7 +40,7 @@ from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET,
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.results import NO_THINKING, summarise
 from widthbench.subtasks.score import Mode, requests_for, score_item
-from widthbench.subtasks.traces import summarise_traces, verify_trace
+from widthbench.subtasks.traces import summarise_traces
 from widthbench.subtasks.frozen import read_items
 
 def widthbench_version() -> str:
@@ -449,8 +448,6 @@ def _record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLIN
 
 
 def trace_of(item, mode: Mode, thinking: str, correct) -> dict:
-    """The reasoning-trace check of one reply's thinking (`subtasks.traces.verify_trace`), in the
-    words the prompt used (an obfuscated task's shown names)."""
-    task = obfuscate.shown(item.task) if obfuscate.is_obfuscated(item.task) else item.task
-    return verify_trace(task, thinking, style=mode.style, templates=task.domain.templates_file or "widthbench",
-                        initial_state=item.state, final_answer_correct=None if correct is None else bool(correct))
+    """The reasoning-trace check of one reply's thinking (`subtasks.api.check_thinking`)."""
+    return api.check_thinking(item.task, thinking, mode.style, item.state,
+                              None if correct is None else bool(correct))

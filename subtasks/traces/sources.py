@@ -18,25 +18,10 @@ from pathlib import Path
 from widthbench.errors import ParseError, UserError
 from widthbench.planners.strips import DOMAINS_DIR, Task, execute_plan, load_task
 from widthbench.subtasks import flexible
-from widthbench.subtasks.rescore import _planbench_verdict, _style, read_result_json
+from widthbench.subtasks.rescore import _planbench_verdict, _style, read_result_json, thinking_of
 from widthbench.subtasks.traces.verify import verify_trace
 
 _DOMAIN_FILES = ("generated_domain.pddl", "domain.pddl")
-
-
-def thinking_of(inst: dict) -> tuple[str | None, str]:
-    """(the trace, where it came from) of one PlanBench entry; None when it holds no trace."""
-    try:
-        msg = inst["response_object"]["choices"][0]["message"]
-        for key in ("reasoning_content", "reasoning"):
-            if isinstance(msg.get(key), str) and msg[key].strip():
-                return msg[key], key
-    except (KeyError, IndexError, TypeError):
-        pass
-    for key in ("reasoning_content", "reasoning"):
-        if isinstance(inst.get(key), str) and inst[key].strip():
-            return inst[key], key
-    return None, ""
 
 
 def _domain(domain: str | None, instances: Path, data_domain: str):

@@ -497,3 +497,36 @@ def test_a_verified_trace_shows_each_claim_and_highlights_the_first_error(browse
     # the facts stated before the injected one were checked and are marked right
     assert check.find_elements("css selector", "mark.claim.right")
     assert not _errors(browser)
+
+
+def test_a_solve_run_shows_its_calls_thinking_checked(browser, tmp_path):
+    """A solve run with thinking: the search page has the per-purpose trace table, and an instance's
+    card shows each call's thinking checked, the first error highlighted where the record has it."""
+    import json
+
+    from tests.searches.test_thinking import RestatesTheInitialState, _thinking
+    from widthbench.searches.config import SearchConfig
+    from widthbench.searches.solve_run import load_problems, solve
+    from widthbench.simulated import open_model
+
+    p = load_problems("blocksworld", count=6, seed=11, max_plan_length=8)[0]
+    model = RestatesTheInitialState(open_model("sim:oracle", use_cache=False), _thinking(p))
+    config = SearchConfig(method="tot-bfs", mapping="esa", actions="llm", successors="engine", seed=1, thinking=True)
+    solve(config, [p], model, tmp_path / "run", progress=False)
+    item = json.loads((tmp_path / "run" / "items.jsonl").read_text().splitlines()[-1])
+    page = write_html([tmp_path / "run"], tmp_path / "page-solve-traces")
+    _open(browser, page)
+    _tab(browser, "search")
+    table = _wait(lambda: _css(browser, "#view-search table.traces-summary"), "the per-purpose trace table")[0]
+    assert "next-action | thinking" in table.text
+    card = _wait(lambda: _css(browser, "details.item[data-instance]"), "the instance card")[0]
+    card.find_element("css selector", "summary").click()
+    checks = _wait(lambda: card.find_elements("css selector", "details.trace-check"), "the thinking checks")
+    assert len(checks) == len(item["trace"])
+    for check, trace, thought in zip(checks, item["trace"], item["reasoning"]):
+        marked = check.find_elements("css selector", "mark.first-error")
+        first = trace["first_error"]
+        assert len(marked) == (1 if first else 0)
+        if first:
+            assert marked[0].get_attribute("textContent") == thought["text"][first["span"][0]:first["span"][1]]
+    assert not _errors(browser)

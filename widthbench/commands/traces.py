@@ -71,6 +71,7 @@ def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
     The task of each record is rebuilt from its prompt (the prompt reader of the simulated models,
     which reads every widthbench prompt back into its task and state); a record holding several
     replies gives one trace per reply that thinks."""
+    import json
     from pathlib import Path
 
     from widthbench.errors import ParseError, UserError
@@ -81,6 +82,9 @@ def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
     items = Path(run_dir) / "items.jsonl"
     if not items.is_file():
         raise UserError(f"{run_dir}: no items.jsonl (not a run folder)")
+    config = Path(run_dir) / "config.json"
+    if config.is_file() and json.loads(config.read_text(encoding="utf-8")).get("kind") == "solve":
+        return solve_traces(run_dir)
     reader = Simulator().reader
     out = []
     for rec in read_records(run_dir):
@@ -108,4 +112,21 @@ def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
                 continue
             out.append({**keys, "trace": verify_trace(task, text, style=q.style, templates=q.renderer.templates,
                                                       final_answer_correct=rec.get("correct"))})
+    return out
+
+
+def solve_traces(run_dir) -> list[dict]:
+    """One record per checked thinking trace of a solve run: the checks `solve` recorded with each
+    instance (a call's thinking is checked from the state its question was about, which only the
+    search knew), with the instance, call and purpose; a trace not checked (a question about several
+    states) is left out."""
+    from widthbench.llm.types import mode_name
+    from widthbench.searches.solve_run import read_items
+
+    out = []
+    for it in read_items(run_dir):
+        for t in it.get("trace") or ():
+            if t is not None:  # only a thinking reply has a trace: the mode is thinking
+                out.append({"subtask": t["purpose"], "item_id": f"{it['id']}#call{t['call'] + 1}",
+                            "mode": mode_name(True), "simulated": it.get("simulated"), "trace": t})
     return out

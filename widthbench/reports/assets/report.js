@@ -691,6 +691,7 @@
       rt.appendChild(tr);
     });
     root.appendChild(h("div", {class: "grid-wrap"}, rt));
+    solveRuns.forEach(run => add(root, tracesTable({traces: run.summary.traces, name: run.name, simulated: run.simulated})));
     root.appendChild(h("div", {class: "side"}, h("div", null, h("h3", null, "Figure 2: success vs average tokens"), fig2()),
       h("div", null, h("h3", null, "Figure 3: generated states per instance"), fig3())));
     root.appendChild(slot);
@@ -743,6 +744,15 @@
         answer: it.answer, gold: it.gold, "tokens outside nodes": it.tokens_outside_nodes}, it.plan_valid ? null : /reason/));
       body.appendChild(h("div", {class: "muted"}, "tokens by purpose"));
       add(body, kv(Object.fromEntries(Object.entries(it.tokens_by_purpose || {}).map(([k, v]) => [k, `${v.calls} calls, ${v.tokens} tokens`]))));
+      const thought = listOf(it.reasoning), checks = listOf(it.trace);
+      if (thought.length) {
+        body.appendChild(h("h3", null, `Thinking checked on the engine (${thought.length} call(s) with thinking)`));
+        thought.forEach((r, i) => {
+          const tag = ` (call ${r.call + 1}, ${r.purpose})`;
+          body.appendChild(checks[i] ? traceView(r.text, checks[i], tag)
+            : h("details", {class: "sub reasoning"}, h("summary", null, `Reasoning${tag}: not checked (a question about several states)`), h("pre", null, r.text)));
+        });
+      }
       body.appendChild(h("h3", null, "Search tree"));
       body.appendChild(tree(it));
       d.appendChild(body);
