@@ -41,7 +41,7 @@ from widthbench.subtasks import frozen
 from widthbench.subtasks.registry import Registry
 from widthbench.runstore import RunStore
 from widthbench.subtasks.results import summarise
-from widthbench.subtasks.score_run import SUMMARY, TOKENS, ScoreConfig, _record, build_all_items, record_key, run_ledger
+from widthbench.subtasks.score_run import SUMMARY, TOKENS, ScoreConfig, answer_record, build_all_items, record_key, run_ledger
 from widthbench.subtasks.score import Mode, requests_for
 
 SUFFIX = ".widthbench"  # the imported run folder: <log><SUFFIX>
@@ -61,7 +61,7 @@ class Asked:
 
 @dataclass(frozen=True)
 class _Model:
-    """What `run._record` reads of a model: its name and whether it is simulated."""
+    """What `score_run.answer_record` reads of a model: its name and whether it is simulated."""
     spec: str
     simulated: bool
 
@@ -166,12 +166,12 @@ def _is_import(folder: Path) -> bool:
 
 
 def _as_record(a: Asked, model: _Model, registry) -> dict:
-    """The record `score` writes for these replies (`run._record`), with the messages the harness sent."""
+    """The record `score` writes for these replies (`score_run.answer_record`), with the messages the harness sent."""
     requests = requests_for(a.item, a.mode, None, a.max_tokens, registry=registry)
     if len(requests) != len(a.replies):
         raise UserError(f"{a.item.id} ({a.mode.label}): the log holds {len(a.replies)} replies, "
                         f"the item asks {len(requests)} requests")
-    rec = _record(a.item, a.mode, requests, a.replies, model, registry=registry)
+    rec = answer_record(a.item, a.mode, requests, a.replies, model, registry=registry)
     rec["prompt"] = a.messages[0] if len(a.messages) == 1 else a.messages
     if a.mode.thinking and all(r.reasoning is None and r.thinking_tokens is None for r in a.replies):
         rec.pop("thinking_produced", None)  # the harness did not log it (lm-eval reads content only)

@@ -345,7 +345,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
         for item, mode, reqs in chunk:
             mine = replies[pos:pos + len(reqs)]
             pos += len(reqs)
-            out.append(_record(item, mode, reqs, mine, model, reader=config.reader, registry=registry))
+            out.append(answer_record(item, mode, reqs, mine, model, reader=config.reader, registry=registry))
         store.append(out)
         finished += len(chunk)
         _log(f"score: {finished}/{len(units)} item-modes ({time.perf_counter() - t1:.1f} s)", quiet)
@@ -400,8 +400,10 @@ def _one_or_list(values: list, single: bool):
     return values[0] if single else values
 
 
-def _record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLINE_READER,
-            registry: Registry | None = None) -> dict:
+def answer_record(item, mode: Mode, requests, replies, model, *, reader: str = HEADLINE_READER,
+                  registry: Registry | None = None) -> dict:
+    """The record (one line of items.jsonl) of an item asked in ``mode``: the requests, the replies,
+    the readings and verdict (`score.score_item`), the tokens and calls, the thinking checked."""
     errors = [r.error for r in replies if r.error]
     rec = {
         "subtask": item.subtask, "item_id": item.id, "index": item.index, "instance_id": item.instance_id,
