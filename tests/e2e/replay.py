@@ -95,6 +95,23 @@ ROW_FIELDS = ("subtask", "metric", "style", "thinking", "reader", "n", "correct"
               "items", "parse_errors", "only_flexible")
 
 
+def exported_cells(meta: dict, summary: dict, records: list[dict]):
+    """Each cell an export holds, with what the score run made of it: yields ``(sub-task, its metric
+    names, style, thinking, records by (sub-task, item id, style, thinking), summary rows by
+    (sub-task, metric, style, thinking, reader))``."""
+    from widthbench.subtasks.registry import Registry
+
+    reg = Registry.default()
+    recs = {(r["subtask"], r["item_id"], r["style"], r["thinking"]): r for r in records}
+    rows = {(r["subtask"], r["metric"], r["style"], r["thinking"], r["reader"]): r
+            for r in [*summary["rows"], *summary["reader_rows"]["strict"]]}
+    for sub in meta["subtasks"]:
+        metrics = [m.name for m in reg.get(sub).metrics]
+        for style in meta["styles"]:
+            for think in meta["thinking"]:
+                yield sub, metrics, style, think == "think", recs, rows
+
+
 def report_rows(run: Path) -> list[tuple]:
     """The rows.csv `widthbench report` wrote, without the fields that name the model or count tokens."""
     with open(run / "rows.csv", newline="") as f:

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.replay import replay_key, replayed_score, report_rows, table_cells
+from tests.e2e.replay import exported_cells, replay_key, replayed_score, report_rows, table_cells
 from widthbench.cli import main
 
 pytest.importorskip("inspect_ai", reason="inspect-ai is not installed (pip install -e '.[inspect]')")
@@ -76,53 +76,44 @@ def _logged_replies(logs: dict) -> dict[str, tuple]:
 def _check_agreement(meta: dict, logs: dict, summary: dict, records: list[dict]) -> int:
     """Per sample and per task, inspect's scores equal widthbench score's on the same replies."""
     from widthbench.subtasks.export import task_name
-    from widthbench.subtasks.registry import Registry
 
-    reg = Registry.default()
-    recs = {(r["subtask"], r["item_id"], r["style"], r["thinking"]): r for r in records}
-    rows = {(r["subtask"], r["metric"], r["style"], r["thinking"], r["reader"]): r
-            for r in [*summary["rows"], *summary["reader_rows"]["strict"]]}
     compared = 0
-    for sub in meta["subtasks"]:
-        metrics = [m.name for m in reg.get(sub).metrics]
-        for style in meta["styles"]:
-            for think in meta["thinking"]:
-                thinking = think == "think"
-                log = logs[task_name(meta["domain"], sub, style, thinking)]
-                assert log.plan.config.extra_body["chat_template_kwargs"] == {"enable_thinking": thinking}
-                assert len(log.samples) == meta["items"][sub]
-                for s in log.samples:
-                    rec = recs[(sub, s.id, style, thinking)]
-                    texts = rec["raw_answer"] if isinstance(rec["raw_answer"], list) else [rec["raw_answer"]]
-                    # widthbench's client drops the blank lines vLLM puts before a thinking reply's answer
-                    assert [t.strip() for t in texts] == [r["text"].strip() for r in s.store["widthbench_replies"]]
-                    # what inspect sent: thinking switched per request, max_tokens as score sends it
-                    sent = [e.call.request for e in s.events if e.event == "model"]
-                    assert len(sent) == len(texts)
-                    assert all(r["extra_body"]["chat_template_kwargs"] == {"enable_thinking": thinking} for r in sent)
-                    want_max = rec["max_tokens"] if isinstance(rec["max_tokens"], list) else [rec["max_tokens"]]
-                    assert [r["max_tokens"] for r in sent] == want_max
-                    score = s.scores["widthbench"]
-                    for reader, suffix in (("flexible", ""), ("strict", "_strict")):
-                        reading = rec["readings"][reader]
-                        assert score.value["parse_error" + suffix] == int(bool(reading["parse_error"]))
-                        assert score.metadata["readings"][reader]["parse_error"] == reading["parse_error"]
-                        assert score.metadata["readings"][reader]["parsed"] == reading["parsed"]
-                        for m in metrics:
-                            want = reading["metrics"].get(m, 0)
-                            if isinstance(want, list):
-                                assert score.metadata["counts"][m + suffix] == want, (sub, s.id, m)
-                            else:
-                                assert score.value[m + suffix] == int(want), (sub, s.id, m)
-                        compared += 1
-                # the aggregates: inspect's per task = the score summary's rows
-                got = _metrics(log)
-                for reader, suffix in (("flexible", ""), ("strict", "_strict")):
-                    for m in metrics:
-                        row = rows[(sub, m, style, "on" if thinking else "off", reader)]
-                        assert got[m + suffix] == pytest.approx(row["correct"] / row["n"], abs=1e-9)
-                    row = rows[(sub, metrics[0], style, "on" if thinking else "off", reader)]
-                    assert got["parse_error" + suffix] == pytest.approx(row["parse_errors"] / row["items"], abs=1e-9)
+    for sub, metrics, style, thinking, recs, rows in exported_cells(meta, summary, records):
+        log = logs[task_name(meta["domain"], sub, style, thinking)]
+        assert log.plan.config.extra_body["chat_template_kwargs"] == {"enable_thinking": thinking}
+        assert len(log.samples) == meta["items"][sub]
+        for s in log.samples:
+            rec = recs[(sub, s.id, style, thinking)]
+            texts = rec["raw_answer"] if isinstance(rec["raw_answer"], list) else [rec["raw_answer"]]
+            # widthbench's client drops the blank lines vLLM puts before a thinking reply's answer
+            assert [t.strip() for t in texts] == [r["text"].strip() for r in s.store["widthbench_replies"]]
+            # what inspect sent: thinking switched per request, max_tokens as score sends it
+            sent = [e.call.request for e in s.events if e.event == "model"]
+            assert len(sent) == len(texts)
+            assert all(r["extra_body"]["chat_template_kwargs"] == {"enable_thinking": thinking} for r in sent)
+            want_max = rec["max_tokens"] if isinstance(rec["max_tokens"], list) else [rec["max_tokens"]]
+            assert [r["max_tokens"] for r in sent] == want_max
+            score = s.scores["widthbench"]
+            for reader, suffix in (("flexible", ""), ("strict", "_strict")):
+                reading = rec["readings"][reader]
+                assert score.value["parse_error" + suffix] == int(bool(reading["parse_error"]))
+                assert score.metadata["readings"][reader]["parse_error"] == reading["parse_error"]
+                assert score.metadata["readings"][reader]["parsed"] == reading["parsed"]
+                for m in metrics:
+                    want = reading["metrics"].get(m, 0)
+                    if isinstance(want, list):
+                        assert score.metadata["counts"][m + suffix] == want, (sub, s.id, m)
+                    else:
+                        assert score.value[m + suffix] == int(want), (sub, s.id, m)
+                compared += 1
+        # the aggregates: inspect's per task = the score summary's rows
+        got = _metrics(log)
+        for reader, suffix in (("flexible", ""), ("strict", "_strict")):
+            for m in metrics:
+                row = rows[(sub, m, style, "on" if thinking else "off", reader)]
+                assert got[m + suffix] == pytest.approx(row["correct"] / row["n"], abs=1e-9)
+            row = rows[(sub, metrics[0], style, "on" if thinking else "off", reader)]
+            assert got["parse_error" + suffix] == pytest.approx(row["parse_errors"] / row["items"], abs=1e-9)
     return compared
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.replay import replay_key, replayed_score, report_rows, table_cells
+from tests.e2e.replay import exported_cells, replay_key, replayed_score, report_rows, table_cells
 from widthbench.cli import main
 
 pytest.importorskip("lm_eval", reason="lm-eval is not installed (pip install -e '.[lmeval]')")
@@ -85,55 +85,46 @@ def _replayed_score(folder: Path, samples: dict, run: Path, meta: dict, monkeypa
 def _check_agreement(folder: Path, meta: dict, results: dict, samples: dict, summary: dict, records: list[dict]):
     """Per sample and per task, lm-eval's verdicts equal widthbench score's on the same replies."""
     from widthbench.subtasks.lmeval import task_name
-    from widthbench.subtasks.registry import Registry
 
-    reg = Registry.default()
-    recs = {(r["subtask"], r["item_id"], r["style"], r["thinking"]): r for r in records}
-    rows = {(r["subtask"], r["metric"], r["style"], r["thinking"], r["reader"]): r
-            for r in [*summary["rows"], *summary["reader_rows"]["strict"]]}
     compared = 0
-    for sub in meta["subtasks"]:
-        metrics = [m.name for m in reg.get(sub).metrics]
-        for style in meta["styles"]:
-            for think in meta["thinking"]:
-                thinking = think == "think"
-                task = task_name(meta["domain"], sub, style, thinking)
-                logged = samples[task]
-                by_item: dict[str, list[dict]] = {}
-                for s in sorted(logged, key=lambda s: (s["doc"]["item_id"], s["doc"]["part"])):
-                    by_item.setdefault(s["doc"]["item_id"], []).append(s)
-                    assert _request(s)[1]["chat_template_kwargs"] == {"enable_thinking": thinking}
-                assert len(by_item) == meta["items"][sub]
-                for item_id, parts in by_item.items():
-                    rec = recs[(sub, item_id, style, thinking)]
-                    texts = rec["raw_answer"] if isinstance(rec["raw_answer"], list) else [rec["raw_answer"]]
-                    # widthbench's client drops the blank lines vLLM puts before a thinking reply's answer
-                    assert [t.strip() for t in texts] == [(p["filtered_resps"][0] or "").strip() for p in parts]
-                    for reader, suffix in (("flexible", ""), ("strict", "_strict")):
-                        reading = rec["readings"][reader]
-                        got_error = [p["parse_error" + suffix] for p in parts]
-                        if parts[0]["doc"]["per_item"]:
-                            assert any(v for _, v in got_error) == bool(reading["parse_error"])
-                        else:
-                            assert got_error == [int(bool(reading["parse_error"]))]
-                        for m in metrics:
-                            want = reading["metrics"].get(m, 0)
-                            got = [p[m + suffix] for p in parts]
-                            if isinstance(want, list):
-                                assert [sum(g[0] for g in got), sum(g[1] for g in got)] == want, (task, item_id, m)
-                            elif parts[0]["doc"]["per_item"]:
-                                assert all(v for _, v in got) == bool(want), (task, item_id, m)
-                            else:
-                                assert got == [int(want)], (task, item_id, m)
-                        compared += 1
-                # the aggregates: lm-eval's per task = the score summary's rows
-                res = results[task]
-                for reader, suffix in (("flexible", ""), ("strict", "_strict")):
-                    for m in metrics:
-                        row = rows[(sub, m, style, "on" if thinking else "off", reader)]
-                        assert res[f"{m}{suffix},none"] == pytest.approx(row["correct"] / row["n"], abs=1e-9)
-                    row = rows[(sub, metrics[0], style, "on" if thinking else "off", reader)]
-                    assert res[f"parse_error{suffix},none"] == pytest.approx(row["parse_errors"] / row["items"], abs=1e-9)
+    for sub, metrics, style, thinking, recs, rows in exported_cells(meta, summary, records):
+        task = task_name(meta["domain"], sub, style, thinking)
+        logged = samples[task]
+        by_item: dict[str, list[dict]] = {}
+        for s in sorted(logged, key=lambda s: (s["doc"]["item_id"], s["doc"]["part"])):
+            by_item.setdefault(s["doc"]["item_id"], []).append(s)
+            assert _request(s)[1]["chat_template_kwargs"] == {"enable_thinking": thinking}
+        assert len(by_item) == meta["items"][sub]
+        for item_id, parts in by_item.items():
+            rec = recs[(sub, item_id, style, thinking)]
+            texts = rec["raw_answer"] if isinstance(rec["raw_answer"], list) else [rec["raw_answer"]]
+            # widthbench's client drops the blank lines vLLM puts before a thinking reply's answer
+            assert [t.strip() for t in texts] == [(p["filtered_resps"][0] or "").strip() for p in parts]
+            for reader, suffix in (("flexible", ""), ("strict", "_strict")):
+                reading = rec["readings"][reader]
+                got_error = [p["parse_error" + suffix] for p in parts]
+                if parts[0]["doc"]["per_item"]:
+                    assert any(v for _, v in got_error) == bool(reading["parse_error"])
+                else:
+                    assert got_error == [int(bool(reading["parse_error"]))]
+                for m in metrics:
+                    want = reading["metrics"].get(m, 0)
+                    got = [p[m + suffix] for p in parts]
+                    if isinstance(want, list):
+                        assert [sum(g[0] for g in got), sum(g[1] for g in got)] == want, (task, item_id, m)
+                    elif parts[0]["doc"]["per_item"]:
+                        assert all(v for _, v in got) == bool(want), (task, item_id, m)
+                    else:
+                        assert got == [int(want)], (task, item_id, m)
+                compared += 1
+        # the aggregates: lm-eval's per task = the score summary's rows
+        res = results[task]
+        for reader, suffix in (("flexible", ""), ("strict", "_strict")):
+            for m in metrics:
+                row = rows[(sub, m, style, "on" if thinking else "off", reader)]
+                assert res[f"{m}{suffix},none"] == pytest.approx(row["correct"] / row["n"], abs=1e-9)
+            row = rows[(sub, metrics[0], style, "on" if thinking else "off", reader)]
+            assert res[f"parse_error{suffix},none"] == pytest.approx(row["parse_errors"] / row["items"], abs=1e-9)
     return compared
 
 
