@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from widthbench.llm import Ledger, Reply, Request
 from widthbench.llm.ledger import call_entry
 from widthbench.llm.types import max_tokens_for_answer
+from widthbench.subtasks.api import reasoning_of
 
 
 class Broker:
@@ -93,7 +94,8 @@ class CallLog:
     errors: int = 0
     unreadable: dict = field(default_factory=dict)  # purpose -> answers that could not be parsed
     params: dict = field(default_factory=dict)  # canonical JSON -> sampling parameters sent
-    # replies that hold thinking: (call number, purpose, the state the question is about, the text)
+    # replies that reason (`subtasks.api.reasoning_of`): (call number, purpose, the state the
+    # question is about, the text, "thinking" or "answer")
     thinking: list = field(default_factory=list)
 
     def note_params(self, reply: Reply) -> None:
@@ -148,8 +150,9 @@ class LLM:
         self.log.ledger.add(reply, purpose, request.mode)
         self.log.calls.append(call_entry(request, reply))
         self.log.note_params(reply)
-        if reply.error is None and isinstance(reply.reasoning, str) and reply.reasoning.strip():
-            self.log.thinking.append((len(self.log.calls) - 1, purpose, state, reply.reasoning))
+        thought = reasoning_of(reply.reasoning, reply.text, self.thinking) if reply.error is None else None
+        if thought is not None:
+            self.log.thinking.append((len(self.log.calls) - 1, purpose, state, *thought))
         if reply.error is not None:
             self.log.errors += 1
         return reply

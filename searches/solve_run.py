@@ -288,18 +288,19 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
 
 
 def _thinking_checked(problem, thinking: list) -> dict:
-    """The thinking of an instance's calls and its check: ``reasoning`` (one entry per reply that
-    held thinking: its call number, purpose and text) and ``trace`` (the same order: the
+    """The reasoning of an instance's calls and its check: ``reasoning`` (one entry per reply that
+    held thinking, or a chain of thought before its answer: its call number, purpose, source
+    ("thinking" or "answer") and text) and ``trace`` (the same order: the
     reasoning-trace check from the state the question was about, with the call and purpose; None
     for a question about several states or a problem the engine does not check)."""
     if not thinking:
         return {}
     check = getattr(problem, "check_thinking", None)
     reasoning, traces = [], []
-    for call, purpose, state, text in thinking:
-        reasoning.append({"call": call, "purpose": purpose, "text": text})
+    for call, purpose, state, text, source in thinking:
+        reasoning.append({"call": call, "purpose": purpose, "source": source, "text": text})
         t = check(text, state) if check is not None else None
-        traces.append(None if t is None else {"call": call, "purpose": purpose, **t})
+        traces.append(None if t is None else {"call": call, "purpose": purpose, "source": source, **t})
     return {"reasoning": reasoning, "trace": traces}
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from widthbench.errors import ParseError
 from widthbench.pddl_domains import obfuscate
+from widthbench.pddl_domains.readers.reply import FLEXIBLE_LABEL
 from widthbench.pddl_domains.render import Renderer, natural_key
 from widthbench.planners.strips import Action, Task
 from widthbench.subtasks import strict as _parse
@@ -33,7 +34,7 @@ __all__ = [
     "novelty_estimate_prompt", "width_estimate_prompt", "parse_integer",
     "plan_generation_prompt",
     "renderer", "objects_text", "previous_states_text", "listed_states", "novelty_width_of",
-    "check_thinking",
+    "check_thinking", "chain_of_thought", "reasoning_of",
 ]
 
 
@@ -277,3 +278,33 @@ def check_thinking(task: Task, text: str, style: str, state: int | None = None,
     shown = obfuscate.shown(task) if obfuscate.is_obfuscated(task) else task
     return verify_trace(shown, text, style=style, templates=shown.domain.templates_file or "widthbench",
                         initial_state=state, final_answer_correct=correct)
+
+
+CHAIN_OF_THOUGHT_MIN_WORDS = 8  # fewer words before the answer label are a preamble, not reasoning
+
+
+def chain_of_thought(text: str | None) -> str | None:
+    """The reasoning a reply without thinking writes before its answer (a chain-of-thought answer):
+    the text before its last answer label ("Answer:", "Final plan:"), when it holds at least
+    `CHAIN_OF_THOUGHT_MIN_WORDS` words; None otherwise (no label: the whole reply is the answer, and
+    what of it is reasoning is not guessed). Offsets into it are offsets into the reply."""
+    t = text or ""
+    if "<think>" in t or "</think>" in t:
+        return None
+    last = None
+    for last in FLEXIBLE_LABEL.finditer(t):
+        pass
+    if last is None:
+        return None
+    before = t[:last.start()]
+    return before if len(before.split()) >= CHAIN_OF_THOUGHT_MIN_WORDS else None
+
+
+def reasoning_of(thinking_text: str | None, answer: str | None, thinking: bool) -> tuple[str, str] | None:
+    """(text, source) of what a reply reasons: its thinking (source "thinking"), or, asked with
+    thinking off, the chain of thought before its answer (`chain_of_thought`, source "answer");
+    None when it holds neither."""
+    if thinking_text and thinking_text.strip():
+        return thinking_text, "thinking"
+    cot = None if thinking else chain_of_thought(answer)
+    return (cot, "answer") if cot else None

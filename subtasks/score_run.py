@@ -442,9 +442,10 @@ def answer_record(item, mode: Mode, requests, replies, model, *, reader: str = H
         return rec
     rec.update(score_item(item, mode, texts, reader=reader, registry=registry))
     rec["request_error"] = None
-    reasonings = [r.reasoning for r in replies]
-    if any(reasonings):
-        traces = [trace_of(item, mode, text, rec["correct"]) if text else None for text in reasonings]
+    # the thinking, or with thinking off the reasoning written before the answer (docs/traces.md)
+    thoughts = [api.reasoning_of(r.reasoning, r.text, mode.thinking) for r in replies]
+    if any(thoughts):
+        traces = [{**trace_of(item, mode, t[0], rec["correct"]), "source": t[1]} if t else None for t in thoughts]
         rec["trace"] = traces[0] if single else traces
     return rec
 

@@ -530,3 +530,29 @@ def test_a_solve_run_shows_its_calls_thinking_checked(browser, tmp_path):
         if first:
             assert marked[0].get_attribute("textContent") == thought["text"][first["span"][0]:first["span"][1]]
     assert not _errors(browser)
+
+
+def test_a_chain_of_thought_answer_is_shown_checked(browser, tmp_path):
+    """Thinking off, the reasoning written before the answer is checked: the item shows that text
+    with the first error marked at the record's span of the raw answer."""
+    from tests.subtasks.test_chain_of_thought import ReasonsFirst
+    from widthbench.simulated import open_model
+    from widthbench.subtasks.score_run import ScoreConfig, read_records, run_score
+
+    config = ScoreConfig(subtasks=("plan-verification",), styles=("nl",), thinking=(False,), count=2, seed=2)
+    run = tmp_path / "cot"
+    run_score(config, ReasonsFirst(open_model("sim:oracle", use_cache=False),
+                                   "The hand is empty. The hand is holding the red block."), run, quiet=True)
+    recs = read_records(run)
+    page = write_html([run], tmp_path / "page-cot")
+    _open(browser, page)
+    _css(browser, "td.cell")[0].click()
+    item = _wait(lambda: _css(browser, "#items-list details.item"), "the cell's items")[0]
+    item.find_element("css selector", "summary").click()
+    check = _wait(lambda: item.find_elements("css selector", "details.trace-check"), "the trace check")[0]
+    rec = next(r for r in recs if r["item_id"] == item.get_attribute("data-key").split("|")[1])
+    s, e = rec["trace"]["first_error"]["span"]
+    [marked] = check.find_elements("css selector", "mark.first-error")
+    assert marked.get_attribute("textContent") == rec["raw_answer"][s:e]
+    assert "the reasoning written before the answer" in check.text
+    assert not _errors(browser)

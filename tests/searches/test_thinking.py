@@ -49,7 +49,7 @@ def test_each_call_is_checked_from_the_state_it_asked_about(bw_problems, model_f
         return llm
 
     llm = asyncio.run(go())
-    assert [(c, purpose, s) for c, purpose, s, _ in llm.log.thinking] == [(0, "next-action", p.initial),
+    assert [(c, purpose, s) for c, purpose, s, _, _ in llm.log.thinking] == [(0, "next-action", p.initial),
                                                                            (1, "next-action", child)]
     out = _thinking_checked(p, llm.log.thinking)
     root, after = out["trace"]
@@ -94,3 +94,21 @@ def test_traces_command_lists_a_solve_runs_checked_thinking(bw_problems, model_f
     assert [r["trace"] for r in recs] == item["trace"]
     summary = json.loads((tmp_path / "o" / "summary.json").read_text())
     assert summary["run"]["with_error"] == sum(t["first_error"] is not None for t in item["trace"])
+
+
+class ReasonsBeforeAnswering(RestatesTheInitialState):
+    """Thinking off: the initial state restated before the oracle's answer (a chain of thought)."""
+
+    async def arun(self, requests, **kw):
+        replies = await self.inner.arun(requests, **kw)
+        return [dataclasses.replace(r, text=self.text + "\n" + r.text) for r in replies]
+
+
+def test_solve_checks_a_chain_of_thought_answer(bw_problems, model_factory, tmp_path):
+    p = bw_problems[0]
+    config = SearchConfig(method="tot-bfs", mapping="esa", actions="llm", successors="engine", seed=1)
+    s = solve(config, [p], ReasonsBeforeAnswering(model_factory(), _thinking(p)), tmp_path / "run", progress=False)
+    item = json.loads((tmp_path / "run" / "items.jsonl").read_text().splitlines()[-1])
+    assert item["solved"] and {r["source"] for r in item["reasoning"]} == {"answer"}
+    assert item["trace"][0]["first_error"] is None and item["trace"][0]["checked"] > 0
+    assert s["traces"]["cells"]["next-action | normal"]["traces"] == len(item["trace"])

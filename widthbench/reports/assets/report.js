@@ -375,7 +375,8 @@
       body.appendChild(rz ? h("details", {class: "sub reasoning"}, h("summary", null, `Reasoning${tag} (${rz.length} characters)`), h("pre", null, rz))
         : h("div", {class: "muted"}, `no reasoning returned${tag}` + (thinkOf(rec) === "on" ? " (thinking was requested)" : "")));
       const tr = listOf(rec.trace)[i];
-      if (rz && tr) body.appendChild(traceView(rz, tr, tag));
+      if (tr && tr.source === "answer") body.appendChild(traceView(answers[i] || "", tr, tag + " (the reasoning written before the answer)"));
+      else if (rz && tr) body.appendChild(traceView(rz, tr, tag));
       const span = n === 1 && rec.readings && rec.readings.flexible ? rec.readings.flexible.span : null;
       body.appendChild(h("div", null, h("b", null, `Raw answer${tag}`),
         rec.finish_reason && listOf(rec.finish_reason)[i] ? h("span", {class: "muted"}, ` finish: ${listOf(rec.finish_reason)[i]}`) : null));
