@@ -94,6 +94,9 @@ def _nl_facts(rd: StepReader, s: str) -> tuple[list | None, str | None]:
         if not c or layout.FILLER.match(c):
             continue
         r = rd.fact_clause(c)
+        whole = layout.clean_clause(part, connectives=False)
+        if r in (None, "mention") and whole != c:  # "next a b": the connective is a name of this vocabulary
+            r = _or(rd.fact_clause(layout.clean_clause(layout.strip_lead_in(whole) or whole, connectives=False)), r)
         if r is None:
             continue
         if r == "mention":
@@ -106,6 +109,10 @@ def _nl_facts(rd: StepReader, s: str) -> tuple[list | None, str | None]:
     if mentions:
         raise ParseError(f"cannot read {mentions[0]!r} as a fact of this task")
     return facts, None
+
+
+def _or(read, otherwise):
+    return read if read not in (None, "mention") else otherwise
 
 
 def _pddl_facts(rd: StepReader, s: str) -> list | None:

@@ -16,7 +16,7 @@ from widthbench.pddl_domains.readers import Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
 from widthbench.pddl_domains.readers.reply import (MARK, find_blocks, located, outside_blocks, region, region_lines,
                                                    span_of, strip_number)
-from widthbench.pddl_domains.readers.steps import RETRACTION, StepReader, task_reader
+from widthbench.pddl_domains.readers.steps import RETRACTION, Alternatives, StepReader, task_reader
 from widthbench.planners.strips import Task
 
 __all__ = ["read_plan", "read_action_list", "read_single_action"]
@@ -36,7 +36,18 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     for rule, blines in blocks:
         for acts, rlines in rd.action_runs(blines, bare):
             readings.append((acts, rlines, rule))
-    for acts, rlines in rd.action_runs(outside_blocks(lines, blocks), bare):
+    outside = outside_blocks(lines, blocks)
+    try:
+        runs, unread = rd.action_runs(outside, bare), None
+    except ParseError as exc:
+        runs, unread = [], exc
+    marked = {tuple(acts) for acts, _, _ in readings}
+    if len(marked) == 1 and (unread or any(tuple(acts) not in marked for acts, _ in runs)) \
+            and _comments_on(rd, outside, next(iter(marked)), bare):
+        runs, unread = [], None  # the marked plan is the answer; the text around it comments on it
+    if unread is not None:
+        raise unread
+    for acts, rlines in runs:
         readings.append((acts, rlines, None))
     if not readings:
         raise ParseError("no actions found in the answer")
@@ -51,35 +62,90 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     return list(acts), span_of(rlines), located(label, rule, whole)
 
 
-#: A heading that opens commentary on the plan above it ("**Explanation**:", "Reasoning:", "## Why this works").
-_COMMENTARY = re.compile(r"^(?:#+\s*)?(?:step[- ]by[- ]step\s+|brief\s+|short\s+)?(?:explanation|reasoning|rationale|"
+#: A heading that opens commentary on the plan above it ("**Explanation**:", "Reasoning:", "## Why this works",
+#: "Plan explanation:", "Explanation of the steps:"): up to three words before the noun ("plan", "brief",
+#: "step-by-step"), a short "of the ..." after it.
+_COMMENTARY = re.compile(r"^(?:#+\s*)?(?:[a-z'-]+\s+){0,3}?(?:explanation|explanations|reasoning|rationale|"
                          r"justification|notes?|why\s+(?:this|it)\s+works|verification|how\s+it\s+works)"
-                         r"(?:\s+of\s+the\s+(?:plan|steps))?\s*:?\s*$")
-#: Words by which commentary corrects or withdraws the plan ("step 3 should be skipped", "instead ...").
+                         r"(?:\s+(?:of|for)\s+(?:the\s+|each\s+|this\s+)?(?:plan|steps?|actions?|solution|moves?))?\s*:?\s*$")
+#: Words by which commentary corrects or withdraws the plan ("step 3 should be skipped", "instead ...",
+#: "the correct plan is ...").
 _CORRECTION = re.compile(
     r"\b(?:skip\w*|remov\w*|omit\w*|drop\w*|delet\w*|replac\w*|cross\w*\s+out)\s+"
     r"(?:(?:the|this|that|these|those|last|first|second|third|final|previous|extra|\d+\w*)\s+)*(?:steps?|actions?|moves?|lines?)\b"
     r"|\b(?:steps?|actions?|moves?)\s+\d+\b[^.\n]*?\b(?:skip|remov|omit|drop|delet|replac|unnecessary|not\s+needed)"
+    r"|\b(?:correct|better|new|updated|fixed|real|actual)\s+(?:plan|solution|sequence|answer)\b"
     r"|\b(?:instead|correction|corrected|revised|revise|mistake|wrong|invalid|incorrect|actually|wait|oops|undo|"
-    r"ignore|rather)\b|~~")
+    r"ignore|rather|alternativ\w*)\b|~~|<\s*(?:s|del|strike)\s*>")
+#: A line after commentary that introduces a plan again ("**Plan:**", "So the plan is:"): the commentary ends there.
+_PLAN_LABEL = re.compile(r"^(?:#+\s*)?(?:so\s+|thus\s+|therefore\s+|in\s+summary,?\s+)?(?:the\s+|my\s+|our\s+)?"
+                         r"(?:final\s+|complete\s+|full\s+|resulting\s+)?(?:plan|solution|action\s+sequence|sequence\s+of\s+actions)"
+                         r"(?:\s+(?:is|would\s+be))?\s*:\s*$")
 
 
 def _without_commentary(rd, lines: list, bare: bool) -> list:
-    """The lines before a commentary heading that follows the plan's steps: the steps above are the
+    """The lines without a commentary section that follows the plan's steps: from a commentary
+    heading to the end, or to a line that introduces a plan again ("Plan:"). The steps above are the
     answer and the commentary restates or explains them (never a second plan, even where it cannot
     be read step for step). Commentary that corrects or withdraws anything is not set aside: it makes
     the answer unreadable (a `ParseError`), never a silent change of the plan."""
     for i, ln in enumerate(lines):
-        if not _COMMENTARY.match(ln.norm.strip()):
+        if not _COMMENTARY.match(ln.norm.strip()) or _CORRECTION.search(ln.norm):
             continue
-        if not any(rd.read_line(prev, bare).kind == "action" for prev in lines[:i] if prev.norm):
+        above = [info for info in (rd.read_line(prev, bare) for prev in lines[:i] if prev.norm) if info.kind == "action"]
+        if not above:
             return lines
-        rest = " ".join(x.norm for x in lines[i + 1:])
+        end = next((j for j in range(i + 1, len(lines))
+                    if not lines[j].raw[:1].isspace() and _PLAN_LABEL.match(lines[j].norm.strip())), len(lines))
+        numbers = [info.number for info in above if info.number is not None]
+        if numbers and any(strip_number(x.norm)[0] == numbers[-1] + 1 and _reads_as_step(rd, x, bare)
+                           for x in lines[i + 1:end]):
+            return lines  # the numbered steps go on below the heading: it is no commentary on them
+        rest = " ".join(x.norm for x in lines[i + 1:end])
         hit = _CORRECTION.search(rest) or RETRACTION.search(rest)
         if hit:
             raise ParseError(f"the commentary after the plan corrects or withdraws something ({hit.group(0)!r})")
-        return lines[:i]
+        return lines[:i] + _without_commentary(rd, lines[end:], bare) if end < len(lines) else lines[:i]
     return lines
+
+
+def _reads_as_step(rd, line, bare: bool) -> bool:
+    try:
+        return rd.read_line(line, bare).kind == "action"
+    except ParseError:
+        return False
+
+
+def _comments_on(rd, lines: list, plan: tuple, bare: bool) -> bool:
+    """Whether the text around one marked plan ([PLAN] ... [PLAN END], a code fence) is commentary on
+    it: it corrects, withdraws or offers nothing else (no `_CORRECTION` or `RETRACTION` words, no
+    alternative, no further step opened by "then"), the steps its lines read as are steps of the plan
+    in its order, and it explains
+    rather than lists (some line says more than its action, or reads as no action at all: a list of
+    bare actions that differs from the plan is a second plan)."""
+    text = "\n".join(ln.norm for ln in lines)
+    if _CORRECTION.search(text) or RETRACTION.search(text):
+        return False
+    told, explains = [], False
+    for ln in lines:
+        if not ln.norm:
+            continue
+        try:
+            info = rd.read_line(ln, bare)
+        except Alternatives:
+            return False
+        except ParseError:
+            explains = True  # a line that cannot be read step for step
+            continue
+        if info.kind == "action":
+            told.extend(info.actions)
+            explains = explains or rd.full_action(strip_number(ln.norm)[1]) is None
+        elif info.kind == "bad" and info.introduces:
+            return False  # "Then put it on it.": a further step that reads as no action, not a comment
+        elif info.kind in ("bad", "mixed"):
+            explains = True
+    it = iter(plan)
+    return explains and all(a in it for a in told)  # an ordered subsequence of the plan
 
 
 def _without_narration(readings: list) -> list:

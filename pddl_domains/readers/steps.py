@@ -67,6 +67,10 @@ class Unreadable(ParseError):
     """A line that starts with an action verb but reads as no action ("Put it down.")."""
 
 
+class Alternatives(ParseError):
+    """A step offered with another ("pick up a or b", "Alternatively, ...") or negated ("do not unstack a")."""
+
+
 @dataclass(slots=True)
 class LineRead:
     kind: str  # "blank" | "neutral" | "action" | "prose" | "intro" | "mixed" | "bad"
@@ -104,12 +108,12 @@ class StepReader(TaskGrammar):
             content = True
             neg = _NEGATION.match(c)
             if neg and self._lead_safe(c[neg.end():]):
-                raise ParseError(f"a negated action: {c!r}")
+                raise Alternatives(f"a negated action: {c!r}")
             either = _EITHER.match(c)
             if either and self._lead_safe(c[either.end():]):
-                raise ParseError(f"alternative actions: {c!r}")
+                raise Alternatives(f"alternative actions: {c!r}")
             if out and _ALTERNATIVE.match(c):
-                raise ParseError(f"alternative actions: {out[-1]}, {c!r}")
+                raise Alternatives(f"alternative actions: {out[-1]}, {c!r}")
             body = strip_step_lead_in(c)
             r = self.lead(body, bare=bare)
             subject = _SUBJECT.match(body) if r is None else None
@@ -137,7 +141,7 @@ class StepReader(TaskGrammar):
             rest = body[end:].strip()
             while rest:
                 if _ALTERNATIVE.match(rest):
-                    raise ParseError(f"alternative actions: {c!r}")
+                    raise Alternatives(f"alternative actions: {c!r}")
                 r2 = self.lead(rest, bare=bare) if rest.startswith("(") or self.style == "pddl" else None
                 if r2 is None:
                     break
@@ -198,7 +202,7 @@ class StepReader(TaskGrammar):
         is_title = number is not None and bool(
             re.fullmatch(r"\s*(?:\d+[.):]|step\s*\d+\s*[:.)\-]?)\s*(\*\*|__)[^*_]+\1\s*:?\s*", ln.raw, re.I))
         if _ALT_MARKER.match(s) and (self._holds_step(s, bare) or self._lead_safe(_ALT_MARKER.sub("", s).strip(" ,:"))):
-            raise ParseError(f"an alternative answer: {s!r}")
+            raise Alternatives(f"an alternative answer: {s!r}")
         m = _title_split(s)
         if m:
             title, body = m
