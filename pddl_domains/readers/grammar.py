@@ -44,6 +44,8 @@ TOKEN = re.compile(r"\s*([^\s(),;:]+)")
 #: Small words allowed between a PDDL action name and its objects ("LOAD-AIRPLANE p0 on a0 at l1-0").
 _STATED_INIT = re.compile(r"initial\s+conditions\s+i\s+have\s+that,?\s*(.*?)\s*(?:\.\s*)?(?=my\s+goal|\n\s*\n|\[|$)", re.S)
 _STATED_GOAL = re.compile(r"my\s+goal\s+is\s+to\s+have\s+that\s*(.*?)\s*(?:\.\s*)?(?=\n\s*\n|\[|my\s+plan|$)", re.S)
+#: Between the objects an action is performed on: "object_0 and object_1", "a, b and c", "b from c".
+_ARG_SEP = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+(?:from|to|onto|on|with|using|at|in|into)\s+)"
 PDDL_FILLERS = frozenset({"on", "onto", "from", "to", "at", "in", "into", "off", "of", "the", "a", "top",
                           "block", "with", "using", "via", "by", "out"})
 # ---------------------------------------------------------------------------------------------
@@ -126,7 +128,7 @@ class TaskGrammar:
             if spaced != name and spaced not in self.object_by_name:
                 self.object_by_name[spaced] = obj
         names = sorted(self.object_by_name, key=lambda n: (-len(n), n))
-        alt = "|".join(re.escape(n) for n in names) or "(?!)"
+        alt = self._object_alt = "|".join(re.escape(n) for n in names) or "(?!)"
         self._object_at = re.compile(r"\s*(" + alt + r")(?![\w'-])")
         self._object_in = re.compile(r"(?<![\w'-])(" + alt + r")(?![\w'-])")
         self.matchers: tuple[Matcher, ...] = self._build_matchers(templates) if self.nl else ()
@@ -135,6 +137,12 @@ class TaskGrammar:
             for v in (name, name.replace("-", " "), name.replace("-", "_"), name.replace("-", "")):
                 variants.setdefault(v, name)
         self.bare_names = sorted(variants.items(), key=lambda kv: -len(kv[0]))
+        acts = "|".join(re.escape(v) for v, _ in self.bare_names) or "(?!)"
+        arg = rf"(?:the\s+)?(?:objects?\s+)?({self._object_alt})"
+        self._perform = re.compile(
+            rf"^((?:{LEAD_IN.pattern[1:]})?)(?:perform|execute|apply|do|carry\s+out|take)\s+(?:the\s+)?(?:action\s+)?"
+            rf"({acts})(?:\s+action)?\s+(?:on|with|to|using|for|upon)\s+{arg}((?:{_ARG_SEP}{arg})*)(?![\w'-])")
+        self._perform_rest = re.compile(rf"{_ARG_SEP}{arg}")
         # PDDL names spelled without their hyphens or underscores (pickup, put_down), when that
         # spelling belongs to one name only.
         self.spellings = {}
@@ -301,6 +309,16 @@ class TaskGrammar:
         if self.nl and kind == "action":
             return self._named_call(clause)
         return None
+
+    def performed(self, text: str) -> str:
+        """``text`` with an action named as what is performed on its objects ("Perform `x7q` on
+        `object_0` and `object_1`", "execute the attack action on object a") written as the call
+        ("x7q object_0 object_1"); ``text`` itself when it does not start so."""
+        m = self._perform.match(text)
+        if not m:
+            return text
+        objects = [m.group(3)] + [x.group(1) for x in self._perform_rest.finditer(m.group(4))]
+        return m.group(1) + " ".join([m.group(2)] + objects) + text[m.end():]
 
     def _named_call(self, clause: str) -> tuple[list, int] | None:
         """In words, an action written as its PDDL name (any spelling: "put-down", "putdown",

@@ -33,10 +33,14 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     lines = _without_commentary(rd, lines, bare)
     readings = []  # (actions, lines, rule): every block and the text outside them must agree
     blocks = find_blocks(lines)
+    last = None  # where the last block that reads as a plan starts
     for rule, blines in blocks:
         for acts, rlines in rd.action_runs(blines, bare):
             readings.append((acts, rlines, rule))
+            last = blines[0].start
     outside = outside_blocks(lines, blocks)
+    if last is not None:  # the text before the answer block (reasoning, a draft) is not the answer
+        outside = [ln for ln in outside if ln.start > last]
     try:
         runs, unread = rd.action_runs(outside, bare), None
     except ParseError as exc:
@@ -74,7 +78,8 @@ _CORRECTION = re.compile(
     r"\b(?:skip\w*|remov\w*|omit\w*|drop\w*|delet\w*|replac\w*|cross\w*\s+out)\s+"
     r"(?:(?:the|this|that|these|those|last|first|second|third|final|previous|extra|\d+\w*)\s+)*(?:steps?|actions?|moves?|lines?)\b"
     r"|\b(?:steps?|actions?|moves?)\s+\d+\b[^.\n]*?\b(?:skip|remov|omit|drop|delet|replac|unnecessary|not\s+needed)"
-    r"|\b(?:correct|better|new|updated|fixed|real|actual)\s+(?:plan|solution|sequence|answer)\b"
+    r"|\b(?:correct|better|new|updated|fixed|real|actual)\s+(?:plan|solution|sequence(?:\s+of\s+actions)?|answer)"
+    r"\s*(?::|is\b|would\s+be\b|should\s+be\b)"
     r"|\b(?:instead|correction|corrected|revised|revise|mistake|wrong|invalid|incorrect|actually|wait|oops|undo|"
     r"ignore|rather|alternativ\w*)\b|~~|<\s*(?:s|del|strike)\s*>")
 #: A line after commentary that introduces a plan again ("**Plan:**", "So the plan is:"): the commentary ends there.
@@ -140,7 +145,7 @@ def _comments_on(rd, lines: list, plan: tuple, bare: bool) -> bool:
         if info.kind == "action":
             told.extend(info.actions)
             explains = explains or rd.full_action(strip_number(ln.norm)[1]) is None
-        elif info.kind == "bad" and info.introduces:
+        elif info.kind == "bad" and info.introduces and not info.marked:
             return False  # "Then put it on it.": a further step that reads as no action, not a comment
         elif info.kind in ("bad", "mixed"):
             explains = True

@@ -94,6 +94,8 @@ class StepReader(TaskGrammar):
         ``bare=False`` (a PDDL answer that writes its actions in brackets): words are prose."""
         if self.style == "pddl":
             s = s.split(";", 1)[0].strip()  # a PDDL comment
+        elif self.nl:
+            s = self.performed(s)  # "perform x7q on object_0 and object_1"
         out: list[str] = []
         content = False
         parts = layout.split_depth0(s, SEPARATORS)

@@ -267,7 +267,7 @@ def test_an_answer_then_a_new_problem_posed_reads_the_answer():
 
 
 # ---------------------------------------------------------------------------------------------
-# Narration around a marked plan block restates it; a list or a step the plan lacks is a second plan
+# Narration around a marked plan block restates it; after it, a list or a step the plan lacks is a second plan
 
 NARRATION = ["We then {s}, as it is now clear.", "*Reasoning*: now you need to {s}.", "Next, we {s} to make progress.",
              "Now we {s}.", "Then you {s}, which frees it."]
@@ -287,11 +287,12 @@ def test_narration_around_a_plan_block_is_not_a_second_plan(case, rng, n, wrong)
         steps.append(next(str(a) for a in task.actions if str(a) not in plan))
     narration = "\n".join(rng.choice(NARRATION).format(s=r.action(a)) for a in steps)
     block = "[PLAN]\n" + "\n".join(r.action(a) for a in plan) + "\n[PLAN END]"
-    text = f"{narration}\n\n{block}" if rng.random() < 0.5 else f"{block}\n\n{narration}"
-    if wrong:
+    before = rng.random() < 0.5
+    text = f"{narration}\n\n{block}" if before else f"{block}\n\n{narration}"
+    if wrong and not before:  # after the answer block, a step the plan lacks is a second plan
         with pytest.raises(ParseError, match="two different plans"):
             flexible.read_plan(task, text, style, templates)
-    else:
+    else:  # before it, reasoning (a draft) the block answers, like text before an "Answer:" label
         assert flexible.read_plan(task, text, style, templates).value == plan, text
     if len(told) < n:  # a summary list that differs from the plan is a second plan, not narration
         summary = "\n".join(f"- {r.action(plan[i])}" for i in told)
