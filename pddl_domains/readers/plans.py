@@ -14,8 +14,8 @@ import re
 from widthbench.errors import ParseError
 from widthbench.pddl_domains.readers import Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
-from widthbench.pddl_domains.readers.reply import (MARK, find_blocks, located, outside_blocks, region, region_lines,
-                                                   span_of, strip_number)
+from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, outside_blocks, region,
+                                                   region_lines, span_of, strip_number)
 from widthbench.pddl_domains.readers.steps import RETRACTION, Alternatives, StepReader, task_reader
 from widthbench.planners.strips import Task
 
@@ -30,6 +30,7 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     if layout.is_empty_answer(region_norm.strip()):
         return [], span_of(lines), "answer-label" if label else "whole-reply"
     bare = not rd.has_forms(lines)
+    lines, withdrawn = _step_withdrawals(lines)
     lines = _without_commentary(rd, lines, bare)
     readings = []  # (actions, lines, rule): every block and the text outside them must agree
     blocks = find_blocks(lines)
@@ -61,9 +62,49 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
         a, b = distinct[0], distinct[1]
         raise ParseError(f"two different plans in one reply: {' '.join(a)} / {' '.join(b)}")
     acts, rlines, rule = readings[0]
+    if withdrawn:
+        acts = _without_steps(rd, rlines, withdrawn, bare)
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
     return list(acts), span_of(rlines), located(label, rule, whole)
+
+
+_NUMBERS = r"(\d+(?:\s*(?:,|and|&)\s*\d+)*)"
+#: A line that withdraws steps by their numbers: "Remove step 3.", "Skip steps 2 and 4", "Step 3 should
+#: be omitted." (the whole line: "instead of step 1, ..." names no step to withdraw).
+_WITHDRAW_NUMBERED = re.compile(
+    r"^(?:(?:so|please|actually|also|and|note)\s*[,:]?\s+)?(?:remove|skip|omit|delete|drop|cross\s+out|strike)\s+"
+    rf"(?:the\s+)?steps?\s+{_NUMBERS}\s*[.!]?$"
+    rf"|^(?:(?:so|actually|also|note)\s*[,:]?\s+)?steps?\s+{_NUMBERS}\s+(?:should|must|needs\s+to|has\s+to|is\s+to)\s+be\s+"
+    r"(?:removed|skipped|omitted|deleted|dropped|struck)\s*[.!]?$")
+
+
+def _step_withdrawals(lines: list) -> tuple[list, set[int]]:
+    """(the lines with those that withdraw steps by number blanked, the numbers withdrawn)."""
+    out, numbers = [], set()
+    for ln in lines:
+        m = _WITHDRAW_NUMBERED.match(re.sub(r"^[-*•+>]+\s*", "", ln.norm))
+        if m:
+            numbers |= {int(x) for x in re.findall(r"\d+", m.group(1) or m.group(2))}
+            ln = Line(ln.start, ln.end, ln.raw, "", ln.fence)
+        out.append(ln)
+    return out, numbers
+
+
+def _without_steps(rd, rlines: list, numbers: set[int], bare: bool) -> list[str]:
+    """The plan of ``rlines`` without the steps numbered ``numbers`` (by the lines' numbering, else
+    by position); a number the plan has no step for is a ParseError."""
+    steps = []  # (number, actions of that step)
+    for ln in rlines:
+        info = rd.read_line(ln, bare)
+        if info.kind == "action" and not info.withdrawn:
+            steps.extend([(info.number, info.actions)] if info.number is not None else [(None, [a]) for a in info.actions])
+    if any(n is None for n, _ in steps):
+        steps = [(k, acts) for k, (_, acts) in enumerate(steps, 1)]
+    missing = numbers - {n for n, _ in steps}
+    if missing:
+        raise ParseError(f"the reply withdraws step {min(missing)}, which its plan does not have")
+    return [a for n, acts in steps if n not in numbers for a in acts]
 
 
 #: A heading that opens commentary on the plan above it ("**Explanation**:", "Reasoning:", "## Why this works",

@@ -55,6 +55,11 @@ RETRACTION = re.compile(
 #: A line that speaks of a step of the plan: "Wait, ...", "Actually ...", "this step ...", "step 3 ...".
 _WITHDRAWS_STEP = re.compile(r"^(?:wait|oops|hmm+|actually|no\b|scratch)|\b(?:this|that|the\s+(?:previous|last|above|"
                              r"preceding|second|third|first))\s+(?:step|action|move)\b|\bstep\s+\d+\b")
+#: A step line's own withdrawal after its action: "(skip this step)", "- remove this one", never a
+#: condition ("skip this if ...": which is meant is not said).
+_WITHDRAW_THIS = re.compile(r"[(\[-]?\s*\b(?:skip|remove|omit|delete|drop|ignore)\s+this(?:\s+(?:step|action|move|one|line))?\b"
+                            r"(?!\s*(?:if|unless|when|in\s+case|only|for|until|step|action|move|one|line|block|\w))"
+                            r"\s*[)\]]?\s*[.!]?\s*$")
 _SUBJECT = re.compile(r"^(?:(?:so|now|next|then|and)\s*,?\s+)*(?:i|we|you)\s+(?:(?:then|now|next|first|also|finally)\s+)?")
 _SUBJECT_ALONE = re.compile(r"^(?:and\s+|so\s+|now\s+)?(?:i|we|you)$")
 _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
@@ -81,6 +86,7 @@ class LineRead:
     error: str = ""  # "bad": why the line does not read
     introduces: bool = False  # "So the plan is: ..." starts a new run; "bad": "Then ..." is a step
     indented: bool = False
+    withdrawn: bool = False  # a step the line itself withdraws ("(skip this step)"): kept for its number only
 
 
 class StepReader(TaskGrammar):
@@ -183,6 +189,14 @@ class StepReader(TaskGrammar):
         s = ln.norm
         if not s:
             return LineRead("blank")
+        w = _WITHDRAW_THIS.search(s)
+        if w and s[:w.start()].strip(" -([,;:"):  # "3. Put down the red block (skip this step)": withdrawn
+            rest = (s[:w.start()] + s[w.end():]).strip()
+            info = self.read_line(Line(ln.start, ln.end, ln.raw, rest, ln.fence), bare)
+            if info.kind != "action":
+                raise ParseError(f"a step withdrawn that reads as no action: {s!r}")
+            info.withdrawn = True
+            return info
         if MARK.match(s) or ln.fence:
             return LineRead("neutral")
         if s.startswith("|"):  # a markdown table row: | 1 | unstack the red block ... | why |
@@ -337,7 +351,8 @@ class StepReader(TaskGrammar):
             if new:
                 cur = ([], [])
                 runs.append(cur)
-            cur[0].extend(acts)
+            if not info.withdrawn:
+                cur[0].extend(acts)
             cur[1].append(ln)
             brk = False
             last_numbered = info.number is not None or (last_numbered and info.indented and not new)
