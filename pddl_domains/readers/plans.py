@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from widthbench.errors import ParseError
-from widthbench.pddl_domains.readers import Reading, layout
+from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
 from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, outside_blocks, region,
                                                    region_lines, span_of, strip_number)
@@ -58,12 +58,18 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
         raise ParseError("no actions found in the answer")
     readings = _without_narration(readings)
     distinct = list(dict.fromkeys(tuple(r[0]) for r in readings))
+    if withdrawn:
+        if len(distinct) > 1:
+            raise ParseError(f"steps withdrawn by number from a reply with two different plans: "
+                             f"{' '.join(distinct[0])} / {' '.join(distinct[1])}")
+        readings = [(_without_steps(rd, readings[0][1], withdrawn, bare), readings[0][1], readings[0][2])]
     if len(distinct) > 1:
         a, b = distinct[0], distinct[1]
-        raise ParseError(f"two different plans in one reply: {' '.join(a)} / {' '.join(b)}")
+        seen = {}
+        for acts, rlines, rule in readings:
+            seen.setdefault(tuple(acts), Reading(list(acts), span_of(rlines), located(label, rule, False)))
+        raise Ambiguous(f"two different plans in one reply: {' '.join(a)} / {' '.join(b)}", seen.values())
     acts, rlines, rule = readings[0]
-    if withdrawn:
-        acts = _without_steps(rd, rlines, withdrawn, bare)
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
     return list(acts), span_of(rlines), located(label, rule, whole)
