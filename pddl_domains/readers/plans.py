@@ -157,6 +157,9 @@ def _without_commentary(rd, lines: list, bare: bool) -> list:
         hit = _CORRECTION.search(rest) or RETRACTION.search(rest)
         if hit:
             raise ParseError(f"the commentary after the plan corrects or withdraws something ({hit.group(0)!r})")
+        told, _ = _told(rd, lines[i + 1:end], bare)
+        if told is None or not _in_order(told, [a for info in above for a in info.actions]):
+            return lines  # it offers another step or an alternative: no commentary, read as it stands
         return lines[:i] + _without_commentary(rd, lines[end:], bare) if end < len(lines) else lines[:i]
     return lines
 
@@ -178,6 +181,14 @@ def _comments_on(rd, lines: list, plan: tuple, bare: bool) -> bool:
     text = "\n".join(ln.norm for ln in lines)
     if _CORRECTION.search(text) or RETRACTION.search(text):
         return False
+    told, explains = _told(rd, lines, bare)
+    return told is not None and explains and _in_order(told, plan)
+
+
+def _told(rd, lines: list, bare: bool) -> tuple[list | None, bool]:
+    """(the actions the lines of commentary read as, whether they explain rather than list: a line
+    says more than its action or reads as no action); (None, _) when a line offers an alternative
+    or a further step ("Then put it on it.", a step opened by "then" that reads as no action)."""
     told, explains = [], False
     for ln in lines:
         if not ln.norm:
@@ -185,7 +196,7 @@ def _comments_on(rd, lines: list, plan: tuple, bare: bool) -> bool:
         try:
             info = rd.read_line(ln, bare)
         except Alternatives:
-            return False
+            return None, False
         except ParseError:
             explains = True  # a line that cannot be read step for step
             continue
@@ -193,11 +204,16 @@ def _comments_on(rd, lines: list, plan: tuple, bare: bool) -> bool:
             told.extend(info.actions)
             explains = explains or rd.full_action(strip_number(ln.norm)[1]) is None
         elif info.kind == "bad" and info.introduces and not info.marked:
-            return False  # "Then put it on it.": a further step that reads as no action, not a comment
+            return None, False
         elif info.kind in ("bad", "mixed"):
             explains = True
+    return told, explains
+
+
+def _in_order(told: list, plan) -> bool:
+    """Whether ``told`` is an ordered subsequence of ``plan`` (repeats counted)."""
     it = iter(plan)
-    return explains and all(a in it for a in told)  # an ordered subsequence of the plan
+    return all(a in it for a in told)
 
 
 def _without_narration(readings: list) -> list:

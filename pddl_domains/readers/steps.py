@@ -129,6 +129,11 @@ class StepReader(TaskGrammar):
                 r2 = self.lead(body[subject.end():], bare=bare)
                 if r2 is not None:
                     body, r = body[subject.end():], r2
+            whole = layout.clean_clause(part, connectives=False)
+            if r is None and whole != c:  # "next a b": a connective that is a name of this vocabulary
+                r2 = self._lead_safe(whole, bare, lead_in=False)
+                if r2 is not None:
+                    body, r = whole, r2
             words_are_prose = self.style == "pddl" and not bare
             if r is None and out and self.nl:  # "pick up the red block, then put it down"
                 resolved = self.resolve_pronoun(body, out[-1])
@@ -171,9 +176,9 @@ class StepReader(TaskGrammar):
         name = self.r.names.get(args[0], args[0])
         return _PRONOUN.sub(lambda m: name, text)
 
-    def _lead_safe(self, text: str, bare: bool = True):
+    def _lead_safe(self, text: str, bare: bool = True, lead_in: bool = True):
         try:
-            return self.lead(strip_step_lead_in(clean(text)), bare=bare)
+            return self.lead(strip_step_lead_in(clean(text)) if lead_in else text, bare=bare)
         except ParseError:
             return None
 
