@@ -87,7 +87,8 @@ def score_with(item: Item, mode: Mode, texts: list[str], reader: str, registry=N
 
 def _judged_alike(record, item: Item, mode: Mode, outcomes: list) -> list:
     """A one-reply item whose reply reads several ways (`readers.Ambiguous`) is scored when every
-    reading scores alike (the same ``correct`` and ``metrics``): its first reading, the others in
+    reading scores alike (the same ``correct`` and ``metrics``, the metrics' free-text ``reason``
+    aside: two plans failing at step 1 fail for their own actions): its first reading, the others in
     ``ambiguous`` (`readers.alike`); otherwise it stays a parse error."""
     if len(outcomes) != 1 or not isinstance(outcomes[0], Ambiguous):
         return outcomes
@@ -95,7 +96,8 @@ def _judged_alike(record, item: Item, mode: Mode, outcomes: list) -> list:
 
     def verdict(value):
         scored = record.score(item, mode, [Reading(value)])
-        return json.dumps([scored["correct"], scored["metrics"]], sort_keys=True, default=str)
+        metrics = {k: v for k, v in scored["metrics"].items() if k != "reason"}
+        return json.dumps([scored["correct"], metrics], sort_keys=True, default=str)
 
     try:
         return [alike(exc, verdict)]
