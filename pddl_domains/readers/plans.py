@@ -1,10 +1,14 @@
 """Reading plans, action lists and one action from a reply (flexible policy).
 
 Over `reply` (the region, blocks, lines) and `steps` (step lines and runs): every marked block and
-the text outside the blocks that read as a plan must read the same plan (rule 2), narration around
-one marked plan that restates its steps in order is not a second plan, an empty answer ("none") is
-the empty plan, and one action is the one distinct action read (or, when no line starts with an
-action, the one action the region mentions).
+the text outside the blocks that read as a plan must read the same plan (rule 2), except that the
+text before the last block that reads is reasoning, not the answer, and text that comments on one
+marked plan (explains its steps in order, corrects nothing: `_comments_on`) or stands under a
+commentary heading (`_without_commentary`) is not a second plan; steps struck through or withdrawn
+by number are withdrawn (`_step_withdrawals`); several different plans raise `readers.Ambiguous`
+(judged when every reading gets the same verdict, `readers.judged_alike`); an empty answer ("none")
+is the empty plan, and one action is the one distinct action read (or, when no line starts with an
+action, the one action the region mentions). Rules: docs/subtasks.md, "Flexible reader".
 """
 
 from __future__ import annotations

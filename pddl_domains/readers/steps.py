@@ -12,6 +12,10 @@ Rules (docs/subtasks.md, "Flexible reader", rules 3-5):
    answer with bracketed actions, sentences in words are prose too.
 4. A bold or labelled step title must name the same action as its text; an aside in brackets that
    reads as an action must name the action of its step.
+   Also a step: an action's PDDL name in any spelling followed by its objects ("putdown orange",
+   `grammar.TaskGrammar._named_call`), an action performed on its objects ("perform x on a and b",
+   `performed`), a clause whose leading connective is a name of the vocabulary ("next a b"). A step
+   line that ends in its own withdrawal ("(skip this step)") is withdrawn (`LineRead.withdrawn`).
 5. Never a guess, always a ``ParseError`` with the reason: two different plans (runs of action lines
    that a heading, an introducing line ending in ":" or restarted numbering separates, or two marked
    blocks) -- the same plan restated is one reading; "pick up a or b"; a negated action ("do not
