@@ -530,19 +530,16 @@ def test_numbered_steps_that_go_on_below_a_commentary_heading_are_not_set_aside(
     assert flexible.read_plan(bw, text, "nl", "planbench").value == plan
 
 
-WITHDRAW = {
-    "markdown strike": lambda line, k: (line.replace(line.split(". ", 1)[1], "~~" + line.split(". ", 1)[1] + "~~"), None),
-    "html strike": lambda line, k: (line.replace(line.split(". ", 1)[1], "<s>" + line.split(". ", 1)[1] + "</s>"), None),
-    "del": lambda line, k: (f"{k}. <del>{line.split('. ', 1)[1]}</del>", None),
-    "skip this": lambda line, k: (line + rng_choice(["  (skip this step)", " - skip this.", " (remove this step)"]), None),
-    "remove step": lambda line, k: (line, rng_choice([f"Remove step {k}.", f"Skip step {k}", f"Step {k} should be omitted.",
-                                                      f"- Actually, remove step {k}."])),
+WITHDRAW = {  # (the step's line, its number, rng) -> (the line as written, a line after the plan or None)
+    "markdown strike": lambda line, k, rng: (f"{k}. ~~{line.split('. ', 1)[1]}~~", None),
+    "html strike": lambda line, k, rng: (f"{k}. <s>{line.split('. ', 1)[1]}</s>", None),
+    "del": lambda line, k, rng: (f"~~{line}~~" if rng.random() < 0.5 else f"{k}. <del>{line.split('. ', 1)[1]}</del>", None),
+    "skip this": lambda line, k, rng: (line + rng.choice(["  (skip this step)", " - skip this.", " (remove this step)",
+                                                          " [ignore this one]"]), None),
+    "remove step": lambda line, k, rng: (line, rng.choice([f"Remove step {k}.", f"Skip step {k}", f"Step {k} should be omitted.",
+                                                           f"- Actually, remove step {k}.", f"Please delete step {k}!"])),
 }
 KEEP = [" (this step is optional)", " - this is not strictly necessary", " (optional, but harmless)"]
-
-
-def rng_choice(xs):
-    return xs[len(xs[0]) % len(xs)]
 
 
 @SETTINGS
@@ -556,7 +553,7 @@ def test_a_step_struck_through_or_removed_by_number_is_withdrawn(case, rng, n, h
     plan = _plan(task, rng, n)
     at = rng.randrange(n)
     lines = [f"{i}. {r.action(a)}" for i, a in enumerate(plan, 1)]
-    lines[at], after = WITHDRAW[how](lines[at], at + 1)
+    lines[at], after = WITHDRAW[how](lines[at], at + 1, rng)
     body = "\n".join(lines)
     text = f"[PLAN]\n{body}\n[PLAN END]" if block else body
     if after:
