@@ -10,6 +10,8 @@ file's variant) and prints, per family and variant, per family and overall, for 
 - answers read;
 - PlanBench-correct answers read and valid on the engine (the readers' target: >= 99.5% per family);
 - agreement with PlanBench's verdict, and the disagreements by class (`rescore.DISAGREEMENT_CLASSES`);
+- (overall) the answers the flexible reader read several ways and judged because every reading got
+  the same verdict (`readers.judged_alike`; the other readings are in the record's ``ambiguous``);
 - the time taken to read (each reader timed alone over the same answers; the ratio flexible/strict is
   measured in the same run), beside the time to judge everything (both readers and the engine).
 
@@ -115,6 +117,9 @@ def main() -> int:
     for family, results in sorted(by_family.items()):
         _print_counts(f"{family} (all variants)", counts(results), {"strict": float("nan"), "flexible": float("nan")})
     _print_counts("overall", counts(everything), times)
+    alike = [a for a in everything if a.flexible.ambiguous]
+    print(f"flexible: {len(alike)} answers read several ways and judged, every reading judged alike "
+          f"({sum(a.flexible.correct for a in alike)} of them correct)")
     ratio = times["flexible"] / times["strict"] if times["strict"] else float("nan")
     print(f"reading {len(everything)} answers: flexible {times['flexible']:.1f} s, strict {times['strict']:.1f} s "
           f"(flexible / strict = {ratio:.2f}); judging with both readers and the engine {times['judge']:.1f} s")

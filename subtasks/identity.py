@@ -23,7 +23,7 @@ from widthbench.subtasks.prompts import context_for, prompt_digest
 
 # Bumped whenever a change to the readers can change a verdict on an answer already recorded, so
 # that a run resumed across the change is refused instead of mixing two readers' verdicts.
-READER_VERSION = 1
+READER_VERSION = 2  # 2: issue 29's readers (answer blocks, commentary, PDDL-name calls, withdrawals, same-verdict readings)
 
 
 def digest(*parts: str | bytes) -> str:

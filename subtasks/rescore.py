@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from widthbench.runstore import RunStore
 from widthbench.subtasks.identity import READER_VERSION, path_digest
-from widthbench.pddl_domains.readers import impossible
+from widthbench.pddl_domains.readers import impossible, judged_alike
 from widthbench.pddl_domains.readers.reply import reply_text
 from widthbench.errors import ParseError, UserError
 from widthbench.pddl_domains import planbench_configs
@@ -57,6 +57,7 @@ class ReaderResult:
     value: Any = field(default=None, compare=False)  # the reading (plan list, state atoms, verdict)
     span: tuple[int, int] | None = None
     rule: str | None = None
+    ambiguous: tuple = ()  # the other readings of an answer whose readings all got the same verdict
 
     @property
     def correct(self) -> bool:
@@ -85,6 +86,8 @@ class AnswerResult:
                 rec["value"] = r.value
             if r.rule is not None:
                 rec["span"], rec["rule"] = list(r.span), r.rule
+            if r.ambiguous:
+                rec["ambiguous"] = [list(v) if isinstance(v, (list, tuple)) else v for v in r.ambiguous]
             out[name] = rec
         if self.trace is not None:
             out["trace"] = self.trace
@@ -425,23 +428,38 @@ def _error(exc: Exception) -> ReaderResult:
     return ReaderResult(False, None, f"parse error: {exc}")
 
 
-def _each_reader(strict, flexible_read, judged) -> dict[str, ReaderResult]:
+def _each_reader(strict, flexible_read, judged, verdict=None) -> dict[str, ReaderResult]:
     """Each reader's result: ``strict()`` gives the strict reading, ``flexible_read()`` the
-    flexible `Reading`; ``judged(value)`` -> (valid, reason, value shown)."""
+    flexible `Reading`; ``judged(value)`` -> (valid, reason, value shown). ``verdict(value)``: what
+    counts as the same verdict, for a flexible reading that is ambiguous (`readers.judged_alike`:
+    readings judged alike are judged, the others recorded in ``ambiguous``; the strict reader never
+    reads an ambiguous answer)."""
     results = {}
     for name in READERS:
+        ambiguous = ()
         try:
             if name == "strict":
                 value, span, rule = strict(), None, None
             else:
-                got = flexible_read()
-                value, span, rule = got.value, got.span, got.rule
+                got = judged_alike(flexible_read, verdict) if verdict else flexible_read()
+                value, span, rule, ambiguous = got.value, got.span, got.rule, got.ambiguous
         except ParseError as exc:
             results[name] = _error(exc)
             continue
         valid, reason, shown = judged(value)
-        results[name] = ReaderResult(True, valid, reason, shown, span, rule)
+        if ambiguous:
+            reason += f" (every one of its {len(ambiguous) + 1} readings is judged so)"
+        results[name] = ReaderResult(True, valid, reason, shown, span, rule, ambiguous)
     return results
+
+
+def plan_verdict(task: Task, plan: list[str]) -> tuple:
+    """What counts as the same verdict on a plan: valid, or invalid at the same first failing step
+    (a step not applicable, or the goal not reached after the last step)."""
+    result = execute_plan(task, plan)
+    if result.valid:
+        return ("valid",)
+    return ("invalid", result.failed_step if result.failed_step is not None else f"goal after step {len(plan)}")
 
 
 def _judge_plan(task: Task, plan: list[str]) -> tuple[bool, str]:
@@ -473,7 +491,8 @@ def judge(rf: ResultFile, inst: dict, instances: Instances,
             return ok, why, plan
 
         results = _each_reader(lambda: r.parse_plan(strict_parse.answer_section(raw)),
-                               lambda: flexible.read_plan(task, raw, style, templates), judged)
+                               lambda: flexible.read_plan(task, raw, style, templates), judged,
+                               (lambda plan: plan_verdict(task, plan)) if solvable else (lambda plan: bool(plan)))
         if not solvable:
             results = {k: _unsolvable_result(v, raw, declares_impossible) for k, v in results.items()}
     elif rf.task == "plan-verification":
@@ -500,7 +519,8 @@ def judge(rf: ResultFile, inst: dict, instances: Instances,
             return False, f"missing {' '.join(missing) or 'none'}; wrong {' '.join(extra) or 'none'}", atoms
 
         results = _each_reader(lambda: r.parse_state(strict_parse.answer_section(raw)),
-                               lambda: flexible.read_state(task, raw, style, templates), judged)
+                               lambda: flexible.read_state(task, raw, style, templates), judged,
+                               lambda state: None if truth is None else state == truth)
     thinking, _ = thinking_of(inst)
     trace = None
     if thinking is not None:  # the thinking checked on the engine, beside the flexible reader's verdict

@@ -10,8 +10,10 @@ record (`widthbench.subtasks.registry`); the first is its headline.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
+from widthbench.pddl_domains.readers import Ambiguous, Reading, alike
 from widthbench.subtasks.answers import HEADLINE_READER, READERS, read_all
 from widthbench.subtasks.items import Item, derive_seed
 from widthbench.llm import Request
@@ -72,12 +74,39 @@ def score_with(item: Item, mode: Mode, texts: list[str], reader: str, registry=N
     flexible reader adds "span" and "rule" (lists for multi-request items)."""
     record = _registry(registry).get(item.subtask)
     outcomes = read_all(record.answer, reader, item, texts, mode.style)
+    outcomes = _judged_alike(record, item, mode, outcomes)
     out = record.score(item, mode, outcomes)
+    if len(outcomes) == 1 and getattr(outcomes[0], "ambiguous", ()):
+        out["ambiguous"] = [_json_value(v) for v in outcomes[0].ambiguous]
     if reader != "strict":
         spans = [None if isinstance(o, Exception) else (list(o.span) if o.span else None) for o in outcomes]
         rules = [None if isinstance(o, Exception) else o.rule for o in outcomes]
         out["span"], out["rule"] = (spans[0], rules[0]) if len(texts) == 1 else (spans, rules)
     return out
+
+
+def _judged_alike(record, item: Item, mode: Mode, outcomes: list) -> list:
+    """A one-reply item whose reply reads several ways (`readers.Ambiguous`) is scored when every
+    reading scores alike (the same ``correct`` and ``metrics``, the metrics' free-text ``reason``
+    aside: two plans failing at step 1 fail for their own actions): its first reading, the others in
+    ``ambiguous`` (`readers.alike`); otherwise it stays a parse error."""
+    if len(outcomes) != 1 or not isinstance(outcomes[0], Ambiguous):
+        return outcomes
+    exc = outcomes[0]
+
+    def verdict(value):
+        scored = record.score(item, mode, [Reading(value)])
+        metrics = {k: v for k, v in scored["metrics"].items() if k != "reason"}
+        return json.dumps([scored["correct"], metrics], sort_keys=True, default=str)
+
+    try:
+        return [alike(exc, verdict)]
+    except Ambiguous as again:
+        return [again]
+
+
+def _json_value(v):
+    return list(v) if isinstance(v, tuple) else v
 
 
 def score_item(item: Item, mode: Mode, texts: list[str], *, reader: str = HEADLINE_READER,

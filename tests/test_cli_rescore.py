@@ -136,3 +136,38 @@ def test_an_out_that_is_a_file_fails_before_the_work(files, tmp_path, capsys):
     assert code == 2 and captured.out == ""  # nothing judged, nothing printed
     assert captured.err.strip() == f"widthbench rescore: error: --out {out}: a file is there, not a folder"
     assert out.read_text() == "keep me\n"
+
+
+def test_an_answer_read_two_ways_that_both_reach_the_goal_is_judged_and_recorded(tmp_path, capsys):
+    """Rule 10 of the flexible reader: a made-up reply with two different valid plans is judged valid
+    and the other reading written under "ambiguous"; with one valid and one invalid plan it stays
+    unread."""
+    need_data()
+    from widthbench.pddl_domains.render import Renderer
+    from widthbench.planners import strips
+    from widthbench.planners.bfs import shortest_plan
+    from widthbench.subtasks.rescore import Instances
+
+    data = json.loads(T1.read_text())
+    inst = next(i for i in data["instances"] if i["instance_id"] == 4)
+    task = Instances([BW_DIR]).task("blocksworld", 4)
+    r = Renderer(task, "nl", "planbench")
+    plan = [str(a) for a in shortest_plan(task).plan]
+    a = strips.applicable_actions(task, task.init)[0]
+    b = next(x for x in strips.applicable_actions(task, strips.successor(task.init, a))
+             if strips.successor(strips.successor(task.init, a), x) == task.init)
+    longer = [str(a), str(b)] + plan
+    listed = lambda p: "\n".join(f"{k}. {r.action(x)}" for k, x in enumerate(p, 1))  # noqa: E731
+    both = dict(inst, llm_raw_response=f"Plan:\n{listed(plan)}\n\nSo the plan is:\n{listed(longer)}")
+    one = dict(inst, instance_id=4, llm_raw_response=f"Plan:\n{listed(plan)}\n\nSo the plan is:\n{listed(plan[:-1])}")
+    for name, answer in (("both", both), ("one", one)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(dict(data, instances=[answer])))
+        assert main(["rescore", "planbench", str(path), "--instances", str(BW_DIR), "--out", str(tmp_path / name)]) == 0
+        (rec,) = [json.loads(x) for x in (tmp_path / name / "answers.jsonl").read_text().splitlines()]
+        if name == "both":
+            assert rec["flexible"]["read"] and rec["flexible"]["valid"] and rec["flexible"]["ambiguous"] == [longer]
+        else:
+            assert not rec["flexible"]["read"] and "two different plans" in rec["flexible"]["reason"]
+            assert "ambiguous" not in rec["flexible"]
+    capsys.readouterr()

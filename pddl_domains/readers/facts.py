@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from widthbench.errors import ParseError
-from widthbench.pddl_domains.readers import Reading, layout
+from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl
 from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, region, region_lines,
                                                    span_of, strip_number)
@@ -74,7 +74,10 @@ def _state_of_lines(rd: StepReader, lines: list[Line]) -> tuple[int, list[Line]]
         states.append((_state_from(rd, facts), rlines))
     distinct = list(dict.fromkeys(s for s, _ in states))
     if len(distinct) > 1:
-        raise ParseError("two different states in one reply")
+        seen = {}
+        for state, rlines in states:
+            seen.setdefault(state, Reading(state, span_of(rlines), "fact-lines"))
+        raise Ambiguous("two different states in one reply", seen.values())
     return states[0]
 
 
@@ -94,6 +97,9 @@ def _nl_facts(rd: StepReader, s: str) -> tuple[list | None, str | None]:
         if not c or layout.FILLER.match(c):
             continue
         r = rd.fact_clause(c)
+        whole = layout.clean_clause(part, connectives=False)
+        if r in (None, "mention") and whole != c:  # "next a b": the connective is a name of this vocabulary
+            r = _or(rd.fact_clause(layout.clean_clause(layout.strip_lead_in(whole) or whole, connectives=False)), r)
         if r is None:
             continue
         if r == "mention":
@@ -106,6 +112,10 @@ def _nl_facts(rd: StepReader, s: str) -> tuple[list | None, str | None]:
     if mentions:
         raise ParseError(f"cannot read {mentions[0]!r} as a fact of this task")
     return facts, None
+
+
+def _or(read, otherwise):
+    return read if read not in (None, "mention") else otherwise
 
 
 def _pddl_facts(rd: StepReader, s: str) -> list | None:
@@ -177,7 +187,10 @@ def read_state(task: Task, text: str, style: str, templates: str = "widthbench")
         used = [ln for ln in lines if ln.norm]
         found.append((got, located(label, None, len(got[1]) == len(used))))
     if len({g[0] for g, _ in found}) > 1:
-        raise ParseError("two different states in one reply")
+        seen = {}
+        for (state, rlines), rule in found:
+            seen.setdefault(state, Reading(state, span_of(rlines), rule if rule != "action-lines" else "fact-lines"))
+        raise Ambiguous("two different states in one reply", seen.values())
     (state, rlines), rule = found[0]
     return Reading(state, span_of(rlines), rule if rule != "action-lines" else "fact-lines")
 

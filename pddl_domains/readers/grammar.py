@@ -38,10 +38,14 @@ _ADVERBS = re.compile(r"\b(?:now|still|also|currently|then)\s+")
 _NEG_FACT = re.compile(r"\b(is|are)\s+(?:not|no\s+longer)\s+")
 FORM = re.compile(r"\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)")
 FUNCTIONAL = re.compile(r"([a-z_][\w\-]*(?: [a-z_][\w\-]*)?)\(\s*([^()]*?)\s*\)")  # unstack(a, b), put down(a)
+#: Punctuation of a sentence, never inside a PDDL form ("(unstack a b)"): a bracket holding it holds words.
+_SENTENCE_MARK = re.compile(r"[,;!?]|\.(?=\s|$)")
 TOKEN = re.compile(r"\s*([^\s(),;:]+)")
 #: Small words allowed between a PDDL action name and its objects ("LOAD-AIRPLANE p0 on a0 at l1-0").
 _STATED_INIT = re.compile(r"initial\s+conditions\s+i\s+have\s+that,?\s*(.*?)\s*(?:\.\s*)?(?=my\s+goal|\n\s*\n|\[|$)", re.S)
 _STATED_GOAL = re.compile(r"my\s+goal\s+is\s+to\s+have\s+that\s*(.*?)\s*(?:\.\s*)?(?=\n\s*\n|\[|my\s+plan|$)", re.S)
+#: Between the objects an action is performed on: "object_0 and object_1", "a, b and c", "b from c".
+_ARG_SEP = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+(?:from|to|onto|on|with|using|at|in|into)\s+)"
 PDDL_FILLERS = frozenset({"on", "onto", "from", "to", "at", "in", "into", "off", "of", "the", "a", "top",
                           "block", "with", "using", "via", "by", "out"})
 # ---------------------------------------------------------------------------------------------
@@ -123,12 +127,22 @@ class TaskGrammar:
             spaced = name.replace("_", " ")
             if spaced != name and spaced not in self.object_by_name:
                 self.object_by_name[spaced] = obj
+        names = sorted(self.object_by_name, key=lambda n: (-len(n), n))
+        alt = self._object_alt = "|".join(re.escape(n) for n in names) or "(?!)"
+        self._object_at = re.compile(r"\s*(" + alt + r")(?![\w'-])")
+        self._object_in = re.compile(r"(?<![\w'-])(" + alt + r")(?![\w'-])")
         self.matchers: tuple[Matcher, ...] = self._build_matchers(templates) if self.nl else ()
         variants = {}
         for name in self.arity_action:
             for v in (name, name.replace("-", " "), name.replace("-", "_"), name.replace("-", "")):
                 variants.setdefault(v, name)
         self.bare_names = sorted(variants.items(), key=lambda kv: -len(kv[0]))
+        acts = "|".join(re.escape(v) for v, _ in self.bare_names) or "(?!)"
+        arg = rf"(?:the\s+)?(?:objects?\s+)?({self._object_alt})"
+        self._perform = re.compile(
+            rf"^((?:{LEAD_IN.pattern[1:]})?)(?:perform|execute|apply|do|carry\s+out|take)\s+(?:the\s+)?(?:action\s+)?"
+            rf"({acts})(?:\s+action)?\s+(?:on|with|to|using|for|upon)\s+{arg}((?:{_ARG_SEP}{arg})*)(?![\w'-])")
+        self._perform_rest = re.compile(rf"{_ARG_SEP}{arg}")
         # PDDL names spelled without their hyphens or underscores (pickup, put_down), when that
         # spelling belongs to one name only.
         self.spellings = {}
@@ -167,6 +181,8 @@ class TaskGrammar:
         for name in self.arity_action:
             yield name
             yield name.split("-")[0]
+            yield squash(name)
+            yield name.replace("-", "_")
         for m in self.matchers:
             if m.kind == "action":
                 yield m.lead.pattern.split(" ")[0].replace("\\", "")
@@ -245,6 +261,8 @@ class TaskGrammar:
         the task (wrong arity, unknown object).
         """
         m = FORM.match(clause) or FUNCTIONAL.match(clause)
+        if m and m.re is FORM and _SENTENCE_MARK.search(m.group(2)):
+            m = None  # "(stack red onto orange, which is clear.)": words in brackets, not a PDDL form
         if m:
             name, inner = m.group(1), m.group(2)
             # Call notation separates its arguments with commas, and may name them in words
@@ -288,6 +306,43 @@ class TaskGrammar:
             return chosen, best_end
         if self.style == "pddl" and kind == "action" and bare:
             return self._bare(clause)
+        if self.nl and kind == "action":
+            return self._named_call(clause)
+        return None
+
+    def performed(self, text: str) -> str:
+        """``text`` with an action named as what is performed on its objects ("Perform `x7q` on
+        `object_0` and `object_1`", "execute the attack action on object a") written as the call
+        ("x7q object_0 object_1"); ``text`` itself when it does not start so."""
+        m = self._perform.match(text)
+        if not m:
+            return text
+        objects = [m.group(3)] + [x.group(1) for x in self._perform_rest.finditer(m.group(4))]
+        return m.group(1) + " ".join([m.group(2)] + objects) + text[m.end():]
+
+    def _named_call(self, clause: str) -> tuple[list, int] | None:
+        """In words, an action written as its PDDL name (any spelling: "put-down", "putdown",
+        "put_down") followed by its objects' names, small words between ("putdown orange",
+        "overcome object a using object b"): the bracket-less call notation. None when the clause
+        does not start so, or when it names other objects too ("stack the blue block with the red block
+        on top of the yellow block" is no call of stack on two of them)."""
+        named = {m.group(1) for m in self._object_in.finditer(clause)}
+        for variant, name in self.bare_names:
+            if not clause.startswith(variant) or clause[len(variant):len(variant) + 1] not in ("", " "):
+                continue
+            arity, pos, args, fillers = self.arity_action[name], len(variant), [], 0
+            while len(args) < arity:
+                m = self._object_at.match(clause, pos)
+                if m:
+                    args.append(self.object_by_name[m.group(1)])
+                    pos, fillers = m.end(), 0
+                    continue
+                m = TOKEN.match(clause, pos)
+                if not m or m.group(1) not in PDDL_FILLERS or fillers >= 3:
+                    break
+                pos, fillers = m.end(), fillers + 1
+            if len(args) == arity and {self.object_by_name[n] for n in named} <= set(args):
+                return [(name, tuple(args))], pos
         return None
 
     def _bare(self, clause: str) -> tuple[list, int] | None:

@@ -133,12 +133,16 @@ def clauses(text: str) -> list[Clause]:
     return out
 
 
-def clean_clause(part: str) -> str:
+def clean_clause(part: str, connectives: bool = True) -> str:
+    """``part`` without quotes, end punctuation, bullets, labels and (``connectives``) leading
+    connectives ("then", "next"; kept with ``connectives=False``: a vocabulary may use one as a name,
+    as PlanBench's deceptive Logistics writes "next a b" for "at")."""
     c = part.strip().strip("\"'“”‘’").strip()
     prev = None
     while prev != c:
         prev = c
-        c = _CONNECTIVE.sub("", c).strip()
+        if connectives:
+            c = _CONNECTIVE.sub("", c).strip()
         c = c.rstrip(".!?:;").strip()
         c = c.strip("\"'“”‘’").strip()
         c = strip_line_prefix(c)

@@ -1,10 +1,14 @@
 """Reading plans, action lists and one action from a reply (flexible policy).
 
 Over `reply` (the region, blocks, lines) and `steps` (step lines and runs): every marked block and
-the text outside the blocks that read as a plan must read the same plan (rule 2), narration around
-one marked plan that restates its steps in order is not a second plan, an empty answer ("none") is
-the empty plan, and one action is the one distinct action read (or, when no line starts with an
-action, the one action the region mentions).
+the text outside the blocks that read as a plan must read the same plan (rule 2), except that the
+text before the last block that reads is reasoning, not the answer, and text that comments on one
+marked plan (explains its steps in order, corrects nothing: `_comments_on`) or stands under a
+commentary heading (`_without_commentary`) is not a second plan; steps struck through or withdrawn
+by number are withdrawn (`_step_withdrawals`); several different plans raise `readers.Ambiguous`
+(judged when every reading gets the same verdict, `readers.judged_alike`); an empty answer ("none")
+is the empty plan, and one action is the one distinct action read (or, when no line starts with an
+action, the one action the region mentions). Rules: docs/subtasks.md, "Flexible reader".
 """
 
 from __future__ import annotations
@@ -12,11 +16,11 @@ from __future__ import annotations
 import re
 
 from widthbench.errors import ParseError
-from widthbench.pddl_domains.readers import Reading, layout
+from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
-from widthbench.pddl_domains.readers.reply import (MARK, find_blocks, located, outside_blocks, region, region_lines,
-                                                   span_of, strip_number)
-from widthbench.pddl_domains.readers.steps import RETRACTION, StepReader, task_reader
+from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, outside_blocks, region,
+                                                   region_lines, span_of, strip_number)
+from widthbench.pddl_domains.readers.steps import RETRACTION, Alternatives, StepReader, task_reader
 from widthbench.planners.strips import Task
 
 __all__ = ["read_plan", "read_action_list", "read_single_action"]
@@ -30,56 +34,190 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     if layout.is_empty_answer(region_norm.strip()):
         return [], span_of(lines), "answer-label" if label else "whole-reply"
     bare = not rd.has_forms(lines)
+    lines, withdrawn = _step_withdrawals(lines)
     lines = _without_commentary(rd, lines, bare)
     readings = []  # (actions, lines, rule): every block and the text outside them must agree
     blocks = find_blocks(lines)
+    last = None  # where the last block that reads as a plan starts
     for rule, blines in blocks:
         for acts, rlines in rd.action_runs(blines, bare):
             readings.append((acts, rlines, rule))
-    for acts, rlines in rd.action_runs(outside_blocks(lines, blocks), bare):
+            last = blines[0].start
+    outside = outside_blocks(lines, blocks)
+    if last is not None:  # the text before the answer block (reasoning, a draft) is not the answer
+        outside = [ln for ln in outside if ln.start > last]
+    try:
+        runs, unread = rd.action_runs(outside, bare), None
+    except ParseError as exc:
+        runs, unread = [], exc
+    marked = {tuple(acts) for acts, _, _ in readings}
+    if len(marked) == 1 and (unread or any(tuple(acts) not in marked for acts, _ in runs)) \
+            and _comments_on(rd, outside, next(iter(marked)), bare):
+        runs, unread = [], None  # the marked plan is the answer; the text around it comments on it
+    if unread is not None:
+        raise unread
+    for acts, rlines in runs:
         readings.append((acts, rlines, None))
     if not readings:
         raise ParseError("no actions found in the answer")
     readings = _without_narration(readings)
     distinct = list(dict.fromkeys(tuple(r[0]) for r in readings))
+    if withdrawn:
+        if len(distinct) > 1:
+            raise ParseError(f"steps withdrawn by number from a reply with two different plans: "
+                             f"{' '.join(distinct[0])} / {' '.join(distinct[1])}")
+        readings = [(_without_steps(rd, readings[0][1], withdrawn, bare), readings[0][1], readings[0][2])]
     if len(distinct) > 1:
         a, b = distinct[0], distinct[1]
-        raise ParseError(f"two different plans in one reply: {' '.join(a)} / {' '.join(b)}")
+        seen = {}
+        for acts, rlines, rule in readings:
+            seen.setdefault(tuple(acts), Reading(list(acts), span_of(rlines), located(label, rule, False)))
+        raise Ambiguous(f"two different plans in one reply: {' '.join(a)} / {' '.join(b)}", seen.values())
     acts, rlines, rule = readings[0]
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
     return list(acts), span_of(rlines), located(label, rule, whole)
 
 
-#: A heading that opens commentary on the plan above it ("**Explanation**:", "Reasoning:", "## Why this works").
-_COMMENTARY = re.compile(r"^(?:#+\s*)?(?:step[- ]by[- ]step\s+|brief\s+|short\s+)?(?:explanation|reasoning|rationale|"
+_NUMBERS = r"(\d+(?:\s*(?:,|and|&)\s*\d+)*)"
+#: A line that withdraws steps by their numbers: "Remove step 3.", "Skip steps 2 and 4", "Step 3 should
+#: be omitted." (the whole line: "instead of step 1, ..." names no step to withdraw).
+_WITHDRAW_NUMBERED = re.compile(
+    r"^(?:(?:so|please|actually|also|and|note)\s*[,:]?\s+)?(?:remove|skip|omit|delete|drop|cross\s+out|strike)\s+"
+    rf"(?:the\s+)?steps?\s+{_NUMBERS}\s*[.!]?$"
+    rf"|^(?:(?:so|actually|also|note)\s*[,:]?\s+)?steps?\s+{_NUMBERS}\s+(?:should|must|needs\s+to|has\s+to|is\s+to)\s+be\s+"
+    r"(?:removed|skipped|omitted|deleted|dropped|struck)\s*[.!]?$")
+
+
+def _step_withdrawals(lines: list) -> tuple[list, set[int]]:
+    """(the lines with those that withdraw steps by number blanked, the numbers withdrawn)."""
+    out, numbers = [], set()
+    for ln in lines:
+        m = _WITHDRAW_NUMBERED.match(re.sub(r"^[-*•+>]+\s*", "", ln.norm))
+        if m:
+            numbers |= {int(x) for x in re.findall(r"\d+", m.group(1) or m.group(2))}
+            ln = Line(ln.start, ln.end, ln.raw, "", ln.fence)
+        out.append(ln)
+    return out, numbers
+
+
+def _without_steps(rd, rlines: list, numbers: set[int], bare: bool) -> list[str]:
+    """The plan of ``rlines`` without the steps numbered ``numbers`` (by the lines' numbering, else
+    by position); a number the plan has no step for is a ParseError."""
+    steps = []  # (number, actions of that step)
+    for ln in rlines:
+        info = rd.read_line(ln, bare)
+        if info.kind == "action" and not info.withdrawn:
+            steps.extend([(info.number, info.actions)] if info.number is not None else [(None, [a]) for a in info.actions])
+    if any(n is None for n, _ in steps):
+        steps = [(k, acts) for k, (_, acts) in enumerate(steps, 1)]
+    missing = numbers - {n for n, _ in steps}
+    if missing:
+        raise ParseError(f"the reply withdraws step {min(missing)}, which its plan does not have")
+    return [a for n, acts in steps if n not in numbers for a in acts]
+
+
+#: A heading that opens commentary on the plan above it ("**Explanation**:", "Reasoning:", "## Why this works",
+#: "Plan explanation:", "Explanation of the steps:"): up to three words before the noun ("plan", "brief",
+#: "step-by-step"), a short "of the ..." after it.
+_COMMENTARY = re.compile(r"^(?:#+\s*)?(?:[a-z'-]+\s+){0,3}?(?:explanation|explanations|reasoning|rationale|"
                          r"justification|notes?|why\s+(?:this|it)\s+works|verification|how\s+it\s+works)"
-                         r"(?:\s+of\s+the\s+(?:plan|steps))?\s*:?\s*$")
-#: Words by which commentary corrects or withdraws the plan ("step 3 should be skipped", "instead ...").
+                         r"(?:\s+(?:of|for)\s+(?:the\s+|each\s+|this\s+)?(?:plan|steps?|actions?|solution|moves?))?\s*:?\s*$")
+#: Words by which commentary corrects or withdraws the plan ("step 3 should be skipped", "instead ...",
+#: "the correct plan is ...").
 _CORRECTION = re.compile(
     r"\b(?:skip\w*|remov\w*|omit\w*|drop\w*|delet\w*|replac\w*|cross\w*\s+out)\s+"
     r"(?:(?:the|this|that|these|those|last|first|second|third|final|previous|extra|\d+\w*)\s+)*(?:steps?|actions?|moves?|lines?)\b"
     r"|\b(?:steps?|actions?|moves?)\s+\d+\b[^.\n]*?\b(?:skip|remov|omit|drop|delet|replac|unnecessary|not\s+needed)"
+    r"|\b(?:correct|better|new|updated|fixed|real|actual)\s+(?:plan|solution|sequence(?:\s+of\s+actions)?|answer)"
+    r"\s*(?::|is\b|would\s+be\b|should\s+be\b)"
     r"|\b(?:instead|correction|corrected|revised|revise|mistake|wrong|invalid|incorrect|actually|wait|oops|undo|"
-    r"ignore|rather)\b|~~")
+    r"ignore|rather|alternativ\w*)\b|~~|<\s*(?:s|del|strike)\s*>")
+#: A line after commentary that introduces a plan again ("**Plan:**", "So the plan is:"): the commentary ends there.
+_PLAN_LABEL = re.compile(r"^(?:#+\s*)?(?:so\s+|thus\s+|therefore\s+|in\s+summary,?\s+)?(?:the\s+|my\s+|our\s+)?"
+                         r"(?:final\s+|complete\s+|full\s+|resulting\s+)?(?:plan|solution|action\s+sequence|sequence\s+of\s+actions)"
+                         r"(?:\s+(?:is|would\s+be))?\s*:\s*$")
 
 
 def _without_commentary(rd, lines: list, bare: bool) -> list:
-    """The lines before a commentary heading that follows the plan's steps: the steps above are the
+    """The lines without a commentary section that follows the plan's steps: from a commentary
+    heading to the end, or to a line that introduces a plan again ("Plan:"). The steps above are the
     answer and the commentary restates or explains them (never a second plan, even where it cannot
     be read step for step). Commentary that corrects or withdraws anything is not set aside: it makes
     the answer unreadable (a `ParseError`), never a silent change of the plan."""
     for i, ln in enumerate(lines):
-        if not _COMMENTARY.match(ln.norm.strip()):
+        if not _COMMENTARY.match(ln.norm.strip()) or _CORRECTION.search(ln.norm):
             continue
-        if not any(rd.read_line(prev, bare).kind == "action" for prev in lines[:i] if prev.norm):
+        above = [info for info in (rd.read_line(prev, bare) for prev in lines[:i] if prev.norm) if info.kind == "action"]
+        if not above:
             return lines
-        rest = " ".join(x.norm for x in lines[i + 1:])
+        end = next((j for j in range(i + 1, len(lines))
+                    if not lines[j].raw[:1].isspace() and _PLAN_LABEL.match(lines[j].norm.strip())), len(lines))
+        numbers = [info.number for info in above if info.number is not None]
+        if numbers and any(strip_number(x.norm)[0] == numbers[-1] + 1 and _reads_as_step(rd, x, bare)
+                           for x in lines[i + 1:end]):
+            return lines  # the numbered steps go on below the heading: it is no commentary on them
+        rest = " ".join(x.norm for x in lines[i + 1:end])
         hit = _CORRECTION.search(rest) or RETRACTION.search(rest)
         if hit:
             raise ParseError(f"the commentary after the plan corrects or withdraws something ({hit.group(0)!r})")
-        return lines[:i]
+        told, _ = _told(rd, lines[i + 1:end], bare)
+        if told is None or not _in_order(told, [a for info in above for a in info.actions]):
+            return lines  # it offers another step or an alternative: no commentary, read as it stands
+        return lines[:i] + _without_commentary(rd, lines[end:], bare) if end < len(lines) else lines[:i]
     return lines
+
+
+def _reads_as_step(rd, line, bare: bool) -> bool:
+    try:
+        return rd.read_line(line, bare).kind == "action"
+    except ParseError:
+        return False
+
+
+def _comments_on(rd, lines: list, plan: tuple, bare: bool) -> bool:
+    """Whether the text around one marked plan ([PLAN] ... [PLAN END], a code fence) is commentary on
+    it: it corrects, withdraws or offers nothing else (no `_CORRECTION` or `RETRACTION` words, no
+    alternative, no further step opened by "then"), the steps its lines read as are steps of the plan
+    in its order, and it explains
+    rather than lists (some line says more than its action, or reads as no action at all: a list of
+    bare actions that differs from the plan is a second plan)."""
+    text = "\n".join(ln.norm for ln in lines)
+    if _CORRECTION.search(text) or RETRACTION.search(text):
+        return False
+    told, explains = _told(rd, lines, bare)
+    return told is not None and explains and _in_order(told, plan)
+
+
+def _told(rd, lines: list, bare: bool) -> tuple[list | None, bool]:
+    """(the actions the lines of commentary read as, whether they explain rather than list: a line
+    says more than its action or reads as no action); (None, _) when a line offers an alternative
+    or a further step ("Then put it on it.", a step opened by "then" that reads as no action)."""
+    told, explains = [], False
+    for ln in lines:
+        if not ln.norm:
+            continue
+        try:
+            info = rd.read_line(ln, bare)
+        except Alternatives:
+            return None, False
+        except ParseError:
+            explains = True  # a line that cannot be read step for step
+            continue
+        if info.kind == "action":
+            told.extend(info.actions)
+            explains = explains or rd.full_action(strip_number(ln.norm)[1]) is None
+        elif info.kind == "bad" and info.introduces and not info.marked:
+            return None, False
+        elif info.kind in ("bad", "mixed"):
+            explains = True
+    return told, explains
+
+
+def _in_order(told: list, plan) -> bool:
+    """Whether ``told`` is an ordered subsequence of ``plan`` (repeats counted)."""
+    it = iter(plan)
+    return all(a in it for a in told)
 
 
 def _without_narration(readings: list) -> list:

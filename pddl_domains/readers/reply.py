@@ -118,12 +118,28 @@ def plain(text: str) -> str:
     return "".join(_plain_char(c) for c in text)
 
 
+#: Struck-through text: markdown ``~~...~~`` and HTML ``<s>``, ``<del>``, ``<strike>`` (may span lines).
+_STRUCK = re.compile(r"~~(?=\S)(.*?)(?<=\S)~~|<(s|del|strike)>(.*?)</\2\s*>", re.S | re.I)
+
+
+def struck_out(text: str) -> str:
+    """``text`` with struck-through text blanked (offsets kept): what a reply strikes through it
+    withdraws ("2. ~~Stack the red block on the blue block~~"), never part of the answer (`region`:
+    a strike mark left open in the answer is a ParseError, since what it withdraws is not said)."""
+    if "~~" not in text and "<" not in text:
+        return text
+    return _STRUCK.sub(lambda m: "".join(c if c == "\n" else " " for c in m.group(0)), text)
+
+
+_OPEN_STRIKE = re.compile(r"~~|<\s*(?:s|del|strike)\s*>", re.I)
+
+
 def region(text: str | None, stated=None) -> tuple[str, int, int, bool]:
     """(reply text, start, end, label?) of the answer region (rule 1); the text is `plain`.
 
     ``stated(section) -> True | False | None`` tells whether a part of the reply that poses a problem
     (from a ``[STATEMENT]`` line to the next) states the problem asked (`problem_sections`)."""
-    t = plain(text or "")
+    t = struck_out(plain(text or ""))
     low = t.lower()
     start = 0
     k = low.rfind("</think>")
@@ -140,6 +156,8 @@ def region(text: str | None, stated=None) -> tuple[str, int, int, bool]:
         if t[start:m.start()].strip():
             end = m.start()  # the reply goes on to pose a new problem: the answer ends here
             break
+    if _OPEN_STRIKE.search(t, start, end):
+        raise ParseError("struck-through text that is never closed (~~ or <s>/<del> without its end)")
     last = None
     for m in FLEXIBLE_LABEL.finditer(t[start:end]):
         last = m

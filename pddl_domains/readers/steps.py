@@ -12,6 +12,10 @@ Rules (docs/subtasks.md, "Flexible reader", rules 3-5):
    answer with bracketed actions, sentences in words are prose too.
 4. A bold or labelled step title must name the same action as its text; an aside in brackets that
    reads as an action must name the action of its step.
+   Also a step: an action's PDDL name in any spelling followed by its objects ("putdown orange",
+   `grammar.TaskGrammar._named_call`), an action performed on its objects ("perform x on a and b",
+   `performed`), a clause whose leading connective is a name of the vocabulary ("next a b"). A step
+   line that ends in its own withdrawal ("(skip this step)") is withdrawn (`LineRead.withdrawn`).
 5. Never a guess, always a ``ParseError`` with the reason: two different plans (runs of action lines
    that a heading, an introducing line ending in ":" or restarted numbering separates, or two marked
    blocks) -- the same plan restated is one reading; "pick up a or b"; a negated action ("do not
@@ -55,6 +59,11 @@ RETRACTION = re.compile(
 #: A line that speaks of a step of the plan: "Wait, ...", "Actually ...", "this step ...", "step 3 ...".
 _WITHDRAWS_STEP = re.compile(r"^(?:wait|oops|hmm+|actually|no\b|scratch)|\b(?:this|that|the\s+(?:previous|last|above|"
                              r"preceding|second|third|first))\s+(?:step|action|move)\b|\bstep\s+\d+\b")
+#: A step line's own withdrawal after its action: "(skip this step)", "- remove this one", never a
+#: condition ("skip this if ...": which is meant is not said).
+_WITHDRAW_THIS = re.compile(r"[(\[-]?\s*\b(?:skip|remove|omit|delete|drop|ignore)\s+this(?:\s+(?:step|action|move|one|line))?\b"
+                            r"(?!\s*(?:if|unless|when|in\s+case|only|for|until|step|action|move|one|line|block|\w))"
+                            r"\s*[)\]]?\s*[.!]?\s*$")
 _SUBJECT = re.compile(r"^(?:(?:so|now|next|then|and)\s*,?\s+)*(?:i|we|you)\s+(?:(?:then|now|next|first|also|finally)\s+)?")
 _SUBJECT_ALONE = re.compile(r"^(?:and\s+|so\s+|now\s+)?(?:i|we|you)$")
 _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
@@ -67,6 +76,10 @@ class Unreadable(ParseError):
     """A line that starts with an action verb but reads as no action ("Put it down.")."""
 
 
+class Alternatives(ParseError):
+    """A step offered with another ("pick up a or b", "Alternatively, ...") or negated ("do not unstack a")."""
+
+
 @dataclass(slots=True)
 class LineRead:
     kind: str  # "blank" | "neutral" | "action" | "prose" | "intro" | "mixed" | "bad"
@@ -77,6 +90,7 @@ class LineRead:
     error: str = ""  # "bad": why the line does not read
     introduces: bool = False  # "So the plan is: ..." starts a new run; "bad": "Then ..." is a step
     indented: bool = False
+    withdrawn: bool = False  # a step the line itself withdraws ("(skip this step)"): kept for its number only
 
 
 class StepReader(TaskGrammar):
@@ -90,6 +104,8 @@ class StepReader(TaskGrammar):
         ``bare=False`` (a PDDL answer that writes its actions in brackets): words are prose."""
         if self.style == "pddl":
             s = s.split(";", 1)[0].strip()  # a PDDL comment
+        elif self.nl:
+            s = self.performed(s)  # "perform x7q on object_0 and object_1"
         out: list[str] = []
         content = False
         parts = layout.split_depth0(s, SEPARATORS)
@@ -104,12 +120,12 @@ class StepReader(TaskGrammar):
             content = True
             neg = _NEGATION.match(c)
             if neg and self._lead_safe(c[neg.end():]):
-                raise ParseError(f"a negated action: {c!r}")
+                raise Alternatives(f"a negated action: {c!r}")
             either = _EITHER.match(c)
             if either and self._lead_safe(c[either.end():]):
-                raise ParseError(f"alternative actions: {c!r}")
+                raise Alternatives(f"alternative actions: {c!r}")
             if out and _ALTERNATIVE.match(c):
-                raise ParseError(f"alternative actions: {out[-1]}, {c!r}")
+                raise Alternatives(f"alternative actions: {out[-1]}, {c!r}")
             body = strip_step_lead_in(c)
             r = self.lead(body, bare=bare)
             subject = _SUBJECT.match(body) if r is None else None
@@ -117,6 +133,11 @@ class StepReader(TaskGrammar):
                 r2 = self.lead(body[subject.end():], bare=bare)
                 if r2 is not None:
                     body, r = body[subject.end():], r2
+            whole = layout.clean_clause(part, connectives=False)
+            if r is None and whole != c:  # "next a b": a connective that is a name of this vocabulary
+                r2 = self._lead_safe(whole, bare, lead_in=False)
+                if r2 is not None:
+                    body, r = whole, r2
             words_are_prose = self.style == "pddl" and not bare
             if r is None and out and self.nl:  # "pick up the red block, then put it down"
                 resolved = self.resolve_pronoun(body, out[-1])
@@ -137,7 +158,7 @@ class StepReader(TaskGrammar):
             rest = body[end:].strip()
             while rest:
                 if _ALTERNATIVE.match(rest):
-                    raise ParseError(f"alternative actions: {c!r}")
+                    raise Alternatives(f"alternative actions: {c!r}")
                 r2 = self.lead(rest, bare=bare) if rest.startswith("(") or self.style == "pddl" else None
                 if r2 is None:
                     break
@@ -159,9 +180,9 @@ class StepReader(TaskGrammar):
         name = self.r.names.get(args[0], args[0])
         return _PRONOUN.sub(lambda m: name, text)
 
-    def _lead_safe(self, text: str, bare: bool = True):
+    def _lead_safe(self, text: str, bare: bool = True, lead_in: bool = True):
         try:
-            return self.lead(strip_step_lead_in(clean(text)), bare=bare)
+            return self.lead(strip_step_lead_in(clean(text)) if lead_in else text, bare=bare)
         except ParseError:
             return None
 
@@ -177,6 +198,14 @@ class StepReader(TaskGrammar):
         s = ln.norm
         if not s:
             return LineRead("blank")
+        w = _WITHDRAW_THIS.search(s)
+        if w and s[:w.start()].strip(" -([,;:"):  # "3. Put down the red block (skip this step)": withdrawn
+            rest = (s[:w.start()] + s[w.end():]).strip()
+            info = self.read_line(Line(ln.start, ln.end, ln.raw, rest, ln.fence), bare)
+            if info.kind != "action":
+                raise ParseError(f"a step withdrawn that reads as no action: {s!r}")
+            info.withdrawn = True
+            return info
         if MARK.match(s) or ln.fence:
             return LineRead("neutral")
         if s.startswith("|"):  # a markdown table row: | 1 | unstack the red block ... | why |
@@ -198,7 +227,7 @@ class StepReader(TaskGrammar):
         is_title = number is not None and bool(
             re.fullmatch(r"\s*(?:\d+[.):]|step\s*\d+\s*[:.)\-]?)\s*(\*\*|__)[^*_]+\1\s*:?\s*", ln.raw, re.I))
         if _ALT_MARKER.match(s) and (self._holds_step(s, bare) or self._lead_safe(_ALT_MARKER.sub("", s).strip(" ,:"))):
-            raise ParseError(f"an alternative answer: {s!r}")
+            raise Alternatives(f"an alternative answer: {s!r}")
         m = _title_split(s)
         if m:
             title, body = m
@@ -331,7 +360,8 @@ class StepReader(TaskGrammar):
             if new:
                 cur = ([], [])
                 runs.append(cur)
-            cur[0].extend(acts)
+            if not info.withdrawn:
+                cur[0].extend(acts)
             cur[1].append(ln)
             brk = False
             last_numbered = info.number is not None or (last_numbered and info.indented and not new)
