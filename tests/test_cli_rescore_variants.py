@@ -118,3 +118,29 @@ def test_an_unknown_variant_under_the_data_root_is_a_one_line_error(tmp_path, ca
     assert main(["rescore", "planbench", str(bad), "--instances", str(PLANBENCH)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no PlanBench config for variant 'no_such_variant'" in err
+
+
+def test_the_long_plan_set_is_found_from_the_data_root(tmp_path):
+    """PlanBench's long-plan set (blocksworld_hard, optimal plans of 20-40 steps) has no answers in
+    the corpus: made-up ones in PDDL (the set is asked in PDDL only), its optimal plans and one cut
+    short, are judged on its own instances."""
+    need_data()
+    v = planbench_configs.find_variant(PLANBENCH, ["blocksworld_hard"])
+    info = json.loads((v.instance_dir.parent / "info.json").read_text())
+    entries = []
+    for iid in (1, 2, 3):
+        steps = info[f"instance-{iid}.pddl"]["plan"].split("\n")
+        assert len(steps) >= 20
+        if iid == 3:
+            steps = steps[:-1]
+        problem = (v.instance_dir / f"instance-{iid}.pddl").read_text()
+        entries.append({"instance_id": iid, "query": f"[STATEMENT]\n{problem}\n[PLAN]", "llm_correct": iid != 3,
+                        "llm_raw_response": "[PLAN]\n" + "\n".join(steps) + "\n[PLAN END]"})
+    f = tmp_path / "results" / "blocksworld_hard" / "made-up" / "task_1_plan_generation.json"
+    f.parent.mkdir(parents=True)
+    f.write_text(json.dumps({"task": "task_1_plan_generation", "domain": "blocksworld_hard", "instances": entries}))
+    judged, summary = rescore([f], [PLANBENCH])
+    [(rf, results)] = judged
+    assert rf.variant == "blocksworld_hard"
+    assert [a.flexible.valid for a in results] == [True, True, False]
+    assert "goal" in results[2].flexible.reason
