@@ -278,9 +278,13 @@ def _enabler_tree(entries) -> tuple:
     A node is ``(leaves, mask, kids)``: ``leaves`` are the ids with nothing left to check, ``mask``
     the atoms the other entries branch on (each entry on its atom shared by most entries of the
     node, the lowest among equals) and ``kids[atom]`` the node of the entries branching on that
-    atom, with it checked. In a state s the entries whose atoms all hold are the leaves of the nodes
-    reached through the set bits of ``s & mask``: a few big-int operations per node instead of one
-    precondition test per candidate action."""
+    atom, with it checked. Entries that all have the same atoms left make one group node
+    ``(ids, atoms left, None)``: they hold iff all those atoms do. In a state s the entries whose
+    atoms all hold are found through the set bits of ``s & mask``: a few big-int operations per
+    node instead of one precondition test per candidate action."""
+    rests = {rest for _b, rest in entries}
+    if len(rests) <= 1:
+        return tuple(sorted(b for b, _r in entries)), rests.pop() if rests else 0, None
     count: dict[int, int] = {}
     for _b, rest in entries:
         for i in bits(rest):
@@ -313,7 +317,8 @@ class _StripsTables:
     """
 
     __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "pre", "neg", "has_neg",
-                 "far", "enab", "enab_neg", "root_app")
+                 "far", "one_bit", "but_bit", "users", "enab", "enab_neg",
+                 "root_app")
 
     def __init__(self, task, rank=None):
         self.task, self.rank = task, rank
@@ -332,6 +337,8 @@ class _StripsTables:
         self.pre = [a.pre for a in acts]
         self.neg = [a.neg_pre for a in acts]
         self.far = [(a.add | a.dele).bit_count() > 2 for a in acts]
+        self.one_bit = [1 << i for i in range(n)]
+        self.but_bit = [full ^ (1 << i) for i in range(n)]
         by_atom: list[list] = [[] for _ in range(n)]
         by_neg: list[list] = [[] for _ in range(n)]
         for r, a in enumerate(acts):
@@ -339,6 +346,7 @@ class _StripsTables:
                 by_atom[i].append((r, a.pre & ~(1 << i)))
             for i in bits(a.neg_pre):
                 by_neg[i].append((r, a.pre))
+        self.users = [frozenset(r for r, _ in e) for e in by_atom]
         self.enab = [_enabler_tree(e) for e in by_atom]
         self.enab_neg = [_enabler_tree(e) for e in by_neg] if self.has_neg else None
         self.root_app = sorted(inner[a.id] for a in applicable_actions(task, task.init))
@@ -352,51 +360,60 @@ def strips_tables(model: StripsModel) -> _StripsTables:
     return holder[0]
 
 
-def _enabled(tree, s: int, sd: int, out: list) -> None:
-    """Append to ``out`` the leaves of ``tree`` (an `_enabler_tree`) reached in state ``s``, taking
-    the branches on atoms of ``sd`` only (``sd`` is s without the atoms already searched under)."""
-    stack = [tree]
-    while stack:
-        leaves, mask, kids = stack.pop()
-        if leaves:
-            out += leaves
-        h = sd & mask
-        while h:
-            low = h & -h
-            kid = kids[low.bit_length() - 1]
-            if kid[1]:
-                stack.append(kid)
-            else:
-                out += kid[0]
-            h ^= low
-
-
 def _applicable(tab: _StripsTables, s: int, ref: int, ref_ids: list) -> list:
     """Inner ids of the actions applicable in ``s``, sorted, from those of another state ``ref``
     (``ref_ids``): the ones that stay applicable (no precondition among the atoms true in ref only;
     no negative one among those true in s only) and the ones some atom true in s only (or, for a
     negative precondition, true in ref only) enables, found in its enabler tree. An action
     enabled by several such atoms is found once: each tree skips the branches on atoms searched
-    before it (without negative preconditions; with them, duplicates are dropped)."""
+    before it (without negative preconditions; with them, duplicates are dropped at the end)."""
     pres, enab = tab.pre, tab.enab
     gone, came = ref & ~s, s & ~ref
-    ids = [b for b in ref_ids if not pres[b] & gone] if gone else ref_ids.copy()
+    if not gone:
+        ids = ref_ids.copy()
+    elif gone & (gone - 1):
+        ids = [b for b in ref_ids if not pres[b] & gone]
+    else:  # one atom became false (a set test is quicker than a mask test)
+        users = tab.users[gone.bit_length() - 1]
+        ids = [b for b in ref_ids if b not in users]
     if tab.has_neg:
         negs = tab.neg
         ids = [b for b in ids if not negs[b] & came]
-        found: list = []
-        for p in bits(came):
-            _enabled(enab[p], s, s, found)
-        for p in bits(gone):
-            _enabled(tab.enab_neg[p], s, s, found)
-        ids = sorted(set(ids).union(b for b in found if not negs[b] & s))
-        return ids
-    sd = s
-    while came:
-        low = came & -came
-        came ^= low
-        _enabled(enab[low.bit_length() - 1], s, sd, ids)
-        sd ^= low  # an action that also needs this atom was found under it: skip it below
+        walks = [(enab[p], s) for p in bits(came)] + [(tab.enab_neg[p], s) for p in bits(gone)]
+        out: list = []
+    else:
+        walks = []
+        sd = s
+        while came:
+            low = came & -came
+            came ^= low
+            walks.append((enab[low.bit_length() - 1], sd))
+            sd ^= low  # an action that also needs this atom is found under it: skip it below
+        out = ids
+    for tree, sd in walks:  # the leaves of each tree reached in s, branching on atoms of sd only
+        if tree[2] is None:
+            need = tree[1]
+            if sd & need == need:
+                out += tree[0]
+            continue
+        stack = [tree]
+        while stack:
+            leaves, mask, kids = stack.pop()
+            if leaves:
+                out += leaves
+            h = sd & mask
+            while h:
+                low = h & -h
+                kid = kids[low.bit_length() - 1]
+                if kid[2] is None:
+                    need = kid[1]
+                    if sd & need == need:
+                        out += kid[0]
+                else:
+                    stack.append(kid)
+                h ^= low
+    if out is not ids:
+        return sorted(set(ids).union(b for b in out if not negs[b] & s))
     ids.sort()
     return ids
 
@@ -420,12 +437,15 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     - Applicable actions are inner ids (`_StripsTables`: the model's order), derived per expansion
       from the list of the state's parent, or of its grandparent when that state differs from it
       in fewer atoms (`_applicable`): a few enabler trees instead of a pass over every true atom.
-      Kept states are numbered (``states[j]``, ``codes[j]`` = parent number * (n_actions + 1) +
-      inner id) for the plan.
+      Kept states are numbered (``codes[j]`` = parent number * (n_actions + 1) + inner id, for the
+      plan). ``seen`` holds the generated states themselves (Python hashes each once, in C), which
+      is more memory than a table of keys would take.
     """
     task = model.task
     tab = strips_tables(model)
     full, keeps, addm, news, col, far = tab.full, tab.keep, tab.add, tab.new, tab.col, tab.far
+    if before:  # every successor gets the exact test, which goal-tests the non-novel ones
+        col = [tab.n + 1] * len(col)
     gmask, gneg = model.goal_mask, model.goal_neg
     two = k == 2
     na = len(task.actions) + 1  # codes: parent number * na + inner id
@@ -437,8 +457,9 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
         unseen[p] = nroot
     seen = {root}
     seen_update = seen.update
-    states, codes = [root], [-1]
-    put_state, put_code = states.append, codes.append
+    codes = [-1]  # codes[j]: the code of kept state j
+    put_code = codes.append
+    one_bit, but_bit = tab.one_bit, tab.but_bit
     goal_code = None  # code of the goal state (None: the root, or no goal)
 
     generated, expanded, dup, pruned, kept = 1, 0, 0, 0, 1
@@ -477,14 +498,12 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
         ts: list = []  # this expansion's successors, in order
         put_t = ts.append
         n0 = len(seen)
-        here = 0  # kept in this expansion
+        kept0 = kept
         base = snum * na
-        j = -1
         for aid in run:
             t = s & keeps[aid] | addm[aid]
             put_t(t)
-            j += 1
-            if not t & unseen[col[aid]] and not (before and not found and t & gmask == gmask and not t & gneg):
+            if not t & unseen[col[aid]]:
                 continue  # novelty > k (exact for one add atom, else a superset test failed)
             add = addm[aid]
             new_atoms = news[aid] if not add & s else tuple(bits(add & ~s))
@@ -496,25 +515,23 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                     seen_update(ts)
                     new = len(seen) - n0
                     found, goal_state, goal_code = True, t, base + aid
-                    at_goal = Counts(g0 + j + 1, expanded, dup + j + 1 - new, pruned + new - here, kept)
+                    at_goal = Counts(g0 + len(ts), expanded, dup + len(ts) - new, pruned + new - kept + kept0, kept)
                     if stop_at_goal:
                         stopped = True
                         break
                 continue
             # novelty <= k: never generated before, kept
             code = base + aid
-            put_state(t)
             put_code(code)
             push((t, kept, ids, s, pids, ps, aid, d1))
             kept += 1
-            here += 1
             if two:  # record the new pairs (and atoms)
                 for p in new_atoms:
                     pairs = t & unseen[p]
                     if pairs:
                         unseen[p] ^= pairs
-                        bp = 1 << p
-                        pairs &= ~bp
+                        bp = one_bit[p]
+                        pairs &= but_bit[p]
                         while pairs:
                             low = pairs & -pairs
                             unseen[low.bit_length() - 1] ^= bp
@@ -527,7 +544,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             found, goal_state, goal_code = True, t, code
             seen_update(ts)
             new = len(seen) - n0
-            at_goal = Counts(g0 + j + 1, expanded, dup + j + 1 - new, pruned + new - here, kept)
+            at_goal = Counts(g0 + len(ts), expanded, dup + len(ts) - new, pruned + new - kept + kept0, kept)
             if stop_at_goal:
                 stopped = True
                 break
@@ -539,7 +556,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
         seen_update(ts)
         new = len(seen) - n0
         dup += n - new
-        pruned += new - here
+        pruned += new - kept + kept0
         if truncated:
             queue.clear()
             break
