@@ -40,6 +40,7 @@ from typing import Hashable
 from widthbench.planners.bfs import extract_plan
 from widthbench.planners.model import StripsModel, atom_mask_fn
 from widthbench.planners.novelty import NoveltyTable, bits
+from widthbench.planners.strips import applicable_actions
 
 GOAL_TESTS = ("after-prune", "before-prune")
 # The largest k IW is raised to unless the user says otherwise (`--max-width`, alias `--max-k` of
@@ -271,120 +272,194 @@ def _iw_general(model, k, goal_test, before, stop_at_goal, trace, max_generated,
                     truncated, max_depth, tuple(log) if log is not None else None)
 
 
-class _StripsTables:
-    """Per-task tables for `_iw_strips`, indexed by action id (``task.actions[i].id == i``).
+def _enabler_tree(entries) -> tuple:
+    """A bitmask match tree over ``entries``, pairs (action id, precondition atoms still to check).
 
-    ``step[i]`` = (keep, add, adds, flip, plain): keep = the atoms action i does not delete, as a
-    non-negative mask of all the task's atoms (a successor is ``s & keep | add``, no negative ints);
-    add = its add mask; adds = its add atoms; flip = the XOR of the Zobrist keys of the atoms it
-    flips when its add atoms are false and the atoms it makes false are true; plain = the atoms it
-    makes false are all preconditions (so they are true wherever it applies). ``off[i]``: the
-    trigger atoms it makes false. ``groups[atom]``: the actions the engine indexes under that
-    trigger atom (``task._triggers``, so the candidates are those of `applicable_actions`) as
-    ``(rest of pre, id)``, or ``(rest of pre, neg, id)`` if some action has negative preconditions;
-    ``rest of pre`` leaves out the trigger atom itself; ``one[atom]`` is the pair itself for a
-    group of one action (None otherwise); without negative preconditions a larger group is also
-    split into ``free[atom]``, the ids of its actions with no other precondition (applicable
-    whenever the trigger atom is true: a truck's drives from where it is), and ``cond[atom]``, the
-    pairs of the others. ``zobrist[atom]``: a random 61-bit key per atom.
-    ``redo[i]`` = (keep, add) of action i, and ``redo[n_actions]`` = (all atoms, 0), an action that
-    changes nothing (the code of the initial state: a state is rebuilt from its code with one lookup).
+    A node is ``(leaves, mask, kids)``: ``leaves`` are the ids with nothing left to check, ``mask``
+    the atoms the other entries branch on (each entry on its atom shared by most entries of the
+    node, the lowest among equals) and ``kids[atom]`` the node of the entries branching on that
+    atom, with it checked. Entries that all have the same atoms left make one group node
+    ``(ids, atoms left, None)``: they hold iff all those atoms do. In a state s the entries whose
+    atoms all hold are found through the set bits of ``s & mask``: a few big-int operations per
+    node instead of one precondition test per candidate action."""
+    rests = {rest for _b, rest in entries}
+    if len(rests) <= 1:
+        return tuple(sorted(b for b, _r in entries)), rests.pop() if rests else 0, None
+    count: dict[int, int] = {}
+    for _b, rest in entries:
+        for i in bits(rest):
+            count[i] = count.get(i, 0) + 1
+    leaves = tuple(sorted(b for b, rest in entries if not rest))
+    groups: dict[int, list] = {}
+    for b, rest in entries:
+        if rest:
+            key = max(bits(rest), key=lambda i: (count[i], -i))
+            groups.setdefault(key, []).append((b, rest & ~(1 << key)))
+    mask = 0
+    for key in groups:
+        mask |= 1 << key
+    return leaves, mask, {key: _enabler_tree(g) for key, g in groups.items()}
+
+
+class _StripsTables:
+    """Per-task tables for `_iw_strips`, for one successor order.
+
+    Actions get *inner ids* in the order (``acts[r]`` is the action with inner id r), so sorting
+    ids sorts successors. Per inner id: ``keep`` (the atoms it does not delete, as a non-negative
+    mask of all atoms: a successor is ``s & keep | add``), ``add``, ``new`` (its add atoms),
+    ``col`` (the `unseen` entry that tests its successors: its add atom if it has exactly one; else
+    n + 1, an entry that stays full so the exact test decides; n, an entry that stays 0, for an
+    action that adds nothing), ``pre``, ``neg``, ``far`` (it changes more than 2 atoms, so a
+    grandparent state can be nearer than the parent). ``enab[atom]`` / ``enab_neg[atom]``: the
+    `_enabler_tree` of the actions with that atom as a precondition (rest: their other ones) /
+    as a negative precondition (rest: all their positive ones). ``root_app``: the inner ids of the
+    actions applicable in the initial state.
     """
 
-    __slots__ = ("task", "n", "full", "step", "off", "groups", "one", "free", "cond", "always", "has_neg",
-                 "trigger", "zobrist", "redo")
+    __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "pre", "neg", "has_neg",
+                 "far", "one_bit", "but_bit", "users", "enab", "enab_neg",
+                 "root_app")
 
-    def __init__(self, task, zobrist=None):
-        import random
-
-        self.task = task
+    def __init__(self, task, rank=None):
+        self.task, self.rank = task, rank
         self.n = n = task.n_atoms
         self.full = full = (1 << n) - 1
-        acts = task.actions
-        assert all(a.id == i for i, a in enumerate(acts))
-        groups, always = task._triggers
-        self.has_neg = has_neg = any(a.neg_pre for a in acts)
-        self.trigger = trigger = [bool(g) for g in groups]
-        if zobrist is None:  # any keys give the same results; fixed ones give reproducible timings
-            rng = random.Random(20120827)
-            zobrist = [rng.getrandbits(61) for _ in range(n)]
-        self.zobrist = z = zobrist
-        self.step, self.off = [], []
-        for a in acts:
-            off = a.dele & ~a.add  # the atoms the action makes false
-            flip = 0
-            for i in bits(off | a.add):
-                flip ^= z[i]
-            self.step.append((full & ~a.dele, a.add, tuple(bits(a.add)), flip, not off & ~a.pre))
-            self.off.append(tuple(i for i in bits(off) if trigger[i]))
-        self.redo = [st[:2] for st in self.step] + [(full, 0)]
-        self.groups = [tuple((pre & ~(1 << i), neg, a.id) if has_neg else (pre & ~(1 << i), a.id)
-                             for pre, neg, a in g) for i, g in enumerate(groups)]
-        self.one = [g[0] if len(g) == 1 and not has_neg else None for g in self.groups]
-        multi = [g if len(g) > 1 and not has_neg else () for g in self.groups]
-        self.free = [tuple(aid for pre, aid in g if not pre) for g in multi]
-        self.cond = [tuple((pre, aid) for pre, aid in g if pre) for g in multi]
-        self.always = tuple((pre, neg, a.id) for pre, neg, a in always)
+        order = list(range(len(task.actions)))
+        if rank is not None:
+            order.sort(key=rank.__getitem__)
+        self.acts = acts = tuple(task.actions[i] for i in order)
+        inner = {a.id: r for r, a in enumerate(acts)}
+        self.has_neg = any(a.neg_pre for a in acts)
+        self.keep = [full & ~a.dele for a in acts]
+        self.add = [a.add for a in acts]
+        self.new = [tuple(bits(a.add)) for a in acts]
+        self.col = [x[0] if len(x) == 1 else (n if not x else n + 1) for x in self.new]
+        self.pre = [a.pre for a in acts]
+        self.neg = [a.neg_pre for a in acts]
+        self.far = [(a.add | a.dele).bit_count() > 2 for a in acts]
+        self.one_bit = [1 << i for i in range(n)]
+        self.but_bit = [full ^ (1 << i) for i in range(n)]
+        by_atom: list[list] = [[] for _ in range(n)]
+        by_neg: list[list] = [[] for _ in range(n)]
+        for r, a in enumerate(acts):
+            for i in bits(a.pre):
+                by_atom[i].append((r, a.pre & ~(1 << i)))
+            for i in bits(a.neg_pre):
+                by_neg[i].append((r, a.pre))
+        self.users = [frozenset(r for r, _ in e) for e in by_atom]
+        self.enab = [_enabler_tree(e) for e in by_atom]
+        self.enab_neg = [_enabler_tree(e) for e in by_neg] if self.has_neg else None
+        self.root_app = sorted(inner[a.id] for a in applicable_actions(task, task.init))
 
 
 def strips_tables(model: StripsModel) -> _StripsTables:
     """The model's tables (``model.tables``, shared with its single-goal models), built on first use."""
     holder = model.tables
-    if holder[0] is None:
-        holder[0] = _StripsTables(model.task)
+    if holder[0] is None or holder[0].rank is not model.rank:
+        holder[0] = _StripsTables(model.task, model.rank)
     return holder[0]
+
+
+def _applicable(tab: _StripsTables, s: int, ref: int, ref_ids: list) -> list:
+    """Inner ids of the actions applicable in ``s``, sorted, from those of another state ``ref``
+    (``ref_ids``): the ones that stay applicable (no precondition among the atoms true in ref only;
+    no negative one among those true in s only) and the ones some atom true in s only (or, for a
+    negative precondition, true in ref only) enables, found in its enabler tree. An action
+    enabled by several such atoms is found once: each tree skips the branches on atoms searched
+    before it (without negative preconditions; with them, duplicates are dropped at the end)."""
+    pres, enab = tab.pre, tab.enab
+    gone, came = ref & ~s, s & ~ref
+    if not gone:
+        ids = ref_ids.copy()
+    elif gone & (gone - 1):
+        ids = [b for b in ref_ids if not pres[b] & gone]
+    else:  # one atom became false (a set test is quicker than a mask test)
+        users = tab.users[gone.bit_length() - 1]
+        ids = [b for b in ref_ids if b not in users]
+    if tab.has_neg:
+        negs = tab.neg
+        ids = [b for b in ids if not negs[b] & came]
+        walks = [(enab[p], s) for p in bits(came)] + [(tab.enab_neg[p], s) for p in bits(gone)]
+        out: list = []
+    else:
+        walks = []
+        sd = s
+        while came:
+            low = came & -came
+            came ^= low
+            walks.append((enab[low.bit_length() - 1], sd))
+            sd ^= low  # an action that also needs this atom is found under it: skip it below
+        out = ids
+    for tree, sd in walks:  # the leaves of each tree reached in s, branching on atoms of sd only
+        if tree[2] is None:
+            need = tree[1]
+            if sd & need == need:
+                out += tree[0]
+            continue
+        stack = [tree]
+        while stack:
+            leaves, mask, kids = stack.pop()
+            if leaves:
+                out += leaves
+            h = sd & mask
+            while h:
+                low = h & -h
+                kid = kids[low.bit_length() - 1]
+                if kid[2] is None:
+                    need = kid[1]
+                    if sd & need == need:
+                        out += kid[0]
+                else:
+                    stack.append(kid)
+                h ^= low
+    if out is not ids:
+        return sorted(set(ids).union(b for b in out if not negs[b] & s))
+    ids.sort()
+    return ids
 
 
 def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWResult:
     """IW(1) and IW(2) on a `StripsModel`: the same search and counters as `_iw_general`, written
     for speed (tests check it against the general loop and the full-enumeration reference).
 
-    - Novelty is tested before duplicates, with the same verdicts: a state generated earlier has no
-      new tuple (a kept state recorded all its tuples; a pruned one had none new; the table only
-      grows), so a state with novelty <= k is never a duplicate and is kept, and only states with
-      novelty > k are looked up among the generated ones (duplicate, or pruned).
+    - Novelty first, duplicates counted per expansion: a state generated earlier has no new tuple
+      (a kept state recorded all its tuples; a pruned one had none new; the table only grows), so
+      a state with novelty <= k is never a duplicate and is kept without a look-up. The others are
+      only counted: an expansion adds all its successors to ``seen`` (every state generated so
+      far) in one ``set.update``, and the growth of the set is the number of new states among
+      them; the ones that are not kept were pruned, the rest are duplicates. The counts at a goal
+      come from the same update over the successors up to it.
     - One table for both k: ``unseen[p]`` = the atoms q such that the tuple {p, q} was not seen
       (q = p: the atom p itself). For k = 1 it is all atoms until p is seen, then none. A new state
-      t has novelty <= k iff ``t & unseen[p]`` for some atom p new relative to its parent. For k = 2
-      the pairs are symmetric and a kept state clears only the pairs that are actually new.
-    - Generated states are found by a Zobrist key (XOR of random per-atom keys, one XOR per
-      successor) rather than by Python's hash of the int, which walks the whole bitmask: ``seen``
-      maps a key to the state's code (parent number * (n_actions + 1) + action id; the root's is
-      n_actions, a virtual action that changes nothing), so pruned states are not kept in memory
-      and one is rebuilt from its code; a state whose key is taken by another one goes to
-      ``spill`` (exact in every case).
-    - Successors are action ids: the applicable ones are the engine's trigger candidates of the
-      state's true trigger atoms (a list built from the parent's, not from the bits), sorted by id,
-      which is the engine's order (or by the model's ``rank``: LAPKT's order); a group's actions with
-      no precondition but the trigger atom are added as one tuple. Kept states are numbered:
-      ``states[j]``, ``codes[j]``.
-    - A successor equal to its parent (an action that changes nothing there, such as a truck driving
-      to where it is) is a duplicate without a look-up: the parent was generated.
+      t has novelty <= k iff ``t & unseen[p]`` for some atom p new relative to its parent; for an
+      action with one add atom that is one test (``col``). For k = 2 the pairs are symmetric and a
+      kept state clears only the pairs that are actually new.
+    - Applicable actions are inner ids (`_StripsTables`: the model's order), derived per expansion
+      from the list of the state's parent, or of its grandparent when that state differs from it
+      in fewer atoms (`_applicable`): a few enabler trees instead of a pass over every true atom.
+      Kept states are numbered (``codes[j]`` = parent number * (n_actions + 1) + inner id, for the
+      plan). ``seen`` holds the generated states themselves (Python hashes each once, in C), which
+      is more memory than a table of keys would take.
     """
     task = model.task
     tab = strips_tables(model)
-    full, step, off, groups, one, free, cond, always, has_neg, trigger, z, redo = (
-        tab.full, tab.step, tab.off, tab.groups, tab.one, tab.free, tab.cond, tab.always, tab.has_neg,
-        tab.trigger, tab.zobrist, tab.redo)
+    full, keeps, addm, news, col, far = tab.full, tab.keep, tab.add, tab.new, tab.col, tab.far
+    if before:  # every successor gets the exact test, which goal-tests the non-novel ones
+        col = [tab.n + 1] * len(col)
     gmask, gneg = model.goal_mask, model.goal_neg
     two = k == 2
-    na = len(task.actions) + 1  # codes: parent number * na + action id; the root's is na - 1 (redo)
-    rank = getattr(model, "rank", None)  # None: the engine's order (action ids)
+    na = len(task.actions) + 1  # codes: parent number * na + inner id
 
     root = task.init
-    rtrig = [i for i in bits(root) if trigger[i]]
-    rkey = 0
-    for i in bits(root):
-        rkey ^= z[i]
-    unseen = [full] * tab.n
+    unseen = [full] * tab.n + [0, full]  # entries n (stays 0) and n + 1 (stays full): see col
     nroot = full ^ root if two else 0
     for p in bits(root):
         unseen[p] = nroot
-    seen = {rkey: na - 1}
-    put_seen = seen.setdefault
-    spill: set = set()
-    states, codes = [root], [-1]
-    put_state, put_code = states.append, codes.append
+    seen = {root}
+    seen_update = seen.update
+    codes = [-1]  # codes[j]: the code of kept state j
+    put_code = codes.append
+    one_bit, but_bit = tab.one_bit, tab.but_bit
     goal_code = None  # code of the goal state (None: the root, or no goal)
 
     generated, expanded, dup, pruned, kept = 1, 0, 0, 0, 1
@@ -394,113 +469,69 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     if root & gmask == gmask and not root & gneg:
         found, goal_state, at_goal = True, root, Counts(1, 0, 0, 0, 1)
         stopped = stop_at_goal
-    # queue entries: (state, key, number, its parent's true trigger atoms, the action id that made it,
-    # the atoms it made true, depth); the state's own trigger list is built when it is expanded
-    queue = deque() if stopped else deque(((root, rkey, 0, rtrig, -1, (), 0),))
+    # queue entries: (state, number, the parent's applicable ids, the parent, the grandparent's
+    # ids, the grandparent, the inner id of the action that made it, depth)
+    rapp = tab.root_app
+    queue = deque() if stopped else deque(((root, 0, rapp, root, rapp, root, -1, 0),))
     popleft, push = queue.popleft, queue.append
     limit = max_generated if max_generated is not None else -1
     while queue:
-        s, skey, snum, trig, via, made, d = popleft()
+        s, snum, pids, ps, gids, gs, via, d = popleft()
         expanded += 1
         d1 = d + 1
-        if via >= 0:
-            trig = trig.copy()
-            for i in off[via]:  # trigger atoms the action made false
-                try:
-                    trig.remove(i)
-                except ValueError:  # it was false already
-                    pass
-            for i in made:
-                if trigger[i]:
-                    trig.append(i)
-        # applicable action ids, in id order (the engine's order)
-        ids = []
-        if has_neg:
-            for i in trig:
-                for pre, neg, aid in groups[i]:
-                    if s & pre == pre and not s & neg:
-                        ids.append(aid)
+        if via < 0:
+            ids = pids
+        elif far[via] and (s ^ gs).bit_count() < (s ^ ps).bit_count():
+            ids = _applicable(tab, s, gs, gids)
         else:
-            for i in trig:
-                g = one[i]
-                if g is not None:
-                    pre, aid = g
-                    if s & pre == pre:
-                        ids.append(aid)
-                else:
-                    ids += free[i]
-                    for pre, aid in cond[i]:
-                        if s & pre == pre:
-                            ids.append(aid)
-        for pre, neg, aid in always:
-            if s & pre == pre and not s & neg:
-                ids.append(aid)
+            ids = _applicable(tab, s, ps, pids)
         if not ids:
             continue
-        if rank is None:
-            ids.sort()
-        else:
-            ids.sort(key=rank.__getitem__)
         max_depth = d1
         g0 = generated
-        generated += len(ids)
-        if g0 < limit <= generated:  # the limit falls in this expansion
-            ids = ids[:limit - g0]
-            generated = limit
+        run = ids
+        if g0 < limit <= g0 + len(ids):  # the limit falls in this expansion
+            run = ids[:limit - g0]
             truncated = True
+        n = len(run)
+        generated += n
+        ts: list = []  # this expansion's successors, in order
+        put_t = ts.append
+        n0 = len(seen)
+        kept0 = kept
         base = snum * na
-        for aid in ids:
-            keep, add, new_atoms, flip, plain = step[aid]
-            t = s & keep | add
-            if add & s or not plain:  # only the add atoms that were false are new
-                if t == s:  # changes nothing (e.g. a truck driving to where it is): its parent
-                    dup += 1
-                    continue
-                new_atoms = tuple(bits(add & ~s))
-                key = skey
-                for i in bits(t ^ s):
-                    key ^= z[i]
-            else:
-                key = skey ^ flip
-            # novelty <= k iff some tuple containing an atom new relative to the parent is new
+        for aid in run:
+            t = s & keeps[aid] | addm[aid]
+            put_t(t)
+            if not t & unseen[col[aid]]:
+                continue  # novelty > k (exact for one add atom, else a superset test failed)
+            add = addm[aid]
+            new_atoms = news[aid] if not add & s else tuple(bits(add & ~s))
             for p in new_atoms:
                 if t & unseen[p]:
                     break
-            else:  # novelty > k: a duplicate, or pruned
-                code = base + aid
-                other = put_seen(key, code)
-                if other is not code:  # the key is taken: by this very state (a duplicate) or another
-                    okeep, oadd = redo[other % na]
-                    if states[other // na] & okeep | oadd == t or t in spill:
-                        dup += 1
-                        continue
-                    spill.add(t)
-                pruned += 1
-                # before-prune: every non-duplicate is goal-tested, pruned or not
-                if not before or found or t & gmask != gmask or t & gneg:
-                    continue
-                found, goal_state, goal_code = True, t, code
-                at_goal = Counts(g0 + ids.index(aid) + 1, expanded, dup, pruned, kept)
-                if stop_at_goal:
-                    generated, truncated, stopped = at_goal.generated, False, True
-                    queue.clear()
-                    break
+            else:  # novelty > k; before-prune: a goal (never a duplicate: an earlier copy was a goal)
+                if before and not found and t & gmask == gmask and not t & gneg:
+                    seen_update(ts)
+                    new = len(seen) - n0
+                    found, goal_state, goal_code = True, t, base + aid
+                    at_goal = Counts(g0 + len(ts), expanded, dup + len(ts) - new, pruned + new - kept + kept0, kept)
+                    if stop_at_goal:
+                        stopped = True
+                        break
                 continue
             # novelty <= k: never generated before, kept
             code = base + aid
-            if put_seen(key, code) is not code:
-                spill.add(t)
-            put_state(t)
             put_code(code)
-            push((t, key, kept, trig, aid, new_atoms, d1))
+            push((t, kept, ids, s, pids, ps, aid, d1))
             kept += 1
             if two:  # record the new pairs (and atoms)
                 for p in new_atoms:
                     pairs = t & unseen[p]
                     if pairs:
                         unseen[p] ^= pairs
-                        bp = 1 << p
-                        pairs &= ~bp
+                        bp = one_bit[p]
+                        pairs &= but_bit[p]
                         while pairs:
                             low = pairs & -pairs
                             unseen[low.bit_length() - 1] ^= bp
@@ -511,18 +542,28 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             if found or t & gmask != gmask or t & gneg:
                 continue
             found, goal_state, goal_code = True, t, code
-            at_goal = Counts(g0 + ids.index(aid) + 1, expanded, dup, pruned, kept)
+            seen_update(ts)
+            new = len(seen) - n0
+            at_goal = Counts(g0 + len(ts), expanded, dup + len(ts) - new, pruned + new - kept + kept0, kept)
             if stop_at_goal:
-                generated, truncated, stopped = at_goal.generated, False, True
-                queue.clear()
+                stopped = True
                 break
+        if stopped:
+            generated, dup, pruned = at_goal.generated, at_goal.pruned_duplicate, at_goal.pruned_novelty
+            truncated = False
+            queue.clear()
+            break
+        seen_update(ts)
+        new = len(seen) - n0
+        dup += n - new
+        pruned += new - kept + kept0
         if truncated:
             queue.clear()
             break
 
     plan = None
     if found:
-        acts = task.actions
+        acts = tab.acts
         steps = []
         code = goal_code if goal_code is not None else -1
         while code >= 0:
