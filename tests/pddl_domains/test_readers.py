@@ -59,6 +59,13 @@ def _call_name(rng, name: str) -> str:
                        name, words[0].capitalize() + "".join(w.capitalize() for w in words[1:])])
 
 
+def _drawn(case):
+    """The task, its renderer, the style and the template set of a drawn case."""
+    domain, k, style, templates = case
+    task = TASKS[domain][k]
+    return task, Renderer(task, style, templates), style, templates
+
+
 def _call_arg(rng, r: Renderer, obj: str, style: str) -> str:
     if style == "pddl" or rng.random() < 0.3:
         return obj.upper() if rng.random() < 0.3 else obj
@@ -72,9 +79,7 @@ def _call_arg(rng, r: Renderer, obj: str, style: str) -> str:
 @SETTINGS
 @given(case=st.sampled_from(CASES), rng=st.randoms(use_true_random=False), n=st.integers(1, 5))
 def test_call_notation_reads_back_exactly(case, rng, n):
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     plan = [rng.choice(task.actions) for _ in range(n)]
     wrap = rng.choice(["{}", "`{}`", "**{}**", "**`{}`**"])
     numbering = rng.choice(["{i}. ", "- ", "Step {i}: "])  # one numbering style per answer, as models write
@@ -142,9 +147,7 @@ WITHDRAWING_LINES = [
 @given(case=st.sampled_from(CASES), rng=st.randoms(use_true_random=False), n=st.integers(2, 5),
        inline=st.booleans())
 def test_a_withdrawn_step_is_never_read_as_the_action(case, rng, n, inline):
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     plan = _plan(task, rng, n)
     withdrawn = next(str(a) for a in rng.sample(task.actions, len(task.actions)) if str(a) not in plan)
     at = rng.randrange(1, n)
@@ -210,9 +213,7 @@ ATTEMPT_INTROS = ["However, a revised plan:", "But wait, a simpler plan:", "Let 
 @given(case=st.sampled_from(CASES), rng=st.randoms(use_true_random=False), n=st.integers(1, 4),
        final=st.booleans())
 def test_several_attempts_are_ambiguous_unless_one_is_final(case, rng, n, final):
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     first, second = _plan(task, rng, n), _plan(task, rng, n)
     assume(first != second)
     block = lambda plan: "\n".join(f"{i}. {r.action(a)}" for i, a in enumerate(plan, 1))  # noqa: E731
@@ -278,9 +279,7 @@ NARRATION = ["We then {s}, as it is now clear.", "*Reasoning*: now you need to {
 @given(case=st.sampled_from([c for c in CASES if c[2] == "nl"]), rng=st.randoms(use_true_random=False),
        n=st.integers(2, 5), wrong=st.booleans())
 def test_narration_around_a_plan_block_is_not_a_second_plan(case, rng, n, wrong):
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     plan = _plan(task, rng, n)
     told = sorted(rng.sample(range(n), rng.randint(1, n)))
     steps = [plan[i] for i in told]
@@ -367,9 +366,7 @@ NL_CASES = [c for c in CASES if c[2] == "nl"]
 def test_an_action_written_as_its_pddl_name_and_objects_reads_in_words(case, rng, n):
     """"putdown orange", "Pickup the red block", "overcome object a using object b": the PDDL name in
     any spelling, then its objects by name, small words between."""
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     plan = [rng.choice(task.actions) for _ in range(n)]
     lines = []
     for i, a in enumerate(plan, 1):
@@ -401,9 +398,7 @@ def test_a_pddl_name_call_that_names_other_objects_too_is_not_read_as_the_call()
 @given(case=st.sampled_from(NL_CASES), rng=st.randoms(use_true_random=False), n=st.integers(1, 4))
 def test_an_action_performed_on_its_objects_reads_as_the_call(case, rng, n):
     """"Perform `unstack` on `a` and `b`", "Execute the load-truck action on p0, t0 and l0-0"."""
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     plan = [rng.choice(task.actions) for _ in range(n)]
     lines = []
     for i, a in enumerate(plan, 1):
@@ -421,9 +416,7 @@ def test_an_action_performed_on_its_objects_reads_as_the_call(case, rng, n):
 def test_words_in_brackets_below_a_step_title_explain_it(case, rng, n):
     """"1. **Unstack(blue, orange)**\n   *(Stack red onto orange, which is clear.)*": a bracket holding
     a sentence (commas, a full stop) is words, not a PDDL form; "(unstack b)" stays an error."""
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     plan = [rng.choice(task.actions) for _ in range(n)]
     lines = []
     for i, a in enumerate(plan, 1):
@@ -451,9 +444,7 @@ def test_text_that_explains_a_marked_plan_is_commentary_never_a_second_plan(case
     as no action, is commentary; a step the plan lacks or a correction makes a second plan (a parse
     error), and so does a bare list of some of its steps unless a commentary heading
     ("Explanation:") says it is commentary."""
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     plan = _plan(task, rng, n)
     told = [plan[i] for i in sorted(rng.sample(range(n), rng.randint(1, n - 1)))]
     items = [rng.choice(EXPLAINED).format(s=r.action(a)) for a in told]
@@ -480,9 +471,7 @@ def test_text_that_explains_a_marked_plan_is_commentary_never_a_second_plan(case
 def test_a_draft_before_the_answer_block_is_reasoning(case, rng, n):
     """A plan drafted before the [PLAN] block that answers is not a second plan (as text before an
     "Answer:" label is not the answer); a plan after the block that differs still is."""
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     draft, plan = _plan(task, rng, n), _plan(task, rng, n)
     assume(draft != plan)
     listed = lambda p: "\n".join(f"{i}. {r.action(a)}" for i, a in enumerate(p, 1))  # noqa: E731
@@ -504,9 +493,7 @@ def test_commentary_ends_where_a_plan_is_introduced_again(case, rng, n, heading,
     """Commentary under a heading (with qualifiers: "Plan explanation") is set aside up to a line that
     introduces a plan again ("**Plan:**"); what follows is read, so a different plan there is a
     second plan, never dropped with the commentary."""
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     plan = _plan(task, rng, n)
     listed = lambda p: "\n".join(f"{i}. {r.action(a)}" for i, a in enumerate(p, 1))  # noqa: E731
     text = f"{listed(plan)}\n\n{heading}\n- The {rng.choice(['first', 'last'])} move frees a block.\n"
@@ -547,9 +534,7 @@ KEEP = [" (this step is optional)", " - this is not strictly necessary", " (opti
        how=st.sampled_from(sorted(WITHDRAW)), block=st.booleans())
 def test_a_step_struck_through_or_removed_by_number_is_withdrawn(case, rng, n, how, block):
     """"~~3. Stack ...~~", "<del>", "(skip this step)", "Remove step 3.": the plan without that step."""
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     plan = _plan(task, rng, n)
     at = rng.randrange(n)
     lines = [f"{i}. {r.action(a)}" for i, a in enumerate(plan, 1)]
@@ -565,9 +550,7 @@ def test_a_step_struck_through_or_removed_by_number_is_withdrawn(case, rng, n, h
 @given(case=st.sampled_from(NL_CASES), rng=st.randoms(use_true_random=False), n=st.integers(2, 5),
        keep=st.sampled_from(KEEP))
 def test_a_remark_that_a_step_is_optional_keeps_it(case, rng, n, keep):
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     plan = _plan(task, rng, n)
     at = rng.randrange(n)
     lines = [f"{i}. {r.action(a)}" + (keep if i == at + 1 else "") for i, a in enumerate(plan, 1)]
@@ -597,9 +580,7 @@ def test_readings_that_get_the_same_verdict_are_judged_and_the_ambiguity_recorde
     from widthbench.planners import strips
     from widthbench.subtasks.rescore import plan_verdict
 
-    domain, k, style, templates = case
-    task = TASKS[domain][k]
-    r = Renderer(task, style, templates)
+    task, r, style, templates = _drawn(case)
     first = _walked(task, rng, n)
     assume(first)
     second = list(first)
