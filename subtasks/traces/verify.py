@@ -41,6 +41,7 @@ from widthbench.subtasks.traces.claims import Claim, Sentence, reader
 
 MAX_ALTERNATES = 4  # other lines kept as candidates at once
 MAX_AGE = 2  # actions a candidate goes along with before it is dropped
+NEAR_STEPS = 1  # a fact true this many actions back on its line is not judged (`_held_before`)
 KINDS = ("initial-state", "false-fact", "denied-fact", "precondition", "goal")
 
 
@@ -218,6 +219,8 @@ class _Replay:
             if not ok and self.unread and lines and lines[0] is self.main and self._silent_step(c):
                 self.lost, self.alternates = True, []  # a step taken in words that did not read
                 continue
+            if not ok and any(self._held_before(c, ln) for ln in lines):
+                continue  # true a step or two back on its line: which point it speaks of is not known
             rec["verdict"] = "right" if ok else "wrong"
             if not ok:
                 ln = lines[0]
@@ -278,6 +281,12 @@ class _Replay:
             if t & a.pre == a.pre and not t & a.neg_pre:
                 fits.append(b)
         return fits[0] if len(fits) == 1 else None
+
+    def _held_before(self, c: Claim, line: Line) -> bool:
+        """Whether the fact claimed holds in one of the states before the last two actions of
+        ``line``: a model that names an action and then states its preconditions, or restates a
+        point of its plan, speaks of a state just behind the line's."""
+        return any(self.atom_true(c.value, st) != c.negated for st in line.befores[-NEAR_STEPS:])
 
     def _silent_step(self, c: Claim) -> bool:
         """Whether one action applicable in the main line would make the fact claimed right."""

@@ -123,3 +123,41 @@ def test_trace_that_cannot_be_followed_has_low_coverage_not_errors(domain, style
     got = verify_trace(task, hidden.text, style=style, templates=templates)
     assert got["first_error"] is None, (hidden.text, got["first_error"])
     assert got["coverage"] < verify_trace(task, full.text, style=style, templates=templates)["coverage"]
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(1, 4))
+@PROPS
+def test_a_reason_given_after_the_action_is_about_the_state_before_it(domain, style, templates, k, seed, steps):
+    """A precondition the action just taken deleted, stated on the next line ("Pick up red.\\nRed
+    was on the table."), is not judged against the state after it; a fact false before and after
+    the action, stated there, is still an error."""
+    import random
+
+    from tests.subtasks.traces_gen import Writer, _cap
+    from widthbench.planners.strips import applicable_actions, successor
+
+    task = tasks(domain)[k]
+    rng = random.Random(seed)
+    w = Writer(task, style, templates, rng)
+    state, lines, wrong = task.init, [], None
+    for _ in range(steps):
+        acts = [a for a in applicable_actions(task, state) if successor(state, a) != state]
+        if not acts:
+            break
+        a = rng.choice(acts)
+        after = successor(state, a)
+        _, deleted = w.changed(state, after)
+        lines.append(f"{_cap(w.action(a))}.")
+        if deleted:
+            lines.append(f"{_cap(w.fact(rng.choice(deleted)))}.")
+        stable_false = [x for x in task.atoms if not (state | after) >> task.atom_index[x] & 1]
+        wrong = rng.choice(stable_false) if stable_false else None
+        state = after
+    text = "\n".join(lines)
+    got = verify_trace(task, text, style=style, templates=templates)
+    assert got["first_error"] is None, (text, got["first_error"])
+    if wrong is not None:
+        bad = text + "\n" + f"{_cap(w.fact(wrong))}."
+        got = verify_trace(task, bad, style=style, templates=templates)
+        assert got["first_error"] is not None and got["first_error"]["span"][0] > len(text), (bad, got["first_error"])

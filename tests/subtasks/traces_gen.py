@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from widthbench.pddl_domains.readers.grammar import paraphrase_tables, template_domain
 from widthbench.pddl_domains.render import Renderer
 from widthbench.planners.strips import Task, applicable_actions, state_atoms, successor
+from widthbench.subtasks.traces.verify import NEAR_STEPS
 
 
 @dataclass
@@ -124,15 +125,19 @@ def write_trace(task: Task, style: str, templates: str, seed: int, steps: int = 
                 out.say(f"Now {w.fact(atom, negated=True)}.", 1)
         if inject == "fact" and i + 1 == at:
             false = [x for x in task.atoms if not state >> task.atom_index[x] & 1
-                     and not any(b >> task.atom_index[x] & 1 for b in befores[-1:]) and x not in imagined]
+                     and not any(b >> task.atom_index[x] & 1 for b in befores[-NEAR_STEPS:]) and x not in imagined]
             atom = rng.choice(false)
             out.injected, out.kind = out.say(f"Now {w.fact(atom)}.", 1), "false-fact"
             inject = "done"
-        if weave and inject is None and i == 2 and added:
+        stable = [x for x in w.fluent_atoms(state) if all(b >> task.atom_index[x] & 1 for b in befores[-NEAR_STEPS:])
+                  and (style == "pddl" or w.r.atom(f"(not {x})"))]
+        if weave and inject is None and i == 2 and stable:
             # a wrong fact withdrawn at once, and the correction (not next to an injected error: a
-            # retraction withdraws the wrong claims just before it)
-            out.say(f"{_cap(w.fact(added[0], negated=True))}.")
-            out.say(f"Wait, no, {w.fact(added[0])}.", 1)
+            # retraction withdraws the wrong claims just before it); a fact that held through the
+            # last steps, so that its denial is wrong at every point near the line
+            atom = rng.choice(stable)
+            out.say(f"{_cap(w.fact(atom, negated=True))}.")
+            out.say(f"Wait, no, {w.fact(atom)}.", 1)
     if weave and walk:
         out.say("Let me start over from the initial state.")
         st = init
