@@ -6,7 +6,8 @@ paraphrases, PDDL forms and any domain's words (generated templates) read here a
 What the grammar does not read is never guessed; this module only prepares clauses for it:
 
 - a sentence is cut into clauses at the grammar's separators (``,`` ``;`` ``:`` ``and`` ``then``),
-  with offsets into the trace kept; asides in brackets are dropped in natural language;
+  with offsets into the trace kept; asides in brackets are dropped in natural language (a bracket
+  right after a word is call notation, "Unstack(blue, orange)", and is read);
 - words of narration are dropped before the grammar reads: openers ("so", "wait,", "now"), a
   subject with a modal ("I can", "we need to", "I'll"), "after" / "by" before a gerund, which is read
   as its verb ("unstacking" -> "unstack"); a clause whose verb of change is "becomes" / "remains" /
@@ -290,7 +291,8 @@ class ClaimReader:
         c = layout.normalise(raw)
         if self._squashed is not None:
             c = self._squashed.sub(lambda m: self._spaced[m.group(0)], c)
-        c = re.sub(r"\([^()]*\)", " ", c) if self.rd.nl else c
+        # an aside in brackets is dropped; a bracket right after a word is call notation ("Unstack(a, b)")
+        c = re.sub(r"(?<!\w)\([^()]*\)", " ", c) if self.rd.nl else c
         c = clean(c)
         for _ in range(3):
             c2 = _OPENER.sub("", c).strip()

@@ -161,3 +161,40 @@ def test_a_reason_given_after_the_action_is_about_the_state_before_it(domain, st
         bad = text + "\n" + f"{_cap(w.fact(wrong))}."
         got = verify_trace(task, bad, style=style, templates=templates)
         assert got["first_error"] is not None and got["first_error"]["span"][0] > len(text), (bad, got["first_error"])
+
+
+@pytest.mark.parametrize("domain,style,templates", [c for c in CASES if c[1] == "nl"])
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(1, 4))
+@PROPS
+def test_actions_in_call_notation_are_taken(domain, style, templates, k, seed, steps):
+    """"1. Unstack(blue, orange)" is the action, in any spelling of its name and with its objects by
+    their PDDL names or words; an aside in brackets after a space ("(nothing on it)") is dropped.
+    A wrong fact after the calls is judged in the state they reach."""
+    import random
+
+    from tests.subtasks.traces_gen import Writer, _cap
+    from widthbench.planners.strips import applicable_actions, successor
+
+    task = tasks(domain)[k]
+    rng = random.Random(seed)
+    w = Writer(task, style, templates, rng)
+    state = before = task.init
+    lines = []
+    for i in range(steps):
+        acts = [a for a in applicable_actions(task, state) if successor(state, a) != state]
+        if not acts:
+            break
+        a = rng.choice(acts)
+        name = rng.choice([a.name, a.name.replace("-", ""), _cap(a.name.replace("-", "_"))])
+        args = ", ".join(x if rng.random() < 0.5 else w.r.names[x] for x in a.args)
+        lines.append(f"{i + 1}. {name}({args}) (this one is needed)")
+        before, state = state, successor(state, a)
+    got = verify_trace(task, "\n".join(lines), style=style, templates=templates)
+    taken = [c for c in got["claims"] if c["kind"] == "action"]
+    assert len(taken) == len(lines) and all(c["verdict"] == "right" for c in taken), (lines, got["claims"])
+    wrong = [x for x in task.atoms if not (state | before) >> task.atom_index[x] & 1]
+    if not wrong:
+        return
+    bad = "\n".join(lines) + "\n" + f"{_cap(w.fact(rng.choice(wrong)))}."
+    got = verify_trace(task, bad, style=style, templates=templates)
+    assert got["first_error"] is not None and got["first_error"]["kind"] == "false-fact", (bad, got["first_error"])
