@@ -330,11 +330,15 @@ class ClaimReader:
             except ParseError:
                 r = None
             if r is not None and len(r[0]) == 1:
-                return pddl(*r[0][0]), negated, reference
+                name, args = r[0][0]
+                if attempt is not c and len(set(args)) < len(args):
+                    continue  # "stack red on it": "it" is no object its own clause names (not guessed)
+                return pddl(name, args), negated, reference
         return None
 
     def _resolve_it(self, c: str, last_action: str | None) -> str | None:
-        """"it": the object last named before it in its sentence, else the first object of the last action."""
+        """"it": the object last named before it in its sentence, else the first object of the last
+        action; never an object its own clause names ("stack red on it" is not read)."""
         if not re.search(r"\bit\b", c):
             return None
         obj = self._named

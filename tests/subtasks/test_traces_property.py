@@ -198,3 +198,27 @@ def test_actions_in_call_notation_are_taken(domain, style, templates, k, seed, s
     bad = "\n".join(lines) + "\n" + f"{_cap(w.fact(rng.choice(wrong)))}."
     got = verify_trace(task, bad, style=style, templates=templates)
     assert got["first_error"] is not None and got["first_error"]["kind"] == "false-fact", (bad, got["first_error"])
+
+
+@pytest.mark.parametrize("templates", ["widthbench", "planbench"])
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000))
+@PROPS
+def test_it_is_never_an_object_its_own_clause_names(templates, k, seed):
+    """"Stack red on it" after an action on red: "it" would make red both objects; it is not read
+    (no action, no error), while "put it down" after picking red up is red."""
+    import random
+
+    from tests.subtasks.traces_gen import Writer, _cap
+    from widthbench.planners.strips import applicable_actions
+
+    task = tasks("blocksworld")[k]
+    rng = random.Random(seed)
+    w = Writer(task, "nl", templates, rng)
+    a = rng.choice([x for x in applicable_actions(task, task.init) if x.name in ("pick-up", "unstack")])
+    block = w.r.names[a.args[0]]
+    text = f"{_cap(w.r.action(a))}. Then stack the {block.removeprefix('the ')} on it."
+    got = verify_trace(task, text, style="nl", templates=templates)
+    assert got["first_error"] is None and [c["claimed"] for c in got["claims"] if c["kind"] == "action"] == [str(a)], (text, got["claims"])
+    text = f"{_cap(w.r.action(a))}. Then put it down."
+    got = verify_trace(task, text, style="nl", templates=templates)
+    assert [c["claimed"] for c in got["claims"] if c["kind"] == "action"] == [str(a), f"(put-down {a.args[0]})"], (text, got["claims"])
