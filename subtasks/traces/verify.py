@@ -220,7 +220,7 @@ class _Replay:
                 self.lost, self.alternates = True, []  # a step taken in words that did not read
                 continue
             if not ok and any(self._held_before(c, ln) for ln in lines):
-                continue  # true a step or two back on its line: which point it speaks of is not known
+                continue  # true just behind its line: which point it speaks of is not known
             rec["verdict"] = "right" if ok else "wrong"
             if not ok:
                 ln = lines[0]
@@ -283,9 +283,9 @@ class _Replay:
         return fits[0] if len(fits) == 1 else None
 
     def _held_before(self, c: Claim, line: Line) -> bool:
-        """Whether the fact claimed holds in one of the states before the last two actions of
-        ``line``: a model that names an action and then states its preconditions, or restates a
-        point of its plan, speaks of a state just behind the line's."""
+        """Whether the fact claimed holds in one of the states before the last `NEAR_STEPS` actions of
+        ``line``: a model that names an action and then states its preconditions speaks of the state
+        just behind the line's."""
         return any(self.atom_true(c.value, st) != c.negated for st in line.befores[-NEAR_STEPS:])
 
     def _silent_step(self, c: Claim) -> bool:

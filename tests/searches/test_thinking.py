@@ -112,3 +112,8 @@ def test_solve_checks_a_chain_of_thought_answer(bw_problems, model_factory, tmp_
     assert item["solved"] and {r["source"] for r in item["reasoning"]} == {"answer"}
     assert item["trace"][0]["first_error"] is None and item["trace"][0]["checked"] > 0
     assert s["traces"]["cells"]["next-action | normal"]["traces"] == len(item["trace"])
+    from widthbench.cli import main
+
+    assert main(["traces", str(tmp_path / "run"), "--out", str(tmp_path / "o")]) == 0
+    recs = [json.loads(x) for x in (tmp_path / "o" / "traces.jsonl").read_text().splitlines()]
+    assert recs and {r["mode"] for r in recs} == {"normal"}  # thinking off: the run's mode, as in summary.json

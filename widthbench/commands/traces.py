@@ -82,9 +82,10 @@ def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
     items = Path(run_dir) / "items.jsonl"
     if not items.is_file():
         raise UserError(f"{run_dir}: no items.jsonl (not a run folder)")
-    config = Path(run_dir) / "config.json"
-    if config.is_file() and json.loads(config.read_text(encoding="utf-8")).get("kind") == "solve":
-        return solve_traces(run_dir)
+    config_file = Path(run_dir) / "config.json"
+    config = json.loads(config_file.read_text(encoding="utf-8")) if config_file.is_file() else {}
+    if config.get("kind") == "solve":
+        return solve_traces(run_dir, bool(config.get("identity", {}).get("search", {}).get("thinking")))
     reader = Simulator().reader
     out = []
     for rec in read_records(run_dir):
@@ -115,18 +116,19 @@ def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
     return out
 
 
-def solve_traces(run_dir) -> list[dict]:
-    """One record per checked thinking trace of a solve run: the checks `solve` recorded with each
-    instance (a call's thinking is checked from the state its question was about, which only the
-    search knew), with the instance, call and purpose; a trace not checked (a question about several
-    states) is left out."""
+def solve_traces(run_dir, thinking: bool) -> list[dict]:
+    """One record per checked reasoning trace of a solve run: the checks `solve` recorded with each
+    instance (a call's thinking, or with ``thinking`` off a chain of thought before its answer, is
+    checked from the state its question was about, which only the search knew), with the instance,
+    call, purpose and the run's mode; a trace not checked (a question about several states) is left
+    out."""
     from widthbench.llm.types import mode_name
     from widthbench.searches.solve_run import read_items
 
     out = []
     for it in read_items(run_dir):
         for t in it.get("trace") or ():
-            if t is not None:  # only a thinking reply has a trace: the mode is thinking
+            if t is not None:
                 out.append({"subtask": t["purpose"], "item_id": f"{it['id']}#call{t['call'] + 1}",
-                            "mode": mode_name(True), "simulated": it.get("simulated"), "trace": t})
+                            "mode": mode_name(thinking), "simulated": it.get("simulated"), "trace": t})
     return out
