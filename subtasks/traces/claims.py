@@ -53,6 +53,7 @@ class Claim:
     planned: bool = False  # after "should", "need to", "will", ... in its sentence: an aim, not the state
     reference: str = ""  # an action named as a point of a plan: "after" ("after unstacking A") | "at" ("when ...")
     goal: bool = False  # a fact listed as the goal ("the goal is to have ...")
+    now: bool = False  # a fact whose clause says "now" / "currently": about the point the line is at
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +63,7 @@ class Sentence:
     marks: frozenset[str]
     claims: tuple[Claim, ...]
     retraction_at: int | None  # trace offset of its first retraction marker
-    gap: bool  # a clause that starts like an action but reads as none: the line may be lost here
+    gap: int | None  # trace offset of a clause that starts like an action but reads as none: the line is lost there
 
 
 _SUBJECT_MODAL = re.compile(
@@ -102,6 +103,11 @@ _RESTATES = re.compile(r"^[\W_]*(?:so|that\s+is|that\s+means|i\.?e\.?|which\s+me
 _CURRENT = re.compile(r"\b(?:currently|right\s+now|at\s+the\s+moment|now|initially|initial|start|starting|"
                       r"step\s*\d|first|after\s+step)\b")
 _GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b")
+_SAYS_NOW = re.compile(r"\b(?:now|currently|right\s+now|at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
+_RELATIVE = re.compile(r"^(?:which|who)\s+(?=(?:is|are|now|remains|becomes|stays|sits|rests|has|holds)\b)")
+_WHY_DONE = re.compile(r"^(?:because|since|as)\s+(?:i|we)\s+(?:already\s+|just\s+)?(?!(?:can|could|will|would|should|"
+                       r"need|needs|must|have|has|am|are|was|were|want|'m|'ll|'d)\b)[a-z]+")
+_WHY_LEAD = re.compile(r"^(?:because|since|as|given\s+that)\s+(?=(?:after|once|upon)\b)")
 _WHY = re.compile(r"\b(?:because|since|given\s+that)\b\s*")
 _NOW = re.compile(r"^(?:after|afterwards|then|now|next|so\s+now|and\s+now|once\s+done|as\s+a\s+result|"
                   r"this\s+(?:makes|leaves)|which\s+(?:makes|leaves))\b")
@@ -187,7 +193,9 @@ class ClaimReader:
             # effects ("3. Unstack A from B: A is clear. Now A is held."): judged in either state.
             self._either = same_line and self._either
             claims, gap = self._claims(low, a, marks, False, after_action, goes_on, restates)
-            prev_planned = any(c.kind == "action" and c.planned and not c.negated for c in claims)
+            # "we need to move orange to the table. Then place red on orange": the plan goes on
+            prev_planned = any(c.kind == "action" and c.planned and not c.negated for c in claims) or (
+                "intent" in marks and not marks & {"goal", "goal-reached"} and not any(c.kind == "action" for c in claims))
             prev_goal = "goal" in marks
             if any(c.kind == "action" for c in claims):
                 goal_talk = False
@@ -203,11 +211,11 @@ class ClaimReader:
 
     def _claims(self, low: str, start: int, marks: frozenset[str], carry_before: bool = False,
                 after_action: bool = False, goes_on: bool = False,
-                restates: bool = False) -> tuple[list[Claim], bool]:
+                restates: bool = False) -> tuple[list[Claim], int | None]:
         if self.style == "pddl":
-            return self._pddl_claims(low, start, marks), False
+            return self._pddl_claims(low, start, marks), None
         claims: list[Claim] = []
-        gap = False
+        gap: int | None = None
         last_action: str | None = None  # in this sentence
         subject: str | None = None
         before = carry_before  # facts now state the preconditions of the last action
@@ -251,12 +259,15 @@ class ClaimReader:
                 before = True
             elif not claims and (_BEFORE.match(c) or why) and (carry_before or after_action):
                 before = True  # "That's allowed because ...": the preconditions of the action before
+            done = bool(_WHY_DONE.match(c))  # "because I put blue down": an action done before, a reason
             c = _BEFORE.sub("", c).strip()
             self._named = self._last_object(low[:a - start])
             got = self._action(c, last_action or self._last_action)
             if got is not None:
                 action, negated, reference = got
-                point = "" if not reference else "after" if (_AFTER.match(bare) or (after_point and _BARE_GERUND.match(bare))) \
+                reference = reference or done
+                bare = _WHY_LEAD.sub("", bare)  # "because after stacking A" names the point after it
+                point = "" if not reference else "after" if (done or _AFTER.match(bare) or (after_point and _BARE_GERUND.match(bare))) \
                     else "at"  # "when / by / while X-ing", or X-ing as the topic: the state at X
                 claims.append(Claim("action", (a, b), action, negated, planned=planned_here or reference,
                                     reference=point))
@@ -271,7 +282,12 @@ class ClaimReader:
                 after_point, action_before = point == "after", not reference
                 continue
             action_before = after_point = False
-            fact = self._fact(c, subject)
+            relative = _RELATIVE.match(c)
+            if relative:
+                # "red is on blue, which is on orange": "which" is the object named last before it; a
+                # bare predicate after it ("..., on table") may be about either object: not read
+                c = f"{self.names.get(self._named, self._named)} {c[relative.end():]}" if self._named else ""
+            fact = self._fact(c, subject) if c else None
             if fact is None and _AT_POINT.match(bare):
                 other_point = True
             if fact is not None:
@@ -280,10 +296,11 @@ class ClaimReader:
                 claims.append(Claim("fact", (a, b), atom, negated, when,
                                     condition=conditional or other_point
                                     or (hypothetical and not any(x.kind == "action" for x in claims)),
-                                    planned=(planned_here or restates) and not in_goal, goal=in_goal and bool(marks & {"goal", "goal-reached"})))
-                subject = _subject(atom)
-            elif self._looks_like_step(c):
-                gap = True
+                                    planned=(planned_here or restates) and not in_goal, goal=in_goal and bool(marks & {"goal", "goal-reached"}),
+                                    now=bool(_SAYS_NOW.search(raw))))
+                subject = None if relative else _subject(atom)
+            elif self._looks_like_step(c) and gap is None:
+                gap = a
             prev_sep = sep
         return claims, gap
 
@@ -412,7 +429,8 @@ class ClaimReader:
                         or bool(_DENIED_BEFORE.search(c[:m.start()]))
                     claims.append(Claim("fact", span, pddl(name, args), neg, "before" if before else "now",
                                         condition=hypothetical and not any(x.kind == "action" for x in claims),
-                                        planned=planned and not in_goal, goal=in_goal and "goal" in marks))
+                                        planned=planned and not in_goal, goal=in_goal and "goal" in marks,
+                                        now=bool(_SAYS_NOW.search(c))))
         return claims
 
 

@@ -17,7 +17,9 @@ the line of reasoning it stands in (docs/traces.md, "Structure"):
   is achieved"; ``intent``: what should, must or needs to be (the plan's aim, not the state);
 - ``initial``: the initial state stated ("initially", "the initial conditions");
 - ``elsewhere``: the state after some other point ("after step 2", "after all these"): its facts
-  are not judged, and the line is not known until an action places it.
+  are not judged, and the line is not known until an action places it;
+- ``state``: a labelled state ("Current state: ...", "Resulting State: ...", "the state is now"):
+  its facts are about the point the line of reasoning is at, as the label says.
 
 The markers are words of English reasoning, not of any domain: the same rules read every domain.
 """
@@ -53,11 +55,16 @@ GOAL_REACHED = re.compile(r"\b(?:goal|goals)\b[^.]{0,30}?\b(?:is|are|has\s+been|
                           r"(?:achieved|reached|met|satisfied|accomplished|done|complete[d]?)\b")
 INTENT = re.compile(r"\b(?:should|must|needs?\s+to|have\s+to|has\s+to|want|wants|ought|would|will|'ll|"
                     r"final|eventually|end\s+up|desired|required|requires|target|supposed|aim|so\s+that|"
-                    r"in\s+order|to\s+get|to\s+make|to\s+have|to\s+achieve|goal|goals)\b")
+                    r"in\s+order|to\s+get|to\s+make|to\s+have|to\s+achieve|goal|goals|"
+                    r"(?:step|plan|idea|move|thing)\s+(?:is|was|would\s+be|will\s+be)\s+to)\b")
 INITIAL = re.compile(r"\b(?:initial|initially|originally|at\s+the\s+(?:start|beginning)|to\s+start\s+with|"
                      r"starting\s+state|start\s+state|in\s+the\s+beginning)\b")
 ELSEWHERE = re.compile(r"\b(?:after|before|at|in|from)\s+(?:steps?|actions?|moves?)\s+(?:\d|one|two|three|four|five)|"
                        r"\bafter\s+(?:all|these|those|the\s+(?:first|above|previous))\b")
+STATE_LABEL = re.compile(
+    r"^[\W_]*(?:(?:step\s*)?\d+[.):]\s*)?(?:(?:so|now|then|and|okay|ok)\b[\s,]*)*(?:the\s+)?(?:(?:current|resulting|"
+    r"result|new|updated|present|next|intermediate)\s+)?state\b[^:\n]{0,30}?(?:\bis\b|:)|"
+    r"\bthe\s+state\s+(?:is\s+)?now\b|\bnow\s*,?\s*the\s+state\s+is\b")
 PAST = re.compile(r"\b(?:was|were|had|did|used\s+to|before|previously|earlier|originally)\b")
 
 
@@ -111,6 +118,8 @@ def marks(low: str) -> frozenset[str]:
         out.add("initial")
     if ELSEWHERE.search(low):
         out.add("elsewhere")
+    if STATE_LABEL.search(low) and not out & {"initial", "goal", "goal-reached", "intent", "elsewhere"}:
+        out.add("state")
     return frozenset(out)
 
 

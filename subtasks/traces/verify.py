@@ -33,6 +33,7 @@ whose preconditions fail), ``goal`` (the goal misstated, or said reached when it
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from widthbench.planners.strips import Task, applicable_actions, successor
@@ -73,6 +74,18 @@ class _Pending:
     step: int = 0  # actions of its line when claimed
 
 
+@dataclass(slots=True)
+class _Skip:
+    """An action taken with one step skipped in words, until the trace goes on to another action."""
+
+    sentence: int
+    undo: tuple  # (main line, alternates, lost) before it
+    record: dict  # the action's claim record
+    claim: Claim
+    told: Line  # the line as the trace tells it: the action taken with its preconditions unmet
+    taken: Line  # the line with the skipped step: the state before the action is its befores[-1]
+
+
 class _Replay:
     def __init__(self, task: Task, init: int):
         self.task = task
@@ -81,13 +94,16 @@ class _Replay:
         self.alternates: list[Line] = []  # other states the next facts may be about
         self.unread = False  # a sentence without claims since the last action placed
         self.last_before: int | None = None  # the state before the last action taken
-        self.last_line: Line | None = None
+        self.last_actions: list[str] = []  # the actions of its line before it
         self.restart = False
         self.lost = False
         self.initial_sentence = False
         self.pending: list[_Pending] = []
         self.errors: list[dict] = []
         self.records: list[dict] = []
+        self._guessed = False  # the last `_place` went back to an earlier point no words named
+        self.skips: list[_Skip] = []  # actions taken with a step skipped in words, not yet settled
+        self.seen: set[int] = {init}  # every state of every line the trace has reached (`_remember`)
 
     # ---------------------------------------------------------------- judging
 
@@ -115,12 +131,26 @@ class _Replay:
                 if p.undo is not None:
                     self.main, self.alternates = p.undo[0], list(p.undo[1])
                     self.lost = False
+                    self._withdrawn()
                 continue
             if s is None or s.index - p.sentence > structure.RETRACTION_WINDOW:
                 self.errors.append(p.error)
                 continue
             keep.append(p)
         self.pending = keep
+        skips = []
+        for sk in self.skips:
+            if s is not None and s.retraction_at is not None and sk.sentence < s.index \
+                    and s.index - sk.sentence <= structure.RETRACTION_WINDOW:
+                # "2. Unstack orange from red. Wait, can't do that": the action and its skipped step are withdrawn
+                self.main, self.alternates, self.lost = sk.undo[0], list(sk.undo[1]), sk.undo[2]
+                self._withdrawn()
+                sk.record["verdict"] = "retracted"
+                skips = []
+                break
+            if s is not None and s.index - sk.sentence <= structure.RETRACTION_WINDOW:
+                skips.append(sk)
+        self.skips = skips
 
     # ---------------------------------------------------------------- sentences
 
@@ -138,8 +168,14 @@ class _Replay:
         branch: Line | None = None
         sketch_ended = False  # a planned branch that skipped a step: followed no further
         referenced = False  # "after unstacking A, ...": the facts after it are about that point
-        last_before, last_line = self.last_before, self.last_line  # the state before the last action
+        last_before, last_actions = self.last_before, self.last_actions  # the state before the last action
+        self._remember(self.main, *self.alternates)
+        said: list[tuple[str, bool]] = []  # the facts of the sentence no words tie to a point
+        deferred: list[tuple] = []  # those of them wrong in their line, judged at the sentence's end
+        gap_passed = False  # the claims after a step that did not read: the line is lost there
         for c in s.claims:
+            if s.gap is not None and c.span[0] > s.gap and not gap_passed:
+                gap_passed, self.lost, self.alternates = True, True, []  # "..., stack orange on table, then ..."
             rec = {"kind": c.kind, "span": list(c.span), "claimed": _claimed(c), "verdict": "unchecked",
                    "context": "main"}
             self.records.append(rec)
@@ -156,6 +192,8 @@ class _Replay:
                     start = branch if branch is not None else self.main.copy() if not self.lost \
                         else Line(self.init) if self.restart else None
                     if start is None:
+                        if c.reference != "after":
+                            last_before = None  # a reason given for it ("because A is clear") is not judged
                         continue
                     placed = self._place(a, start, restart=self.restart and branch is None,
                                          alternates=self.alternates if branch is None else [])
@@ -164,16 +202,23 @@ class _Replay:
                             self._restated(len(self.main.actions) - 1, self.main.befores[-1])  # "so unstacking is allowed"
                         branch = placed.copy()
                         if c.reference != "after":  # "after X-ing" is no action the next facts justify
-                            last_before, last_line = branch.state, branch
+                            last_before, last_actions = branch.state, list(branch.actions)
                         rec["verdict"] = "right"
                         branch.apply(a)
+                        self._remember(branch)
                     else:
                         # an action considered ("if I ...") or planned is taken in no line: one that
                         # cannot be placed is no error, and the branch is followed no further
                         branch, sketch_ended = None, True
+                        if c.reference != "after":
+                            last_before = None
                     continue
+                if referenced and branch is not None and not sketch_ended and _applies(self.task, c.value, branch.state):
+                    # "after unstacking A, put A down": taken from the point the sentence named
+                    self.main, self.lost, self.restart = branch.copy(), False, False
                 self.action(c, rec, text, s)
-                last_before, last_line = (self.main.befores[-1] if self.main.befores else None), self.main
+                self._remember(self.main, *self.alternates)
+                last_before, last_actions = (self.main.befores[-1] if self.main.befores else None), self.main.actions[:-1]
                 continue
             if c.condition or question or (c.planned and not c.goal) or "elsewhere" in s.marks:
                 continue
@@ -198,10 +243,19 @@ class _Replay:
                                "the goal is " + " ".join(self._atoms(self.task.goal)), self.main, s)
                 continue
             # a fact of a state
+            sk = self._contradicted(c) if c.now or "state" in s.marks else None
+            if sk is not None:
+                # "Unstack orange from red. ... the blue block is in the hand": the step taken as
+                # skipped (put down blue) was not taken: the action is taken with its preconditions unmet
+                self._unskip(sk, text, s)
+                last_before, last_actions = sk.undo[0].state, list(sk.undo[0].actions)
+                continue
             if c.when == "before":
-                if last_before is None or last_line is None:
+                if last_before is None:
                     continue
-                lines = [Line(last_before, last_line.actions[:-1])]
+                lines = [Line(last_before, list(last_actions))]
+                if referenced and branch is not None and not sketch_ended:
+                    lines.append(branch)  # "because when you stack A on B, A is clear": at it or after it
             elif (hypothetical or referenced) and branch is not None and not sketch_ended:
                 lines, rec["context"] = [branch], "hypothetical"
             elif referenced or (hypothetical and any(x.kind == "action" for x in s.claims)):
@@ -221,24 +275,44 @@ class _Replay:
                 continue
             if not ok and any(self._held_before(c, ln) for ln in lines):
                 continue  # true just behind its line: which point it speaks of is not known
+            untied = c.when != "before" and not c.now and not s.marks & {"initial", "state"}
+            if untied:
+                said.append((c.value, c.negated))
             rec["verdict"] = "right" if ok else "wrong"
             if not ok:
                 ln = lines[0]
                 initial = not ln.actions or "initial" in s.marks
                 kind = "initial-state" if initial else "denied-fact" if c.negated else "false-fact"
                 truth = f"{c.value} holds" if holds[0] else f"{c.value} is false"
+                if untied:
+                    deferred.append((rec, kind, c, truth, ln))
+                else:
+                    self.error(rec, kind, c, text, _claimed(c), truth, ln, s)
+        if deferred and self._seen_together(said):
+            # Nothing in the sentence ties its facts to a point, and together they held at a point the
+            # trace has spoken of: which point it speaks of is not known, and nothing is judged.
+            for rec, *_ in deferred:
+                rec["verdict"], rec["context"] = "unchecked", "earlier"
+        else:
+            for rec, kind, c, truth, ln in deferred:
                 self.error(rec, kind, c, text, _claimed(c), truth, ln, s)
         if branch is not None:
             self.alternates.append(branch.copy())
         if "elsewhere" in s.marks:
             self.lost, self.alternates = True, []
-        if s.gap:
+        if s.gap is not None:
             self.lost = True  # a step that did not read: the state is not known until an action places it
-        self.last_before, self.last_line = last_before, last_line
+        self.last_before, self.last_actions = last_before, last_actions
 
     def action(self, c: Claim, rec: dict, text: str, s: Sentence) -> None:
         a = self.task.action_index[c.value]
+        if self.restart and _step_number(c, s, text) > 1:
+            self.restart = False  # "So steps: ... 5. Pick up blue": a list that goes on, not a new start
         line = self._place(a, self.main, self.restart, self.alternates)
+        self.skips = []  # a skip stands once the trace goes on to another action
+        if line is not None and self._guessed and not self.lost and s.retraction_at is None \
+                and self._one_step_short(a) is not None:
+            line = None  # the current line one step short beats a rewind or a restart without words
         if line is not None and line is not self.main and len(line.actions) < len(self.main.actions) \
                 and self.main.actions[len(line.actions)] == str(a):
             self._restated(len(line.actions), line.state)
@@ -261,11 +335,17 @@ class _Replay:
             return
         skipped = self._one_step_short(a) if s.retraction_at is None else None  # "wait, I can't": judged
         if skipped is not None:
-            # "pick up red" left out before "stack red on blue": a step skipped in words, not an error
+            # "pick up red" left out before "stack red on blue": a step skipped in words, not an error,
+            # unless what the trace says next holds only with the step left out (`_unskip`)
+            told = self.main.copy()
+            told.apply(a)
+            undo = (self.main, list(self.alternates), self.lost)
             self.main = self.main.copy()
             self.main.apply(skipped)
             self.main.apply(a)
             self.alternates = []
+            self.lost = True  # which step was skipped is read off the line: the next action must place it
+            self.skips.append(_Skip(s.index, undo, rec, c, told, self.main))
             return
         undo = (self.main.copy(), [x.copy() for x in self.alternates])
         self.error(rec, "precondition", c, text, c.value, self._unmet(a, self.main.state), self.main, s, undo)
@@ -281,6 +361,36 @@ class _Replay:
             if t & a.pre == a.pre and not t & a.neg_pre:
                 fits.append(b)
         return fits[0] if len(fits) == 1 else None
+
+    def _contradicted(self, c: Claim) -> "_Skip | None":
+        """The skip that fact ``c`` (said of the point the line is at) contradicts: false in the line
+        with the skipped step, true in the line as the trace tells it."""
+        for sk in self.skips:
+            if self.atom_true(c.value, sk.taken.state) == c.negated and self.atom_true(c.value, sk.told.state) != c.negated:
+                return sk
+        return None
+
+    def _unskip(self, sk: _Skip, text: str, s: Sentence) -> None:
+        self.skips = []
+        before = sk.undo[0]
+        a = self.task.action_index[sk.claim.value]
+        self.error(sk.record, "precondition", sk.claim, text, sk.claim.value, self._unmet(a, before.state), before, s,
+                   (before.copy(), list(sk.undo[1])))
+        self.main, self.alternates, self.lost = sk.told.copy(), [], True
+
+    def _withdrawn(self) -> None:
+        """An action was withdrawn: "can't do that because ..." states why, in the state it was tried in."""
+        self.last_before, self.last_actions = self.main.state, list(self.main.actions)
+
+    def _remember(self, *lines: Line) -> None:
+        """Add the states of ``lines`` to the points the trace has spoken of."""
+        for ln in lines:
+            self.seen.add(ln.state)
+            self.seen.update(ln.befores)
+
+    def _seen_together(self, facts: list[tuple[str, bool]]) -> bool:
+        """Whether the facts (atom, denied) all held together at one point the trace has spoken of."""
+        return any(all(self.atom_true(atom, st) != negated for atom, negated in facts) for st in self.seen)
 
     def _held_before(self, c: Claim, line: Line) -> bool:
         """Whether the fact claimed holds in one of the states before the last `NEAR_STEPS` actions of
@@ -311,16 +421,19 @@ class _Replay:
         def ok(state: int) -> bool:
             return state & a.pre == a.pre and not state & a.neg_pre
 
+        self._guessed = False
         if restart and ok(self.init):
             return Line(self.init)
         if ok(line.state):
             return line
-        for i in range(len(line.actions) - 1, -1, -1):
-            if line.actions[i] == str(a) and ok(line.befores[i]):
-                return Line(line.befores[i], line.actions[:i], line.befores[:i])
         for alt in reversed(alternates):
             if ok(alt.state):
                 return alt.copy()
+        self._guessed = True  # no words say the trace went back: a rewind or a restart without words
+        for i in range(len(line.actions) - 1, -1, -1):
+            if line.actions[i] == str(a) and ok(line.befores[i]):
+                self._guessed = i < len(line.actions) - 1  # the action just taken, said again: no guess
+                return Line(line.befores[i], line.actions[:i], line.befores[:i])
         if ok(self.init):
             return Line(self.init)
         return None
@@ -332,6 +445,20 @@ class _Replay:
 
     def _atoms(self, mask: int) -> list[str]:
         return [self.task.atoms[i] for i in range(self.task.n_atoms) if mask >> i & 1]
+
+
+_STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*)?(\d+)\s*[.):]", re.I)
+
+
+def _step_number(c: Claim, s: Sentence, text: str) -> int:
+    """The number of the step action ``c`` opens ("5. Pick up blue" -> 5), else 0."""
+    m = _STEP_NUMBER.match(text, s.span[0])
+    return int(m.group(1)) if m and s.claims and s.claims[0] is c else 0
+
+
+def _applies(task: Task, action: str, state: int) -> bool:
+    a = task.action_index[action]
+    return state & a.pre == a.pre and not state & a.neg_pre
 
 
 def _claimed(c: Claim) -> str:
