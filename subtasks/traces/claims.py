@@ -14,8 +14,13 @@ What the grammar does not read is never guessed; this module only prepares claus
   "is now" reads as "is"; "isn't" as "is not";
 - "it" after an action is the object the last action moved (its first argument): "put it down";
 - a clause that is only a predicate ("clear", "on the table") shares the subject of the fact before
-  it in its sentence ("orange is on the table and clear");
-- a negated action ("I can't unstack B", "instead of stacking") is read but asserts nothing;
+  it in its sentence ("orange is on the table and clear"); "which" opening a clause is the object
+  named last before it ("red is on blue, which is on orange"), and a bare predicate after such a
+  clause is not read (it may be about either object);
+- a negated action ("I can't unstack B", "instead of stacking") is read but asserts nothing; an
+  action after "because I" ("because I put blue down") is a point reached, not an action taken;
+- a fact whose clause says "now" or "currently" beyond its template's own words (``now``) is about
+  the point the line is at;
 - a fact that follows an action after ":" or "because" / "since" / "as" / "requires" in its sentence
   states the action's preconditions: it is judged in the state before that action
   (``when="before"``); any other fact on the text line of the action just taken may state its
@@ -247,6 +252,7 @@ class ClaimReader:
                 prev_sep = sep or prev_sep
                 continue
             why = _WHY.search(c)
+            done = bool(_WHY_DONE.match(c[why.start():] if why else c))  # "because I put blue down": done before
             if why and not _BEFORE.match(c):
                 c = c[why.end():].strip()  # "that's allowed because blue is clear"
             # "Unstack A from B: A is clear" may list preconditions or effects: judged in either
@@ -259,7 +265,6 @@ class ClaimReader:
                 before = True
             elif not claims and (_BEFORE.match(c) or why) and (carry_before or after_action):
                 before = True  # "That's allowed because ...": the preconditions of the action before
-            done = bool(_WHY_DONE.match(c))  # "because I put blue down": an action done before, a reason
             c = _BEFORE.sub("", c).strip()
             self._named = self._last_object(low[:a - start])
             got = self._action(c, last_action or self._last_action)
@@ -297,12 +302,24 @@ class ClaimReader:
                                     condition=conditional or other_point
                                     or (hypothetical and not any(x.kind == "action" for x in claims)),
                                     planned=(planned_here or restates) and not in_goal, goal=in_goal and bool(marks & {"goal", "goal-reached"}),
-                                    now=bool(_SAYS_NOW.search(raw))))
+                                    now=self._says_now(raw, atom)))
                 subject = None if relative else _subject(atom)
             elif self._looks_like_step(c) and gap is None:
                 gap = a
             prev_sep = sep
         return claims, gap
+
+    def _says_now(self, raw: str, atom: str) -> bool:
+        """Whether the clause says "now" / "currently" beyond the words of the fact's own template
+        ("the hand is currently holding X" says nothing of when)."""
+        said = len(_SAYS_NOW.findall(raw))
+        if not said:
+            return False
+        try:
+            own = len(_SAYS_NOW.findall(self.rd.r.atom(atom).lower()))
+        except Exception:  # noqa: BLE001 - a fact the renderer has no words for: its words are the clause's
+            own = 0
+        return said > own
 
     def _prepare(self, raw: str) -> str:
         c = layout.normalise(raw)

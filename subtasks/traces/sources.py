@@ -3,10 +3,12 @@
 A PlanBench result file (``{"task", "domain", "instances": [...]}``) whose answers hold the model's
 thinking in ``response_object.choices[0].message.reasoning_content`` (DeepSeek-R1's API) or in an
 instance's own ``reasoning_content`` / ``reasoning``; a chain-of-thought answer without thinking
-(GPT-4's state-tracking answers) is its ``llm_raw_response``. The problem is ``instance-N.pddl`` in
-the ``--instances`` folder; the domain is ``--domain`` (a name or a file), else the domain file beside
-the instances or in their parent folder, else the built-in domain the file's ``domain`` names
-("blocksworld_3" -> blocksworld). The final answer of a plan-generation file is judged on the engine
+(GPT-4's state-tracking answers) is its ``llm_raw_response``. With ``--instances`` PlanBench's data
+root, the problem, domain and words are the file's variant's (`rescore.Instances`, as for ``rescore
+planbench``); with a folder, the problem is its ``instance-N.pddl``, read in PlanBench's Blocksworld
+words, and the domain is ``--domain`` (a name or a file), else the domain file beside the instances or
+in their parent folder, else the built-in domain the file's ``domain`` names ("blocksworld_3" ->
+blocksworld). The final answer of a plan-generation file is judged on the engine
 (the flexible plan reader, then the plan executed); for other tasks it is PlanBench's verdict.
 """
 
@@ -16,9 +18,11 @@ import re
 from pathlib import Path
 
 from widthbench.errors import ParseError, UserError
+from widthbench.pddl_domains import planbench_configs
 from widthbench.planners.strips import DOMAINS_DIR, Task, execute_plan, load_task
 from widthbench.subtasks import flexible
-from widthbench.subtasks.rescore import _planbench_verdict, _style, read_result_json, thinking_of
+from widthbench.subtasks.rescore import (Instances, _planbench_verdict, _style, load_result_file, read_result_json,
+                                         thinking_of)
 from widthbench.subtasks.traces.verify import verify_trace
 
 _DOMAIN_FILES = ("generated_domain.pddl", "domain.pddl")
@@ -47,7 +51,10 @@ def planbench_traces(path: str | Path, instances: str | Path, domain: str | None
     if not folder.is_dir():
         raise UserError(f"instances folder not found: {folder}")
     data = read_result_json(p)
-    dom = _domain(domain, folder, str(data.get("domain", "")))
+    # the PlanBench data root: each file's variant (mystery, obfuscated, ...) with its own words
+    root = None if domain else Instances([folder]) if planbench_configs.is_data_root(folder) else None
+    rf = load_result_file(p) if root else None
+    dom = None if root else _domain(domain, folder, str(data.get("domain", "")))
     task_name = str(data.get("task", ""))
     out = []
     for i, inst in enumerate(data["instances"]):
@@ -58,24 +65,28 @@ def planbench_traces(path: str | Path, instances: str | Path, domain: str | None
             text, source = inst["llm_raw_response"], "llm_raw_response"
         if text is None:
             continue
-        prob = folder / f"instance-{inst['instance_id']}.pddl"
-        if not prob.is_file():
-            raise UserError(f"{p}: entry {i}: {prob} not found")
-        task = load_task(dom, prob)
+        if root is not None:
+            problem = root.problem(rf, inst)
+            task, templates = problem.task, problem.templates
+        else:
+            prob = folder / f"instance-{inst['instance_id']}.pddl"
+            if not prob.is_file():
+                raise UserError(f"{p}: entry {i}: {prob} not found")
+            task, templates = load_task(dom, prob), "planbench"
         style = _style(inst.get("query", ""))
-        correct = _final_verdict(task, task_name, inst, style)
+        correct = _final_verdict(task, task_name, inst, style, templates)
         out.append({"file": str(p), "instance_id": inst["instance_id"], "task": task_name, "source": source,
                     "style": style, "final_answer_correct": correct,
-                    "trace": verify_trace(task, text, style=style, templates="planbench",
+                    "trace": verify_trace(task, text, style=style, templates=templates,
                                           final_answer_correct=correct)})
     return out
 
 
-def _final_verdict(task: Task, task_name: str, inst: dict, style: str) -> bool | None:
+def _final_verdict(task: Task, task_name: str, inst: dict, style: str, templates: str = "planbench") -> bool | None:
     if task_name.startswith(("task_1", "t1")):
         answer = inst.get("llm_raw_response") or ""
         try:
-            plan = flexible.read_plan(task, answer, style, "planbench").value
+            plan = flexible.read_plan(task, answer, style, templates).value
         except ParseError:
             return None  # the answer does not read: not judged (counted apart, never as wrong)
         return execute_plan(task, plan).valid

@@ -40,7 +40,7 @@ RESTART = re.compile(
     r"try\s+again|verify|check|confirm|double-check|simulate|re-?do|test|go\s+over)\b(?![^.]*\b(?:it|this|that)\s+(?:again|step))|"
     r"back\s+to\s+the\s+(?:initial|original|start|beginning)|(?:try|consider)\s+(?:another|a\s+different)\s+"
     r"(?:approach|way|plan|order|sequence)|(?:another|an|alternative)\s+(?:approach|way|plan)\s*:|another\s+approach|alternatively\s*,?\s*(?:let|we|i)\b|step\s+by\s+step|the\s+(?:plan|steps)\s+(?:is|are|would\s+be)|"
-    r"(?:plan|steps|sequence)\s*:)")
+    r"(?:plan|steps|sequence)(?:\s+(?:is|are|would\s+be|should\s+be|will\s+be|could\s+be))?\s*:)")
 RETRACTION = re.compile(
     r"(?:^|[\s,.;:(\-])(?:wait|no\s*,|nope|oops|hmm+|actually|correction|sorry|scratch\s+that|i\s+mean|"
     r"not\s+(?:right|correct|possible|allowed|valid|true)|(?:is|was|that's|that\s+is|this\s+is)\s+"

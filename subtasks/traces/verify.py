@@ -2,16 +2,24 @@
 
 Each line of reasoning is replayed on the engine from the state it starts from (the task's initial
 state, or ``initial_state``). An action the trace takes advances the line it belongs to, found in
-this order (`_place`): after "let me start over", the initial state; the current line; an earlier
-point of the current line where the same action was taken (the plan restated: the line rewinds);
-the end of the last hypothetical or planned branch (the model goes on from what it imagined); the
-initial state (a restart without words). When none fits but exactly one applicable action would make it
-applicable, the trace skipped that step in words ("stack red on blue" for "pick up red, stack it on
-blue"): both are taken, no error. When none fits and the line was followed, the action is an
-error (its unmet preconditions are the truth); when the line was lost (a step that did not read,
-an action that failed before, or a fact wrong now but right after one applicable action when
-a sentence that read as nothing stands since the last action: a step taken in words that did not
-read), nothing is judged until an action places it again.
+this order (`_place`): after "let me start over", the initial state; the current line; the end of
+the last hypothetical or planned branch (the model goes on from what it imagined); an earlier point
+of the current line where the same action was taken (the plan restated: the line rewinds); the
+initial state (a restart without words; never for step 2 or later of a numbered list). When
+exactly one applicable action would make it applicable in the current line, the trace skipped that
+step in words ("stack red on blue" for "pick up red, stack it on blue"): both are taken, no error,
+and this beats a rewind or a restart without words (`_Skip`: a retraction withdraws it; a fact said
+of the line's point that holds only with the step left out makes it a precondition error). When none
+fits and the line was followed, the action is an error (its unmet preconditions are the truth); when
+the line was lost (a step that did not read, an action that failed before, a skip, or a fact wrong
+now but right after one applicable action when a sentence that read as nothing stands since the last
+action: a step taken in words that did not read), nothing is judged until an action places it again.
+
+Which point a fact is about: the words that tie it (on the action's text line, "because", "after
+X-ing", "now", "initially", a labelled state "Resulting State: ..."), else none: such a fact is
+judged in its line's state only when the facts of its sentence held together at no state the trace
+has reached (`seen`; else it is left unchecked, context "earlier"). A labelled state that holds in a
+candidate line and not in the main one moves the trace to the candidate.
 
 Which line the trace is on is not guessed: the other candidates (the initial state after a restart,
 the end of a hypothetical or planned branch) go along with each action that applies in them too (at most
@@ -101,7 +109,9 @@ class _Replay:
         self.pending: list[_Pending] = []
         self.errors: list[dict] = []
         self.records: list[dict] = []
-        self._guessed = False  # the last `_place` went back to an earlier point no words named
+        self.prev_end = 0  # where the sentence before ends
+        self.item = 0  # the number of the numbered step the trace is in ("3. ..."), 0 outside a list
+        self._guessed = ""  # how the last `_place` went back to a point no words named: "rewind" | "init"
         self.skips: list[_Skip] = []  # actions taken with a step skipped in words, not yet settled
         self.seen: set[int] = {init}  # every state of every line the trace has reached (`_remember`)
 
@@ -156,6 +166,14 @@ class _Replay:
 
     def sentence(self, s: Sentence, text: str) -> None:
         self.settle(s)
+        numbered = _STEP_NUMBER.match(text, s.span[0])
+        if numbered:
+            self.item = int(numbered.group(1))
+            if self.item == 1 and self.main.actions and not self.lost:
+                self.alternates.append(Line(self.init))  # "1. ..." may restate the plan from the start
+        elif "restart" in s.marks or re.search(r"\n[ \t]*\n", text[self.prev_end:s.span[0]]):
+            self.item = 0  # a paragraph that opens with no number ends the list
+        self.prev_end = s.span[1]
         if not s.claims:
             self.unread = True
         if "restart" in s.marks:
@@ -172,6 +190,7 @@ class _Replay:
         self._remember(self.main, *self.alternates)
         said: list[tuple[str, bool]] = []  # the facts of the sentence no words tie to a point
         deferred: list[tuple] = []  # those of them wrong in their line, judged at the sentence's end
+        stated: list[tuple[str, bool]] = []  # the facts of a labelled state ("Current State: ...")
         gap_passed = False  # the claims after a step that did not read: the line is lost there
         for c in s.claims:
             if s.gap is not None and c.span[0] > s.gap and not gap_passed:
@@ -273,8 +292,10 @@ class _Replay:
             if not ok and self.unread and lines and lines[0] is self.main and self._silent_step(c):
                 self.lost, self.alternates = True, []  # a step taken in words that did not read
                 continue
-            if not ok and any(self._held_before(c, ln) for ln in lines):
+            if not ok and "state" not in s.marks and any(self._held_before(c, ln) for ln in lines):
                 continue  # true just behind its line: which point it speaks of is not known
+            if "state" in s.marks and c.when != "before":
+                stated.append((c.value, c.negated))
             untied = c.when != "before" and not c.now and not s.marks & {"initial", "state"}
             if untied:
                 said.append((c.value, c.negated))
@@ -296,6 +317,14 @@ class _Replay:
         else:
             for rec, kind, c, truth, ln in deferred:
                 self.error(rec, kind, c, text, _claimed(c), truth, ln, s)
+        if stated and not self.lost and not self._all_hold(stated, self.main.state):
+            # "1. Current State: ..." that holds in a candidate line and not in the main one: the
+            # trace is on the candidate ("(Alternative sequence) 1. Current State: <the initial state>")
+            for alt in reversed(self.alternates):
+                if self._all_hold(stated, alt.state):
+                    self.alternates.remove(alt)
+                    self.main = alt
+                    break
         if branch is not None:
             self.alternates.append(branch.copy())
         if "elsewhere" in s.marks:
@@ -306,9 +335,11 @@ class _Replay:
 
     def action(self, c: Claim, rec: dict, text: str, s: Sentence) -> None:
         a = self.task.action_index[c.value]
-        if self.restart and _step_number(c, s, text) > 1:
+        if self.restart and self.item > 1:
             self.restart = False  # "So steps: ... 5. Pick up blue": a list that goes on, not a new start
         line = self._place(a, self.main, self.restart, self.alternates)
+        if line is not None and self._guessed == "init" and self.item > 1:
+            line = None  # step 3 of a list goes on from step 2, not from the initial state
         self.skips = []  # a skip stands once the trace goes on to another action
         if line is not None and self._guessed and not self.lost and s.retraction_at is None \
                 and self._one_step_short(a) is not None:
@@ -388,9 +419,12 @@ class _Replay:
             self.seen.add(ln.state)
             self.seen.update(ln.befores)
 
+    def _all_hold(self, facts: list[tuple[str, bool]], state: int) -> bool:
+        return all(self.atom_true(atom, state) != negated for atom, negated in facts)
+
     def _seen_together(self, facts: list[tuple[str, bool]]) -> bool:
         """Whether the facts (atom, denied) all held together at one point the trace has spoken of."""
-        return any(all(self.atom_true(atom, st) != negated for atom, negated in facts) for st in self.seen)
+        return any(self._all_hold(facts, st) for st in self.seen)
 
     def _held_before(self, c: Claim, line: Line) -> bool:
         """Whether the fact claimed holds in one of the states before the last `NEAR_STEPS` actions of
@@ -421,7 +455,7 @@ class _Replay:
         def ok(state: int) -> bool:
             return state & a.pre == a.pre and not state & a.neg_pre
 
-        self._guessed = False
+        self._guessed = ""
         if restart and ok(self.init):
             return Line(self.init)
         if ok(line.state):
@@ -429,12 +463,13 @@ class _Replay:
         for alt in reversed(alternates):
             if ok(alt.state):
                 return alt.copy()
-        self._guessed = True  # no words say the trace went back: a rewind or a restart without words
+        # no words say the trace went back: a rewind to where it took the same action, or a restart
         for i in range(len(line.actions) - 1, -1, -1):
             if line.actions[i] == str(a) and ok(line.befores[i]):
-                self._guessed = i < len(line.actions) - 1  # the action just taken, said again: no guess
+                self._guessed = "rewind" if i < len(line.actions) - 1 else ""  # the action just taken, said again
                 return Line(line.befores[i], line.actions[:i], line.befores[:i])
         if ok(self.init):
+            self._guessed = "init"
             return Line(self.init)
         return None
 
@@ -448,12 +483,6 @@ class _Replay:
 
 
 _STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*)?(\d+)\s*[.):]", re.I)
-
-
-def _step_number(c: Claim, s: Sentence, text: str) -> int:
-    """The number of the step action ``c`` opens ("5. Pick up blue" -> 5), else 0."""
-    m = _STEP_NUMBER.match(text, s.span[0])
-    return int(m.group(1)) if m and s.claims and s.claims[0] is c else 0
 
 
 def _applies(task: Task, action: str, state: int) -> bool:

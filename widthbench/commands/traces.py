@@ -15,7 +15,8 @@ def add_arguments(p) -> None:
     p.add_argument("source", metavar="RUN|FILE.json",
                    help="a run folder (its items.jsonl) or a PlanBench result file (.json)")
     p.add_argument("--instances", metavar="DIR",
-                   help="PlanBench file: the folder of its instance-N.pddl files")
+                   help="PlanBench file: PlanBench's data root (each file read in its variant's words, as "
+                        "rescore planbench does), or the folder of its instance-N.pddl files")
     p.add_argument("--domain", metavar="NAME|FILE",
                    help="PlanBench file: the domain (default: the domain file beside the instances, else the "
                         "built-in domain the file names)")
