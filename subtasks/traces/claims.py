@@ -234,7 +234,6 @@ class ClaimReader:
         if _NOW.match(layout.normalise(low).lstrip(" -*•#>0123456789.)")) and not _AT_POINT.match(opening):
             before = False  # "Then red is on the table": no longer the preconditions
         after_point = False  # the clause before was "after X-ing": a bare gerund goes on with it
-        action_before = False  # the clause before read as an action taken (not a point of a plan)
         for a, b, sep in _pieces(low, start):
             raw = low[a - start:b - start]
             goal_word = bool(_GOAL_WORD.search(raw))
@@ -284,9 +283,9 @@ class ClaimReader:
                         self._either = True
                 subject = None
                 prev_sep = sep
-                after_point, action_before = point == "after", not reference
+                after_point = point == "after"
                 continue
-            action_before = after_point = False
+            after_point = False
             relative = _RELATIVE.match(c)
             if relative:
                 # "red is on blue, which is on orange": "which" is the object named last before it; a
