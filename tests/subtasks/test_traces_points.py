@@ -39,6 +39,14 @@ def _walk(task, rng, steps):
     return actions, passed
 
 
+def _case(domain, style, templates, k, seed, steps):
+    """The task, a seeded writer and a walk of up to ``steps`` actions."""
+    task = tasks(domain)[k]
+    rng = random.Random(seed)
+    w = Writer(task, style, templates, rng)
+    return (task, rng, w) + _walk(task, rng, steps)
+
+
 def _holds(task, atom, state):
     return bool(state >> task.atom_index[atom] & 1)
 
@@ -56,6 +64,11 @@ def _written(w, actions):
     return [f"{_cap(w.action(a))}." for a in actions]
 
 
+def _first_error(task, lines, style, templates):
+    text = "\n".join(lines)
+    return text, verify_trace(task, text, style=style, templates=templates)["first_error"]
+
+
 def _span_of(text, sentence):
     i = text.rindex(sentence)
     return i, i + len(sentence)
@@ -70,10 +83,7 @@ def test_a_fact_no_words_tie_to_a_point_is_judged_only_where_it_held_at_no_point
     point the trace does not name: one that held at an earlier point is not judged (context
     "earlier"); with "Now" it is about the line's point and is an error; one that held at no point is
     an error either way."""
-    task = tasks(domain)[k]
-    rng = random.Random(seed)
-    w = Writer(task, style, templates, rng)
-    actions, passed = _walk(task, rng, steps)
+    task, rng, w, actions, passed = _case(domain, style, templates, k, seed, steps)
     assume(len(actions) >= 2)
     now, behind = passed[-1], passed[-2]
     earlier = [x for x in task.atoms if not _holds(task, x, now) and not _holds(task, x, behind)
@@ -87,12 +97,10 @@ def test_a_fact_no_words_tie_to_a_point_is_judged_only_where_it_held_at_no_point
     assert got["first_error"] is None, ("\n".join(lines + [plain]), got["first_error"])
     assert got["claims"][-1]["verdict"] == "unchecked" and got["claims"][-1]["context"] == "earlier"
     said_now = f"Now {w.fact(atom)}."
-    text = "\n".join(lines + [said_now])
-    fe = verify_trace(task, text, style=style, templates=templates)["first_error"]
+    text, fe = _first_error(task, lines + [said_now], style, templates)
     assert fe is not None and fe["kind"] == "false-fact" and fe["span"][0] >= _span_of(text, said_now)[0], (text, fe)
     if never:
-        text = "\n".join(lines + [f"{_cap(w.fact(rng.choice(never)))}."])
-        fe = verify_trace(task, text, style=style, templates=templates)["first_error"]
+        text, fe = _first_error(task, lines + [f"{_cap(w.fact(rng.choice(never)))}."], style, templates)
         assert fe is not None and fe["kind"] == "false-fact", (text, fe)
 
 
@@ -102,10 +110,7 @@ def test_a_fact_no_words_tie_to_a_point_is_judged_only_where_it_held_at_no_point
 def test_a_labelled_state_is_about_the_point_the_line_is_at(domain, style, templates, k, seed, steps):
     """"Resulting state: ..." says the state after the action: a fact true only just before it is an
     error there (no "one action back"), and the state as it is verifies."""
-    task = tasks(domain)[k]
-    rng = random.Random(seed)
-    w = Writer(task, style, templates, rng)
-    actions, passed = _walk(task, rng, steps)
+    task, rng, w, actions, passed = _case(domain, style, templates, k, seed, steps)
     assume(actions)
     now, behind = passed[-1], passed[-2]
     lines = _written(w, actions)
@@ -117,8 +122,7 @@ def test_a_labelled_state_is_about_the_point_the_line_is_at(domain, style, templ
     deleted = [x for x in state_atoms(task, behind) if not _holds(task, x, now)]
     assume(deleted)
     wrong = f"Resulting state: {w.fact(rng.choice(deleted))}."
-    text = "\n".join(lines + [wrong])
-    fe = verify_trace(task, text, style=style, templates=templates)["first_error"]
+    text, fe = _first_error(task, lines + [wrong], style, templates)
     assert fe is not None and fe["kind"] == "false-fact" and fe["span"][0] >= _span_of(text, wrong)[0], (text, fe)
 
 
@@ -166,8 +170,7 @@ def test_a_step_skipped_in_words_stands_unless_what_follows_says_it_was_not_take
     assume(only_told)
     atom = rng.choice(only_told)
     contradicts = f"Resulting state: {w.fact(atom)}."
-    text = "\n".join(lines + [step, contradicts])
-    fe = verify_trace(task, text, style=style, templates=templates)["first_error"]
+    text, fe = _first_error(task, lines + [step, contradicts], style, templates)
     start, end = _span_of(text, step)
     assert fe is not None and fe["kind"] == "precondition" and start <= fe["span"][0] < end, (text, fe)
     if _holds(task, atom, state):
@@ -183,10 +186,7 @@ def test_a_step_skipped_in_words_stands_unless_what_follows_says_it_was_not_take
 def test_a_numbered_step_goes_on_from_the_step_before(domain, style, templates, k, seed, steps):
     """Step 3 of a numbered list goes on from step 2, never from the initial state: an action that
     applies only there is a precondition error at step 3. "1." may restate the plan from the start."""
-    task = tasks(domain)[k]
-    rng = random.Random(seed)
-    w = Writer(task, style, templates, rng)
-    actions, passed = _walk(task, rng, steps)
+    task, rng, w, actions, passed = _case(domain, style, templates, k, seed, steps)
     assume(len(actions) >= 2)
     state = passed[-1]
     bad = [a for a in task.actions if _ok(a, task.init) and not _ok(a, state) and not _one_step_short(task, a, state)
@@ -194,8 +194,7 @@ def test_a_numbered_step_goes_on_from_the_step_before(domain, style, templates, 
     assume(bad)
     items = [f"{i + 1}. {_cap(w.action(a))}." for i, a in enumerate(actions)]
     last = f"{len(actions) + 1}. {_cap(w.action(rng.choice(bad)))}."
-    text = "\n".join(items + [last])
-    fe = verify_trace(task, text, style=style, templates=templates)["first_error"]
+    text, fe = _first_error(task, items + [last], style, templates)
     assert fe is not None and fe["kind"] == "precondition" and fe["span"][0] >= _span_of(text, last)[0], (text, fe)
     # a new list from the start after the walk: "1." restates from the initial state
     again = "\n".join(_written(w, actions) + [f"{i + 1}. {_cap(w.action(a))}." for i, a in enumerate(actions)])
@@ -208,18 +207,14 @@ def test_a_numbered_step_goes_on_from_the_step_before(domain, style, templates, 
 def test_a_labelled_state_that_fits_a_candidate_line_moves_the_trace_there(domain, style, templates, k, seed, steps):
     """"(Alternative sequence) 1. Current state: <the initial state>" after a walk: the trace is back at
     the start, and an action that applies where the walk ended but not there is a precondition error."""
-    task = tasks(domain)[k]
-    rng = random.Random(seed)
-    w = Writer(task, style, templates, rng)
-    actions, passed = _walk(task, rng, steps)
+    task, rng, w, actions, passed = _case(domain, style, templates, k, seed, steps)
     assume(actions)
     state = passed[-1]
     bad = [a for a in applicable_actions(task, state) if not _ok(a, task.init) and not _one_step_short(task, a, task.init)]
     assume(bad)
     shown = "1. Current state: " + ", ".join(w.fact(x) for x in state_atoms(task, task.init)) + "."
     act = f"Action: {w.action(rng.choice(bad))}."
-    text = "\n".join(_written(w, actions) + ["", "Another way:", shown, act])
-    fe = verify_trace(task, text, style=style, templates=templates)["first_error"]
+    text, fe = _first_error(task, _written(w, actions) + ["", "Another way:", shown, act], style, templates)
     assert fe is not None and fe["kind"] == "precondition" and fe["span"][0] >= _span_of(text, act)[0], (text, fe)
 
 
@@ -231,10 +226,7 @@ def test_an_action_named_as_an_aim_or_a_reason_is_not_taken(domain, style, templ
     <action>", and "because I <action>" name actions that are not taken: one whose preconditions
     fail is no error, and the line does not advance (an action applicable where it stood is right
     after them). Taken ("Next, <action>."), the same action is a precondition error."""
-    task = tasks(domain)[k]
-    rng = random.Random(seed)
-    w = Writer(task, style, templates, rng)
-    actions, passed = _walk(task, rng, steps)
+    task, rng, w, actions, passed = _case(domain, style, templates, k, seed, steps)
     state = passed[-1]
     bad = [a for a in task.actions if not _ok(a, state) and not _one_step_short(task, a, state)
            and not any(_ok(a, p) for p in passed)]
@@ -249,8 +241,7 @@ def test_an_action_named_as_an_aim_or_a_reason_is_not_taken(domain, style, templ
         got = verify_trace(task, text, style=style, templates=templates)
         assert got["first_error"] is None, (text, got["first_error"])
         assert got["claims"][-1]["verdict"] == "right", (text, got["claims"][-1])
-    text = "\n".join(lines + [f"Next, {w.action(x)}."])
-    fe = verify_trace(task, text, style=style, templates=templates)["first_error"]
+    text, fe = _first_error(task, lines + [f"Next, {w.action(x)}."], style, templates)
     assert fe is not None and fe["kind"] == "precondition", (text, fe)
 
 
@@ -260,10 +251,7 @@ def test_an_action_named_as_an_aim_or_a_reason_is_not_taken(domain, style, templ
 def test_a_reason_for_an_action_that_could_not_be_placed_is_not_judged(domain, style, templates, k, seed, steps):
     """"So step 3 would be <action that applies nowhere>. Because <fact>." : the reason is about a
     point the trace could not place, and is not judged against the state before an earlier action."""
-    task = tasks(domain)[k]
-    rng = random.Random(seed)
-    w = Writer(task, style, templates, rng)
-    actions, passed = _walk(task, rng, steps)
+    task, rng, w, actions, passed = _case(domain, style, templates, k, seed, steps)
     assume(actions)
     state = passed[-1]
     bad = [a for a in task.actions if not any(_ok(a, p) for p in passed) and not _one_step_short(task, a, state)]
