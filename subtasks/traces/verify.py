@@ -232,7 +232,7 @@ class _Replay:
                         if c.reference != "after":
                             last_before = None
                     continue
-                if referenced and branch is not None and not sketch_ended and _applies(self.task, c.value, branch.state):
+                if referenced and branch is not None and not sketch_ended and _applies(self.task.action_index[c.value], branch.state):
                     # "after unstacking A, put A down": taken from the point the sentence named
                     self.main, self.lost, self.restart = branch.copy(), False, False
                 self.action(c, rec, text, s)
@@ -351,7 +351,7 @@ class _Replay:
             # The other lines the trace may be on go along while the action applies in them too.
             kept = []
             for alt in self.alternates:
-                if alt.state & a.pre == a.pre and not alt.state & a.neg_pre and alt.state != line.state \
+                if _applies(a, alt.state) and alt.state != line.state \
                         and alt.age < MAX_AGE:
                     alt = alt.copy()
                     alt.apply(a)
@@ -389,7 +389,7 @@ class _Replay:
         fits = []
         for b in applicable_actions(self.task, self.main.state):
             t = successor(self.main.state, b)
-            if t & a.pre == a.pre and not t & a.neg_pre:
+            if _applies(a, t):
                 fits.append(b)
         return fits[0] if len(fits) == 1 else None
 
@@ -453,7 +453,7 @@ class _Replay:
     def _place(self, a, line: Line, restart: bool, alternates: list) -> Line | None:
         """The line in which action ``a`` is taken (module docstring), or None."""
         def ok(state: int) -> bool:
-            return state & a.pre == a.pre and not state & a.neg_pre
+            return _applies(a, state)
 
         self._guessed = ""
         if restart and ok(self.init):
@@ -485,8 +485,8 @@ class _Replay:
 _STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*)?(\d+)\s*[.):]", re.I)
 
 
-def _applies(task: Task, action: str, state: int) -> bool:
-    a = task.action_index[action]
+def _applies(a, state: int) -> bool:
+    """Whether engine action ``a`` applies in ``state``."""
     return state & a.pre == a.pre and not state & a.neg_pre
 
 
