@@ -130,8 +130,11 @@ def iw(model, k: int | None, *, goal_test: str = "after-prune", stop_at_goal: bo
     if k is not None and k < 0:
         raise ValueError(f"k must be >= 0, got {k}")
     before = goal_test == "before-prune"
-    if table is None and not trace and k in (1, 2) and type(model) is StripsModel:
-        return _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated)
+    if table is None and not trace and type(model) is StripsModel:
+        if k is None:
+            return _bfs_strips(model, goal_test, stop_at_goal, max_generated)
+        if k in (1, 2):
+            return _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated)
     return _iw_general(model, k, goal_test, before, stop_at_goal, trace, max_generated, table)
 
 
@@ -318,7 +321,7 @@ class _StripsTables:
 
     __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "pre", "neg", "has_neg",
                  "far", "one_bit", "but_bit", "users", "enab", "enab_neg",
-                 "root_app")
+                 "root_app", "trig", "trig_always")
 
     def __init__(self, task, rank=None):
         self.task, self.rank = task, rank
@@ -350,6 +353,13 @@ class _StripsTables:
         self.enab = [_enabler_tree(e) for e in by_atom]
         self.enab_neg = [_enabler_tree(e) for e in by_neg] if self.has_neg else None
         self.root_app = sorted(inner[a.id] for a in applicable_actions(task, task.init))
+        groups, always = task._triggers  # the engine's trigger index, with inner ids
+        if self.has_neg:
+            self.trig = [tuple((pre, neg, inner[a.id]) for pre, neg, a in g) for g in groups]
+            self.trig_always = tuple((pre, neg, inner[a.id]) for pre, neg, a in always)
+        else:
+            self.trig = [tuple((pre, inner[a.id]) for pre, _neg, a in g) for g in groups]
+            self.trig_always = tuple((pre, inner[a.id]) for pre, _neg, a in always)
 
 
 def strips_tables(model: StripsModel) -> _StripsTables:
@@ -573,6 +583,118 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
         plan = tuple(reversed(steps))
     counts = Counts(generated, expanded, dup, pruned, kept)
     return IWResult(k, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
+                    truncated, max_depth)
+
+
+def _bfs_strips(model, goal_test, stop_at_goal, max_generated) -> IWResult:
+    """IW(k=None), plain breadth-first search, on a `StripsModel`: the same search and counters as
+    `_iw_general` (tests check them against each other), written for speed.
+
+    - Level by level: a list per depth instead of a queue of (state, depth) entries.
+    - ``parent`` maps each generated state to its parent state only (no label tuple per state). The
+      plan's labels are found again at the end: the action that first generated a state is the
+      first one, in the model's order, that makes it from its parent (every later copy of the state
+      was a duplicate).
+    - Applicable actions by the engine's trigger index (``tab.trig``, inner ids, so sorting ids
+      sorts successors); for this search, with few successors per state, that is quicker than the
+      enabler trees of `_iw_strips` (they need each state's parent list carried along).
+    - Duplicates are not counted per successor: without novelty pruning every new state is kept, so
+      ``pruned_duplicate`` = ``generated`` - ``kept``.
+    """
+    task = model.task
+    tab = strips_tables(model)
+    keeps, addm, trig, always, neg = tab.keep, tab.add, tab.trig, tab.trig_always, tab.has_neg
+    gmask, gneg = model.goal_mask, model.goal_neg
+    root = task.init
+    parent: dict = {root: None}
+    generated, expanded = 1, 0
+    max_depth = 0
+    goal_state = at_goal = None
+    found = truncated = stopped = False
+    if root & gmask == gmask and not root & gneg:
+        found, goal_state, at_goal = True, root, Counts(1, 0, 0, 0, 1)
+        stopped = stop_at_goal
+    limit = max_generated if max_generated is not None else -1
+    layer = [] if stopped else [root]
+    d1 = 0
+    while layer:
+        d1 += 1
+        nxt: list = []
+        put = nxt.append
+        for s in layer:
+            expanded += 1
+            ids = []
+            x = s
+            if neg:
+                while x:
+                    low = x & -x
+                    for pre, ng, aid in trig[low.bit_length() - 1]:
+                        if s & pre == pre and not s & ng:
+                            ids.append(aid)
+                    x ^= low
+                for pre, ng, aid in always:
+                    if s & pre == pre and not s & ng:
+                        ids.append(aid)
+            else:
+                while x:
+                    low = x & -x
+                    for pre, aid in trig[low.bit_length() - 1]:
+                        if s & pre == pre:
+                            ids.append(aid)
+                    x ^= low
+                for pre, aid in always:
+                    if s & pre == pre:
+                        ids.append(aid)
+            if not ids:
+                continue
+            ids.sort()
+            max_depth = d1
+            g0 = generated
+            if g0 < limit <= g0 + len(ids):  # the limit falls in this expansion
+                del ids[limit - g0:]
+                truncated = True
+            generated += len(ids)
+            for aid in ids:
+                t = s & keeps[aid] | addm[aid]
+                if t in parent:
+                    continue
+                parent[t] = s
+                put(t)
+                if found or t & gmask != gmask or t & gneg:
+                    continue
+                found, goal_state = True, t
+                g = g0 + ids.index(aid) + 1
+                at_goal = Counts(g, expanded, g - len(parent), 0, len(parent))
+                if stop_at_goal:
+                    stopped = True
+                    break
+            if stopped or truncated:
+                break
+        if stopped or truncated:
+            break
+        layer = nxt
+    kept = len(parent)
+    if stopped:
+        counts = at_goal
+        truncated = False
+    else:
+        counts = Counts(generated, expanded, generated - kept, 0, kept)
+
+    plan = None
+    if found:
+        states = [goal_state]
+        while parent[states[-1]] is not None:
+            states.append(parent[states[-1]])
+        states.reverse()
+        acts = tab.acts
+        steps = []
+        for s, t in zip(states, states[1:]):
+            for a, act in enumerate(acts):  # inner ids: the model's order
+                if s & act.pre == act.pre and not s & act.neg_pre and s & keeps[a] | addm[a] == t:
+                    steps.append(act)
+                    break
+        plan = tuple(steps)
+    return IWResult(None, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
                     truncated, max_depth)
 
 

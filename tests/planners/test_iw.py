@@ -237,6 +237,20 @@ def test_strips_fast_path_truncates_like_the_general_loop(task, goal_test, stop,
         _same_run(general, fast)
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.booleans().flatmap(lambda neg: tasks(negative=neg)), st.sampled_from(["after-prune", "before-prune"]),
+       st.booleans(), st.sampled_from(["engine", "lapkt"]), st.one_of(st.none(), st.integers(1, 40)))
+def test_plain_bfs_strips_path_matches_the_general_loop(task, goal_test, stop, order, limit):
+    """k=None on a StripsModel: level lists, parents without labels (the plan's actions found
+    again at the end), the trigger index, duplicates as generated - kept: the same run as the
+    general loop, with negative preconditions, in either order, truncated or not."""
+    model = StripsModel(task, order=order)
+    general = iw(model, None, goal_test=goal_test, stop_at_goal=stop, trace=True, max_generated=limit)
+    fast = iw(model, None, goal_test=goal_test, stop_at_goal=stop, max_generated=limit)
+    _same_run(general, fast)
+    assert fast.plan == general.plan and fast.k is None
+
+
 def test_strips_fast_path_matches_the_general_loop_on_blocksworld():
     # larger than the random tasks: every single goal of an IPC task, IW(1) and IW(2), run to the end
     task = _ipc_blocks()[-1]
