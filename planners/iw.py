@@ -316,12 +316,14 @@ class _StripsTables:
     grandparent state can be nearer than the parent). ``enab[atom]`` / ``enab_neg[atom]``: the
     `_enabler_tree` of the actions with that atom as a precondition (rest: their other ones) /
     as a negative precondition (rest: all their positive ones). ``root_app``: the inner ids of the
-    actions applicable in the initial state.
+    actions applicable in the initial state. ``loops``, ``loop_of[atom]``, ``loop_mask``: the loop
+    actions (successor = the state, wherever they apply) with a one-atom precondition, one per atom,
+    by that atom; they are left out of ``root_app``, the enabler trees and so the derived lists.
     """
 
     __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "pre", "neg", "has_neg",
                  "far", "one_bit", "but_bit", "users", "enab", "enab_neg",
-                 "root_app", "trig", "trig_always")
+                 "root_app", "trig", "trig_always", "loop_of", "loops", "loop_mask")
 
     def __init__(self, task, rank=None):
         self.task, self.rank = task, rank
@@ -342,9 +344,21 @@ class _StripsTables:
         self.far = [(a.add | a.dele).bit_count() > 2 for a in acts]
         self.one_bit = [1 << i for i in range(n)]
         self.but_bit = [full ^ (1 << i) for i in range(n)]
+        # loops: actions whose successor is the state itself wherever they apply (one precondition
+        # atom, no negative one, adds only it, deletes nothing else: Logistics' move of a vehicle to
+        # where it is); at most one per atom, so the applicable ones of s are the atoms of s & loop_mask
+        loop_at: dict[int, list] = {}
+        for r, a in enumerate(acts):
+            if not a.neg_pre and a.pre.bit_count() == 1 and not a.add & ~a.pre and not a.dele & ~a.add:
+                loop_at.setdefault(a.pre.bit_length() - 1, []).append(r)
+        self.loop_of = {p: rs[0] for p, rs in loop_at.items() if len(rs) == 1}
+        self.loops = frozenset(self.loop_of.values())
+        self.loop_mask = sum(1 << p for p in self.loop_of)
         by_atom: list[list] = [[] for _ in range(n)]
         by_neg: list[list] = [[] for _ in range(n)]
         for r, a in enumerate(acts):
+            if r in self.loops:
+                continue
             for i in bits(a.pre):
                 by_atom[i].append((r, a.pre & ~(1 << i)))
             for i in bits(a.neg_pre):
@@ -352,7 +366,8 @@ class _StripsTables:
         self.users = [frozenset(r for r, _ in e) for e in by_atom]
         self.enab = [_enabler_tree(e) for e in by_atom]
         self.enab_neg = [_enabler_tree(e) for e in by_neg] if self.has_neg else None
-        self.root_app = sorted(inner[a.id] for a in applicable_actions(task, task.init))
+        self.root_app = sorted(r for r in (inner[a.id] for a in applicable_actions(task, task.init))
+                               if r not in self.loops)
         groups, always = task._triggers  # the engine's trigger index, with inner ids
         if self.has_neg:
             self.trig = [tuple((pre, neg, inner[a.id]) for pre, neg, a in g) for g in groups]
@@ -428,6 +443,12 @@ def _applicable(tab: _StripsTables, s: int, ref: int, ref_ids: list) -> list:
     return ids
 
 
+def _loops_before(tab: _StripsTables, s: int, aid: int) -> int:
+    """The loop actions applicable in ``s`` that come before inner id ``aid``."""
+    loop_of = tab.loop_of
+    return sum(1 for p in bits(s & tab.loop_mask) if loop_of[p] < aid)
+
+
 def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWResult:
     """IW(1) and IW(2) on a `StripsModel`: the same search and counters as `_iw_general`, written
     for speed (tests check it against the general loop and the full-enumeration reference).
@@ -450,6 +471,10 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
       Kept states are numbered (``codes[j]`` = parent number * (n_actions + 1) + inner id, for the
       plan). ``seen`` holds the generated states themselves (Python hashes each once, in C), which
       is more memory than a table of keys would take.
+    - Loop actions (`_StripsTables.loops`: the successor is the state itself, such as a vehicle moving
+      to where it is) are not in the lists: each applicable one is a duplicate, counted per
+      expansion (one bit count); the full order is rebuilt only where a position matters (a goal,
+      the ``max_generated`` limit).
     """
     task = model.task
     tab = strips_tables(model)
@@ -470,6 +495,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     codes = [-1]  # codes[j]: the code of kept state j
     put_code = codes.append
     one_bit, but_bit = tab.one_bit, tab.but_bit
+    lmask, loop_of, loops = tab.loop_mask, tab.loop_of, tab.loops
     goal_code = None  # code of the goal state (None: the root, or no goal)
 
     generated, expanded, dup, pruned, kept = 1, 0, 0, 0, 1
@@ -495,15 +521,19 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             ids = _applicable(tab, s, gs, gids)
         else:
             ids = _applicable(tab, s, ps, pids)
-        if not ids:
+        nl = (s & lmask).bit_count()  # loops applicable in s: each makes s again, a duplicate
+        if not ids and not nl:
             continue
         max_depth = d1
         g0 = generated
         run = ids
-        if g0 < limit <= g0 + len(ids):  # the limit falls in this expansion
-            run = ids[:limit - g0]
+        if g0 < limit <= g0 + len(ids) + nl:  # the limit falls in this expansion
+            run = sorted(ids + [loop_of[p] for p in bits(s & lmask)])[:limit - g0]
+            n = len(run)
+            run = [b for b in run if b not in loops]
+            nl = n - len(run)
             truncated = True
-        n = len(run)
+        n = len(run) + nl
         generated += n
         ts: list = []  # this expansion's successors, in order
         put_t = ts.append
@@ -525,7 +555,8 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                     seen_update(ts)
                     new = len(seen) - n0
                     found, goal_state, goal_code = True, t, base + aid
-                    at_goal = Counts(g0 + len(ts), expanded, dup + len(ts) - new, pruned + new - kept + kept0, kept)
+                    pos = len(ts) + (_loops_before(tab, s, aid) if nl else 0)
+                    at_goal = Counts(g0 + pos, expanded, dup + pos - new, pruned + new - kept + kept0, kept)
                     if stop_at_goal:
                         stopped = True
                         break
@@ -554,7 +585,8 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             found, goal_state, goal_code = True, t, code
             seen_update(ts)
             new = len(seen) - n0
-            at_goal = Counts(g0 + len(ts), expanded, dup + len(ts) - new, pruned + new - kept + kept0, kept)
+            pos = len(ts) + (_loops_before(tab, s, aid) if nl else 0)  # successors up to this one
+            at_goal = Counts(g0 + pos, expanded, dup + pos - new, pruned + new - kept + kept0, kept)
             if stop_at_goal:
                 stopped = True
                 break
