@@ -319,11 +319,14 @@ class _StripsTables:
     actions applicable in the initial state. ``loops``, ``loop_of[atom]``, ``loop_mask``: the loop
     actions (successor = the state, wherever they apply) with a one-atom precondition, one per atom,
     by that atom; they are left out of ``root_app``, the enabler trees and so the derived lists.
+    ``rel[atom]``: every atom ``enab[atom]`` tests; ``memo``/``memo_room``: the memo of tree results
+    `_applicable` fills (reset at the start of each `_iw_strips` run).
     """
 
     __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "pre", "neg", "has_neg",
                  "far", "one_bit", "but_bit", "users", "enab", "enab_neg",
-                 "root_app", "trig", "trig_always", "loop_of", "loops", "loop_mask")
+                 "root_app", "trig", "trig_always", "loop_of", "loops", "loop_mask",
+                 "rel", "memo", "memo_room")
 
     def __init__(self, task, rank=None):
         self.task, self.rank = task, rank
@@ -365,6 +368,9 @@ class _StripsTables:
                 by_neg[i].append((r, a.pre))
         self.users = [frozenset(r for r, _ in e) for e in by_atom]
         self.enab = [_enabler_tree(e) for e in by_atom]
+        self.rel = [_tree_atoms(t) for t in self.enab]
+        self.memo: list[dict] = [{} for _ in range(n)]  # see _applicable
+        self.memo_room = 1 << 16
         self.enab_neg = [_enabler_tree(e) for e in by_neg] if self.has_neg else None
         self.root_app = sorted(r for r in (inner[a.id] for a in applicable_actions(task, task.init))
                                if r not in self.loops)
@@ -385,13 +391,50 @@ def strips_tables(model: StripsModel) -> _StripsTables:
     return holder[0]
 
 
+def _walk(tree: tuple, sd: int, out: list) -> None:
+    """Append to ``out`` the ids of ``tree`` (an `_enabler_tree`) whose atoms all hold in ``sd``."""
+    if tree[2] is None:
+        need = tree[1]
+        if sd & need == need:
+            out += tree[0]
+        return
+    stack = [tree]
+    while stack:
+        leaves, mask, kids = stack.pop()
+        if leaves:
+            out += leaves
+        h = sd & mask
+        while h:
+            low = h & -h
+            kid = kids[low.bit_length() - 1]
+            if kid[2] is None:
+                need = kid[1]
+                if sd & need == need:
+                    out += kid[0]
+            else:
+                stack.append(kid)
+            h ^= low
+
+
+def _tree_atoms(tree: tuple) -> int:
+    """Every atom an `_enabler_tree` tests: its result in a state s depends on s & this only."""
+    leaves, mask, kids = tree
+    if kids is None:
+        return mask
+    for kid in kids.values():
+        mask |= _tree_atoms(kid)
+    return mask
+
+
 def _applicable(tab: _StripsTables, s: int, ref: int, ref_ids: list) -> list:
     """Inner ids of the actions applicable in ``s``, sorted, from those of another state ``ref``
     (``ref_ids``): the ones that stay applicable (no precondition among the atoms true in ref only;
     no negative one among those true in s only) and the ones some atom true in s only (or, for a
     negative precondition, true in ref only) enables, found in its enabler tree. An action
     enabled by several such atoms is found once: each tree skips the branches on atoms searched
-    before it (without negative preconditions; with them, duplicates are dropped at the end)."""
+    before it (without negative preconditions; with them, duplicates are dropped at the end).
+    Without negative preconditions a branching tree's result is memoised by the atoms it tests
+    (``tab.memo[atom]``, keyed by ``sd & tab.rel[atom]``), within a budget of entries per task."""
     pres, enab = tab.pre, tab.enab
     gone, came = ref & ~s, s & ~ref
     if not gone:
@@ -404,41 +447,34 @@ def _applicable(tab: _StripsTables, s: int, ref: int, ref_ids: list) -> list:
     if tab.has_neg:
         negs = tab.neg
         ids = [b for b in ids if not negs[b] & came]
-        walks = [(enab[p], s) for p in bits(came)] + [(tab.enab_neg[p], s) for p in bits(gone)]
         out: list = []
-    else:
-        walks = []
-        sd = s
-        while came:
-            low = came & -came
-            came ^= low
-            walks.append((enab[low.bit_length() - 1], sd))
-            sd ^= low  # an action that also needs this atom is found under it: skip it below
-        out = ids
-    for tree, sd in walks:  # the leaves of each tree reached in s, branching on atoms of sd only
-        if tree[2] is None:
+        for p in bits(came):
+            _walk(enab[p], s, out)
+        for p in bits(gone):
+            _walk(tab.enab_neg[p], s, out)
+        return sorted(set(ids).union(b for b in out if not negs[b] & s))
+    sd = s
+    while came:
+        low = came & -came
+        came ^= low
+        p = low.bit_length() - 1
+        tree = enab[p]
+        if tree[2] is None:  # one group: all its ids need the same atoms
             need = tree[1]
             if sd & need == need:
-                out += tree[0]
-            continue
-        stack = [tree]
-        while stack:
-            leaves, mask, kids = stack.pop()
-            if leaves:
-                out += leaves
-            h = sd & mask
-            while h:
-                low = h & -h
-                kid = kids[low.bit_length() - 1]
-                if kid[2] is None:
-                    need = kid[1]
-                    if sd & need == need:
-                        out += kid[0]
-                else:
-                    stack.append(kid)
-                h ^= low
-    if out is not ids:
-        return sorted(set(ids).union(b for b in out if not negs[b] & s))
+                ids += tree[0]
+        else:
+            memo = tab.memo[p]
+            key = sd & tab.rel[p]
+            found = memo.get(key)
+            if found is None:
+                found = []
+                _walk(tree, sd, found)
+                if tab.memo_room:
+                    tab.memo_room -= 1
+                    memo[key] = found
+            ids += found
+        sd ^= low  # an action that also needs this atom is found under it: skip it below
     ids.sort()
     return ids
 
@@ -478,6 +514,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     """
     task = model.task
     tab = strips_tables(model)
+    tab.memo, tab.memo_room = [{} for _ in range(tab.n)], 1 << 16  # a fresh memo per run (_applicable)
     full, keeps, addm, news, col, far = tab.full, tab.keep, tab.add, tab.new, tab.col, tab.far
     if before:  # every successor gets the exact test, which goal-tests the non-novel ones
         col = [tab.n + 1] * len(col)
