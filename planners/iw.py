@@ -130,8 +130,11 @@ def iw(model, k: int | None, *, goal_test: str = "after-prune", stop_at_goal: bo
     if k is not None and k < 0:
         raise ValueError(f"k must be >= 0, got {k}")
     before = goal_test == "before-prune"
-    if table is None and not trace and k in (1, 2) and type(model) is StripsModel:
-        return _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated)
+    if table is None and not trace and type(model) is StripsModel:
+        if k is None:
+            return _bfs_strips(model, goal_test, stop_at_goal, max_generated)
+        if k in (1, 2):
+            return _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated)
     return _iw_general(model, k, goal_test, before, stop_at_goal, trace, max_generated, table)
 
 
@@ -313,12 +316,17 @@ class _StripsTables:
     grandparent state can be nearer than the parent). ``enab[atom]`` / ``enab_neg[atom]``: the
     `_enabler_tree` of the actions with that atom as a precondition (rest: their other ones) /
     as a negative precondition (rest: all their positive ones). ``root_app``: the inner ids of the
-    actions applicable in the initial state.
+    actions applicable in the initial state. ``loops``, ``loop_of[atom]``, ``loop_mask``: the loop
+    actions (successor = the state, wherever they apply) with a one-atom precondition, one per atom,
+    by that atom; they are left out of ``root_app``, the enabler trees and so the derived lists.
+    ``rel[atom]``: every atom ``enab[atom]`` tests; ``memo``/``memo_room``: the memo of tree results
+    `_applicable` fills (reset at the start of each `_iw_strips` run).
     """
 
     __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "pre", "neg", "has_neg",
                  "far", "one_bit", "but_bit", "users", "enab", "enab_neg",
-                 "root_app")
+                 "root_app", "trig", "trig_always", "loop_of", "loops", "loop_mask",
+                 "rel", "memo", "memo_room")
 
     def __init__(self, task, rank=None):
         self.task, self.rank = task, rank
@@ -339,17 +347,40 @@ class _StripsTables:
         self.far = [(a.add | a.dele).bit_count() > 2 for a in acts]
         self.one_bit = [1 << i for i in range(n)]
         self.but_bit = [full ^ (1 << i) for i in range(n)]
+        # loops: actions whose successor is the state itself wherever they apply (one precondition
+        # atom, no negative one, adds only it, deletes nothing else: Logistics' move of a vehicle to
+        # where it is); at most one per atom, so the applicable ones of s are the atoms of s & loop_mask
+        loop_at: dict[int, list] = {}
+        for r, a in enumerate(acts):
+            if not a.neg_pre and a.pre.bit_count() == 1 and not a.add & ~a.pre and not a.dele & ~a.add:
+                loop_at.setdefault(a.pre.bit_length() - 1, []).append(r)
+        self.loop_of = {p: rs[0] for p, rs in loop_at.items() if len(rs) == 1}
+        self.loops = frozenset(self.loop_of.values())
+        self.loop_mask = sum(1 << p for p in self.loop_of)
         by_atom: list[list] = [[] for _ in range(n)]
         by_neg: list[list] = [[] for _ in range(n)]
         for r, a in enumerate(acts):
+            if r in self.loops:
+                continue
             for i in bits(a.pre):
                 by_atom[i].append((r, a.pre & ~(1 << i)))
             for i in bits(a.neg_pre):
                 by_neg[i].append((r, a.pre))
         self.users = [frozenset(r for r, _ in e) for e in by_atom]
         self.enab = [_enabler_tree(e) for e in by_atom]
+        self.rel = [_tree_atoms(t) for t in self.enab]
+        self.memo: list[dict] = [{} for _ in range(n)]  # see _applicable
+        self.memo_room = 1 << 16
         self.enab_neg = [_enabler_tree(e) for e in by_neg] if self.has_neg else None
-        self.root_app = sorted(inner[a.id] for a in applicable_actions(task, task.init))
+        self.root_app = sorted(r for r in (inner[a.id] for a in applicable_actions(task, task.init))
+                               if r not in self.loops)
+        groups, always = task._triggers  # the engine's trigger index, with inner ids
+        if self.has_neg:
+            self.trig = [tuple((pre, neg, inner[a.id]) for pre, neg, a in g) for g in groups]
+            self.trig_always = tuple((pre, neg, inner[a.id]) for pre, neg, a in always)
+        else:
+            self.trig = [tuple((pre, inner[a.id]) for pre, _neg, a in g) for g in groups]
+            self.trig_always = tuple((pre, inner[a.id]) for pre, _neg, a in always)
 
 
 def strips_tables(model: StripsModel) -> _StripsTables:
@@ -360,13 +391,50 @@ def strips_tables(model: StripsModel) -> _StripsTables:
     return holder[0]
 
 
+def _walk(tree: tuple, sd: int, out: list) -> None:
+    """Append to ``out`` the ids of ``tree`` (an `_enabler_tree`) whose atoms all hold in ``sd``."""
+    if tree[2] is None:
+        need = tree[1]
+        if sd & need == need:
+            out += tree[0]
+        return
+    stack = [tree]
+    while stack:
+        leaves, mask, kids = stack.pop()
+        if leaves:
+            out += leaves
+        h = sd & mask
+        while h:
+            low = h & -h
+            kid = kids[low.bit_length() - 1]
+            if kid[2] is None:
+                need = kid[1]
+                if sd & need == need:
+                    out += kid[0]
+            else:
+                stack.append(kid)
+            h ^= low
+
+
+def _tree_atoms(tree: tuple) -> int:
+    """Every atom an `_enabler_tree` tests: its result in a state s depends on s & this only."""
+    leaves, mask, kids = tree
+    if kids is None:
+        return mask
+    for kid in kids.values():
+        mask |= _tree_atoms(kid)
+    return mask
+
+
 def _applicable(tab: _StripsTables, s: int, ref: int, ref_ids: list) -> list:
     """Inner ids of the actions applicable in ``s``, sorted, from those of another state ``ref``
     (``ref_ids``): the ones that stay applicable (no precondition among the atoms true in ref only;
     no negative one among those true in s only) and the ones some atom true in s only (or, for a
     negative precondition, true in ref only) enables, found in its enabler tree. An action
     enabled by several such atoms is found once: each tree skips the branches on atoms searched
-    before it (without negative preconditions; with them, duplicates are dropped at the end)."""
+    before it (without negative preconditions; with them, duplicates are dropped at the end).
+    Without negative preconditions a branching tree's result is memoised by the atoms it tests
+    (``tab.memo[atom]``, keyed by ``sd & tab.rel[atom]``), within a budget of entries per task."""
     pres, enab = tab.pre, tab.enab
     gone, came = ref & ~s, s & ~ref
     if not gone:
@@ -379,43 +447,42 @@ def _applicable(tab: _StripsTables, s: int, ref: int, ref_ids: list) -> list:
     if tab.has_neg:
         negs = tab.neg
         ids = [b for b in ids if not negs[b] & came]
-        walks = [(enab[p], s) for p in bits(came)] + [(tab.enab_neg[p], s) for p in bits(gone)]
         out: list = []
-    else:
-        walks = []
-        sd = s
-        while came:
-            low = came & -came
-            came ^= low
-            walks.append((enab[low.bit_length() - 1], sd))
-            sd ^= low  # an action that also needs this atom is found under it: skip it below
-        out = ids
-    for tree, sd in walks:  # the leaves of each tree reached in s, branching on atoms of sd only
-        if tree[2] is None:
+        for p in bits(came):
+            _walk(enab[p], s, out)
+        for p in bits(gone):
+            _walk(tab.enab_neg[p], s, out)
+        return sorted(set(ids).union(b for b in out if not negs[b] & s))
+    sd = s
+    while came:
+        low = came & -came
+        came ^= low
+        p = low.bit_length() - 1
+        tree = enab[p]
+        if tree[2] is None:  # one group: all its ids need the same atoms
             need = tree[1]
             if sd & need == need:
-                out += tree[0]
-            continue
-        stack = [tree]
-        while stack:
-            leaves, mask, kids = stack.pop()
-            if leaves:
-                out += leaves
-            h = sd & mask
-            while h:
-                low = h & -h
-                kid = kids[low.bit_length() - 1]
-                if kid[2] is None:
-                    need = kid[1]
-                    if sd & need == need:
-                        out += kid[0]
-                else:
-                    stack.append(kid)
-                h ^= low
-    if out is not ids:
-        return sorted(set(ids).union(b for b in out if not negs[b] & s))
+                ids += tree[0]
+        else:
+            memo = tab.memo[p]
+            key = sd & tab.rel[p]
+            found = memo.get(key)
+            if found is None:
+                found = []
+                _walk(tree, sd, found)
+                if tab.memo_room:
+                    tab.memo_room -= 1
+                    memo[key] = found
+            ids += found
+        sd ^= low  # an action that also needs this atom is found under it: skip it below
     ids.sort()
     return ids
+
+
+def _loops_before(tab: _StripsTables, s: int, aid: int) -> int:
+    """The loop actions applicable in ``s`` that come before inner id ``aid``."""
+    loop_of = tab.loop_of
+    return sum(1 for p in bits(s & tab.loop_mask) if loop_of[p] < aid)
 
 
 def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWResult:
@@ -440,9 +507,14 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
       Kept states are numbered (``codes[j]`` = parent number * (n_actions + 1) + inner id, for the
       plan). ``seen`` holds the generated states themselves (Python hashes each once, in C), which
       is more memory than a table of keys would take.
+    - Loop actions (`_StripsTables.loops`: the successor is the state itself, such as a vehicle moving
+      to where it is) are not in the lists: each applicable one is a duplicate, counted per
+      expansion (one bit count); the full order is rebuilt only where a position matters (a goal,
+      the ``max_generated`` limit).
     """
     task = model.task
     tab = strips_tables(model)
+    tab.memo, tab.memo_room = [{} for _ in range(tab.n)], 1 << 16  # a fresh memo per run (_applicable)
     full, keeps, addm, news, col, far = tab.full, tab.keep, tab.add, tab.new, tab.col, tab.far
     if before:  # every successor gets the exact test, which goal-tests the non-novel ones
         col = [tab.n + 1] * len(col)
@@ -460,6 +532,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     codes = [-1]  # codes[j]: the code of kept state j
     put_code = codes.append
     one_bit, but_bit = tab.one_bit, tab.but_bit
+    lmask, loop_of, loops = tab.loop_mask, tab.loop_of, tab.loops
     goal_code = None  # code of the goal state (None: the root, or no goal)
 
     generated, expanded, dup, pruned, kept = 1, 0, 0, 0, 1
@@ -485,15 +558,19 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             ids = _applicable(tab, s, gs, gids)
         else:
             ids = _applicable(tab, s, ps, pids)
-        if not ids:
+        nl = (s & lmask).bit_count()  # loops applicable in s: each makes s again, a duplicate
+        if not ids and not nl:
             continue
         max_depth = d1
         g0 = generated
         run = ids
-        if g0 < limit <= g0 + len(ids):  # the limit falls in this expansion
-            run = ids[:limit - g0]
+        if g0 < limit <= g0 + len(ids) + nl:  # the limit falls in this expansion
+            run = sorted(ids + [loop_of[p] for p in bits(s & lmask)])[:limit - g0]
+            n = len(run)
+            run = [b for b in run if b not in loops]
+            nl = n - len(run)
             truncated = True
-        n = len(run)
+        n = len(run) + nl
         generated += n
         ts: list = []  # this expansion's successors, in order
         put_t = ts.append
@@ -515,7 +592,8 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                     seen_update(ts)
                     new = len(seen) - n0
                     found, goal_state, goal_code = True, t, base + aid
-                    at_goal = Counts(g0 + len(ts), expanded, dup + len(ts) - new, pruned + new - kept + kept0, kept)
+                    pos = len(ts) + (_loops_before(tab, s, aid) if nl else 0)
+                    at_goal = Counts(g0 + pos, expanded, dup + pos - new, pruned + new - kept + kept0, kept)
                     if stop_at_goal:
                         stopped = True
                         break
@@ -544,7 +622,8 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             found, goal_state, goal_code = True, t, code
             seen_update(ts)
             new = len(seen) - n0
-            at_goal = Counts(g0 + len(ts), expanded, dup + len(ts) - new, pruned + new - kept + kept0, kept)
+            pos = len(ts) + (_loops_before(tab, s, aid) if nl else 0)  # successors up to this one
+            at_goal = Counts(g0 + pos, expanded, dup + pos - new, pruned + new - kept + kept0, kept)
             if stop_at_goal:
                 stopped = True
                 break
@@ -573,6 +652,118 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
         plan = tuple(reversed(steps))
     counts = Counts(generated, expanded, dup, pruned, kept)
     return IWResult(k, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
+                    truncated, max_depth)
+
+
+def _bfs_strips(model, goal_test, stop_at_goal, max_generated) -> IWResult:
+    """IW(k=None), plain breadth-first search, on a `StripsModel`: the same search and counters as
+    `_iw_general` (tests check them against each other), written for speed.
+
+    - Level by level: a list per depth instead of a queue of (state, depth) entries.
+    - ``parent`` maps each generated state to its parent state only (no label tuple per state). The
+      plan's labels are found again at the end: the action that first generated a state is the
+      first one, in the model's order, that makes it from its parent (every later copy of the state
+      was a duplicate).
+    - Applicable actions by the engine's trigger index (``tab.trig``, inner ids, so sorting ids
+      sorts successors); for this search, with few successors per state, that is quicker than the
+      enabler trees of `_iw_strips` (they need each state's parent list carried along).
+    - Duplicates are not counted per successor: without novelty pruning every new state is kept, so
+      ``pruned_duplicate`` = ``generated`` - ``kept``.
+    """
+    task = model.task
+    tab = strips_tables(model)
+    keeps, addm, trig, always, neg = tab.keep, tab.add, tab.trig, tab.trig_always, tab.has_neg
+    gmask, gneg = model.goal_mask, model.goal_neg
+    root = task.init
+    parent: dict = {root: None}
+    generated, expanded = 1, 0
+    max_depth = 0
+    goal_state = at_goal = None
+    found = truncated = stopped = False
+    if root & gmask == gmask and not root & gneg:
+        found, goal_state, at_goal = True, root, Counts(1, 0, 0, 0, 1)
+        stopped = stop_at_goal
+    limit = max_generated if max_generated is not None else -1
+    layer = [] if stopped else [root]
+    d1 = 0
+    while layer:
+        d1 += 1
+        nxt: list = []
+        put = nxt.append
+        for s in layer:
+            expanded += 1
+            ids = []
+            x = s
+            if neg:
+                while x:
+                    low = x & -x
+                    for pre, ng, aid in trig[low.bit_length() - 1]:
+                        if s & pre == pre and not s & ng:
+                            ids.append(aid)
+                    x ^= low
+                for pre, ng, aid in always:
+                    if s & pre == pre and not s & ng:
+                        ids.append(aid)
+            else:
+                while x:
+                    low = x & -x
+                    for pre, aid in trig[low.bit_length() - 1]:
+                        if s & pre == pre:
+                            ids.append(aid)
+                    x ^= low
+                for pre, aid in always:
+                    if s & pre == pre:
+                        ids.append(aid)
+            if not ids:
+                continue
+            ids.sort()
+            max_depth = d1
+            g0 = generated
+            if g0 < limit <= g0 + len(ids):  # the limit falls in this expansion
+                del ids[limit - g0:]
+                truncated = True
+            generated += len(ids)
+            for aid in ids:
+                t = s & keeps[aid] | addm[aid]
+                if t in parent:
+                    continue
+                parent[t] = s
+                put(t)
+                if found or t & gmask != gmask or t & gneg:
+                    continue
+                found, goal_state = True, t
+                g = g0 + ids.index(aid) + 1
+                at_goal = Counts(g, expanded, g - len(parent), 0, len(parent))
+                if stop_at_goal:
+                    stopped = True
+                    break
+            if stopped or truncated:
+                break
+        if stopped or truncated:
+            break
+        layer = nxt
+    kept = len(parent)
+    if stopped:
+        counts = at_goal
+        truncated = False
+    else:
+        counts = Counts(generated, expanded, generated - kept, 0, kept)
+
+    plan = None
+    if found:
+        states = [goal_state]
+        while parent[states[-1]] is not None:
+            states.append(parent[states[-1]])
+        states.reverse()
+        acts = tab.acts
+        steps = []
+        for s, t in zip(states, states[1:]):
+            for a, act in enumerate(acts):  # inner ids: the model's order
+                if s & act.pre == act.pre and not s & act.neg_pre and s & keeps[a] | addm[a] == t:
+                    steps.append(act)
+                    break
+        plan = tuple(steps)
+    return IWResult(None, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
                     truncated, max_depth)
 
 

@@ -206,13 +206,52 @@ def test_applicable_actions_derived_from_another_state_are_the_engines(task, dat
     inner = {a.id: r for r, a in enumerate(tab.acts)}
     state = st.integers(0, (1 << task.n_atoms) - 1)
 
-    def app(s):
-        return sorted(inner[a.id] for a in applicable_actions(task, s))
+    def app(s):  # the loop actions (successor = the state) are counted apart, not listed
+        return sorted(r for r in (inner[a.id] for a in applicable_actions(task, s)) if r not in tab.loops)
 
     assert tab.root_app == app(task.init)
     for _ in range(5):
         s, ref = data.draw(state), data.draw(state)
         assert iw_module._applicable(tab, s, ref, app(ref)) == app(s)
+        loops = {inner[a.id] for a in applicable_actions(task, s)} & tab.loops
+        assert loops == {tab.loop_of[p] for p in bits(s & tab.loop_mask)}
+        assert all(s & tab.keep[r] | tab.add[r] == s for r in loops)
+
+
+@st.composite
+def deep_tasks(draw):
+    """Random tasks over 0-ary atoms whose actions have 2-4 preconditions: enabler trees that branch."""
+    n = draw(st.integers(4, 7))
+    mask = st.integers(0, (1 << n) - 1)
+    pre = st.lists(st.integers(0, n - 1), min_size=2, max_size=4, unique=True).map(lambda xs: sum(1 << x for x in xs))
+    acts = [(draw(pre), draw(mask), draw(mask)) for _ in range(draw(st.integers(4, 12)))]
+    return _random_task(n, acts, draw(mask), draw(mask.filter(lambda g: g != 0)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(deep_tasks(), st.data(), st.sampled_from(["engine", "lapkt"]))
+def test_memoised_tree_walks_give_the_engines_applicable_actions(task, data, order):
+    """A branching enabler tree's result is memoised by the atoms it tests: over many pairs of
+    states on one task (the memo filling and being reused), and again with a warm memo, the derived
+    lists are the engine's."""
+    from widthbench.planners import iw as iw_module
+    from widthbench.planners.strips import applicable_actions
+
+    model = StripsModel(task, order=order)
+    tab = iw_module.strips_tables(model)
+    inner = {a.id: r for r, a in enumerate(tab.acts)}
+    state = st.integers(0, (1 << task.n_atoms) - 1)
+
+    def app(s):
+        return sorted(r for r in (inner[a.id] for a in applicable_actions(task, s)) if r not in tab.loops)
+
+    pairs = [(data.draw(state), data.draw(state)) for _ in range(20)]
+    for _ in range(2):
+        for s, ref in pairs:
+            assert iw_module._applicable(tab, s, ref, app(ref)) == app(s)
+    for s, ref in pairs:
+        assert iw_module._applicable(tab, s, ref, app(ref)) == app(s)
+        assert iw_module._applicable(tab, s, 0, app(0)) == app(s)  # from the empty state: every tree of s
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -235,6 +274,62 @@ def test_strips_fast_path_truncates_like_the_general_loop(task, goal_test, stop,
         general = iw(model, k, goal_test=goal_test, stop_at_goal=stop, trace=True, max_generated=limit)
         fast = iw(model, k, goal_test=goal_test, stop_at_goal=stop, max_generated=limit)
         _same_run(general, fast)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.booleans().flatmap(lambda neg: tasks(negative=neg)), st.sampled_from(["after-prune", "before-prune"]),
+       st.booleans(), st.sampled_from(["engine", "lapkt"]), st.one_of(st.none(), st.integers(1, 40)))
+def test_plain_bfs_strips_path_matches_the_general_loop(task, goal_test, stop, order, limit):
+    """k=None on a StripsModel: level lists, parents without labels (the plan's actions found
+    again at the end), the trigger index, duplicates as generated - kept: the same run as the
+    general loop, with negative preconditions, in either order, truncated or not."""
+    model = StripsModel(task, order=order)
+    general = iw(model, None, goal_test=goal_test, stop_at_goal=stop, trace=True, max_generated=limit)
+    fast = iw(model, None, goal_test=goal_test, stop_at_goal=stop, max_generated=limit)
+    _same_run(general, fast)
+    assert fast.plan == general.plan and fast.k is None
+
+
+@st.composite
+def tasks_with_loops(draw):
+    """Random tasks with loop actions added: one precondition atom, adding it (and deleting it or
+    nothing), so the successor is the state itself wherever they apply."""
+    n = draw(st.integers(3, 6))
+    mask = st.integers(0, (1 << n) - 1)
+    acts = [(draw(mask), draw(mask), draw(mask)) for _ in range(draw(st.integers(2, 6)))]
+    for p in draw(st.lists(st.integers(0, n - 1), min_size=1, max_size=4)):
+        pos = draw(st.integers(0, len(acts)))
+        acts.insert(pos, (1 << p, 1 << p, draw(st.sampled_from([0, 1 << p]))))
+    return _random_task(n, acts, draw(mask), draw(mask.filter(lambda g: g != 0)))
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tasks_with_loops(), st.sampled_from(["after-prune", "before-prune"]), st.booleans(),
+       st.sampled_from(["engine", "lapkt"]), st.one_of(st.none(), st.integers(1, 12)))
+def test_strips_fast_path_counts_loop_actions_like_the_general_loop(task, goal_test, stop, order, limit):
+    """The STRIPS path leaves loop actions out of its lists and counts them per expansion as
+    duplicates; the goal's position and a truncation are found in the full order: the same runs."""
+    model = StripsModel(task, order=order)
+    for k in (1, 2):
+        general = iw(model, k, goal_test=goal_test, stop_at_goal=stop, trace=True, max_generated=limit)
+        _same_run(general, iw(model, k, goal_test=goal_test, stop_at_goal=stop, max_generated=limit))
+
+
+def test_a_limit_that_falls_on_a_loop_action_truncates_there():
+    # p0 true; a00 is a loop on p0, a01 adds p1; the goal p2 is unreachable. The root's successors
+    # are a00 (the root again) and a01 (kept); both successors of that state are duplicates, 5 states
+    # generated in all. A limit of 2 or 3 falls in the root's expansion, on the loop or after it
+    from widthbench.planners.iw import strips_tables
+
+    task = _random_task(3, [(1, 1, 1), (1, 2, 0)], 1, 4)
+    model = StripsModel(task)
+    assert strips_tables(model).loops
+    for limit in (2, 3, 4, 6):
+        for k in (1, 2):
+            general = iw(model, k, trace=True, max_generated=limit)
+            fast = iw(model, k, max_generated=limit)
+            _same_run(general, fast)
+            assert fast.truncated == (limit <= 5) and fast.generated == min(limit, 5)
 
 
 def test_strips_fast_path_matches_the_general_loop_on_blocksworld():
