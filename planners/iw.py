@@ -426,6 +426,13 @@ def _tree_atoms(tree: tuple) -> int:
     return mask
 
 
+def _root_at_goal(root: int, gmask: int, gneg: int, stop_at_goal: bool) -> tuple:
+    """(found, goal state, its counts, stopped) of a run whose root may already be a goal."""
+    if root & gmask == gmask and not root & gneg:
+        return True, root, Counts(1, 0, 0, 0, 1), stop_at_goal
+    return False, None, None, False
+
+
 def _applicable(tab: _StripsTables, s: int, ref: int, ref_ids: list) -> list:
     """Inner ids of the actions applicable in ``s``, sorted, from those of another state ``ref``
     (``ref_ids``): the ones that stay applicable (no precondition among the atoms true in ref only;
@@ -537,11 +544,8 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
 
     generated, expanded, dup, pruned, kept = 1, 0, 0, 0, 1
     max_depth = 0
-    goal_state = at_goal = None
-    found = truncated = stopped = False
-    if root & gmask == gmask and not root & gneg:
-        found, goal_state, at_goal = True, root, Counts(1, 0, 0, 0, 1)
-        stopped = stop_at_goal
+    found, goal_state, at_goal, stopped = _root_at_goal(root, gmask, gneg, stop_at_goal)
+    truncated = False
     # queue entries: (state, number, the parent's applicable ids, the parent, the grandparent's
     # ids, the grandparent, the inner id of the action that made it, depth)
     rapp = tab.root_app
@@ -678,11 +682,8 @@ def _bfs_strips(model, goal_test, stop_at_goal, max_generated) -> IWResult:
     parent: dict = {root: None}
     generated, expanded = 1, 0
     max_depth = 0
-    goal_state = at_goal = None
-    found = truncated = stopped = False
-    if root & gmask == gmask and not root & gneg:
-        found, goal_state, at_goal = True, root, Counts(1, 0, 0, 0, 1)
-        stopped = stop_at_goal
+    found, goal_state, at_goal, stopped = _root_at_goal(root, gmask, gneg, stop_at_goal)
+    truncated = False
     limit = max_generated if max_generated is not None else -1
     layer = [] if stopped else [root]
     d1 = 0
