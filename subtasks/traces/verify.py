@@ -414,10 +414,13 @@ class _Replay:
         self.last_before, self.last_actions = self.main.state, list(self.main.actions)
 
     def _remember(self, *lines: Line) -> None:
-        """Add the states of ``lines`` to the points the trace has spoken of."""
+        """Add the states ``lines`` reached to the points the trace has spoken of: each line's state and
+        the one before it (a skipped step takes two actions at once); the states before those were
+        remembered when they were reached."""
         for ln in lines:
             self.seen.add(ln.state)
-            self.seen.update(ln.befores)
+            if ln.befores:
+                self.seen.add(ln.befores[-1])
 
     def _all_hold(self, facts: list[tuple[str, bool]], state: int) -> bool:
         return all(self.atom_true(atom, state) != negated for atom, negated in facts)
