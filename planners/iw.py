@@ -310,9 +310,9 @@ class _StripsTables:
     Actions get *inner ids* in the order (``acts[r]`` is the action with inner id r), so sorting
     ids sorts successors. Per inner id: ``keep`` (the atoms it does not delete, as a non-negative
     mask of all atoms: a successor is ``s & keep | add``), ``add``, ``new`` (its add atoms),
-    ``col`` (the `unseen` entry that tests its successors: its add atom if it has exactly one; else
-    n + 1, an entry that stays full so the exact test decides; n, an entry that stays 0, for an
-    action that adds nothing), ``pre``, ``neg``, ``far`` (it changes more than 2 atoms, so a
+    ``col`` (the `unseen` entry tested first for its successors: its add atom added by the fewest
+    actions, the one most likely new; n, an entry that stays 0, for an action that adds nothing) and
+    ``rest`` (its other add atoms, tested when that test fails), ``pre``, ``neg``, ``far`` (it changes more than 2 atoms, so a
     grandparent state can be nearer than the parent). ``enab[atom]`` / ``enab_neg[atom]``: the
     `_enabler_tree` of the actions with that atom as a precondition (rest: their other ones) /
     as a negative precondition (rest: all their positive ones). ``root_app``: the inner ids of the
@@ -323,7 +323,7 @@ class _StripsTables:
     `_applicable` fills (reset at the start of each `_iw_strips` run).
     """
 
-    __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "pre", "neg", "has_neg",
+    __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "rest", "pre", "neg", "has_neg",
                  "far", "one_bit", "but_bit", "users", "enab", "enab_neg",
                  "root_app", "trig", "trig_always", "loop_of", "loops", "loop_mask",
                  "rel", "memo", "memo_room")
@@ -341,7 +341,12 @@ class _StripsTables:
         self.keep = [full & ~a.dele for a in acts]
         self.add = [a.add for a in acts]
         self.new = [tuple(bits(a.add)) for a in acts]
-        self.col = [x[0] if len(x) == 1 else (n if not x else n + 1) for x in self.new]
+        adders = [0] * n
+        for x in self.new:
+            for i in x:
+                adders[i] += 1
+        self.col = [min(x, key=adders.__getitem__) if x else n for x in self.new]
+        self.rest = [tuple(i for i in x if i != c) for x, c in zip(self.new, self.col)]
         self.pre = [a.pre for a in acts]
         self.neg = [a.neg_pre for a in acts]
         self.far = [(a.add | a.dele).bit_count() > 2 for a in acts]
@@ -522,15 +527,15 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     task = model.task
     tab = strips_tables(model)
     tab.memo, tab.memo_room = [{} for _ in range(tab.n)], 1 << 16  # a fresh memo per run (_applicable)
-    full, keeps, addm, news, col, far = tab.full, tab.keep, tab.add, tab.new, tab.col, tab.far
-    if before:  # every successor gets the exact test, which goal-tests the non-novel ones
-        col = [tab.n + 1] * len(col)
+    full, keeps, addm, news, col, rest, far = tab.full, tab.keep, tab.add, tab.new, tab.col, tab.rest, tab.far
+    if before:  # every successor gets the full test, which goal-tests the non-novel ones
+        col, rest = [tab.n] * len(col), [x or (tab.n,) for x in news]  # (n,): a test that fails
     gmask, gneg = model.goal_mask, model.goal_neg
     two = k == 2
     na = len(task.actions) + 1  # codes: parent number * na + inner id
 
     root = task.init
-    unseen = [full] * tab.n + [0, full]  # entries n (stays 0) and n + 1 (stays full): see col
+    unseen = [full] * tab.n + [0]  # entry n stays 0: see col
     nroot = full ^ root if two else 0
     for p in bits(root):
         unseen[p] = nroot
@@ -584,25 +589,27 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
         for aid in run:
             t = s & keeps[aid] | addm[aid]
             put_t(t)
+            # novelty <= k iff t & unseen[p] for an add atom p (one already in s only adds a test
+            # that fails); the add atom most likely new first
             if not t & unseen[col[aid]]:
-                continue  # novelty > k (exact for one add atom, else a superset test failed)
-            add = addm[aid]
-            new_atoms = news[aid] if not add & s else tuple(bits(add & ~s))
-            for p in new_atoms:
-                if t & unseen[p]:
-                    break
-            else:  # novelty > k; before-prune: a goal (never a duplicate: an earlier copy was a goal)
-                if before and not found and t & gmask == gmask and not t & gneg:
-                    seen_update(ts)
-                    new = len(seen) - n0
-                    found, goal_state, goal_code = True, t, base + aid
-                    pos = len(ts) + (_loops_before(tab, s, aid) if nl else 0)
-                    at_goal = Counts(g0 + pos, expanded, dup + pos - new, pruned + new - kept + kept0, kept)
-                    if stop_at_goal:
-                        stopped = True
+                if not rest[aid]:
+                    continue  # novelty > k: its one add atom made no new tuple
+                for p in rest[aid]:
+                    if t & unseen[p]:
                         break
-                continue
+                else:  # novelty > k; before-prune: a goal (never a duplicate: an earlier copy was a goal)
+                    if before and not found and t & gmask == gmask and not t & gneg:
+                        seen_update(ts)
+                        new = len(seen) - n0
+                        found, goal_state, goal_code = True, t, base + aid
+                        pos = len(ts) + (_loops_before(tab, s, aid) if nl else 0)
+                        at_goal = Counts(g0 + pos, expanded, dup + pos - new, pruned + new - kept + kept0, kept)
+                        if stop_at_goal:
+                            stopped = True
+                            break
+                    continue
             # novelty <= k: never generated before, kept
+            new_atoms = news[aid]
             code = base + aid
             put_code(code)
             push((t, kept, ids, s, pids, ps, aid, d1))

@@ -72,56 +72,66 @@ ORDERS = ("engine", "lapkt")
 def lapkt_action_order(task: Task) -> list[int]:
     """rank[action id]: the position of each action in the order in which LAPKT's match tree (its
     default successor generator, ``Match_Tree``, after PRP's) lists applicable actions, for the task
-    handed to LAPKT with our atom and action numbering (as scripts/bench_iw.py does).
+    handed to LAPKT with our atom and action numbering (as scripts/bench_iw.py does), in a process
+    that has built no other match tree before.
 
-    The tree, described: a node holds a list of actions (in order) and a set of atoms already
-    switched on above it. If every action's preconditions are in the set, the node lists them as
-    they are. Otherwise it switches on the atom not in the set that occurs in the most of its
-    actions' preconditions (ties: the lowest atom number); its actions split, in order, into those
-    whose preconditions are all in the set (the node's "immediate" ones), those requiring the atom
-    (the "true" child) and the rest (the "default" child), and both children are built with the atom
-    added to the set. The applicable actions of a state come out in one fixed total order, a
-    depth-first listing of the tree, which is what this returns: the true child's (visited only if
-    the atom holds), then the default child's, then the immediate ones. The placement of the
-    immediate ones and the tie rule are measured, not read: the public match-tree source lists the
-    immediate actions first and breaks ties toward the highest atom, but with that our exhaustive
-    IW(1) keeps 8 / 12 / 25 / 62 states on 3 / 4 / 6 / 10-block tasks where the installed LAPKT
-    (0.2.1) keeps 7 / 10 / 21 / 55; with the immediate ones last it keeps exactly LAPKT's numbers,
-    and ties toward the lowest atom bring IW(1..2) on 15- and 20-block goals to 0.98x LAPKT's kept
-    nodes (0.52x with the highest). docs/widths.md has the figures. Positive preconditions only (LAPKT's negated fluents are not modelled)."""
-    pres = [a.pre for a in task.actions]
+    The tree, as the installed LAPKT (0.2.1) builds it: a node holds a list of actions (in order)
+    and a set of atoms already switched on above it. If every action's preconditions are in the set
+    (and the node is not the root), the node lists them as they are. Otherwise it switches on an
+    atom not in the set; its actions split, in order, into those whose preconditions are all in the
+    set (the node's "immediate" ones), those requiring the atom (the "true" child) and the rest (the
+    "default" child); both children are built, true child first, with the atom added to the set.
+    The atom: LAPKT counts precondition occurrences in one table that is never reset, so the counts
+    add up over every node built before (depth first, true child before default child: the order
+    here); scanning the node's actions in order and each one's preconditions by atom number, the
+    switch atom is the last one, not in the set, whose running count exceeded the largest count
+    met so far in this node's scan. The applicable actions of a state come out in one fixed total
+    order, a depth-first listing of the tree, which is what this returns: a node's immediate ones,
+    then its true child's (visited only if the atom holds), then its default child's.
+
+    Measured, not read (the public match-tree source resets the table for each node): LAPKT's
+    order was read off by giving it tasks whose actions keep their preconditions (so its tree is
+    the same) and each add a fresh atom, from an initial state where all apply, with one action's
+    atom as the goal: the nodes its IW(1) kept until the goal is that action's position. This
+    rule gives every position of a 15-block Blocksworld (480 actions) and a 15-package Logistics
+    task (405 actions); with per-node counts, 241 and 142. Since the table lives as long as the
+    process, LAPKT's order for a task also depends on the tasks it solved before in the same
+    process (scripts/bench_iw.py runs each LAPKT solve in a fresh child process). Positive
+    preconditions only (LAPKT's negated fluents are not modelled)."""
+    masks = [a.pre for a in task.actions]
+    pres = [tuple(bits(m)) for m in masks]
+    count: dict[int, int] = {}  # LAPKT's precondition counts, never reset
     rank = [0] * len(pres)
     pos = 0
     stack = [(list(range(len(pres))), 0, True)]  # (actions, atoms switched on above, is the root)
-    while stack:
+    while stack:  # pre-order: a node's switch atom is chosen before its children are built
         acts, seen, root = stack.pop()
         if not acts:
             continue
-        if seen == -1 or (not root and all(pres[i] & ~seen == 0 for i in acts)):
+        if not root and all(masks[i] & ~seen == 0 for i in acts):
             for i in acts:
                 rank[i] = pos
                 pos += 1
             continue
-        count: dict[int, int] = {}
+        pivot, top = -1, 0
         for i in acts:
-            for b in bits(pres[i] & ~seen):
-                count[b] = count.get(b, 0) + 1
-        if count:
-            pivot = max(count, key=lambda b: (count[b], -b))
-        else:  # the root with nothing to switch on: LAPKT picks an unused atom, which changes nothing
-            pivot = -1
+            for b in pres[i]:
+                c = count.get(b, 0) + 1
+                count[b] = c
+                if c > top and not seen >> b & 1:
+                    pivot, top = b, c
         now, true, default = [], [], []
         for i in acts:
-            if pres[i] & ~seen == 0:
+            if masks[i] & ~seen == 0:
                 now.append(i)
-            elif pivot >= 0 and pres[i] >> pivot & 1:
+            elif pivot >= 0 and masks[i] >> pivot & 1:
                 true.append(i)
             else:
                 default.append(i)
+        for i in now:  # listed first
+            rank[i] = pos
+            pos += 1
         seen2 = seen | (1 << pivot) if pivot >= 0 else seen
-        # listed: the true child, then the default child, then the node's immediate actions (pushed
-        # in reverse: a stack); a leaf entry lists its actions when popped
-        stack.append((now, -1, False))
         stack.append((default, seen2, False))
         stack.append((true, seen2, False))
     return rank

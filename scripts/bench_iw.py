@@ -118,19 +118,117 @@ def best(fn, repeat: int) -> tuple[float, object]:
     return min(times), out
 
 
+def in_child(fn):
+    """fn() run in a forked child process, its (picklable) result returned here.
+
+    LAPKT keeps state from one task to the next in a process: its match tree's table of
+    precondition counts is a static vector, never reset and sized by the first task (so a larger
+    task later writes past its end). The successor order, and so the nodes, of a LAPKT solve then
+    depend on what the process solved before: a 15-block goal's IW(1) keeps 57 nodes in a fresh
+    process and 61 after one 30-block solve. Every LAPKT solve therefore runs in a child forked
+    from this process, which never builds a LAPKT planner itself."""
+    import pickle
+
+    sys.stdout.flush()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: run, send, leave without running this process's exit handlers
+        os.close(read)
+        try:
+            out = pickle.dumps(("ok", fn()))
+        except BaseException as e:  # noqa: BLE001 - reported by the parent
+            out = pickle.dumps(("error", f"{type(e).__name__}: {e}"))
+        with os.fdopen(write, "wb") as f:
+            f.write(out)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as f:
+        data = f.read()
+    _pid, status = os.waitpid(pid, 0)
+    if not data:
+        raise RuntimeError(f"the LAPKT child process died (wait status {status})")
+    kind, value = pickle.loads(data)
+    if kind != "ok":
+        raise RuntimeError(f"the LAPKT child process failed: {value}")
+    return value
+
+
+def lapkt_solve(make) -> tuple[float, str]:
+    """(seconds, LAPKT's output) of one solve of the planner ``make()`` builds, in a fresh child."""
+    return in_child(lambda: quiet(make().solve))
+
+
 def lapkt_best(make, repeat: int) -> tuple[float, int, int, bool]:
-    """Best time of ``repeat`` LAPKT solves, with its node counts (summed over its IW(k) runs) and
-    whether it found a plan. LAPKT's "generated" counts the nodes it puts on the open list, the root
-    of each IW(k) run excluded (its planner reads the counter after ``start()``)."""
+    """Best time of ``repeat`` LAPKT solves (each in a fresh child process, `in_child`), with its
+    node counts (summed over its IW(k) runs) and whether it found a plan. LAPKT's "generated" counts
+    the nodes it puts on the open list, the root of each IW(k) run excluded (its planner reads the
+    counter after ``start()``)."""
     times, gen, exp, solved = [], 0, 0, False
     for _ in range(repeat):
-        p = make()
-        t, text = quiet(p.solve)
+        t, text = lapkt_solve(make)
         times.append(t)
         gen = sum(int(x) for x in re.findall(r"Nodes generated during search: (\d+)", text))
         exp = sum(int(x) for x in re.findall(r"Nodes expanded during search: (\d+)", text))
         solved = "Plan found" in text
     return min(times), gen, exp, solved
+
+
+def lapkt_measured_order(task) -> list[int]:
+    """rank[action id] as LAPKT itself orders the task's actions (its match tree), measured: a copy
+    of the task whose actions keep their preconditions (so LAPKT builds the same tree) and each add
+    only a fresh atom of its own, from an initial state where every action applies; with one
+    action's atom as the goal, the nodes LAPKT's IW(1) keeps until the goal (each in a fresh child
+    process, `in_child`) are that action's position."""
+    from lapkt.core.lib import planner
+
+    n = len(task.atoms)
+
+    def position(target: int) -> int:
+        p = planner.IW_Planner()
+        p.ignore_action_costs = True
+        for a in task.atoms:
+            p.add_atom(a)
+        for a in task.actions:
+            p.add_atom(f"(probe-done-{a.id})")
+        quiet(p.create_negated_fluents)
+        for a in task.actions:
+            p.add_action(str(a), False)
+        for a in task.actions:
+            p.add_precondition(a.id, [(i, False) for i in bits(a.pre)])
+            p.add_effect(a.id, [(n + a.id, False)])
+        p.finalize_actions()
+        p.set_init([(i, False) for i in range(n)])
+        p.set_goal([(n + target, False)])
+        p.set_domain_name(task.domain_name)
+        p.set_problem_name(task.problem_name)
+        p.log_filename, p.plan_filename, p.iw_bound = "lapkt.log", "lapkt.plan", 1
+        quiet(lambda: p.setup(True))
+        _t, text = quiet(p.solve)
+        return int(re.findall(r"Nodes generated during search: (\d+)", text)[0])
+
+    rank = [in_child(lambda: position(a.id)) - 1 for a in task.actions]
+    if sorted(rank) != list(range(len(rank))):
+        raise RuntimeError("LAPKT's measured positions are not an order of the actions")
+    return rank
+
+
+def check_orders(args) -> bool:
+    """Our model of LAPKT's order (`planners.model.lapkt_action_order`) against LAPKT's own,
+    measured (`lapkt_measured_order`), on every task of the bench's goal sets."""
+    from widthbench.planners.model import lapkt_action_order
+
+    ok = True
+    for name, insts, _goals in single_goal_sets(args):
+        for inst in insts:
+            task = inst.task()
+            t0 = time.perf_counter()
+            measured = lapkt_measured_order(task)
+            ours = lapkt_action_order(task)
+            same = sum(a == b for a, b in zip(ours, measured))
+            ok &= same == len(ours)
+            print(f"  {name} {inst.id} ({len(task.actions)} actions): our model of LAPKT's order gives "
+                  f"{same} of {len(ours)} positions as measured ({time.perf_counter() - t0:.0f} s to measure)")
+    return ok
 
 
 # Mimir (pymimir, C++), the second peer: it grounds the PDDL files itself (our task written back as a
@@ -415,14 +513,12 @@ def order_study(folders, seeds: int) -> None:
                 if task.init >> g & 1:
                     lapkt["0"] += 1
                 else:
-                    p = lapkt_planner("IW_Planner", task, 1 << g, iw_bound=1)
-                    _, text = quiet(p.solve)
+                    _, text = lapkt_solve(lambda: lapkt_planner("IW_Planner", task, 1 << g, iw_bound=1))
                     solved1 = "Plan found" in text
                     if solved1:
                         lapkt["1"] += 1
                     else:
-                        p = lapkt_planner("IW_Planner", task, 1 << g, iw_bound=2)
-                        _, text = quiet(p.solve)
+                        _, text = lapkt_solve(lambda: lapkt_planner("IW_Planner", task, 1 << g, iw_bound=2))
                         lapkt["2" if "Plan found" in text else ">2"] += 1
                 for i in range(seeds):
                     shuffled[i][_label(iterated_width(ShuffledModel(model, i), 2).width)] += 1
@@ -464,6 +560,9 @@ def main(argv=None) -> int:
     ap.add_argument("--order", choices=("engine", "lapkt"), default="lapkt",
                     help="our successor order in the IW comparison: LAPKT's match-tree order (default, node "
                          "parity) or the engine's (action name, then arguments)")
+    ap.add_argument("--check-order", action="store_true",
+                    help="also measure LAPKT's own successor order on every task of the goal sets and compare "
+                         "it with ours (--order lapkt); about a minute for the default sets")
     ap.add_argument("--verbose", action="store_true", help="one line per goal")
     ap.add_argument("--skip-full", action="store_true")
     ap.add_argument("--skip-game24", action="store_true")
@@ -493,7 +592,11 @@ def main(argv=None) -> int:
     here = Path.cwd()
     os.chdir(workdir)  # LAPKT writes its log and plan files into the working directory
     rows: list[tuple] = []
+    order_ok = True
     try:
+        if args.check_order:
+            print("\nLAPKT's successor order, measured, against ours (planners.model.lapkt_action_order):")
+            order_ok = check_orders(args)
         if not args.skip_iw:
             rows += bench_iw(args)
         if not args.skip_full:
@@ -522,6 +625,9 @@ def main(argv=None) -> int:
             if name == label and who == peer_name:
                 print(f"  {label} <= {target:g}x {who}: ours/{who} = {ours / peer:.2f} "
                       f"({'met' if ours / peer <= target else 'not met'})")
+    if not order_ok:
+        print("our model of LAPKT's successor order differs from LAPKT's measured order (see above)", file=sys.stderr)
+        return 1
     return 0
 
 

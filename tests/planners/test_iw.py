@@ -540,6 +540,20 @@ def test_lapkt_style_counts_are_consistent(k):
                 assert a.kept + a.pruned_novelty + a.pruned_duplicate == a.generated <= r.generated
 
 
+def test_before_prune_goal_tests_a_successor_of_an_action_that_adds_nothing():
+    # a00 only deletes p1; the goal is (not (p1)): its successor has no new atom (novelty > k, pruned),
+    # but before-prune goal-tests it first, so IW(1) solves the task; after-prune cannot
+    import dataclasses
+
+    task = _random_task(2, [(0b01, 0, 0b10)], 0b11, 0)
+    task = dataclasses.replace(task, goal=0, goal_neg=1 << task.atom_index["(p1)"])
+    model = StripsModel(task)
+    before = iw(model, 1, goal_test="before-prune")
+    assert before.solved and [a.name for a in before.plan] == ["a00"]
+    assert before.plan == reference_iw(model, 1, "before-prune").plan
+    assert not iw(model, 1).solved and not reference_iw(model, 1, "after-prune").solved
+
+
 # ---- LAPKT's successor order (planners.model.lapkt_action_order) ---------------------------------
 
 
@@ -549,23 +563,57 @@ def _pre_only(*pres):
     return SimpleNamespace(actions=[SimpleNamespace(id=i, pre=sum(1 << b for b in p)) for i, p in enumerate(pres)])
 
 
-def test_lapkt_order_lists_the_match_tree_depth_first_true_then_default_then_immediate():
+def test_lapkt_order_lists_the_match_tree_depth_first_immediate_then_true_then_default():
     from widthbench.planners.model import lapkt_action_order
 
-    # A {p0}, B {p0, p1}, C {p2}, D {}: the root switches on p0 (in 2 preconditions); D is immediate;
-    # the p0 child switches on p1 and lists B (its true child) before A (immediate there); the
-    # default child holds C; the root's immediate D comes last
+    # A {p0}, B {p0, p1}, C {p2}, D {}: the root switches on p0 (the first atom whose running count
+    # exceeds the node's best so far: 1 at A, 2 at B); D has nothing to check: immediate, listed first;
+    # the p0 child holds A (immediate there, first) and B (its true child on p1); the default child C
     rank = lapkt_action_order(_pre_only({0}, {0, 1}, {2}, set()))
-    assert sorted(range(4), key=rank.__getitem__) == [1, 0, 2, 3]
-    # a tie in the counts goes to the lower atom: E {p2}, F {p1} -> F first (the engine's order: E, F)
+    assert sorted(range(4), key=rank.__getitem__) == [3, 0, 1, 2]
+    # equal counts in one node: the atom reached first in the scan wins, not the lower one:
+    # E {p2}, F {p1} -> p2 switched on first, so E before F
     rank = lapkt_action_order(_pre_only({2}, {1}))
-    assert sorted(range(2), key=rank.__getitem__) == [1, 0]
+    assert sorted(range(2), key=rank.__getitem__) == [0, 1]
+
+
+def test_lapkt_order_counts_add_up_over_the_nodes_built_before():
+    from widthbench.planners.model import lapkt_action_order
+
+    # A {p0, p1}, B {p0, p2}, C {p3}, D {p2, p3}. The root's scan counts p0 1, p1 1, p0 2, p2 1,
+    # p3 1, p2 2, p3 2 and switches on p0 (the only count above the best so far after A). Its true
+    # child {A, B} counts on: p1 2 (best), p2 3 (above 2: best), so it switches on p2 and lists B
+    # before A; the default child {C, D}: p3 3 (best), p2 4 (best): D before C. Counts kept per node
+    # would switch on p1 (A first) and p3 (C first): [0, 1, 2, 3].
+    rank = lapkt_action_order(_pre_only({0, 1}, {0, 2}, {3}, {2, 3}))
+    assert sorted(range(4), key=rank.__getitem__) == [1, 0, 3, 2]
+
+
+def test_lapkt_order_is_lapkts_measured_order():
+    # LAPKT's own order on two generated tasks, measured with scripts/bench_iw.py --check-order
+    # (tests/planners/data/lapkt_orders.json says how)
+    import json
+    from pathlib import Path
+
+    from widthbench.generators import generate
+    from widthbench.planners.model import lapkt_action_order
+
+    measured = json.loads(Path(__file__).with_name("data").joinpath("lapkt_orders.json").read_text())["orders"]
+    tasks = {"blocksworld": generate("blocksworld", 1, 7, blocks="15", optimal=False)[0].task(),
+             "logistics": generate("logistics", 1, 7, cities="3", locations="3", airplanes="2", packages="10-12",
+                                   optimal=False)[0].task()}
+    for name, task in tasks.items():
+        rank = lapkt_action_order(task)
+        ours = [str(a) for a in sorted(task.actions, key=lambda a: rank[a.id])]
+        assert sorted(ours) == sorted(measured[name]), f"{name}: the generated task changed"
+        assert ours == measured[name], name
 
 
 @pytest.mark.parametrize("blocks,lapkt_kept", [(3, 7), (4, 10), (6, 21), (10, 55)])
 def test_exhaustive_iw1_in_lapkt_order_keeps_as_many_states_as_lapkt(blocks, lapkt_kept):
     # LAPKT 0.2.1's IW(1) run to exhaustion on these generated tasks (goal: two blocks held, never
-    # reached), nodes kept without the root, measured with scripts/bench_iw.py's lapkt_planner
+    # reached), nodes kept without the root, measured with scripts/bench_iw.py's lapkt_planner, each
+    # in a fresh process (lapkt_best)
     from widthbench.generators import generate
 
     task = generate("blocksworld", 1, 3, blocks=str(blocks), optimal=False)[0].task()
