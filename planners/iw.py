@@ -319,14 +319,13 @@ class _StripsTables:
     actions applicable in the initial state. ``loops``, ``loop_of[atom]``, ``loop_mask``: the loop
     actions (successor = the state, wherever they apply) with a one-atom precondition, one per atom,
     by that atom; they are left out of ``root_app``, the enabler trees and so the derived lists.
-    ``rel[atom]``: every atom ``enab[atom]`` tests; ``memo``/``memo_room``: the memo of tree results
-    `_applicable` fills (reset at the start of each `_iw_strips` run).
+    ``rel[atom]``: every atom ``enab[atom]`` tests (`_applicable_fn` memoises tree results by them).
     """
 
     __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "rest", "pre", "neg", "has_neg",
                  "far", "one_bit", "but_bit", "users", "enab", "enab_neg",
                  "root_app", "trig", "trig_always", "loop_of", "loops", "loop_mask",
-                 "rel", "memo", "memo_room")
+                 "rel")
 
     def __init__(self, task, rank=None):
         self.task, self.rank = task, rank
@@ -374,8 +373,6 @@ class _StripsTables:
         self.users = [frozenset(r for r, _ in e) for e in by_atom]
         self.enab = [_enabler_tree(e) for e in by_atom]
         self.rel = [_tree_atoms(t) for t in self.enab]
-        self.memo: list[dict] = [{} for _ in range(n)]  # see _applicable
-        self.memo_room = 1 << 16
         self.enab_neg = [_enabler_tree(e) for e in by_neg] if self.has_neg else None
         self.root_app = sorted(r for r in (inner[a.id] for a in applicable_actions(task, task.init))
                                if r not in self.loops)
@@ -438,57 +435,66 @@ def _root_at_goal(root: int, gmask: int, gneg: int, stop_at_goal: bool) -> tuple
     return False, None, None, False
 
 
-def _applicable(tab: _StripsTables, s: int, ref: int, ref_ids: list) -> list:
-    """Inner ids of the actions applicable in ``s``, sorted, from those of another state ``ref``
-    (``ref_ids``): the ones that stay applicable (no precondition among the atoms true in ref only;
-    no negative one among those true in s only) and the ones some atom true in s only (or, for a
-    negative precondition, true in ref only) enables, found in its enabler tree. An action
-    enabled by several such atoms is found once: each tree skips the branches on atoms searched
-    before it (without negative preconditions; with them, duplicates are dropped at the end).
-    Without negative preconditions a branching tree's result is memoised by the atoms it tests
-    (``tab.memo[atom]``, keyed by ``sd & tab.rel[atom]``), within a budget of entries per task."""
-    pres, enab = tab.pre, tab.enab
-    gone, came = ref & ~s, s & ~ref
-    if not gone:
-        ids = ref_ids.copy()
-    elif gone & (gone - 1):
-        ids = [b for b in ref_ids if not pres[b] & gone]
-    else:  # one atom became false (a set test is quicker than a mask test)
-        users = tab.users[gone.bit_length() - 1]
-        ids = [b for b in ref_ids if b not in users]
-    if tab.has_neg:
-        negs = tab.neg
-        ids = [b for b in ids if not negs[b] & came]
+def _applicable_fn(tab: _StripsTables):
+    """``applicable(s, ref, ref_ids)``: the inner ids of the actions applicable in ``s``, sorted,
+    from those of another state ``ref`` (``ref_ids``): the ones that stay applicable (no
+    precondition among the atoms true in ref only; no negative one among those true in s only) and
+    the ones some atom true in s only (or, for a negative precondition, true in ref only) enables,
+    found in its enabler tree. An action enabled by several such atoms is found once: each tree
+    skips the branches on atoms searched before it (without negative preconditions; with them,
+    duplicates are dropped at the end). Without negative preconditions a branching tree's result is
+    memoised by the atoms it tests (``memo[atom]``, keyed by ``sd & rel[atom]``), at most 65,536
+    entries, a fresh memo for each function this returns (one per `_iw_strips` run). The tables are
+    bound once, as the function's own variables, since it runs once per expanded state."""
+    pres, enab, users, rel, negs, enab_neg = tab.pre, tab.enab, tab.users, tab.rel, tab.neg, tab.enab_neg
+    memos: list[dict] = [{} for _ in range(tab.n)]
+    room = [1 << 16]
+
+    def applicable_neg(s: int, ref: int, ref_ids: list) -> list:
+        gone, came = ref & ~s, s & ~ref
+        ids = [b for b in ref_ids if not pres[b] & gone and not negs[b] & came]
         out: list = []
         for p in bits(came):
             _walk(enab[p], s, out)
         for p in bits(gone):
-            _walk(tab.enab_neg[p], s, out)
+            _walk(enab_neg[p], s, out)
         return sorted(set(ids).union(b for b in out if not negs[b] & s))
-    sd = s
-    while came:
-        low = came & -came
-        came ^= low
-        p = low.bit_length() - 1
-        tree = enab[p]
-        if tree[2] is None:  # one group: all its ids need the same atoms
-            need = tree[1]
-            if sd & need == need:
-                ids += tree[0]
-        else:
-            memo = tab.memo[p]
-            key = sd & tab.rel[p]
-            found = memo.get(key)
-            if found is None:
-                found = []
-                _walk(tree, sd, found)
-                if tab.memo_room:
-                    tab.memo_room -= 1
-                    memo[key] = found
-            ids += found
-        sd ^= low  # an action that also needs this atom is found under it: skip it below
-    ids.sort()
-    return ids
+
+    def applicable(s: int, ref: int, ref_ids: list) -> list:
+        gone, came = ref & ~s, s & ~ref
+        if not gone:
+            ids = ref_ids.copy()
+        elif gone & (gone - 1):
+            ids = [b for b in ref_ids if not pres[b] & gone]
+        else:  # one atom became false (a set test is quicker than a mask test)
+            out = users[gone.bit_length() - 1]
+            ids = [b for b in ref_ids if b not in out]
+        sd = s
+        while came:
+            low = came & -came
+            came ^= low
+            p = low.bit_length() - 1
+            tree = enab[p]
+            if tree[2] is None:  # one group: all its ids need the same atoms
+                need = tree[1]
+                if sd & need == need:
+                    ids += tree[0]
+            else:
+                memo = memos[p]
+                key = sd & rel[p]
+                found = memo.get(key)
+                if found is None:
+                    found = []
+                    _walk(tree, sd, found)
+                    if room[0]:
+                        room[0] -= 1
+                        memo[key] = found
+                ids += found
+            sd ^= low  # an action that also needs this atom is found under it: skip it below
+        ids.sort()
+        return ids
+
+    return applicable_neg if tab.has_neg else applicable
 
 
 def _loops_before(tab: _StripsTables, s: int, aid: int) -> int:
@@ -515,7 +521,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
       kept state clears only the pairs that are actually new.
     - Applicable actions are inner ids (`_StripsTables`: the model's order), derived per expansion
       from the list of the state's parent, or of its grandparent when that state differs from it
-      in fewer atoms (`_applicable`): a few enabler trees instead of a pass over every true atom.
+      in fewer atoms (`_applicable_fn`): a few enabler trees instead of a pass over every true atom.
       Kept states are numbered (``codes[j]`` = parent number * (n_actions + 1) + inner id, for the
       plan). ``seen`` holds the generated states themselves (Python hashes each once, in C), which
       is more memory than a table of keys would take.
@@ -526,7 +532,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     """
     task = model.task
     tab = strips_tables(model)
-    tab.memo, tab.memo_room = [{} for _ in range(tab.n)], 1 << 16  # a fresh memo per run (_applicable)
+    applicable = _applicable_fn(tab)  # with a fresh memo
     full, keeps, addm, news, col, rest, far = tab.full, tab.keep, tab.add, tab.new, tab.col, tab.rest, tab.far
     if before:  # every successor gets the full test, which goal-tests the non-novel ones
         col, rest = [tab.n] * len(col), [x or (tab.n,) for x in news]  # (n,): a test that fails
@@ -564,9 +570,9 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
         if via < 0:
             ids = pids
         elif far[via] and (s ^ gs).bit_count() < (s ^ ps).bit_count():
-            ids = _applicable(tab, s, gs, gids)
+            ids = applicable(s, gs, gids)
         else:
-            ids = _applicable(tab, s, ps, pids)
+            ids = applicable(s, ps, pids)
         nl = (s & lmask).bit_count()  # loops applicable in s: each makes s again, a duplicate
         if not ids and not nl:
             continue
