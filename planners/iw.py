@@ -553,7 +553,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     lmask, loop_of, loops = tab.loop_mask, tab.loop_of, tab.loops
     goal_code = None  # code of the goal state (None: the root, or no goal)
 
-    generated, expanded, dup, pruned, kept = 1, 0, 0, 0, 1
+    generated, expanded, kept = 1, 0, 1  # duplicates and pruned states: from len(seen) at the end
     max_depth = 0
     found, goal_state, at_goal, stopped = _root_at_goal(root, gmask, gneg, stop_at_goal)
     truncated = False
@@ -585,12 +585,9 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             run = [b for b in run if b not in loops]
             nl = n - len(run)
             truncated = True
-        n = len(run) + nl
-        generated += n
+        generated += len(run) + nl
         ts: list = []  # this expansion's successors, in order
         put_t = ts.append
-        n0 = len(seen)
-        kept0 = kept
         base = snum * na
         for aid in run:
             t = s & keeps[aid] | addm[aid]
@@ -606,10 +603,9 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                 else:  # novelty > k; before-prune: a goal (never a duplicate: an earlier copy was a goal)
                     if before and not found and t & gmask == gmask and not t & gneg:
                         seen_update(ts)
-                        new = len(seen) - n0
                         found, goal_state, goal_code = True, t, base + aid
-                        pos = len(ts) + (_loops_before(tab, s, aid) if nl else 0)
-                        at_goal = Counts(g0 + pos, expanded, dup + pos - new, pruned + new - kept + kept0, kept)
+                        gen = g0 + len(ts) + (_loops_before(tab, s, aid) if nl else 0)
+                        at_goal = Counts(gen, expanded, gen - len(seen), len(seen) - kept, kept)
                         if stop_at_goal:
                             stopped = True
                             break
@@ -638,22 +634,15 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                 continue
             found, goal_state, goal_code = True, t, code
             seen_update(ts)
-            new = len(seen) - n0
-            pos = len(ts) + (_loops_before(tab, s, aid) if nl else 0)  # successors up to this one
-            at_goal = Counts(g0 + pos, expanded, dup + pos - new, pruned + new - kept + kept0, kept)
+            gen = g0 + len(ts) + (_loops_before(tab, s, aid) if nl else 0)  # up to this successor
+            at_goal = Counts(gen, expanded, gen - len(seen), len(seen) - kept, kept)
             if stop_at_goal:
                 stopped = True
                 break
-        if stopped:
-            generated, dup, pruned = at_goal.generated, at_goal.pruned_duplicate, at_goal.pruned_novelty
-            truncated = False
-            queue.clear()
-            break
         seen_update(ts)
-        new = len(seen) - n0
-        dup += n - new
-        pruned += new - kept + kept0
-        if truncated:
+        if stopped or truncated:
+            if stopped:
+                generated, truncated = at_goal.generated, False
             queue.clear()
             break
 
@@ -667,7 +656,10 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             steps.append(acts[aid])
             code = codes[num]
         plan = tuple(reversed(steps))
-    counts = Counts(generated, expanded, dup, pruned, kept)
+    if stopped:
+        counts = at_goal
+    else:  # every generated state is in seen once: the rest were duplicates; of seen, those not kept were pruned
+        counts = Counts(generated, expanded, generated - len(seen), len(seen) - kept, kept)
     return IWResult(k, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
                     truncated, max_depth)
 
