@@ -312,8 +312,8 @@ class _StripsTables:
     mask of all atoms: a successor is ``s & keep | add``), ``add``, ``new`` (its add atoms),
     ``col`` (the `unseen` entry tested first for its successors: its add atom added by the fewest
     actions, the one most likely new; n, an entry that stays 0, for an action that adds nothing) and
-    ``rest`` (its other add atoms, tested when that test fails), ``pre``, ``neg``, ``far`` (it changes more than 2 atoms, so a
-    grandparent state can be nearer than the parent). ``enab[atom]`` / ``enab_neg[atom]``: the
+    ``rest`` (its other add atoms, tested when that test fails), ``pre``, ``neg``, ``far`` (the most atoms
+    it changes, if more than 2, so that a grandparent state can be nearer than the parent; else 0). ``enab[atom]`` / ``enab_neg[atom]``: the
     `_enabler_tree` of the actions with that atom as a precondition (rest: their other ones) /
     as a negative precondition (rest: all their positive ones). ``root_app``: the inner ids of the
     actions applicable in the initial state. ``loops``, ``loop_of[atom]``, ``loop_mask``: the loop
@@ -348,7 +348,7 @@ class _StripsTables:
         self.rest = [tuple(i for i in x if i != c) for x, c in zip(self.new, self.col)]
         self.pre = [a.pre for a in acts]
         self.neg = [a.neg_pre for a in acts]
-        self.far = [(a.add | a.dele).bit_count() > 2 for a in acts]
+        self.far = [c if (c := (a.add | a.dele).bit_count()) > 2 else 0 for a in acts]
         self.one_bit = [1 << i for i in range(n)]
         self.but_bit = [full ^ (1 << i) for i in range(n)]
         # loops: actions whose successor is the state itself wherever they apply (one precondition
@@ -569,7 +569,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
         d1 = d + 1
         if via < 0:
             ids = pids
-        elif far[via] and (s ^ gs).bit_count() < (s ^ ps).bit_count():
+        elif far[via] and (s ^ gs).bit_count() < far[via]:  # (s ^ ps).bit_count() <= far[via]
             ids = applicable(s, gs, gids)
         else:
             ids = applicable(s, ps, pids)
