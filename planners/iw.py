@@ -452,7 +452,8 @@ def _applicable_fn(tab: _StripsTables):
     room = [1 << 16]
 
     def applicable_neg(s: int, ref: int, ref_ids: list) -> list:
-        gone, came = ref & ~s, s & ~ref
+        diff = ref ^ s
+        gone, came = ref & diff, s & diff
         ids = [b for b in ref_ids if not pres[b] & gone and not negs[b] & came]
         out: list = []
         for p in bits(came):
@@ -462,7 +463,8 @@ def _applicable_fn(tab: _StripsTables):
         return sorted(set(ids).union(b for b in out if not negs[b] & s))
 
     def applicable(s: int, ref: int, ref_ids: list) -> list:
-        gone, came = ref & ~s, s & ~ref
+        diff = ref ^ s
+        gone, came = ref & diff, s & diff
         if not gone:
             ids = ref_ids.copy()
         elif gone & (gone - 1):
