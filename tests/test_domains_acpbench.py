@@ -51,6 +51,14 @@ def solvable_task(name: str):
     return inst.task()
 
 
+@functools.lru_cache(maxsize=None)
+def solvable_truth(name: str):
+    """The reference answers on solvable_task(name), shared by the styles' tests (a per-task cache)."""
+    from widthbench.planners.ground_truth import GroundTruth
+
+    return GroundTruth(solvable_task(name))
+
+
 def test_the_data_has_13_domains():
     need_data()
     assert tuple(sorted(p.name for p in ACP.iterdir() if p.is_dir())) == DOMAINS
@@ -144,12 +152,11 @@ def _ask(messages, seed=0):
 @pytest.mark.parametrize("name", DOMAINS)
 def test_sim_oracle_answers_every_prompt_kind_correctly(name, style):
     need_data()
-    from widthbench.planners.ground_truth import GroundTruth
     from widthbench.subtasks import api
     from widthbench.subtasks.exact import novelty_of
 
     task = solvable_task(name)
-    gt = GroundTruth(task)
+    gt = solvable_truth(name)
     s = task.init
     applicable = [str(a) for a in strips.applicable_actions(task, s)]
     # action generation

@@ -107,11 +107,17 @@ def test_vllm_batch_path_gives_the_same_results_as_the_server(vllm_yes, tmp_path
     server_summary, server_items = _score(tmp_path, vllm_yes, "plan-verification", "server",
                                           extra=["--style", "pddl", "--thinking", "off"])
     monkeypatch.setenv("WIDTHBENCH_VLLM_MODEL_DIR", str(vllm_yes.model.path))
+    # batch files go under the cache folder even with --no-cache, and a chunk whose out.jsonl is
+    # there already (the same requests, from an earlier test run) is read back, not run again: a
+    # folder of this test's own makes every run start vLLM's batch runner
+    monkeypatch.setenv("WIDTHBENCH_CACHE_DIR", str(tmp_path / "cache"))
     run = tmp_path / "batch"
     code = main(["score", "--subtask", "plan-verification", "--style", "pddl", "--thinking", "off",
                  "--count", "4", "--seed", "3", "--model", f"vllm-batch:{vllm_yes.model.name}",
                  "--no-cache", "--quiet", "--max-tokens", MAX_TOKENS, "--out", str(run)])
     assert code == 0
+    chunks = list((tmp_path / "cache" / "batches").iterdir())
+    assert chunks and all((c / "runner.log").is_file() and (c / "out.jsonl").is_file() for c in chunks)
     batch_items = [json.loads(l) for l in (run / "items.jsonl").read_text().splitlines() if l.strip()]
     key = lambda i: (i["item_id"], i["mode"])  # noqa: E731
     assert sorted((key(i), i["raw_answer"].strip(), i["correct"]) for i in batch_items) == \

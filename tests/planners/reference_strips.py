@@ -6,14 +6,15 @@ from the `pddl` package's objects. It shares no code with widthbench.planners.st
 
 from __future__ import annotations
 
+import functools
 import itertools
 from pathlib import Path
 
 from pddl.logic.base import And, Not
 from pddl.logic.predicates import Predicate
 from pddl.logic.terms import Variable
-from pddl.parser.domain import DomainParser
-from pddl.parser.problem import ProblemParser
+from pddl.parser.domain import DomainTransformer
+from pddl.parser.problem import ProblemTransformer
 
 
 def _lits(f):
@@ -32,10 +33,27 @@ def _text(pred: Predicate, binding) -> str:
     return "(" + " ".join([pred.name] + args) + ")"
 
 
+@functools.lru_cache(maxsize=None)
+def _lark(start: str):
+    """The `pddl` package's grammar as a lark LALR parser, built once (its DomainParser and
+    ProblemParser build it anew on every construction, ~50 ms each)."""
+    from lark import Lark
+    from pddl.parser import GRAMMAR_FILE, PARSERS_DIRECTORY
+
+    return Lark(GRAMMAR_FILE.read_text(), parser="lalr", import_paths=[PARSERS_DIRECTORY], start=start)
+
+
+def parse_pddl(text: str, start: str):
+    """What DomainParser()(text) (start "domain") or ProblemParser()(text) ("problem") returns: the
+    same grammar's tree through a fresh transformer of the package's (they keep state per parse)."""
+    transformer = DomainTransformer() if start == "domain" else ProblemTransformer()
+    return transformer.transform(_lark(start).parse(text))
+
+
 class RefTask:
     def __init__(self, domain_file, problem_file):
-        self.domain = DomainParser()(Path(domain_file).read_text().lower())
-        self.problem = ProblemParser()(Path(problem_file).read_text().lower())
+        self.domain = parse_pddl(Path(domain_file).read_text().lower(), "domain")
+        self.problem = parse_pddl(Path(problem_file).read_text().lower(), "problem")
         self.objects = sorted(o.name for o in self.problem.objects)
         self.init = frozenset(_text(a, {}) for a in self.problem.init)
         self.goal = frozenset(_text(p, {}) for pos, p in _lits(self.problem.goal) if pos)

@@ -10,6 +10,7 @@ cross-check (test_grounding_tarski.py) checks the same tasks against an independ
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -63,6 +64,12 @@ def test_a_refused_file_is_pinned_by_its_error_line(tmp_path):
 def _domains_with_objects():
     """(domain, objects of one reference problem) for each of ACPBench's 13 domains and the IPC ones."""
     need_data()
+    return _load_domains_with_objects()
+
+
+@functools.lru_cache(maxsize=None)
+def _load_domains_with_objects():
+    """Loaded once per session (not once per hypothesis example): the same files every time."""
     out = []
     for dom_path, probs in gd.reference_sets():
         if "acpbench" not in str(dom_path) and "ipc" not in str(dom_path) or not probs:
@@ -72,8 +79,8 @@ def _domains_with_objects():
         except UserError:
             continue
         init = [strips.parse_atom_text(a) for a in strips.state_atoms(task, task.init) + list(task.static_atoms)]
-        out.append((task.domain, dict(task.objects), init))
-    return out
+        out.append((task.domain, dict(task.objects), tuple(init)))
+    return tuple(out)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

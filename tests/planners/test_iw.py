@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import IPC, cached_task, need_data
@@ -12,7 +12,7 @@ from widthbench.planners.iw import iterated_width, iw, siw
 from tests.planners.iw_reference import reference_iw, reference_width
 from widthbench.planners.model import AtomGoalModel, StripsModel
 from widthbench.planners.novelty import NoveltyTable, ReferenceNoveltyTable, as_mask, bits
-from widthbench.planners.strips import execute_plan, ground, parse_domain_text, state_from_atoms
+from widthbench.planners.strips import Domain, execute_plan, ground, parse_domain_text, state_from_atoms
 
 BW = "blocksworld"
 
@@ -106,8 +106,9 @@ def test_exact_novelty_of_a_large_state_is_quick():
 # Random small STRIPS tasks (0-ary predicates) and a non-STRIPS wrapper of them
 
 
-def _random_task(n_atoms: int, acts, init: int, goal: int):
-    """A task over 0-ary atoms p0..p{n-1}; acts: (pre, add, dele) or (pre, add, dele, neg) masks."""
+def _random_domain_text(n_atoms: int, acts) -> str:
+    """The PDDL text of a domain over 0-ary atoms p0..p{n-1}; acts: (pre, add, dele) or
+    (pre, add, dele, neg) masks."""
     preds = " ".join(f"(p{i})" for i in range(n_atoms))
 
     def conj(lits):
@@ -122,11 +123,59 @@ def _random_task(n_atoms: int, acts, init: int, goal: int):
         el += [f"(not (p{i}))" for i in range(n_atoms) if dele >> i & 1 and not add >> i & 1]
         schemas.append(f"(:action a{j:02d} :parameters () :precondition {conj(pl)} :effect {conj(el)})")
     reqs = ":strips :negative-preconditions" if any(len(a) > 3 and a[3] for a in acts) else ":strips"
-    text = f"(define (domain rnd) (:requirements {reqs}) (:predicates {preds}) {' '.join(schemas)})"
-    dom = parse_domain_text(text)
+    return f"(define (domain rnd) (:requirements {reqs}) (:predicates {preds}) {' '.join(schemas)})"
+
+
+def _random_domain(n_atoms: int, acts) -> Domain:
+    """The Domain that parse_domain_text(_random_domain_text(n_atoms, acts)) returns, built directly:
+    parse_domain_text makes a new `pddl` DomainParser, which compiles its lark grammar (~50 ms), for
+    every text not in its cache, and each random task has its own text: that was most of these
+    property tests' time. test_random_domain_is_the_parsed_text checks the two agree."""
+    from widthbench.planners.strips import Literal, Schema
+
+    def lits(mask, positive=True):
+        return tuple(Literal(positive, f"p{i}", ()) for i in range(n_atoms) if mask >> i & 1)
+
+    schemas, changed = [], set()
+    for j, (pre, add, dele, *neg) in enumerate(acts):
+        neg = neg[0] if neg else 0
+        schemas.append(Schema(f"a{j:02d}", (), (), lits(pre) + lits(neg & ~pre, positive=False), lits(add),
+                              lits(dele & ~add)))
+        changed |= {i for i in range(n_atoms) if (add | dele) >> i & 1}
+    reqs = frozenset({"strips", "negative-preconditions"} if any(len(a) > 3 and a[3] for a in acts) else {"strips"})
+    return Domain("rnd", reqs, {}, (), {f"p{i}": 0 for i in range(n_atoms)}, tuple(schemas),
+                  frozenset(f"p{i}" for i in range(n_atoms) if i not in changed), "<text>",
+                  _random_domain_text(n_atoms, acts), signatures={f"p{i}": () for i in range(n_atoms)})
+
+
+def _random_task(n_atoms: int, acts, init: int, goal: int):
+    """A task over 0-ary atoms p0..p{n-1}; acts: (pre, add, dele) or (pre, add, dele, neg) masks."""
     init_atoms = [f"(p{i})" for i in range(n_atoms) if init >> i & 1]
     goal_atoms = [f"(p{i})" for i in range(n_atoms) if goal >> i & 1]
-    return ground(dom, [], init_atoms, goal_atoms, name="rnd")
+    return ground(_random_domain(n_atoms, acts), [], init_atoms, goal_atoms, name="rnd")
+
+
+@st.composite
+def domain_masks(draw):
+    """(n_atoms, acts) as the task strategies below draw them: with or without negative
+    preconditions, loop actions among them."""
+    n = draw(st.integers(3, 7))
+    mask = st.integers(0, (1 << n) - 1)
+    neg = draw(st.booleans())
+    acts = [(draw(mask), draw(mask), draw(mask)) + ((draw(mask),) if neg else ()) for _ in range(draw(st.integers(1, 12)))]
+    for p in draw(st.lists(st.integers(0, n - 1), max_size=3)):
+        acts.insert(draw(st.integers(0, len(acts))), (1 << p, 1 << p, draw(st.sampled_from([0, 1 << p]))))
+    return n, acts
+
+
+@settings(max_examples=30, deadline=None)
+@example((3, [(0, 0, 0), (0b111, 0b111, 0b111, 0b111), (1, 1, 1), (0b001, 0b010, 0b100, 0b110)]))
+@given(domain_masks())
+def test_random_domain_is_the_parsed_text(masks):
+    """The random tasks' Domain built directly equals the parser's reading of the same PDDL text
+    (empty preconditions and effects, adds that override deletes, negative preconditions, loops)."""
+    n, acts = masks
+    assert _random_domain(n, acts) == parse_domain_text(_random_domain_text(n, acts))
 
 
 @st.composite

@@ -44,3 +44,15 @@ def runs(tmp_path_factory) -> dict[str, Path]:
             "oracle": score_run(root / "oracle", "sim:oracle"),
             "bfs": solve_run(root / "bfs", "tot-bfs", "llm"),
             "mcts": solve_run(root / "mcts", "mcts", "oracle")}
+
+
+@pytest.fixture(scope="session")
+def grid(tmp_path_factory) -> Path:
+    """The Table 3 grid: one `solve` command with lists (8 configurations x 2 thinking modes) on
+    sim:noisy, made once per session for the paper-table and the figure tests (they only read it)."""
+    out = tmp_path_factory.mktemp("paper") / "table3"
+    assert main(["solve", "--method", "tot-bfs,tot-dfs", "--mapping", "direct,esa", "--novelty", "off,llm",
+                 "--thinking", "both", "--domain", "blocksworld", "--count", "4", "--seed", "1",
+                 "--max-plan-length", "6", "--model", "sim:noisy:0.2", "--out", str(out), "--quiet",
+                 "--cache-dir", str(out.parent / "cache")]) == 0
+    return out

@@ -12,7 +12,6 @@ from widthbench.reports.search import states_ticks
 
 from .conftest import score_run
 from .test_html_browser import _css, _errors, _open, _tab, browser  # noqa: F401 (the browser fixture)
-from .test_paper import grid  # noqa: F401 (the Table 3 grid fixture)
 
 FIGURES = ("search_success_tokens", "search_states")
 
@@ -31,7 +30,7 @@ def _valid_pdf(path) -> None:
     assert data.startswith(b"%PDF-") and b"%%EOF" in data[-64:], path
 
 
-def test_search_figures_are_written_as_png_and_pdf(grid, tmp_path):  # noqa: F811
+def test_search_figures_are_written_as_png_and_pdf(grid, tmp_path):
     assert main(["report", str(grid), "--out", str(tmp_path)]) == 0
     for stem in FIGURES:
         w, h = _valid_png(tmp_path / f"{stem}.png")

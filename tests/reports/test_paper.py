@@ -33,16 +33,6 @@ SEARCH = {"tot-dfs": "DFS", "tot-bfs": "BFS"}
 
 
 @pytest.fixture(scope="module")
-def grid(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("paper") / "table3"
-    assert main(["solve", "--method", "tot-bfs,tot-dfs", "--mapping", "direct,esa", "--novelty", "off,llm",
-                 "--thinking", "both", "--domain", "blocksworld", "--count", "4", "--seed", "1",
-                 "--max-plan-length", "6", "--model", "sim:noisy:0.2", "--out", str(out), "--quiet",
-                 "--cache-dir", str(out.parent / "cache")]) == 0
-    return out
-
-
-@pytest.fixture(scope="module")
 def scored(tmp_path_factory) -> Path:
     return score_run(tmp_path_factory.mktemp("paper-score") / "run", "sim:noisy:0.3", count=4)
 
@@ -133,16 +123,28 @@ def _cells_t1(rows_of_summary: list[dict], reader: str) -> dict:
     return out
 
 
+@pytest.fixture(scope="module")
+def paper_tables(scored, tmp_path_factory) -> Path:
+    """`report RUN --format md,csv,latex` of the score run (the run's own reader, flexible): one
+    command's output, read by the Table 1 (flexible) and the Table 2 tests."""
+    out = tmp_path_factory.mktemp("paper-tables")
+    assert main(["report", str(scored), "--out", str(out), "--format", "md,csv,latex"]) == 0
+    return out
+
+
 @pytest.mark.parametrize("reader", ["flexible", "strict"])
-def test_table1_headline_only_in_md_csv_and_latex_equal_the_summary_rows(scored, tmp_path, reader):
+def test_table1_headline_only_in_md_csv_and_latex_equal_the_summary_rows(scored, tmp_path, reader, request):
     from widthbench.subtasks.results import all_rows
 
-    argv = ["report", str(scored), "--out", str(tmp_path), "--format", "md,csv,latex"]
-    assert main(argv + (["--reader", reader] if reader == "strict" else [])) == 0
+    if reader == "strict":
+        out = tmp_path
+        assert main(["report", str(scored), "--out", str(out), "--format", "md,csv,latex", "--reader", "strict"]) == 0
+    else:
+        out = request.getfixturevalue("paper_tables")
     want = _cells_t1(all_rows(summary(scored)), reader)
     assert {k[0] for k in want} == set(PAPER_T1)
     # csv
-    lines = list(csv.DictReader((tmp_path / "paper-table1.csv").open()))
+    lines = list(csv.DictReader((out / "paper-table1.csv").open()))
     assert [r["sub-task"] for r in lines] == PAPER_T1
     for line in lines:
         for (style_name, mode_name), (style, thinking) in MODES.items():
@@ -152,7 +154,7 @@ def test_table1_headline_only_in_md_csv_and_latex_equal_the_summary_rows(scored,
             assert (float(line[f"{col} ci_low"]), float(line[f"{col} ci_high"])) == (r["ci_low"], r["ci_high"])
         assert line["reader"] == reader
     # latex
-    tex = (tmp_path / "paper-table1.tex").read_text()
+    tex = (out / "paper-table1.tex").read_text()
     ncols, rows = _tex_rows(tex)
     assert ncols == 5 and [r[0] for r in rows] == PAPER_T1
     order = [("pddl", "off"), ("pddl", "on"), ("nl", "off"), ("nl", "on")]
@@ -164,17 +166,16 @@ def test_table1_headline_only_in_md_csv_and_latex_equal_the_summary_rows(scored,
             assert (k, n) == (r["correct"], r["n"])
             assert (acc, lo, hi) == (round(100 * r["accuracy"]), round(100 * r["ci_low"]), round(100 * r["ci_high"]))
     # md: one row per sub-task, no strict twin, no Table 2 row
-    md = (tmp_path / "paper-table1.md").read_text()
+    md = (out / "paper-table1.md").read_text()
     body = [line for line in md.splitlines() if line.startswith("| ") and not line.startswith("| Sub-task")]
     assert [line.split(" | ")[0][2:] for line in body] == PAPER_T1
     assert "strict reader]" not in md and "extension" not in md.lower().split("reader:")[0]
 
 
-def test_table2_on_its_own_has_the_extension_off_and_on(scored, tmp_path):
+def test_table2_on_its_own_has_the_extension_off_and_on(scored, paper_tables):
     from widthbench.subtasks.results import all_rows
 
-    assert main(["report", str(scored), "--out", str(tmp_path), "--format", "csv"]) == 0
-    lines = list(csv.DictReader((tmp_path / "paper-table2.csv").open()))
+    lines = list(csv.DictReader((paper_tables / "paper-table2.csv").open()))
     assert [(r["sub-task"], r["extension"]) for r in lines] == [
         ("Action Generation Single Valid", "off"), ("Action Generation Single Valid", "on"),
         ("Action Generation Single Optimal", "off"), ("Action Generation Single Optimal", "on")]

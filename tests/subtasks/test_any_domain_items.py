@@ -5,6 +5,7 @@ cannot feed is left out of a grouped run with its reason.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
@@ -18,9 +19,15 @@ from widthbench.planners import strips
 
 
 def _walked(name: str, count: int, seed: int = 0):
+    return list(_walk(name, count, seed))
+
+
+@functools.lru_cache(maxsize=None)
+def _walk(name: str, count: int, seed: int) -> tuple:
+    """Walked once per session for each (name, count, seed): deterministic, and Instances are frozen."""
     from widthbench.generators.instance import read_instance_set, walk_instances
 
-    return walk_instances(read_instance_set(ACP / name), count, seed)
+    return tuple(walk_instances(read_instance_set(ACP / name), count, seed))
 
 
 # --------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ tests/e2e/test_inspect_e2e.py):
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -160,8 +161,13 @@ def test_imported_log_gives_the_records_and_rows_score_writes(mock_logs, tmp_pat
 
 
 def _item(rec):
-    sub = rec["subtask"]
-    return next(i for i in build_all_items(ScoreConfig(subtasks=(sub,), count=3, seed=1))[sub] if i.id == rec["item_id"])
+    return _items_by_id(rec["subtask"])[rec["item_id"]]
+
+
+@functools.lru_cache(maxsize=None)
+def _items_by_id(sub: str) -> dict:
+    """A sub-task's items built once per sub-task (Items are frozen), not once per record."""
+    return {i.id: i for i in build_all_items(ScoreConfig(subtasks=(sub,), count=3, seed=1))[sub]}
 
 
 @settings(max_examples=60, deadline=None)
