@@ -49,8 +49,11 @@ class VLLMBatchBackend:
 
     def __init__(self, name: str, *, command: str | None = None, batch_size: int = 2000,
                  work_dir: str | os.PathLike[str] | None = None,
-                 model_dir: str | os.PathLike[str] | None = None):
+                 model_dir: str | os.PathLike[str] | None = None, reuse_output: bool = True):
         self.name = name
+        # reuse_output=False (--no-cache): a batch's leftover output from an earlier process is not
+        # read back; the batch runs again from the start
+        self.reuse_output = reuse_output
         self.simulated = name.startswith("sim:")
         self.command = command or os.environ.get("WIDTHBENCH_VLLM_BATCH_CMD") or DEFAULT_COMMAND
         self.model_dir = str(model_dir or os.environ.get("WIDTHBENCH_VLLM_MODEL_DIR") or name)
@@ -78,6 +81,8 @@ class VLLMBatchBackend:
         inp, out, log = folder / "in.jsonl", folder / "out.jsonl", folder / "runner.log"
         by_key = {item.key: item for item in items}
         start = time.perf_counter()
+        if out.exists() and not self.reuse_output:
+            out.unlink()
         done = self._read(out, by_key, on_reply, 0.0, final=False) if out.exists() else set()
         problem = None
         if len(done) < len(items):

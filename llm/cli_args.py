@@ -30,7 +30,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = Tru
                    help=f"retries on transient errors (default {retries})")
     g.add_argument("--cache-dir", default=None,
                    help="reply cache folder (default $WIDTHBENCH_CACHE_DIR or ~/.cache/widthbench/llm)")
-    g.add_argument("--no-cache", action="store_true", help="neither read nor write the reply cache")
+    g.add_argument("--no-cache", action="store_true", help="neither read nor write the reply cache (nor read back a vllm-batch run's leftover output)")
     g.add_argument("--max-model-len", type=int, default=None, metavar="TOKENS",
                    help="the server's context when it does not report one in /v1/models (vLLM "
                    "does); max_tokens is lowered so prompt + max_tokens fits, and a prompt that "

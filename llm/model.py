@@ -114,7 +114,8 @@ def open_model(
         from widthbench.llm.batch import VLLMBatchBackend
 
         backend = VLLMBatchBackend(name, command=batch_cmd, batch_size=batch_size,
-                                   work_dir=work_dir or cache_dir, model_dir=model_dir)
+                                   work_dir=work_dir or cache_dir, model_dir=model_dir,
+                                   reuse_output=use_cache)
     cache = None
     if use_cache:
         cache = ReplyCache(cache_dir if cache_dir is not None else default_cache_dir())

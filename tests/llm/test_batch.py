@@ -147,3 +147,18 @@ def test_leftover_output_of_a_crashed_process_is_read_back_not_recomputed(cache_
     VLLMBatchBackend("sim:echo", command=_cmd(log), work_dir=cache_dir).run_batch(
         items, lambda item, reply: got.setdefault(item.key, reply))
     assert _runs(log) == [12, 7] and len(got) == 12 and all(r.ok for r in got.values())
+
+
+def test_no_cache_runs_a_batch_again_instead_of_reading_back_its_leftover_output(cache_dir, tmp_path):
+    # --no-cache (use_cache=False): the same batch's complete output from an earlier process is not
+    # reused, so changed weights served under the same name answer afresh
+    log = tmp_path / "runs.log"
+    items = [open_model("sim:echo", use_cache=False).pending_item(r) for r in _requests(4)]
+    VLLMBatchBackend("sim:echo", command=_cmd(log), work_dir=cache_dir).run_batch(items, lambda i, r: None)
+    VLLMBatchBackend("sim:echo", command=_cmd(log), work_dir=cache_dir).run_batch(items, lambda i, r: None)
+    assert _runs(log) == [4]  # read back
+    got = {}
+    VLLMBatchBackend("sim:echo", command=_cmd(log), work_dir=cache_dir, reuse_output=False).run_batch(
+        items, lambda item, reply: got.setdefault(item.key, reply))
+    assert _runs(log) == [4, 4] and len(got) == 4 and all(r.ok for r in got.values())
+    assert not open_model("vllm-batch:sim:echo", use_cache=False, cache_dir=cache_dir).backend.reuse_output
