@@ -192,15 +192,39 @@ def with_presentation(dom: Domain, context_file=None, templates_file=None, promp
     return dataclasses.replace(dom, **changes) if changes else dom
 
 
+@functools.cache
+def _pddl_grammar(start: str):
+    """The `pddl` package's grammar compiled once per process for ``start`` ("domain" or "problem"):
+    its parser classes compile it again on every construction (about 50 ms)."""
+    from lark import Lark
+    from pddl.parser import GRAMMAR_FILE, PARSERS_DIRECTORY
+
+    return Lark(GRAMMAR_FILE.read_text(), parser="lalr", import_paths=[PARSERS_DIRECTORY], start=start)
+
+
+def _pddl_parse(start: str, text: str):
+    """``text`` read by the `pddl` package: its grammar's tree through a fresh transformer of the
+    package (its transformers keep state from one parse to the next)."""
+    from pddl.parser.domain import DomainTransformer
+    from pddl.parser.problem import ProblemTransformer
+
+    from lark.exceptions import VisitError
+
+    transformer = DomainTransformer() if start == "domain" else ProblemTransformer()
+    tree = _pddl_grammar(start).parse(text)
+    try:
+        return transformer.transform(tree)
+    except VisitError as exc:  # the package's own error, as its parser raises it
+        raise exc.orig_exc from None
+
+
 @functools.lru_cache(maxsize=64)
 def parse_domain_text(text: str, source: str = "<text>") -> Domain:
-    from pddl.parser.domain import DomainParser
-
     text = _clean(text)
     if not text:
         raise UserError(f"{source}: empty domain file")
     try:
-        d = DomainParser()(_object_standin(text))
+        d = _pddl_parse("domain", _object_standin(text))
     except Exception as exc:  # lark raises many types; all mean malformed input
         raise UserError(f"{source}: cannot parse domain: {_first_line(exc)}") from None
     declared = frozenset(str(r).lstrip(":") for r in d.requirements)
@@ -467,8 +491,6 @@ def load_task(domain: str | Path | Domain, problem: str | Path, reader: str = "f
 def parse_problem_text(dom: Domain, text: str, source: str = "<text>", reader: str = "fast") -> Task:
     """Problem text -> grounded Task. ``reader="fast"`` uses our plain-STRIPS reader and falls back to
     the `pddl` package for anything it does not handle; ``reader="pddl"`` always uses the package."""
-    from pddl.parser.problem import ProblemParser
-
     text = _clean(text)
     if not text:
         raise UserError(f"{source}: empty problem file")
@@ -481,7 +503,7 @@ def parse_problem_text(dom: Domain, text: str, source: str = "<text>", reader: s
             check_domain_name(dom, problem_domain, source)
             return ground(dom, objects, init, goal, name=name, goal_neg=goal_neg, source=source)
     try:
-        p = ProblemParser()(text)
+        p = _pddl_parse("problem", text)
     except Exception as exc:
         raise UserError(f"{source}: cannot parse problem: {_first_line(exc)}") from None
     if p.domain_name:
