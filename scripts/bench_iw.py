@@ -16,9 +16,13 @@ skew the ratios. LAPKT's IW planner raises its bound from 1 to --iw-bound like o
 k >= 3). Both goal-test a state when it is generated and survives the prune, and stop there.
 LAPKT counts as "generated" the nodes it keeps (our ``kept``) minus the root of each IW(k) run; the
 bench counts ours the same way. Our successor order is LAPKT's match-tree order by default (``--order lapkt``,
-``planners.model.lapkt_action_order``): with it both keep the same nodes within a few percent; with
-``--order engine`` (action name, then arguments) they expand different states. The time per
-expanded node compares the implementations, the total time the planners as they are.
+``planners.model.lapkt_action_order``): with it both keep and expand exactly the same nodes (the
+counts are printed side by side; ``--check-order`` also measures LAPKT's order on every task and
+compares it position by position); with ``--order engine`` (action name, then arguments) they expand
+different states. The time per expanded node compares the implementations, the total time the
+planners as they are. LAPKT runs in a child process forked for each goal (`in_child`): LAPKT keeps
+state from one task to the next in a process, which changes its successor order; in the child one
+untimed solve comes first and the best of --repeat solves of the same planner is timed (`lapkt_best`).
 
 Mimir (pymimir 0.13.63, C++; ``--no-mimir`` leaves it out) grounds the same PDDL itself: our task is
 written back as a problem file with the goal in question (`problem_writer.task_problem_text`), Mimir
@@ -159,18 +163,30 @@ def lapkt_solve(make) -> tuple[float, str]:
 
 
 def lapkt_best(make, repeat: int) -> tuple[float, int, int, bool]:
-    """Best time of ``repeat`` LAPKT solves (each in a fresh child process, `in_child`), with its
-    node counts (summed over its IW(k) runs) and whether it found a plan. LAPKT's "generated" counts
-    the nodes it puts on the open list, the root of each IW(k) run excluded (its planner reads the
-    counter after ``start()``)."""
-    times, gen, exp, solved = [], 0, 0, False
-    for _ in range(repeat):
-        t, text = lapkt_solve(make)
-        times.append(t)
+    """Best time of ``repeat`` solves of the planner ``make()`` builds, in one fresh child process
+    (`in_child`) after one untimed solve (the timed ones then reuse the memory it touched, as our
+    repeated runs in this process do; the planner keeps its match tree, so every solve searches the
+    same way: the reports must agree), with its node counts (summed over its IW(k) runs) and whether
+    it found a plan. LAPKT's "generated" counts the nodes it puts on the open list, the root of each
+    IW(k) run excluded (its planner reads the counter after ``start()``)."""
+
+    def solves():
+        p = make()
+        quiet(p.solve)
+        return [quiet(p.solve) for _ in range(repeat)]
+
+    runs = in_child(solves)
+    reports = set()
+    for _t, text in runs:
+        if "Nodes generated during search:" not in text:
+            raise RuntimeError("LAPKT's report has no node counts: " + (text.strip()[-300:] or "(empty)"))
         gen = sum(int(x) for x in re.findall(r"Nodes generated during search: (\d+)", text))
         exp = sum(int(x) for x in re.findall(r"Nodes expanded during search: (\d+)", text))
-        solved = "Plan found" in text
-    return min(times), gen, exp, solved
+        reports.add((gen, exp, "Plan found" in text))
+    if len(reports) != 1:
+        raise RuntimeError(f"LAPKT's repeated solves of one planner disagree: {sorted(reports)}")
+    gen, exp, solved = reports.pop()
+    return min(t for t, _text in runs), gen, exp, solved
 
 
 def lapkt_measured_order(task) -> list[int]:
@@ -573,11 +589,12 @@ def main(argv=None) -> int:
     global CLOCK
     CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     try:
-        import lapkt  # noqa: F401
+        # LAPKT's library is loaded here, before pymimir can be: the forked LAPKT children inherit
+        # both, and with pymimir loaded first LAPKT's console report (its node counts) is unreadable
+        from lapkt.core.lib import planner  # noqa: F401
         import pyperplan  # noqa: F401
-        # pymimir is only looked for here: imported before LAPKT's first report, it leaves LAPKT's
-        # console report (its node counts) unreadable, so it is imported where it is first used,
-        # after a LAPKT run (checked: the counts are read in both orders after that)
+        # pymimir is only looked for here and imported where it is first used, after LAPKT's
+        # library (see above)
         if args.mimir and importlib.util.find_spec("pymimir") is None:
             raise ImportError("No module named 'pymimir'")
     except ImportError as exc:
