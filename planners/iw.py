@@ -509,13 +509,12 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     """IW(1) and IW(2) on a `StripsModel`: the same search and counters as `_iw_general`, written
     for speed (tests check it against the general loop and the full-enumeration reference).
 
-    - Novelty first, duplicates counted per expansion: a state generated earlier has no new tuple
-      (a kept state recorded all its tuples; a pruned one had none new; the table only grows), so
-      a state with novelty <= k is never a duplicate and is kept without a look-up. The others are
-      only counted: an expansion adds all its successors to ``seen`` (every state generated so
-      far) in one ``set.update``, and the growth of the set is the number of new states among
-      them; the ones that are not kept were pruned, the rest are duplicates. The counts at a goal
-      come from the same update over the successors up to it.
+    - Novelty first, duplicates only counted: a state generated earlier has no new tuple (a kept
+      state recorded all its tuples; a pruned one had none new; the table only grows), so a state
+      with novelty <= k is never a duplicate and is kept without a look-up. Every successor goes
+      into ``seen`` (the states generated so far, each once), so at any point the duplicates are
+      the generated count minus ``len(seen)`` and the novelty-pruned ones ``len(seen)`` minus the
+      kept ones: the counters at the end, and at a goal, need no per-successor bookkeeping.
     - One table for both k: ``unseen[p]`` = the atoms q such that the tuple {p, q} was not seen
       (q = p: the atom p itself). For k = 1 it is all atoms until p is seen, then none. A new state
       t has novelty <= k iff ``t & unseen[p]`` for some atom p new relative to its parent; for an
@@ -548,7 +547,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
     for p in bits(root):
         unseen[p] = nroot
     seen = {root}
-    seen_update = seen.update
+    seen_add = seen.add
     codes = [-1]  # codes[j]: the code of kept state j
     put_code = codes.append
     one_bit, but_bit = tab.one_bit, tab.but_bit
@@ -588,12 +587,10 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             nl = n - len(run)
             truncated = True
         generated += len(run) + nl
-        ts: list = []  # this expansion's successors, in order
-        put_t = ts.append
         base = snum * na
         for aid in run:
             t = s & keeps[aid] | addm[aid]
-            put_t(t)
+            seen_add(t)  # every generated state, once
             # novelty <= k iff t & unseen[p] for an add atom p (one already in s only adds a test
             # that fails); the add atom most likely new first
             if not t & unseen[col[aid]]:
@@ -604,9 +601,8 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                         break
                 else:  # novelty > k; before-prune: a goal (never a duplicate: an earlier copy was a goal)
                     if before and not found and t & gmask == gmask and not t & gneg:
-                        seen_update(ts)
                         found, goal_state, goal_code = True, t, base + aid
-                        gen = g0 + len(ts) + (_loops_before(tab, s, aid) if nl else 0)
+                        gen = g0 + run.index(aid) + 1 + (_loops_before(tab, s, aid) if nl else 0)
                         at_goal = Counts(gen, expanded, gen - len(seen), len(seen) - kept, kept)
                         if stop_at_goal:
                             stopped = True
@@ -635,13 +631,11 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             if found or t & gmask != gmask or t & gneg:
                 continue
             found, goal_state, goal_code = True, t, code
-            seen_update(ts)
-            gen = g0 + len(ts) + (_loops_before(tab, s, aid) if nl else 0)  # up to this successor
+            gen = g0 + run.index(aid) + 1 + (_loops_before(tab, s, aid) if nl else 0)  # up to this one
             at_goal = Counts(gen, expanded, gen - len(seen), len(seen) - kept, kept)
             if stop_at_goal:
                 stopped = True
                 break
-        seen_update(ts)
         if stopped or truncated:
             if stopped:
                 generated, truncated = at_goal.generated, False
