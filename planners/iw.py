@@ -467,8 +467,11 @@ def _applicable_fn(tab: _StripsTables):
         gone, came = ref & diff, s & diff
         if not gone:
             ids = ref_ids.copy()
-        elif gone & (gone - 1):
-            ids = [b for b in ref_ids if not pres[b] & gone]
+        elif gone & (gone - 1):  # (a loop: a comprehension costs a function call in Python 3.11)
+            ids = []
+            for b in ref_ids:
+                if not pres[b] & gone:
+                    ids.append(b)
         else:  # one atom became false: a set test (in C) instead of a mask test
             ids = list(filterfalse(users[gone.bit_length() - 1].__contains__, ref_ids))
         sd = s
