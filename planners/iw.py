@@ -624,10 +624,10 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                         unseen[p] ^= pairs
                         bp = one_bit[p]
                         pairs &= but_bit[p]
-                        while pairs:
-                            low = pairs & -pairs
-                            unseen[low.bit_length() - 1] ^= bp
-                            pairs ^= low
+                        while pairs:  # from the highest atom down: no negation or mask per atom
+                            q = pairs.bit_length() - 1
+                            pairs ^= one_bit[q]
+                            unseen[q] ^= bp
             else:
                 for p in new_atoms:
                     unseen[p] = 0
