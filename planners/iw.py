@@ -448,6 +448,7 @@ def _applicable_fn(tab: _StripsTables):
     entries, a fresh memo for each function this returns (one per `_iw_strips` run). The tables are
     bound once, as the function's own variables, since it runs once per expanded state."""
     pres, enab, users, rel, negs, enab_neg = tab.pre, tab.enab, tab.users, tab.rel, tab.neg, tab.enab_neg
+    one_bit = tab.one_bit
     memos: list[dict] = [{} for _ in range(tab.n)]
     room = [1 << 16]
 
@@ -475,10 +476,10 @@ def _applicable_fn(tab: _StripsTables):
         else:  # one atom became false: a set test (in C) instead of a mask test
             ids = list(filterfalse(users[gone.bit_length() - 1].__contains__, ref_ids))
         sd = s
-        while came:
-            low = came & -came
+        while came:  # from the highest atom down (any order finds each action once)
+            p = came.bit_length() - 1
+            low = one_bit[p]
             came ^= low
-            p = low.bit_length() - 1
             tree = enab[p]
             if tree[2] is None:  # one group: all its ids need the same atoms
                 need = tree[1]
