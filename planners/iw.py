@@ -34,8 +34,8 @@ state of each IW(k) run.)
 from __future__ import annotations
 
 from collections import deque
-from itertools import filterfalse
 from dataclasses import dataclass
+from itertools import filterfalse
 from typing import Hashable
 
 from widthbench.planners.bfs import extract_plan
@@ -313,8 +313,9 @@ class _StripsTables:
     mask of all atoms: a successor is ``s & keep | add``), ``add``, ``new`` (its add atoms),
     ``col`` (the `unseen` entry tested first for its successors: its add atom added by the fewest
     actions, the one most likely new; n, an entry that stays 0, for an action that adds nothing) and
-    ``rest`` (its other add atoms, tested when that test fails), ``pre``, ``neg``, ``far`` (the most atoms
-    it changes, if more than 2, so that a grandparent state can be nearer than the parent; else 0). ``enab[atom]`` / ``enab_neg[atom]``: the
+    ``rest`` (its other add atoms, tested when that test fails), ``pre``, ``neg``, ``far`` (the
+    most atoms it changes, if more than 2, so that a grandparent state can be nearer than the
+    parent; else 0). ``enab[atom]`` / ``enab_neg[atom]``: the
     `_enabler_tree` of the actions with that atom as a precondition (rest: their other ones) /
     as a negative precondition (rest: all their positive ones). ``root_app``: the inner ids of the
     actions applicable in the initial state. ``loops``, ``loop_of[atom]``, ``loop_mask``: the loop
@@ -323,8 +324,8 @@ class _StripsTables:
     ``rel[atom]``: every atom ``enab[atom]`` tests (`_applicable_fn` memoises tree results by them).
     """
 
-    __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "rest", "pre", "neg", "has_neg",
-                 "far", "one_bit", "but_bit", "users", "enab", "enab_neg",
+    __slots__ = ("task", "rank", "n", "full", "acts", "keep", "add", "new", "col", "rest", "pre", "neg",
+                 "has_neg", "far", "one_bit", "but_bit", "users", "enab", "enab_neg",
                  "root_app", "trig", "trig_always", "loop_of", "loops", "loop_mask",
                  "rel")
 

@@ -125,6 +125,13 @@ healthy() {  # curl if there is one, else the venv's python
     fi
 }
 
+serves() {  # the server on port $1 is healthy and serves the name $2 (not another server there)
+    healthy "$1" && "$PY" -c '
+import json, sys, urllib.request as u
+ids = [m["id"] for m in json.load(u.urlopen(sys.argv[1], timeout=5))["data"]]
+sys.exit(0 if sys.argv[2] in ids else 1)' "http://127.0.0.1:$1/v1/models" "$2" >/dev/null 2>&1
+}
+
 smollm2_ready() {
     [[ -f "$SMOLLM2_DIR/.widthbench-ok" ]] && "$PY" -c 'import gguf, accelerate, pandas' 2>/dev/null
 }
@@ -192,7 +199,25 @@ cmd_start() {
     if [[ -f "$pidf" ]] && alive "$(cat "$pidf")"; then
         die "server $name already running (pid $(cat "$pidf"), port $(cat "$portf")); stop it first"
     fi
-    [[ -n "$port" ]] || port="$(free_port)"
+    if [[ -z "$port" ]]; then
+        # a free port that no other server of this run folder holds, picked under a lock: servers
+        # started at the same moment could otherwise be given the same one (vLLM binds with
+        # SO_REUSEPORT, so both would start and share it)
+        exec 9>"$RUN_DIR/.port.lock"
+        flock 9
+        local f taken i
+        for i in 1 2 3 4 5 6 7 8 9 10; do
+            port="$(free_port)"
+            taken=""
+            for f in "$RUN_DIR"/*.port; do
+                [[ -f "$f" && "$(cat "$f")" == "$port" ]] && taken=1
+            done
+            [[ -z "$taken" ]] && break
+        done
+        echo "$port" >"$portf"
+        flock -u 9
+        exec 9>&-
+    fi
     # setsid: the server and its engine-core child share one process group whose id is the pid we
     # record, so `stop` can end exactly them.
     HF_HUB_OFFLINE=1 VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}" setsid "$PY" \
@@ -204,7 +229,8 @@ cmd_start() {
     echo "$pid" >"$pidf"
     echo "$port" >"$portf"
     local t0=$SECONDS
-    until healthy "$port"; do
+    # ready when the server on the port answers with this name (not merely some server there)
+    until serves "$port" "$name"; do
         if ! alive "$pid"; then
             echo "vllm_cpu_server.sh: server $name died during start-up; last lines of $log:" >&2
             tail -n 30 "$log" >&2

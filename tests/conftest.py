@@ -16,6 +16,14 @@ settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
 
+# The tests' model replies go to a reply cache of their own, never the user's (~/.cache/widthbench/llm):
+# one folder for the session, unless WIDTHBENCH_CACHE_DIR is set already (tests that need a fresh
+# cache set their own).
+if not os.environ.get("WIDTHBENCH_CACHE_DIR"):
+    import tempfile
+
+    os.environ["WIDTHBENCH_CACHE_DIR"] = tempfile.mkdtemp(prefix="widthbench-test-replies-")
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("WIDTHBENCH_SHARED", REPO.parent / "shared")).resolve()
 DATA = SHARED / "data"

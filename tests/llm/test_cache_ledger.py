@@ -1,5 +1,6 @@
 """The reply cache (resume, errors not cached, concurrent writers) and the token ledger."""
 
+import os
 import json
 import multiprocessing
 import sqlite3
@@ -98,3 +99,11 @@ def test_model_ledger_marks_simulated_and_counts_by_purpose():
     assert d["simulated"] and d["models"] == {"sim:const:yes": True}
     assert set(d["by_purpose"]) == {"verify", "novelty"} and set(d["by_mode"]) == {"thinking", "normal"}
     assert d["by_mode"]["thinking"]["thinking"] > 0 and d["by_mode"]["normal"]["thinking"] == 0
+
+
+def test_the_tests_never_use_the_users_reply_cache():
+    # tests/conftest.py gives the session a reply cache of its own
+    from pathlib import Path
+
+    home_cache = Path(os.path.expanduser("~")) / ".cache" / "widthbench" / "llm"
+    assert default_cache_dir() != home_cache and not default_cache_dir().is_relative_to(home_cache)
