@@ -451,7 +451,7 @@ def _applicable_fn(tab: _StripsTables):
     pres, enab, users, rel, negs, enab_neg = tab.pre, tab.enab, tab.users, tab.rel, tab.neg, tab.enab_neg
     one_bit = tab.one_bit
     memos: list[dict] = [{} for _ in range(tab.n)]
-    room = [1 << 16]
+    room = 1 << 16  # memo entries left
 
     def applicable_neg(s: int, ref: int, ref_ids: list) -> list:
         diff = ref ^ s
@@ -465,6 +465,7 @@ def _applicable_fn(tab: _StripsTables):
         return sorted(set(ids).union(b for b in out if not negs[b] & s))
 
     def applicable(s: int, ref: int, ref_ids: list) -> list:
+        nonlocal room
         diff = ref ^ s
         gone, came = ref & diff, s & diff
         if not gone:
@@ -493,8 +494,8 @@ def _applicable_fn(tab: _StripsTables):
                 if found is None:
                     found = []
                     _walk(tree, sd, found)
-                    if room[0]:
-                        room[0] -= 1
+                    if room:
+                        room -= 1
                         memo[key] = found
                 ids += found
             sd ^= low  # an action that also needs this atom is found under it: skip it below
@@ -502,6 +503,13 @@ def _applicable_fn(tab: _StripsTables):
         return ids
 
     return applicable_neg if tab.has_neg else applicable
+
+
+def _counts(generated: int, expanded: int, distinct: int, kept: int) -> Counts:
+    """A run's counters from the number of distinct states among the ``generated`` ones (every
+    generated state is in the run's ``seen`` once): the rest were duplicates, and of the distinct
+    ones those not kept were pruned for novelty."""
+    return Counts(generated, expanded, generated - distinct, distinct - kept, kept)
 
 
 def _loops_before(tab: _StripsTables, s: int, aid: int) -> int:
@@ -608,7 +616,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                     if before and not found and t & gmask == gmask and not t & gneg:
                         found, goal_state, goal_code = True, t, base + aid
                         gen = g0 + run.index(aid) + 1 + (_loops_before(tab, s, aid) if nl else 0)
-                        at_goal = Counts(gen, expanded, gen - len(seen), len(seen) - kept, kept)
+                        at_goal = _counts(gen, expanded, len(seen), kept)
                         if stop_at_goal:
                             stopped = True
                             break
@@ -637,13 +645,12 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
                 continue
             found, goal_state, goal_code = True, t, code
             gen = g0 + run.index(aid) + 1 + (_loops_before(tab, s, aid) if nl else 0)  # up to this one
-            at_goal = Counts(gen, expanded, gen - len(seen), len(seen) - kept, kept)
+            at_goal = _counts(gen, expanded, len(seen), kept)
             if stop_at_goal:
                 stopped = True
                 break
         if stopped or truncated:
-            if stopped:
-                generated, truncated = at_goal.generated, False
+            truncated = truncated and not stopped
             queue.clear()
             break
 
@@ -657,10 +664,7 @@ def _iw_strips(model, k, goal_test, before, stop_at_goal, max_generated) -> IWRe
             steps.append(acts[aid])
             code = codes[num]
         plan = tuple(reversed(steps))
-    if stopped:
-        counts = at_goal
-    else:  # every generated state is in seen once: the rest were duplicates; of seen, those not kept were pruned
-        counts = Counts(generated, expanded, generated - len(seen), len(seen) - kept, kept)
+    counts = at_goal if stopped else _counts(generated, expanded, len(seen), kept)
     return IWResult(k, goal_test, found, plan, goal_state, counts, at_goal, not (truncated or stopped),
                     truncated, max_depth)
 

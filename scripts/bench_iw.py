@@ -60,21 +60,29 @@ from widthbench.planners.novelty import bits
 
 def lapkt_planner(cls: str, task, goal_mask: int, **settings):
     """A LAPKT planner object holding our grounded task (built through LAPKT's Python interface)."""
+    effects = [[(i, False) for i in bits(a.add)] + [(i, True) for i in bits(a.dele & ~a.add)]
+               for a in task.actions]
+    return lapkt_problem(cls, task, list(task.atoms), effects, bits(task.init), bits(goal_mask), **settings)
+
+
+def lapkt_problem(cls: str, task, atoms: list[str], effects: list[list], init, goal, **settings):
+    """A LAPKT planner object over ``atoms`` with the task's actions (names, preconditions) and the
+    given per-action effect literals, initial atoms and goal atoms (atom numbers into ``atoms``)."""
     from lapkt.core.lib import planner
 
     p = getattr(planner, cls)()
     p.ignore_action_costs = True
-    for a in task.atoms:
+    for a in atoms:
         p.add_atom(a)
     quiet(p.create_negated_fluents)  # sizes LAPKT's negation table (we have no negated conditions)
     for a in task.actions:
         p.add_action(str(a), False)
-    for a in task.actions:
+    for a, eff in zip(task.actions, effects, strict=True):
         p.add_precondition(a.id, [(i, False) for i in bits(a.pre)])
-        p.add_effect(a.id, [(i, False) for i in bits(a.add)] + [(i, True) for i in bits(a.dele & ~a.add)])
+        p.add_effect(a.id, eff)
     p.finalize_actions()
-    p.set_init([(i, False) for i in bits(task.init)])
-    p.set_goal([(i, False) for i in bits(goal_mask)])
+    p.set_init([(i, False) for i in init])
+    p.set_goal([(i, False) for i in goal])
     p.set_domain_name(task.domain_name)
     p.set_problem_name(task.problem_name)
     p.log_filename = "lapkt.log"
@@ -195,30 +203,12 @@ def lapkt_measured_order(task) -> list[int]:
     only a fresh atom of its own, from an initial state where every action applies; with one
     action's atom as the goal, the nodes LAPKT's IW(1) keeps until the goal (each in a fresh child
     process, `in_child`) are that action's position."""
-    from lapkt.core.lib import planner
-
     n = len(task.atoms)
+    atoms = list(task.atoms) + [f"(probe-done-{a.id})" for a in task.actions]
+    effects = [[(n + a.id, False)] for a in task.actions]
 
     def position(target: int) -> int:
-        p = planner.IW_Planner()
-        p.ignore_action_costs = True
-        for a in task.atoms:
-            p.add_atom(a)
-        for a in task.actions:
-            p.add_atom(f"(probe-done-{a.id})")
-        quiet(p.create_negated_fluents)
-        for a in task.actions:
-            p.add_action(str(a), False)
-        for a in task.actions:
-            p.add_precondition(a.id, [(i, False) for i in bits(a.pre)])
-            p.add_effect(a.id, [(n + a.id, False)])
-        p.finalize_actions()
-        p.set_init([(i, False) for i in range(n)])
-        p.set_goal([(n + target, False)])
-        p.set_domain_name(task.domain_name)
-        p.set_problem_name(task.problem_name)
-        p.log_filename, p.plan_filename, p.iw_bound = "lapkt.log", "lapkt.plan", 1
-        quiet(lambda: p.setup(True))
+        p = lapkt_problem("IW_Planner", task, atoms, effects, range(n), [n + target], iw_bound=1)
         _t, text = quiet(p.solve)
         return int(re.findall(r"Nodes generated during search: (\d+)", text)[0])
 
