@@ -40,7 +40,6 @@ from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET,
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.results import NO_THINKING, summarise
 from widthbench.subtasks.score import Mode, requests_for, score_item
-from widthbench.subtasks.traces import summarise_traces
 from widthbench.subtasks.frozen import read_items
 
 def widthbench_version() -> str:
@@ -372,8 +371,6 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                **{k: ident[k] for k in ("obfuscate", "obfuscation_mapping") if k in ident}},
                     "identity": ident, "run_id": store.run_id,
                     "not_built": not_built,
-                    # reasoning traces checked on the engine, per cell and for the run (docs/traces.md)
-                    **({"traces": summarise_traces(records)} if any(r.get("trace") for r in records) else {}),
                     "timing": {"items_seconds": round(t_items, 3), "asking_seconds": round(time.perf_counter() - t1, 3),
                                "total_seconds": round(elapsed, 3), "item_modes_asked": len(units)},
                     "counters": dict(getattr(model, "counters", {}))})

@@ -20,7 +20,8 @@ an earlier run of its own whatever it holds.
 
 Records are JSON lines appended as they are made (flushed and synced per batch). One policy for a
 torn last line (a kill during the write): it is dropped when the store is opened, and its record
-is made again. Summaries and ledgers are written atomically (a temporary file, then a rename).
+is made again; any other line that does not read is a one-line error naming the file and the line
+(`widthbench.runfiles.read_jsonl`), never a record dropped in silence. Summaries and ledgers are written atomically (a temporary file, then a rename).
 Imports only the standard library and layer 0, so every layer may use it.
 """
 
@@ -184,7 +185,8 @@ class RunStore:
 
 def latest_records(path: str | os.PathLike, key: Callable[[dict], Hashable]) -> list[dict]:
     """The latest record per ``key`` of a JSON-lines file, in the order the keys were first
-    written (a torn or blank line is skipped: its record is made again)."""
+    written (`read_jsonl`: a torn last line is passed over, its record is made again; a damaged
+    line elsewhere is a `UserError`)."""
     latest: dict[Hashable, dict] = {}
     for rec in read_jsonl(path):
         latest[key(rec)] = rec
