@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.errors import UserError, listed
 from widthbench.generators.instance import find_domain
 from widthbench.llm.ledger import call_entry, ledger_from_calls, request_key
 from widthbench.llm.types import on_off
@@ -229,7 +229,7 @@ def _frozen_items(config: ScoreConfig, not_built: dict[str, str] | None) -> dict
         if s not in wanted and not_built is not None:
             not_built[s] = f"not in the item set {config.items}"
     if not wanted:
-        raise UserError(f"{config.items} holds none of the sub-tasks asked for (it holds: {', '.join(held)})")
+        raise UserError(f"{config.items} holds none of the sub-tasks asked for (it holds: {listed(held)})")
     return read_items(config.items, wanted)
 
 

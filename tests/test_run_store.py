@@ -170,7 +170,7 @@ def test_store_keeps_the_latest_record_per_key_and_drops_a_torn_line(tmp_path):
     assert again.records_path.read_bytes().endswith(b"\n")
     with pytest.raises(UserError, match="a: 1 -> 2"):
         RunStore.open(tmp_path, kind="x", identity={"a": 2}, key=key)
-    with pytest.raises(UserError, match="kind: 'x' -> 'y'"):
+    with pytest.raises(UserError, match="holds a x run, not a y run; use another --out"):
         RunStore.open(tmp_path, kind="y", identity={"a": 1}, key=key)
 
 
@@ -178,3 +178,14 @@ def test_identity_diff_names_nested_fields():
     diffs = identity_diff({"m": "a", "s": {"t": 0.6, "p": 1}}, {"m": "a", "s": {"t": 0.7, "p": 1}, "n": 2})
     assert diffs == [("s.t", 0.6, 0.7), ("n", None, 2)]
     assert diff_text(diffs) == "s.t: 0.6 -> 0.7; n: null -> 2"
+
+
+def test_a_long_identity_diff_is_counted_and_shortened():
+    """The refusal of a changed identity names the fields that fit in one short line and counts the
+    rest (issue 39: `solve --out` at a score run's folder gave one line of over 2,000 characters)."""
+    old = {f"items.field_{i}": "v" * 80 for i in range(40)}
+    new = {f"items.field_{i}": "w" * 80 for i in range(40)}
+    text = diff_text(identity_diff(old, new))
+    assert len(text) <= 160 and text.endswith("; and 39 more fields"), text
+    assert text.startswith("items.field_0: 'vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv... -> 'wwww")
+    assert diff_text(identity_diff({"a": 1, "b": 2}, {"a": 2, "b": 2}), width=1) == "a: 1 -> 2"

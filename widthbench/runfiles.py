@@ -1,5 +1,6 @@
-"""Run folders on disk: the one reader of RUN/summary.json and of the runs' JSON-lines files, and
-the one maker of output folders (`check_output_dir`, `make_output_dir`).
+"""Run folders on disk: the one reader of RUN/summary.json and of the runs' JSON-lines files, the
+one maker of output folders (`check_output_dir`, `make_output_dir`), and the one check of a file a
+command reads (`input_file`).
 
 Every run writes ``summary.json`` with a ``"kind"`` ("score" for the sub-task grid, "solve" for tree
 searches); reports read it through `load_summary`, which turns a missing file, bad JSON or the
@@ -74,6 +75,19 @@ def removed_if_left_empty(path: str | os.PathLike):
             except OSError:
                 break
         raise
+
+
+def input_file(path: str | os.PathLike, what: str) -> Path:
+    """``path`` as a Path if a file can be read there: a regular file, or anything but a folder that
+    reads like one (/dev/null, a FIFO, /dev/stdin); else a one-line `UserError` that starts with
+    ``what`` ("plan file"): "not found" only when nothing is there. What the file holds (nothing at
+    all, for /dev/null) is for its reader to say."""
+    p = Path(path)
+    if p.is_dir():
+        raise UserError(f"{what} {p}: a folder, not a file")
+    if not p.exists():
+        raise UserError(f"{what} not found: {p}")
+    return p
 
 
 def summary_kind(run_dir: str | os.PathLike) -> str:

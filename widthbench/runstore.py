@@ -66,11 +66,21 @@ def identity_diff(old: dict, new: dict) -> list[tuple[str, Any, Any]]:
 
 def _short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False, sort_keys=True) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
-def diff_text(diffs: list[tuple[str, Any, Any]]) -> str:
-    return "; ".join(f"{k}: {_short(o)} -> {_short(n)}" for k, o, n in diffs)
+def diff_text(diffs: list[tuple[str, Any, Any]], width: int = 150) -> str:
+    """``field: old -> new`` of each changed field, joined by "; ", as many as fit in about
+    ``width`` characters (at least one), then how many more: an error line stays one short line
+    however many fields changed."""
+    parts = [f"{k}: {_short(o)} -> {_short(n)}" for k, o, n in diffs]
+    shown: list[str] = []
+    for part in parts:
+        if shown and len("; ".join([*shown, part])) > width:
+            break
+        shown.append(part)
+    rest = len(parts) - len(shown)
+    return "; ".join(shown) + (f"; and {rest} more field{'s' if rest > 1 else ''}" if rest else "")
 
 
 def answered(record: dict) -> bool:
@@ -137,6 +147,8 @@ class RunStore:
                 invocations = list((old.get("described") or {}).get("invocations", []))
             elif replace or not any(answered(r) for r in store._read()):
                 store.clear()
+            elif old_kind != kind:
+                raise UserError(f"{path} holds a {old_kind} run, not a {kind} run; use another {what}")
             else:
                 raise UserError(f"{path} holds a run with other settings ({diff_text(diffs)}); "
                                 f"use another {what}")
