@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from widthbench.errors import UserError
+    from widthbench.errors import UserError, one_line
     from widthbench.reports.html import write_html
     from widthbench.reports.records import from_records
     from widthbench.runfiles import check_output_dir
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     # these, their summaries computed from their records (a summary.json that disagrees is said once)
     runs, notes = from_records(load_runs(grid_runs(folders)))
     for note in notes:
-        print(f"widthbench report: note: {note}", file=sys.stderr)
+        print(one_line(f"widthbench report: note: {note}"), file=sys.stderr)
     score = [r for r in runs if r.kind == "score"]
     solve = [r for r in runs if r.kind == "solve"]
     out = args.out if args.out is not None else folders[0]  # a thinking-both folder: the folder itself
