@@ -69,7 +69,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def diff_text(diffs: list[tuple[str, Any, Any]], width: int = 150) -> str:
+def diff_text(diffs: list[tuple[str, Any, Any]], width: int = 120) -> str:
     """``field: old -> new`` of each changed field, joined by "; ", as many as fit in about
     ``width`` characters (at least one), then how many more: an error line stays one short line
     however many fields changed."""
