@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from widthbench.errors import UserError
+from widthbench.errors import UserError, listed
 from widthbench.generators.instance import Instance, read_instance_set, write_instance_set
 
 DOMAINS = ("blocksworld", "logistics")
@@ -35,8 +35,8 @@ def generate(domain: str, count: int, seed: int, unsolvable: bool = False, **opt
     allowed = set(inspect.signature(mod.generate).parameters) - {"count", "seed"}
     unknown = sorted(set(options) - allowed)
     if unknown:
-        raise UserError(f"{domain} generator: unknown option(s) {', '.join(unknown)} "
-                        f"(known: {', '.join(sorted(allowed))})")
+        raise UserError(f"{domain} generator: unknown option(s) {listed(unknown, 60)} "
+                        f"(known: {listed(sorted(allowed))})")
     if unsolvable:
         from widthbench.generators.unsolvable import generate_unsolvable
 

@@ -43,7 +43,7 @@ import sys
 import time
 from typing import Any
 
-from widthbench.errors import UserError
+from widthbench.errors import UserError, listed
 from widthbench.llm.backend import FatalError, Pending, RetryableError
 from widthbench.llm.completions import BadResponse, parse_completion
 from widthbench.llm.types import Reply, fit_max_tokens, prompt_token_bound
@@ -222,11 +222,11 @@ class _Session:
             self.backend.contexts[s.base_url] = context if isinstance(context, int) and context > 0 else None
             if served and self.name not in served:
                 raise UserError(f"model {self.name!r} is not served at {s.base_url} "
-                                f"(served: {', '.join(map(str, served))})")
+                                f"(served: {listed(served)})")
             alive.append(s)
         if not alive:
-            raise UserError("cannot reach the model server: " + "; ".join(problems)
-                            + " (is it running? check --base-url)")
+            raise UserError(f"cannot reach the model server{'s' if len(problems) > 1 else ''}: {listed(problems)} "
+                            "(is it running? check --base-url)")
         for p in problems:
             print(f"widthbench: warning: skipping unreachable server {p}", file=sys.stderr)
         return alive

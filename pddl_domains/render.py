@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from widthbench.errors import ParseError, UserError
+from widthbench.runfiles import input_file
 from widthbench.planners.strips import Action, Domain, Task, either_members, parse_atom_text, state_atoms
 
 from . import planbench_configs
@@ -145,8 +146,7 @@ def template_set_for(domain: Domain, templates: str = "widthbench") -> TemplateS
 
 def user_template_file(domain: Domain, path: str) -> TemplateSet:
     """A user's template file; it must cover the domain (errors name what is missing)."""
-    if not Path(path).is_file():
-        raise UserError(f"templates file not found: {path}")
+    input_file(path, "templates file")
     try:
         if planbench_configs.is_config(path):
             ts = config_template_set(str(Path(path).resolve()))

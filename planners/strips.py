@@ -32,7 +32,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.errors import UserError, listed
+from widthbench.runfiles import input_file
 
 # --------------------------------------------------------------------------------------------
 # Lifted domain
@@ -145,10 +146,8 @@ def domain_path(name_or_path: str | Path) -> Path:
         if candidate.exists():
             return candidate
         known = sorted(f.stem for f in DOMAINS_DIR.glob("*.pddl"))
-        raise UserError(f"unknown domain {str(name_or_path)!r} (known: {', '.join(known)}; or give a path)")
-    if not p.is_file():
-        raise UserError(f"domain file not found: {p}")
-    return p
+        raise UserError(f"unknown domain {str(name_or_path)!r} (known: {listed(known)}; or give a path)")
+    return input_file(p, "domain file")
 
 
 def _read(path: Path, what: str) -> str:
@@ -179,9 +178,7 @@ def with_presentation(dom: Domain, context_file=None, templates_file=None, promp
     changes = {}
     for key, value in (("context_file", context_file), ("templates_file", templates_file)):
         if value:
-            p = Path(value)
-            if not p.is_file():
-                raise UserError(f"{key.replace('_file', '')} file not found: {p}")
+            p = input_file(value, f"{key.replace('_file', '')} file")
             changes[key] = str(p.resolve())
     if prompt_dir:
         if not Path(prompt_dir).is_dir():
@@ -482,9 +479,7 @@ def parse_atom_text(text: str) -> tuple[str, tuple[str, ...]]:
 def load_task(domain: str | Path | Domain, problem: str | Path, reader: str = "fast") -> Task:
     """Parse and ground a problem file (any formatting; case-insensitive)."""
     dom = domain if isinstance(domain, Domain) else load_domain(domain)
-    path = Path(problem)
-    if not path.is_file():
-        raise UserError(f"problem file not found: {path}")
+    path = input_file(problem, "problem file")
     return parse_problem_text(dom, _read(path, "problem"), source=str(path), reader=reader)
 
 
@@ -540,8 +535,8 @@ def check_object_types(dom: Domain, objects: dict, source: str) -> None:
     known = set(dom.types) | {"object"}
     unknown = sorted({t for ot in objects.values() for t in either_members(ot)} - known)
     if unknown:
-        declared = ", ".join(sorted(dom.types)) if dom.types else "none: the domain is untyped"
-        raise UserError(f"{source}: object type(s) {', '.join(unknown)} of the problem are not types of "
+        declared = listed(sorted(dom.types), 80) if dom.types else "none: the domain is untyped"
+        raise UserError(f"{source}: object type(s) {listed(unknown, 60)} of the problem are not types of "
                         f"domain {dom.name!r} ({dom.source}; its types: {declared})")
 
 

@@ -26,7 +26,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.errors import UserError, listed
 from widthbench.planners import strips
 from widthbench.subtasks.items import Item, item_from_json
 from widthbench.generators import read_instance_set
@@ -123,7 +123,7 @@ def read_items(folder: str | Path, subtasks=None) -> dict[str, list[Item]]:
     wanted = list(rows) if subtasks is None else list(subtasks)
     missing = [s for s in wanted if s not in rows]
     if missing:
-        raise UserError(f"{folder} holds no items of {', '.join(missing)} (it holds: {', '.join(rows)})")
+        raise UserError(f"{folder} holds no items of {listed(missing, 60)} (it holds: {listed(rows, 80)})")
     tasks = tasks_of(folder)
     out = {}
     for sub in wanted:

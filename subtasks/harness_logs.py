@@ -33,7 +33,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.errors import UserError, listed
 from widthbench.llm.types import Reply
 from widthbench.runfiles import read_jsonl
 from widthbench.subtasks.items import item_to_json
@@ -213,7 +213,7 @@ def _lm_eval(folder: Path, registry) -> tuple[_Model, list[Asked], dict]:
                 for item_id, rows in by_item.items():
                     samples[(task, item_id)] = sorted(rows, key=lambda r: r["doc"]["part"])
     if len(models) > 1:
-        raise UserError(f"{folder}: lm-eval runs of several models ({', '.join(sorted(models))}); "
+        raise UserError(f"{folder}: lm-eval runs of several models ({listed(sorted(models))}); "
                         "give each model's folder as its own LOG")
     model = next(iter(models), "unknown")
     asked = []
@@ -243,7 +243,7 @@ def _export_folder(conf: dict, res: Path, task: str) -> Path:
         if (c / frozen.EXPORT_FILE).is_file():
             return c
     raise UserError(f"{res}: task {task} was run from an export folder that is not here "
-                    f"({', '.join(map(str, candidates)) or 'none recorded'}); its problems are needed "
+                    f"({listed(candidates, 100) or 'none recorded'}); its problems are needed "
                     "to judge the replies")
 
 
@@ -304,7 +304,7 @@ def _inspect(path: Path, registry) -> tuple[_Model, list[Asked], dict]:
             if asked is not None:
                 latest[(log.eval.task, asked.item.id)] = asked
     if len(models) > 1:
-        raise UserError(f"{path}: inspect logs of several models ({', '.join(sorted(models))}); "
+        raise UserError(f"{path}: inspect logs of several models ({listed(sorted(models))}); "
                         "give each model's logs as their own LOG")
     model = next(iter(models), "unknown")
     return (_Model(f"inspect:{model}", _simulated(model.split("/", 2)[-1])), list(latest.values()),

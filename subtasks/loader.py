@@ -6,7 +6,7 @@
 
 A `Run` holds the folder, its kind ("score" or "solve"), its identity (config.json's "identity";
 a solve run that predates it: its model, search configuration and instance source), summary.json,
-the records of items.jsonl (score: the latest per item and mode; solve: one per instance),
+the records of items.jsonl (score: the latest per item and mode; solve: the latest per instance),
 tokens.json and config.json. Every report writer (the tables of `subtasks.report`, the
 difficulty curves, the search tables and report.html) takes these runs, so `widthbench report`
 parses each file once and every table, csv and chart is keyed by the same ``label``.
@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from widthbench.errors import UserError
-from widthbench.runfiles import load_summary, read_jsonl
-from widthbench.runstore import flatten  # the run store's: identities are compared and labelled alike
+from widthbench.runfiles import load_summary
+from widthbench.runstore import flatten, latest_records  # the run store's: identities compared alike
 from widthbench.subtasks.results import all_rows
 from widthbench.subtasks.score_run import read_records
 
@@ -96,6 +96,10 @@ def identity_of(kind: str, config: dict | None, summary: dict | None = None) -> 
     return {}
 
 
+def _instance(record: dict):
+    return record.get("id")
+
+
 def load_run(run_dir: str | os.PathLike, label: str | None = None) -> Run:
     """One run folder (summary.json of kind "score" or "solve"), every file parsed once."""
     run_dir = Path(run_dir)
@@ -103,7 +107,8 @@ def load_run(run_dir: str | os.PathLike, label: str | None = None) -> Run:
     kind = summary.get("kind", "")
     if kind not in KINDS:
         raise UserError(f"unknown summary kind {kind!r} in {run_dir / SUMMARY}: expected 'score' or 'solve'")
-    records = read_records(run_dir) if kind == "score" else read_jsonl(run_dir / "items.jsonl")
+    # the latest record per item and mode (score) or per instance (solve: a resumed run may ask again)
+    records = read_records(run_dir) if kind == "score" else latest_records(run_dir / "items.jsonl", _instance)
     config = _read_json(run_dir / "config.json")
     return Run(dir=str(run_dir), kind=kind, identity=identity_of(kind, config, summary), summary=summary,
                records=records, tokens=_read_json(run_dir / "tokens.json"), config=config,

@@ -36,7 +36,7 @@ import shutil
 import tomllib
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.errors import UserError, listed
 from widthbench.pddl_domains import planbench_configs
 from widthbench.errors import UserError as _UserError
 from widthbench.generators.instance import builtin_name
@@ -99,9 +99,9 @@ def check_prompt_dir(user_dir: str) -> str:
                 extra = set(_FIELD.findall(text)) - set(_FIELD.findall(builtin.get(key, "")))
                 if key not in builtin or extra:
                     what = f"unknown key {key!r}" if key not in builtin else \
-                        f"placeholder(s) {', '.join('{' + x + '}' for x in sorted(extra))} not known here"
+                        f"placeholder(s) {listed('{' + x + '}' for x in sorted(extra))} not known here"
                     raise UserError(f"--prompt-dir {user_dir}: {rel}: {what} "
-                                    f"(known: {', '.join(sorted(builtin))})")
+                                    f"(known: {listed(sorted(builtin))})")
     return str(root.resolve())
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from widthbench.errors import UserError
+from widthbench.errors import UserError, listed
 from widthbench.subtasks.answers import AnswerKind
 
 TASKS_PACKAGE = "widthbench.subtasks.definitions"
@@ -202,7 +202,7 @@ class Registry:
         try:
             return self._records[name]
         except KeyError:
-            raise UserError(f"unknown sub-task {name!r} (known: {', '.join(self.names)}, all, paper)") from None
+            raise UserError(f"unknown sub-task {name!r} (known: {listed([*self.names, 'all', 'paper'], 200)})") from None
 
     def named(self, text: str) -> tuple[str, ...]:
         """The sub-tasks ``text`` names one by one (not through "all" or "paper")."""
@@ -222,7 +222,7 @@ class Registry:
             elif name in self._records:
                 out.append(name)
             else:
-                raise UserError(f"unknown --subtask {name!r} (known: {', '.join(self.names)}, all, paper)")
+                raise UserError(f"unknown --subtask {name!r} (known: {listed([*self.names, 'all', 'paper'], 200)})")
         if not out:
             raise UserError("--subtask is empty")
         return tuple(dict.fromkeys(out))

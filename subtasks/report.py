@@ -27,7 +27,7 @@ from widthbench.subtasks.obfuscation import report_lines
 from widthbench.subtasks.loader import as_runs
 from widthbench.subtasks.results import all_rows
 from widthbench.subtasks.unread import cell_name, unread_by_reason
-from widthbench.subtasks.registry import Registry
+from widthbench.subtasks.registry import PER_ITEM, Registry
 from widthbench.subtasks.score_run import not_built_reason
 
 
@@ -124,10 +124,37 @@ def _tok(r: dict) -> str:
     return f"{f(r['mean_prompt_tokens'])} / {f(r['mean_completion_tokens'])} / {f(r['mean_thinking_tokens'])}"
 
 
-def format_table(summary: dict) -> str:
-    """The k/n table(s) of one summary as markdown (what `widthbench score` and `demo` print)."""
+def aggregate_of(row: dict) -> str:
+    """How a row's metric adds up (the row says; rows from before it said: its sub-task's record)."""
+    if row.get("aggregate"):
+        return row["aggregate"]
+    reg = _registry()
+    metric = reg.get(row["subtask"]).metric(row["metric"]) if row["subtask"] in reg else None
+    return metric.aggregate if metric is not None else PER_ITEM
+
+
+def headline_metric(row: dict, summary: dict) -> bool:
+    """A metric of the paper's Table 1 layout: the summary's named headline of the sub-task (action
+    generation's ``exact``), else any metric counted per item."""
+    named = (summary.get("headline") or {}).get(row["subtask"])
+    if named is not None:
+        return row["metric"] == named
+    return aggregate_of(row) == PER_ITEM
+
+
+def table1_rows(summary: dict) -> list[dict]:
+    """The rows of the paper's Table 1: its sub-tasks (the registry's ``paper``), their headline
+    metrics, prompt extension off, read by the run's headline reader."""
+    paper = set(_registry().paper)
+    return [r for r in summary["rows"] if r["subtask"] in paper and not r.get("extension")
+            and headline_metric(r, summary)]
+
+
+def format_table(summary: dict, table1: bool = False) -> str:
+    """The k/n table(s) of one summary as markdown (what `widthbench score` prints); with
+    ``table1``, only the paper's Table 1 rows (`table1_rows`, what `widthbench demo` prints)."""
     out = []
-    for (run, model, domain, sim), rows in _groups(all_rows(summary)).items():
+    for (run, model, domain, sim), rows in _groups(table1_rows(summary) if table1 else all_rows(summary)).items():
         out.append(_title(run, model, domain, sim))
         out += _md_table(_cells(rows), _kn)
         out.append("")

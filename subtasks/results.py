@@ -21,6 +21,7 @@ from __future__ import annotations
 from widthbench.llm.types import on_off
 from widthbench.subtasks.registry import Metric, Registry, inferred_metric
 from widthbench.subtasks.stats import wilson
+from widthbench.subtasks.traces import summarise_traces
 
 NO_THINKING = "thinking requested, none produced"
 
@@ -85,7 +86,8 @@ def summarise(records: list[dict], *, model_spec: str, simulated: bool, registry
     """Rows: one per (sub-task, metric, style, thinking, extension, domain), with n, correct,
     accuracy, Wilson 95% CI, parse errors, request errors and mean tokens, as read by the headline
     reader (``rows``); the same rows for every other reader in ``reader_rows[reader]``. Flexible rows
-    count ``only_flexible``, the answers that only the flexible reader read."""
+    count ``only_flexible``, the answers that only the flexible reader read. Records whose thinking
+    was checked on the engine add ``traces`` (`subtasks.traces.summarise_traces`, docs/traces.md)."""
     registry = registry or Registry.default()
     readers = record_readers(records)
     if reader is not None and reader in readers:
@@ -112,7 +114,8 @@ def summarise(records: list[dict], *, model_spec: str, simulated: bool, registry
     return {"kind": "score", "simulated": bool(simulated), "model": model_spec,
             "headline": {"action-generation": "exact"}, "headline_reader": headline, "readers": readers,
             "rows": by_reader[headline],
-            "reader_rows": {rd: rows for rd, rows in by_reader.items() if rd != headline}}
+            "reader_rows": {rd: rows for rd, rows in by_reader.items() if rd != headline},
+            **({"traces": summarise_traces(records)} if any(r.get("trace") for r in records) else {})}
 
 
 def _row(metric: Metric, cell: tuple, model_spec, simulated, reader, recs, answered) -> dict:

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.errors import UserError, listed
 from widthbench.generators.instance import find_domain
 from widthbench.llm.ledger import call_entry, ledger_from_calls, request_key
 from widthbench.llm.types import on_off
@@ -40,7 +40,6 @@ from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET,
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.results import NO_THINKING, summarise
 from widthbench.subtasks.score import Mode, requests_for, score_item
-from widthbench.subtasks.traces import summarise_traces
 from widthbench.subtasks.frozen import read_items
 
 def widthbench_version() -> str:
@@ -230,7 +229,7 @@ def _frozen_items(config: ScoreConfig, not_built: dict[str, str] | None) -> dict
         if s not in wanted and not_built is not None:
             not_built[s] = f"not in the item set {config.items}"
     if not wanted:
-        raise UserError(f"{config.items} holds none of the sub-tasks asked for (it holds: {', '.join(held)})")
+        raise UserError(f"{config.items} holds none of the sub-tasks asked for (it holds: {listed(held)})")
     return read_items(config.items, wanted)
 
 
@@ -372,8 +371,6 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                **{k: ident[k] for k in ("obfuscate", "obfuscation_mapping") if k in ident}},
                     "identity": ident, "run_id": store.run_id,
                     "not_built": not_built,
-                    # reasoning traces checked on the engine, per cell and for the run (docs/traces.md)
-                    **({"traces": summarise_traces(records)} if any(r.get("trace") for r in records) else {}),
                     "timing": {"items_seconds": round(t_items, 3), "asking_seconds": round(time.perf_counter() - t1, 3),
                                "total_seconds": round(elapsed, 3), "item_modes_asked": len(units)},
                     "counters": dict(getattr(model, "counters", {}))})

@@ -5,6 +5,8 @@ walks the parser, so a new option with choices or a path is covered (or fails he
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from widthbench.argtypes import INPUT_PATHS
@@ -132,3 +134,58 @@ def test_score_instances_missing_dir_says_not_found(capsys):
 def test_other_bad_values_are_one_line_too(argv, option, capsys):
     assert main(argv) == 2
     assert option in _one_line_error(capsys)
+
+
+def _short_error(capsys) -> str:
+    line = _one_line_error(capsys)
+    assert len(line) <= 300, (len(line), line)
+    return line
+
+
+def test_long_lists_in_error_lines_are_counted_and_shortened_at_the_source(tmp_path, capsys):
+    """Issue 39: the error paths that put a long list into one line (a rerun into a folder of other
+    settings, a run of another kind, many unreachable servers) name what fits and count the rest,
+    each line under 300 characters before the CLI's guard has anything to cut."""
+    run = tmp_path / "run"
+    assert main(["score", "--subtask", "plan-verification", "--count", "2", "--model", "sim:oracle",
+                 "--out", str(run), "--quiet"]) == 0
+    capsys.readouterr()
+    # `solve --out` at a score run's folder: over 2,000 characters before
+    assert main(["solve", "--domain", "blocksworld", "--count", "1", "--max-plan-length", "4",
+                 "--model", "sim:oracle", "--out", str(run), "--quiet"]) == 2
+    line = _short_error(capsys)
+    assert line.endswith(f"{run} holds a score run, not a solve run; use another --out"), line
+    # a rerun with many other settings: the first changed fields, then how many more
+    assert main(["score", "--subtask", "plan-verification", "--count", "3", "--seed", "5", "--preset", "none",
+                 "--temperature", "0.1", "--top-p", "0.5", "--invalid-kind", "mixed", "--max-tokens", "99",
+                 "--model", "sim:noisy:0.2", "--out", str(run), "--quiet"]) == 2
+    line = _short_error(capsys)
+    assert "holds a run with other settings (model: 'sim:oracle' -> 'sim:noisy:0.2'; " in line, line
+    assert re.search(r"; and \d+ more fields\); use another --out$", line), line
+    assert "characters cut" not in line
+    # twelve servers that do not answer: the first, and how many more
+    urls = [arg for port in range(40001, 40013) for arg in ("--base-url", f"http://127.0.0.1:{port}/v1")]
+    assert main(["score", "--subtask", "plan-verification", "--count", "1", "--model", "openai:m", *urls,
+                 "--out", str(tmp_path / "net"), "--quiet"]) == 2
+    line = _short_error(capsys)
+    assert "cannot reach the model servers: http://127.0.0.1:40001/v1: " in line and " more (" in line, line
+
+
+def test_the_cli_cuts_any_error_line_to_300_characters(monkeypatch, capsys):
+    """The backstop: whatever a command raises as a user error, and whatever bad value an option is
+    given, is one line of at most 300 characters, its cut said."""
+    from widthbench.commands import validate
+    from widthbench.errors import UserError
+
+    def fails(args):
+        raise UserError("a message " + "with a very long list, " * 200 + "\nand a second line")
+
+    monkeypatch.setattr(validate, "run", fails)
+    assert main(["validate", "blocksworld", __file__, __file__]) == 2
+    line = _short_error(capsys)
+    assert line.startswith("widthbench validate: error: a message with a very long list,")
+    assert re.search(r" \.\.\. \(\d+ characters cut\)$", line), line
+    assert main(["solve", "--method", "x" * 1000]) == 2
+    line = _short_error(capsys)
+    assert line.startswith("widthbench solve: error: argument --method: ")
+    assert line.endswith("characters cut) (see widthbench solve --help)"), line

@@ -184,3 +184,52 @@ def test_a_well_formed_step_outside_the_grounded_set_is_still_invalid_after_an_i
     (files / "odd.txt").write_text("(pick-up b)\n(stack a a)\n")
     assert main(["validate", "blocksworld", str(files / "p.pddl"), str(files / "odd.txt")]) == 1
     assert "step 1 (pick-up b)" in capsys.readouterr().out
+
+
+def _fifo(tmp_path, text: str):
+    """A FIFO whose writer puts ``text`` in and closes it, once a reader opens it."""
+    import os
+    import threading
+
+    path = tmp_path / "plan.fifo"
+    os.mkfifo(path)
+
+    def write():
+        with open(path, "w") as f:
+            f.write(text)
+
+    threading.Thread(target=write, daemon=True).start()
+    return path
+
+
+@pytest.mark.parametrize("kind", ["empty file", "/dev/null", "fifo"])
+def test_an_empty_plan_file_is_the_empty_plan_said_so_not_a_missing_file(kind, files, tmp_path, capsys):
+    """Issue 39: `validate DOMAIN PROBLEM /dev/null` said "plan file not found" for a file that exists.
+    Anything that reads like a file is read; an empty one is the empty plan, and says so."""
+    if kind == "empty file":
+        plan = files / "empty.txt"
+        plan.write_text("")
+    else:
+        plan = "/dev/null" if kind == "/dev/null" else _fifo(tmp_path, "")
+    assert main(["validate", "blocksworld", str(files / "p.pddl"), str(plan)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.startswith(f"INVALID: the plan is empty ({plan} has no steps); ") and "(on b c)" in captured.out
+    assert captured.err == ""
+
+
+def test_a_fifo_is_read_like_a_plan_file(files, tmp_path, capsys):
+    assert main(["validate", "blocksworld", str(files / "p.pddl"), str(_fifo(tmp_path, GOOD_PLAN))]) == 0
+    assert capsys.readouterr().out.startswith("VALID (4 steps)")
+
+
+@pytest.mark.parametrize("argv,said", [
+    (["validate", "blocksworld", "/dev/null", "/dev/null"], "/dev/null: empty problem file"),
+    (["validate", "/dev/null", "PROBLEM", "/dev/null"], "/dev/null: empty domain file"),
+    (["render", "/dev/null", "--domain", "blocksworld"], "/dev/null: empty problem file"),
+    (["plan", "blocksworld", "/dev/null"], "/dev/null: empty problem file"),
+])
+def test_a_problem_or_domain_that_reads_empty_is_empty_not_missing(argv, said, files, capsys):
+    argv = [str(files / "p.pddl") if a == "PROBLEM" else a for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].endswith(said) and "not found" not in err[0], err

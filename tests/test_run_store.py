@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -80,7 +81,7 @@ def _score(tmp_path, out, *extra, model="sim:oracle"):
                           cwd=REPO, capture_output=True, text=True)
 
 
-def test_rerun_with_other_seed_or_preset_is_refused_naming_each_field(tmp_path):
+def test_rerun_with_other_seed_or_preset_is_refused_naming_the_changed_fields(tmp_path):
     run = tmp_path / "run"
     assert _score(tmp_path, run, "--seed", "1").returncode == 0
     other = _score(tmp_path, run, "--seed", "2")
@@ -88,7 +89,10 @@ def test_rerun_with_other_seed_or_preset_is_refused_naming_each_field(tmp_path):
     assert "items.seed: 1 -> 2" in other.stderr and "Traceback" not in other.stderr
     preset = _score(tmp_path, run, "--seed", "1", "--preset", "none")
     assert preset.returncode == 2 and "sampling.preset: 'qwen3' -> 'none'" in preset.stderr
-    assert "sampling.normal.temperature: 0.7 -> null" in preset.stderr
+    # another preset changes every sampling value: the first that fit, then how many more (issue 39)
+    assert re.search(r"\(sampling.preset: 'qwen3' -> 'none'; sampling\.[^)]*; and \d+ more fields\); "
+                     r"use another --out$", preset.stderr.strip()), preset.stderr
+    assert len(preset.stderr.strip()) <= 300
 
 
 def test_an_edited_context_file_changes_the_identity(tmp_path, two_small_instances):
@@ -170,7 +174,7 @@ def test_store_keeps_the_latest_record_per_key_and_drops_a_torn_line(tmp_path):
     assert again.records_path.read_bytes().endswith(b"\n")
     with pytest.raises(UserError, match="a: 1 -> 2"):
         RunStore.open(tmp_path, kind="x", identity={"a": 2}, key=key)
-    with pytest.raises(UserError, match="kind: 'x' -> 'y'"):
+    with pytest.raises(UserError, match="holds a x run, not a y run; use another --out"):
         RunStore.open(tmp_path, kind="y", identity={"a": 1}, key=key)
 
 
@@ -178,3 +182,14 @@ def test_identity_diff_names_nested_fields():
     diffs = identity_diff({"m": "a", "s": {"t": 0.6, "p": 1}}, {"m": "a", "s": {"t": 0.7, "p": 1}, "n": 2})
     assert diffs == [("s.t", 0.6, 0.7), ("n", None, 2)]
     assert diff_text(diffs) == "s.t: 0.6 -> 0.7; n: null -> 2"
+
+
+def test_a_long_identity_diff_is_counted_and_shortened():
+    """The refusal of a changed identity names the fields that fit in one short line and counts the
+    rest (issue 39: `solve --out` at a score run's folder gave one line of over 2,000 characters)."""
+    old = {f"items.field_{i}": "v" * 80 for i in range(40)}
+    new = {f"items.field_{i}": "w" * 80 for i in range(40)}
+    text = diff_text(identity_diff(old, new))
+    assert len(text) <= 140 and text.endswith("; and 39 more fields"), text
+    assert text.startswith("items.field_0: 'vvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv... -> 'wwww")
+    assert diff_text(identity_diff({"a": 1, "b": 2}, {"a": 2, "b": 2}), width=1) == "a: 1 -> 2"

@@ -1,7 +1,9 @@
 """argparse types for the paths a command reads: a missing path is one line at parse time,
 ``argument --instances: not found: sets/bw`` (exit 2), and a file where a folder is wanted (or the
 reverse) says so, before any work is done (`widthbench.cli.Parser` prints argparse errors as one
-line). Output folders are checked by `widthbench.runfiles.check_output_dir` instead.
+line). A path that exists and is no folder is a file to these types, /dev/null and a FIFO too: its
+reader says what it holds ("empty"), never "not found". Output folders are checked by
+`widthbench.runfiles.check_output_dir` instead.
 
 `INPUT_PATHS` names every path a subcommand reads, (command, argument dest) -> type; `cli.build_parser`
 gives each its type, so the command modules declare their options as before, and
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from widthbench.errors import listed
 from widthbench.planners.strips import DOMAINS_DIR
 
 
@@ -55,13 +58,15 @@ def name_or_path(names: tuple[str, ...] | None, what: str = "domain", folders: b
         if text in known:
             return text
         p = Path(text)
-        if p.is_file() or (folders and p.is_dir()):
-            return text
         if p.is_dir():
+            if folders:
+                return text
             raise argparse.ArgumentTypeError(f"a folder, not a {what} file: {text}")
+        if p.exists():  # a file, or what reads like one (/dev/null): its reader says what it holds
+            return text
         if "/" in text or "." in text:
             raise argparse.ArgumentTypeError(f"not found: {text}")
-        raise argparse.ArgumentTypeError(f"unknown {what} {text!r} (choose from {', '.join(known)}, "
+        raise argparse.ArgumentTypeError(f"unknown {what} {text!r} (choose from {listed(known)}, "
                                          f"or give a {'folder or ' if folders else ''}file)")
 
     parse.__name__ = what

@@ -4,9 +4,10 @@ Library first, CLI thin: each subcommand lives in `widthbench/commands/<name>.py
 `HELP` (one line), `add_arguments(parser)` and `run(args) -> int`. Command modules import heavy
 libraries inside `run`, so `widthbench --help` stays fast.
 
-User mistakes raise `UserError`; they are caught here once and printed as one line on stderr
-with exit code 2. Workers that went away under a run (`planners.executor.ClusterLost`) are one line
-too, exit 3: the rerun resumes. Anything else is a bug and raises.
+User mistakes raise `UserError`; they are caught here once and printed as one line on stderr (at
+most `errors.MAX_LINE` characters: `errors.one_line`) with exit code 2. Workers that went away
+under a run (`planners.executor.ClusterLost`) are one line too, exit 3: the rerun resumes. Anything
+else is a bug and raises.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import importlib
 import sys
 
 from widthbench.argtypes import type_input_paths
-from widthbench.errors import UserError
+from widthbench.errors import MAX_LINE, UserError, one_line
 from widthbench.planners.executor import LOST_EXIT, ClusterLost
 
 # Subcommand name -> module under widthbench.commands (module names use underscores).
@@ -46,11 +47,12 @@ def _module(name: str):
 class Parser(argparse.ArgumentParser):
     """argparse with one-line errors: a bad option value is ``widthbench solve: error: argument
     --method: invalid choice: 'bogus' (choose from ...)`` and exit 2, without the usage block (the
-    usage is `widthbench solve --help`). Subcommand parsers are of this class too."""
+    usage is `widthbench solve --help`), cut to `MAX_LINE` characters like every error line.
+    Subcommand parsers are of this class too."""
 
     def error(self, message: str):
-        text = " ".join(message.split())
-        self.exit(2, f"{self.prog}: error: {text} (see {self.prog} --help)\n")
+        head, tail = f"{self.prog}: error: ", f" (see {self.prog} --help)"
+        self.exit(2, head + one_line(message, MAX_LINE - len(head) - len(tail)) + tail + "\n")
 
 
 def build_parser(available: list[str] | None = None) -> argparse.ArgumentParser:
@@ -87,10 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = args._run(args)
     except UserError as exc:
-        print(f"widthbench {args.command}: error: {exc}", file=sys.stderr)
+        print(one_line(f"widthbench {args.command}: error: {exc}"), file=sys.stderr)
         return 2
     except ClusterLost as exc:
-        print(f"widthbench {args.command}: {exc} (exit {LOST_EXIT}: incomplete run)", file=sys.stderr)
+        print(one_line(f"widthbench {args.command}: {exc} (exit {LOST_EXIT}: incomplete run)"), file=sys.stderr)
         return LOST_EXIT
     except KeyboardInterrupt:
         print(f"widthbench {args.command}: interrupted", file=sys.stderr)

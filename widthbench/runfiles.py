@@ -1,9 +1,12 @@
-"""Run folders on disk: the one reader of RUN/summary.json and of the runs' JSON-lines files, and
-the one maker of output folders (`check_output_dir`, `make_output_dir`).
+"""Run folders on disk: the one reader of RUN/summary.json and of the runs' JSON-lines files, the
+one maker of output folders (`check_output_dir`, `make_output_dir`), and the one check of a file a
+command reads (`input_file`).
 
 Every run writes ``summary.json`` with a ``"kind"`` ("score" for the sub-task grid, "solve" for tree
 searches); reports read it through `load_summary`, which turns a missing file, bad JSON or the
-wrong kind into a one-line `UserError`. An output or cache folder that cannot be made (a file is
+wrong kind into a one-line `UserError`. The JSON-lines files (`read_jsonl`) pass over only a torn
+last line (a kill during the write); any other line that does not read is a one-line `UserError`
+naming the file and the line. An output or cache folder that cannot be made (a file is
 there or above it, or nothing may be created there, such as /proc/x) is a one-line `UserError` too,
 raised before anything is written. Imports only the standard library and widthbench.errors, so
 any layer may use it.
@@ -74,6 +77,19 @@ def removed_if_left_empty(path: str | os.PathLike):
         raise
 
 
+def input_file(path: str | os.PathLike, what: str) -> Path:
+    """``path`` as a Path if a file can be read there: a regular file, or anything but a folder that
+    reads like one (/dev/null, a FIFO, /dev/stdin); else a one-line `UserError` that starts with
+    ``what`` ("plan file"): "not found" only when nothing is there. What the file holds (nothing at
+    all, for /dev/null) is for its reader to say."""
+    p = Path(path)
+    if p.is_dir():
+        raise UserError(f"{what} {p}: a folder, not a file")
+    if not p.exists():
+        raise UserError(f"{what} not found: {p}")
+    return p
+
+
 def summary_kind(run_dir: str | os.PathLike) -> str:
     """The ``"kind"`` of RUN/summary.json ("" when the file has none)."""
     return str(_read(Path(run_dir)).get("kind", ""))
@@ -90,22 +106,40 @@ def load_summary(run_dir: str | os.PathLike, kind: str | None = None) -> dict:
 
 
 def read_jsonl(path: str | os.PathLike) -> list[dict]:
-    """The records of a JSON-lines file written as a run goes (none if it does not exist). A line
-    cut by a kill, or blank, is skipped: the run redoes its item."""
+    """The records of a JSON-lines file (none if it does not exist). One policy for every run file
+    written as JSON lines (docs/design.md, "The run store"): a last line without its newline that
+    does not read (a kill during the write) is left out, and its record is made again when the run
+    is resumed (the run store cuts it); any other line that is not a JSON object is a one-line
+    `UserError` naming the file and the line, so that no record is ever dropped silently. Blank
+    lines hold no record and are passed over."""
     out = []
     path = Path(path)
-    if not path.is_file():
+    if not path.exists() or path.is_dir():
         return out
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if not line:
+    try:
+        with open(path, "rb") as f:
+            lines = f.read().split(b"\n")
+    except OSError as exc:
+        raise UserError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    last = len(lines)  # the piece after the last newline: b"" unless the last line is torn
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:  # JSONDecodeError, or bytes that are not UTF-8
+            if n == last:
                 continue
-            try:
-                out.append(json.loads(line))
-            except json.JSONDecodeError:
-                continue
+            raise UserError(f"{path}:{n}: not JSON ({_why(exc)}), a damaged line (only a torn last "
+                            "line is passed over): repair or delete it") from None
+        if not isinstance(record, dict):
+            raise UserError(f"{path}:{n}: not a record (a JSON object expected)")
+        out.append(record)
     return out
+
+
+def _why(exc: ValueError) -> str:
+    return exc.msg if isinstance(exc, json.JSONDecodeError) else "not UTF-8 text"
 
 
 def _read(run_dir: Path) -> dict:

@@ -20,7 +20,8 @@ an earlier run of its own whatever it holds.
 
 Records are JSON lines appended as they are made (flushed and synced per batch). One policy for a
 torn last line (a kill during the write): it is dropped when the store is opened, and its record
-is made again. Summaries and ledgers are written atomically (a temporary file, then a rename).
+is made again; any other line that does not read is a one-line error naming the file and the line
+(`widthbench.runfiles.read_jsonl`), never a record dropped in silence. Summaries and ledgers are written atomically (a temporary file, then a rename).
 Imports only the standard library and layer 0, so every layer may use it.
 """
 
@@ -65,11 +66,21 @@ def identity_diff(old: dict, new: dict) -> list[tuple[str, Any, Any]]:
 
 def _short(value: Any) -> str:
     text = json.dumps(value, ensure_ascii=False, sort_keys=True) if not isinstance(value, str) else repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
-def diff_text(diffs: list[tuple[str, Any, Any]]) -> str:
-    return "; ".join(f"{k}: {_short(o)} -> {_short(n)}" for k, o, n in diffs)
+def diff_text(diffs: list[tuple[str, Any, Any]], width: int = 120) -> str:
+    """``field: old -> new`` of each changed field, joined by "; ", as many as fit in about
+    ``width`` characters (at least one), then how many more: an error line stays one short line
+    however many fields changed."""
+    parts = [f"{k}: {_short(o)} -> {_short(n)}" for k, o, n in diffs]
+    shown: list[str] = []
+    for part in parts:
+        if shown and len("; ".join([*shown, part])) > width:
+            break
+        shown.append(part)
+    rest = len(parts) - len(shown)
+    return "; ".join(shown) + (f"; and {rest} more field{'s' if rest > 1 else ''}" if rest else "")
 
 
 def answered(record: dict) -> bool:
@@ -136,6 +147,8 @@ class RunStore:
                 invocations = list((old.get("described") or {}).get("invocations", []))
             elif replace or not any(answered(r) for r in store._read()):
                 store.clear()
+            elif old_kind != kind:
+                raise UserError(f"{path} holds a {old_kind} run, not a {kind} run; use another {what}")
             else:
                 raise UserError(f"{path} holds a run with other settings ({diff_text(diffs)}); "
                                 f"use another {what}")
@@ -184,7 +197,8 @@ class RunStore:
 
 def latest_records(path: str | os.PathLike, key: Callable[[dict], Hashable]) -> list[dict]:
     """The latest record per ``key`` of a JSON-lines file, in the order the keys were first
-    written (a torn or blank line is skipped: its record is made again)."""
+    written (`read_jsonl`: a torn last line is passed over, its record is made again; a damaged
+    line elsewhere is a `UserError`)."""
     latest: dict[Hashable, dict] = {}
     for rec in read_jsonl(path):
         latest[key(rec)] = rec

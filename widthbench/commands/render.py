@@ -29,10 +29,9 @@ def run(args) -> int:
     from widthbench.errors import UserError
     from widthbench.pddl_domains.render import Renderer
     from widthbench.planners.strips import load_task
+    from widthbench.runfiles import input_file
 
-    problem = Path(args.problem)
-    if not problem.is_file():
-        raise UserError(f"problem file not found: {problem}")
+    problem = input_file(args.problem, "problem file")
     domain = args.domain
     if domain is None:
         candidate = problem.resolve().parent / "domain.pddl"

@@ -6,7 +6,9 @@ import argparse
 
 HELP = "write tables (markdown, CSV), charts, an error analysis and report.html for score or solve runs"
 DESCRIPTION = (
-    "Read RUN/summary.json of each run and write the report, to --out (default: the first RUN). "
+    "Read each run (RUN/items.jsonl and summary.json) and write the report, to --out (default: the first "
+    "RUN); every number is computed from the run's records (a summary.json that says otherwise is "
+    "said once on stderr). "
     "Score runs (kind 'score'): table.md and table.csv in the paper's Table 1 layout (cells k/n), "
     "rows.csv, table.png with 95% CI bars and an error analysis (most frequent wrong or missing "
     "actions and facts, pick-up/unstack confusions). Solve runs (kind 'solve'): the search report "
@@ -51,8 +53,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from widthbench.errors import UserError
+    import sys
+
+    from widthbench.errors import UserError, one_line
     from widthbench.reports.html import write_html
+    from widthbench.reports.records import from_records
     from widthbench.runfiles import check_output_dir
     from widthbench.subtasks.harness_logs import import_runs
     from widthbench.subtasks.loader import load_runs
@@ -66,8 +71,11 @@ def run(args: argparse.Namespace) -> int:
     for log, run in zip(args.runs, folders):
         if log != run:
             print(f"imported {log} as {run}")
-    # each run folder read once (a `solve --thinking both` folder: its two runs); every writer gets these
-    runs = load_runs(grid_runs(folders))
+    # each run folder read once (a `solve --thinking both` folder: its two runs); every writer gets
+    # these, their summaries computed from their records (a summary.json that disagrees is said once)
+    runs, notes = from_records(load_runs(grid_runs(folders)))
+    for note in notes:
+        print(one_line(f"widthbench report: note: {note}"), file=sys.stderr)
     score = [r for r in runs if r.kind == "score"]
     solve = [r for r in runs if r.kind == "solve"]
     out = args.out if args.out is not None else folders[0]  # a thinking-both folder: the folder itself

@@ -41,7 +41,7 @@ def run(args) -> int:
     src = Path(args.source)
     if src.is_dir():
         records = run_traces(src, chain_of_thought=args.chain_of_thought)
-    elif src.is_file():
+    elif src.exists():  # a file, or what reads like one (/dev/null): the reader says what it holds
         if not args.instances:
             raise UserError(f"{src}: a PlanBench result file needs --instances DIR")
         records = planbench_traces(src, args.instances, args.domain, args.chain_of_thought)

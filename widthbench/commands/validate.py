@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from widthbench.errors import UserError
 
 HELP = "check a plan: VALID (exit 0), INVALID with the first failing step or unmet goals (exit 1)"
@@ -12,7 +10,8 @@ DESCRIPTION = (HELP + ". Plans are PDDL actions in any case, one or more per lin
                "no ground action of the task (an object of the wrong type, (stack a a)) is an inapplicable "
                "step: INVALID, exit 1. Malformed inputs (unknown action or object, wrong arity, not an "
                "action) give a one-line error and exit 2, wherever in the plan they stand: every step is "
-               "read before the plan is executed.")
+               "read before the plan is executed. An empty plan file (or /dev/null) is the empty plan, "
+               "said so: VALID only when the initial state satisfies the goal.")
 
 
 def add_arguments(p) -> None:
@@ -25,14 +24,13 @@ def run(args) -> int:
     import sys
 
     from widthbench.planners.strips import execute_plan, load_task, parse_action, read_plan
+    from widthbench.runfiles import input_file
 
     task = load_task(args.domain, args.problem)
     if args.plan == "-":
         text, source = sys.stdin.read(), "<stdin>"
     else:
-        path = Path(args.plan)
-        if not path.is_file():
-            raise UserError(f"plan file not found: {path}")
+        path = input_file(args.plan, "plan file")
         try:
             text, source = path.read_text(encoding="utf-8", errors="replace"), str(path)
         except OSError as exc:
@@ -47,8 +45,10 @@ def run(args) -> int:
         except UserError as exc:
             raise UserError(f"{source}: step {n}: {exc}") from None
     result = execute_plan(task, actions)
+    # an empty file (or /dev/null) is the empty plan: valid only where the initial state is a goal state
+    empty = "" if steps else f"the plan is empty ({source} has no steps); "
     if result.valid:
-        print(f"VALID ({len(steps)} steps)")
+        print(f"VALID ({len(steps)} steps{': the plan is empty' if not steps else ''})")
         return 0
-    print(f"INVALID: {result.reason()}")
+    print(f"INVALID: {empty}{result.reason()}")
     return 1

@@ -32,8 +32,7 @@ from widthbench.errors import UserError
 from widthbench.reports import search
 from widthbench.runfiles import make_output_dir
 from widthbench.subtasks.loader import as_runs
-from widthbench.subtasks.registry import PER_ITEM, Registry
-from widthbench.subtasks.report import COLUMNS, label, sort_key
+from widthbench.subtasks.report import COLUMNS, headline_metric, label, sort_key
 from widthbench.subtasks.results import cell_stats
 
 FORMATS = ("md", "csv", "latex")
@@ -66,26 +65,10 @@ def _reader_of(run, reader: str | None) -> str:
     return reader
 
 
-def _aggregate(row: dict) -> str:
-    if row.get("aggregate"):
-        return row["aggregate"]
-    reg = Registry.default()
-    metric = reg.get(row["subtask"]).metric(row["metric"]) if row["subtask"] in reg else None
-    return metric.aggregate if metric is not None else PER_ITEM
-
-
-def _headline(row: dict, summary: dict) -> bool:
-    """A Table-1 metric: the summary's named headline of the sub-task, else any metric counted per item."""
-    named = (summary.get("headline") or {}).get(row["subtask"])
-    if named is not None:
-        return row["metric"] == named
-    return _aggregate(row) == PER_ITEM
-
-
 def _rows(run, reader: str | None) -> list[dict]:
     want = _reader_of(run, reader)
     head = run.summary.get("headline_reader") or "strict"
-    return [r for r in run.rows() if r.get("reader", head) == want and _headline(r, run.summary)]
+    return [r for r in run.rows() if r.get("reader", head) == want and headline_metric(r, run.summary)]
 
 
 def _blocks(runs, reader: str | None, table: int) -> list[dict]:

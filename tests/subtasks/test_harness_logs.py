@@ -1,0 +1,103 @@
+"""Harness logs and frozen item sets read back never drop a line in silence (issue 39): a damaged line
+in the middle of a JSON-lines file they read (an lm-eval log's samples, an export folder's item
+rows that an inspect log and `score --items` read) is one line naming the file and the line, exit 2.
+Before, `read_jsonl` skipped it: the lm-eval import judged one item fewer without a word, and a
+frozen set was refused only as "the items differ from those exported", naming neither file nor line. The logs here are made without a server: lm-eval's samples file is
+written as lm-eval writes it, inspect's log by inspect's mock model."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from widthbench.cli import main
+
+EXPORT = ["--subtask", "plan-verification", "--style", "pddl", "--thinking", "off", "--count", "3", "--seed", "0"]
+TASK = "widthbench_blocksworld_plan_verification_pddl_nothink"
+
+
+def _damage(path: Path, line: int) -> None:
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert len(lines) > line
+    lines[line - 1] = lines[line - 1][:40] + "\n"
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def _one_error(capsys, where: str) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and f"{where}: not JSON" in err[0] and "Traceback" not in err[0], err
+    assert len(err[0]) <= 300
+    return err[0]
+
+
+def _export(kind: str, folder: Path) -> Path:
+    assert main(["export", kind, *EXPORT, "--out", str(folder)]) == 0
+    return folder
+
+
+def _lm_eval_log(export: Path, logs: Path) -> Path:
+    """An lm-eval --log_samples folder as lm-eval writes it: results_<time>.json naming the export
+    folder, and one sample per exported row, each answered "yes"."""
+    model = logs / "m"
+    model.mkdir(parents=True)
+    stamp = "2026-01-01T00-00-00.000000"
+    (model / f"results_{stamp}.json").write_text(json.dumps({
+        "config": {"model_args": "model=m,base_url=http://x"},
+        "configs": {TASK: {"custom_dataset": f"functools.partial(<function load_dataset>, PosixPath('{export}'))"}}}))
+    rows = [json.loads(x) for x in (export / "data" / "plan-verification" / "pddl.jsonl").read_text().splitlines()]
+    samples = [{"doc": row, "resps": [["Answer: yes"]], "filtered_resps": ["Answer: yes"],
+                "arguments": {"gen_args_0": {"arg_0": json.dumps([{"role": "system", "content": row["system"]},
+                                                                  {"role": "user", "content": row["user"]}]),
+                                             "arg_1": {"max_gen_toks": 512}}}} for row in rows]
+    (model / f"samples_{TASK}_{stamp}.jsonl").write_text("".join(json.dumps(s) + "\n" for s in samples))
+    return model / f"samples_{TASK}_{stamp}.jsonl"
+
+
+def test_a_damaged_line_of_an_lm_eval_log_is_one_line_naming_it(tmp_path, capsys):
+    export = _export("lm-eval", tmp_path / "tasks")
+    samples = _lm_eval_log(export, tmp_path / "logs")
+    capsys.readouterr()
+    assert main(["report", str(tmp_path / "logs")]) == 0  # the whole log imports, and agrees with itself
+    assert capsys.readouterr().err == ""
+    assert len((tmp_path / "logs.widthbench" / "items.jsonl").read_text().splitlines()) == 3
+    _damage(samples, 2)
+    assert main(["report", str(tmp_path / "logs")]) == 2
+    _one_error(capsys, f"{samples}:2")
+
+
+def test_a_damaged_item_row_of_a_frozen_set_is_one_line_for_score_items(tmp_path, capsys):
+    export = _export("lm-eval", tmp_path / "tasks")
+    rows = export / "data" / "plan-verification" / "pddl.jsonl"
+    _damage(rows, 2)
+    capsys.readouterr()
+    assert main(["score", "--items", str(export), "--subtask", "plan-verification", "--style", "pddl",
+                 "--thinking", "off", "--model", "sim:oracle", "--out", str(tmp_path / "run"), "--quiet"]) == 2
+    _one_error(capsys, f"{rows}:2")
+    assert not (tmp_path / "run" / "items.jsonl").exists()
+
+
+def test_a_damaged_item_row_behind_an_inspect_log_is_one_line_naming_it(tmp_path, capsys):
+    inspect_ai = pytest.importorskip("inspect_ai", reason="inspect-ai is not installed (pip install -e '.[inspect]')")
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    from widthbench.subtasks import inspect_tasks
+
+    def reply(messages, tools, tool_choice, config):
+        out = ModelOutput.from_content(model="mockllm", content="Answer: yes")
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    export = _export("inspect", tmp_path / "tasks")
+    task = inspect_tasks.frozen_task(export, "plan-verification", "pddl", False)
+    (log,) = inspect_ai.eval(task, model="mockllm/model", model_args={"custom_outputs": reply},
+                             log_dir=str(tmp_path / "logs"), display="none")
+    assert log.status == "success"
+    capsys.readouterr()
+    assert main(["report", str(tmp_path / "logs")]) == 0
+    assert capsys.readouterr().err == ""
+    rows = export / "data" / "plan-verification" / "pddl.jsonl"
+    _damage(rows, 2)
+    assert main(["report", str(tmp_path / "logs")]) == 2
+    _one_error(capsys, f"{rows}:2")
