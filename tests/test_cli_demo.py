@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from widthbench.cli import main
 
 
-def test_demo_runs_offline_quickly_and_labels_results_simulated(tmp_path, capsys, monkeypatch):
+def test_demo_runs_offline_and_labels_results_simulated(tmp_path, capsys, monkeypatch):
+    # offline: the simulated model needs no server (its time is measured by scripts/bench_cli.py)
     monkeypatch.chdir(tmp_path)
-    start = time.perf_counter()
     assert main(["demo"]) == 0
-    elapsed = time.perf_counter() - start
     out = capsys.readouterr().out
-    assert elapsed < 60
     assert "Initial state:" in out and "the hand is empty" in out  # natural-language rendering
     assert "SIMULATED" in out
     # the paper's Table 1 rows, headline reader only (issue 39: it printed all 36 rows of 11 sub-tasks,
