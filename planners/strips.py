@@ -35,6 +35,26 @@ from pathlib import Path
 from widthbench.errors import UserError
 
 # --------------------------------------------------------------------------------------------
+# Faults of problem texts
+
+
+class ProblemError(UserError):
+    """A problem text the engine cannot read, with the kind of fault in ``kind``: ``parse-error``
+    (not PDDL, or empty), ``wrong-domain`` (written for a domain of another name), ``unknown-type``,
+    ``unknown-predicate``, ``wrong-arity``, ``unknown-object``, ``unsupported`` (PDDL beyond the
+    engine's fragment). Still a `UserError` (one line, exit 2) for the commands; the equivalence
+    judge (`planners.equivalence`) reads the kind as the class of a candidate's fault."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+PROBLEM_FAULTS = ("parse-error", "wrong-domain", "unknown-type", "unknown-predicate", "wrong-arity",
+                  "unknown-object", "unsupported")
+
+
+# --------------------------------------------------------------------------------------------
 # Lifted domain
 
 
@@ -493,7 +513,7 @@ def parse_problem_text(dom: Domain, text: str, source: str = "<text>", reader: s
     the `pddl` package for anything it does not handle; ``reader="pddl"`` always uses the package."""
     text = _clean(text)
     if not text:
-        raise UserError(f"{source}: empty problem file")
+        raise ProblemError("parse-error", f"{source}: empty problem file")
     if reader == "fast":
         from widthbench.planners.problem_reader import read_problem
 
@@ -505,15 +525,19 @@ def parse_problem_text(dom: Domain, text: str, source: str = "<text>", reader: s
     try:
         p = _pddl_parse("problem", text)
     except Exception as exc:
-        raise UserError(f"{source}: cannot parse problem: {_first_line(exc)}") from None
+        raise ProblemError("parse-error", f"{source}: cannot parse problem: {_first_line(exc)}") from None
     if p.domain_name:
         check_domain_name(dom, str(p.domain_name), source)
     objects = [(str(o.name), _type_of(o)) for o in p.objects]
     init = []
-    for a in p.init:
-        lits = _literals(a, f"{source}: init", "init", dom.requirements, allow_neg=False)
-        init.extend((l.predicate, l.args) for l in lits)
-    goal_lits = _literals(p.goal, f"{source}: goal", "goal", dom.requirements | {"negative-preconditions"}, True)
+    try:
+        for a in p.init:
+            lits = _literals(a, f"{source}: init", "init", dom.requirements, allow_neg=False)
+            init.extend((l.predicate, l.args) for l in lits)
+        goal_lits = _literals(p.goal, f"{source}: goal", "goal", dom.requirements | {"negative-preconditions"},
+                              True)
+    except UserError as exc:  # a construct beyond the engine's fragment (or, exists, =, ...)
+        raise ProblemError("unsupported", str(exc)) from None
     goal = [(l.predicate, l.args) for l in goal_lits if l.positive]
     goal_neg = [(l.predicate, l.args) for l in goal_lits if not l.positive]
     return ground(dom, objects, init, goal, name=p.name, goal_neg=goal_neg, source=source)
@@ -530,8 +554,8 @@ def check_domain_name(dom: Domain, problem_domain: str, source: str) -> None:
     a, b = _family(dom.name), _family(problem_domain)
     if a.startswith(b) or b.startswith(a):
         return
-    raise UserError(f"{source}: the problem is for domain {problem_domain!r}, but the domain given is "
-                    f"{dom.name!r} ({dom.source})")
+    raise ProblemError("wrong-domain", f"{source}: the problem is for domain {problem_domain!r}, but the domain "
+                       f"given is {dom.name!r} ({dom.source})")
 
 
 def check_object_types(dom: Domain, objects: dict, source: str) -> None:
@@ -541,8 +565,8 @@ def check_object_types(dom: Domain, objects: dict, source: str) -> None:
     unknown = sorted({t for ot in objects.values() for t in either_members(ot)} - known)
     if unknown:
         declared = ", ".join(sorted(dom.types)) if dom.types else "none: the domain is untyped"
-        raise UserError(f"{source}: object type(s) {', '.join(unknown)} of the problem are not types of "
-                        f"domain {dom.name!r} ({dom.source}; its types: {declared})")
+        raise ProblemError("unknown-type", f"{source}: object type(s) {', '.join(unknown)} of the problem are not "
+                           f"types of domain {dom.name!r} ({dom.source}; its types: {declared})")
 
 
 def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(), source: str = "<task>") -> Task:
@@ -561,15 +585,17 @@ def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(),
     goal_neg_atoms = [_as_atom(a) for a in goal_neg]
     for pred, args in list(init_atoms) + goal_atoms + goal_neg_atoms:
         if pred == "=":
-            raise UserError(f"{source}: '=' cannot appear in init or goal")
+            raise ProblemError("unsupported", f"{source}: '=' cannot appear in init or goal")
         if pred not in dom.predicates:
-            raise UserError(f"{source}: unknown predicate {pred!r} in {atom_str(pred, args)}")
+            raise ProblemError("unknown-predicate",
+                               f"{source}: unknown predicate {pred!r} in {atom_str(pred, args)}")
         if len(args) != dom.predicates[pred]:
-            raise UserError(f"{source}: {atom_str(pred, args)} has {len(args)} argument(s), "
-                            f"{pred} takes {dom.predicates[pred]}")
+            raise ProblemError("wrong-arity", f"{source}: {atom_str(pred, args)} has {len(args)} argument(s), "
+                               f"{pred} takes {dom.predicates[pred]}")
         for a in args:
             if a not in objs:
-                raise UserError(f"{source}: unknown object {a!r} in {atom_str(pred, args)}")
+                raise ProblemError("unknown-object",
+                                   f"{source}: unknown object {a!r} in {atom_str(pred, args)}")
     static = dom.static_predicates
     reach, found = _reachable_bindings(dom, objs, init_atoms)
 

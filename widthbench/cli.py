@@ -25,6 +25,7 @@ COMMANDS = [
     "generate",
     "render",
     "validate",
+    "equivalent",
     "plan",
     "widths",
     "chat",
