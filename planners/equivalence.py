@@ -10,7 +10,7 @@ goal that admits other reachable states, or fewer, is not.
 How it is decided, cheapest first:
 
 1. Both problems are read by the engine (`strips.parse_problem_text`); a fault of the candidate's
-   text comes back as a verdict of its class (`strips.ProblemError.kind`), never as a traceback.
+   text comes back as a verdict of its class (`strips.PddlError.kind`), never as a traceback.
 2. The initial states as atom graphs (an object node per object, labelled by its type, and by its
    name for a constant; a node per true atom, labelled by its predicate, with an edge to each
    argument labelled by its positions): no isomorphism (networkx's VF2) means not equivalent,
@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from widthbench.errors import UserError
 from widthbench.planners.bfs import SearchLimit, reachable_states
 from widthbench.planners.projection import implied
-from widthbench.planners.strips import (Domain, ProblemError, Task, atom_str, bits, parse_atom_text,
+from widthbench.planners.strips import (Domain, PddlError, Task, atom_str, bits, parse_atom_text,
                                         parse_problem_text, state_atoms)
 
 REASONS = ("equivalent", "parse-error", "wrong-domain", "unknown-type", "unknown-predicate", "wrong-arity",
@@ -103,10 +103,10 @@ class Equivalence:
 
 def read_candidate(domain: Domain, text: str, source: str = "<candidate>") -> Task | Equivalence:
     """The candidate's problem text grounded, or the verdict of its fault (class of
-    `strips.ProblemError`)."""
+    `strips.PddlError`)."""
     try:
         return parse_problem_text(domain, text, source=source)
-    except ProblemError as exc:
+    except PddlError as exc:
         equivalent = None if exc.kind == "unsupported" else False
         return Equivalence(equivalent, exc.kind, str(exc), method="read")
 
