@@ -362,3 +362,51 @@ def test_types_are_part_of_the_initial_state():
     retyped = [(o, "room" if o == ball else ("ball" if o == room else t)) for o, t in objects]
     verdict = problem_equivalence(truth, write(truth, retyped, init, goal))
     assert verdict.reason == "init-differs"  # a ball declared a room, a room a ball: the types differ
+
+
+def brute_force_equivalent(truth, cand) -> bool:
+    """The definition, literally: some type-respecting bijection maps init onto init and the set of
+    reachable goal states onto the other's (every permutation tried; states compared as atom sets)."""
+    def goal_sets(task):
+        return {frozenset(state_atoms(task, s)) for s in goal_states(task)}
+
+    init_a = set(state_atoms(truth, truth.init)) | set(truth.static_atoms)
+    init_b = set(state_atoms(cand, cand.init)) | set(cand.static_atoms)
+    sa, sb = goal_sets(truth), goal_sets(cand)
+    objs_a, objs_b = dict(truth.objects), dict(cand.objects)
+    names_a = sorted(objs_a)
+    for perm in itertools.permutations(sorted(objs_b)):
+        sigma = dict(zip(names_a, perm))
+        if any(objs_a[o] != objs_b[sigma[o]] for o in names_a):
+            continue
+        if {rename_atom(a, sigma) for a in init_a} != init_b:
+            continue
+        if {frozenset(rename_atom(a, sigma) for a in s) for s in sa} == sb:
+            return True
+    return False
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 10 ** 6), st.integers(1, 3), st.booleans())
+def test_the_verdict_is_the_definition_computed_by_brute_force(seed, goal_size, same_init):
+    """Random goals over 3-4 blocks, the candidate's init the truth's (renamed) or another one: the
+    judge says equivalent exactly when some permutation of the objects maps init onto init and the
+    reachable goal states onto the candidate's."""
+    rng = random.Random(seed)
+    blocks = rng.choice([3, 4])
+    a, b = generate("blocksworld", 2, rng.randrange(10 ** 6), blocks=str(blocks), optimal=False)
+    truth = a.task()
+    objects, init, _ = parts(truth)
+    other_init = parts(b.task())[1]
+    atoms = list(truth.atoms)
+
+    def goal():
+        return rng.sample(atoms, goal_size)
+
+    goal_a = goal()
+    goal_b = rng.choice([goal_a, goal(), goal_a[:-1] or goal_a])
+    truth = parse_problem_text(truth.domain, write(truth, objects, init, goal_a))
+    names = renaming(objects, rng, fresh=False)
+    text = write(truth, objects, init if same_init else other_init, goal_b, names, rng)
+    verdict = problem_equivalence(truth, text)
+    assert verdict.equivalent is brute_force_equivalent(truth, candidate_task(truth, text)), verdict
