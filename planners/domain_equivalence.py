@@ -7,7 +7,8 @@ model's domain is isomorphic to the one under the true domain, with the edges' a
 bijection of the action schemas (and, per schema, of its parameters) for all instances, and goal
 states matched to goal states. The instance is stated in the model's domain through a bijection of
 the predicates (identity on shared names; the rest by arity, searched, or given): the model's
-initial state and goal are the instance's with the predicates renamed.
+initial state and goal are the instance's with the predicates renamed, its objects of the same types
+(untyped when the model's domain declares no types).
 
 How. Both systems are deterministic (a ground action has one successor), so with the initial states
 paired and a matching of the actions, isomorphism is a simultaneous breadth-first walk: each pair of

@@ -47,7 +47,6 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 
-from widthbench.errors import UserError
 from widthbench.planners.bfs import SearchLimit, reachable_states
 from widthbench.planners.projection import implied
 from widthbench.planners.strips import (Domain, PddlError, Task, atom_str, bits, parse_atom_text,
@@ -118,7 +117,7 @@ def problem_equivalence(truth: Task, candidate: Task | str, *, max_states: int =
     is a verdict. ``max_states`` bounds the reachable states enumerated per problem;
     ``max_bijections`` the init isomorphisms tried for an explanation or a projection proof."""
     if max_states < 1 or max_bijections < 1:
-        raise UserError("max_states and max_bijections must be positive")
+        raise ValueError("max_states and max_bijections must be positive")
     if isinstance(candidate, str):
         got = read_candidate(truth.domain, candidate)
         if isinstance(got, Equivalence):
@@ -140,7 +139,7 @@ def problem_equivalence(truth: Task, candidate: Task | str, *, max_states: int =
     space_a = _GoalSpace.explore(truth, max_states)
     if space_a is None:
         return _past_bound(a, b, init_a, init_b, max_states, max_bijections)
-    space_b = _GoalSpace.explore(candidate, max_states)
+    space_b = _GoalSpace.explore(candidate, max_states)  # as many states as A's: σ maps one onto the other
     n = space_a.n_states
     if not space_a.goal_states and not space_b.goal_states:
         return Equivalence(True, "equivalent", f"neither goal admits any of the {n} reachable states, and the "
