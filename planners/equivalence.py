@@ -30,8 +30,9 @@ How it is decided, cheapest first:
    ``max_bijections``), each goal literal on which A's goal and σ⁻¹(B's) differ is proved implied by
    the other goal on a projection of the task (`planners.projection`); all proved: equivalent. A
    goal that is statically false (or needs an atom no relaxed plan reaches) admits no state; if the
-   other goal is shown reachable by SIW, the verdict is ``unsolvable``. Anything else is
-   ``unknown``: counted apart, never guessed.
+   other goal is shown reachable by SIW, the verdict is ``unsolvable``. When the init has at most
+   `FEW_BIJECTIONS` isomorphisms, a state that tells the goals apart reached by SIW under every one
+   of them refutes. Anything else is ``unknown``: counted apart, never guessed.
 
 Classes (`REASONS`): ``equivalent``; the candidate's faults ``parse-error``, ``wrong-domain``,
 ``unknown-type``, ``unknown-predicate``, ``wrong-arity``, ``unknown-object``; ``init-differs``;
@@ -49,8 +50,8 @@ from dataclasses import dataclass
 
 from widthbench.planners.bfs import SearchLimit, reachable_states
 from widthbench.planners.projection import implied
-from widthbench.planners.strips import (Domain, PddlError, Task, atom_str, bits, parse_atom_text,
-                                        parse_problem_text, state_atoms)
+from widthbench.planners.strips import (Domain, PddlError, Task, atom_str, bits, execute_plan, is_goal,
+                                        parse_atom_text, parse_problem_text, state_atoms)
 
 REASONS = ("equivalent", "parse-error", "wrong-domain", "unknown-type", "unknown-predicate", "wrong-arity",
            "unknown-object", "unsupported", "init-differs", "goal-admits-other", "goal-admits-fewer",
@@ -58,7 +59,7 @@ REASONS = ("equivalent", "parse-error", "wrong-domain", "unknown-type", "unknown
 UNDECIDED = ("unsupported", "unknown")
 DEFAULT_MAX_STATES = 1_000_000
 DEFAULT_MAX_BIJECTIONS = 100
-PROJECTED_BIJECTIONS = 20  # past the bound, the init isomorphisms whose goal differences projections try
+FEW_BIJECTIONS = 20  # past the bound: the init isomorphisms projections try; a refutation needs all, this few
 _SHOWN = 6  # atoms named in a message, at most
 
 
@@ -467,27 +468,28 @@ def _past_bound(a: _Facts, b: _Facts, init_a, init_b, max_states: int, max_bijec
     never_a, never_b = _admits_none(a.task), _admits_none(b.task)
     # the init isomorphisms (lazily, up to max_bijections), those whose goals differ least first
     tried = []
-    for sigma in itertools.islice(_isomorphisms(init_a, init_b), max_bijections):
+    for sigma in itertools.islice(_isomorphisms(init_a, init_b), max_bijections + 1):
         missing, extra = _goal_literal_diff(a, b, sigma)
         tried.append((len(missing) + len(extra), len(tried), sigma, missing, extra))
         if never_a or never_b:
             break
-    tried.sort(key=lambda x: x[:2])
+    every = len(tried) <= FEW_BIJECTIONS and not (never_a or never_b)  # all of them, and few
+    tried = sorted(tried[:max_bijections], key=lambda x: x[:2])
     first = tried[0][2]
     if never_a and never_b:
         return Equivalence(True, "equivalent", f"{bound}; neither goal can be reached (a false static goal atom, "
                            "or one no relaxed plan reaches), and the initial states are the same up to the "
                            "bijection " + _show_bijection(a, first), a.pairs(first), method="projection")
-    if never_b and _reached_by_siw(a.task):
+    if never_b and _reached(a.task, a.task.goal, a.task.goal_neg) is not None:
         return Equivalence(False, "unsolvable", f"{bound}; the candidate's goal cannot be reached (a false static "
                            "goal atom, or one no relaxed plan reaches), the truth's is reached by SIW",
                            a.pairs(first), method="siw")
-    if never_a and _reached_by_siw(b.task):
+    if never_a and _reached(b.task, b.task.goal, b.task.goal_neg) is not None:
         return Equivalence(False, "goal-admits-other", f"{bound}; the truth's goal cannot be reached (a false "
                            "static goal atom, or one no relaxed plan reaches), the candidate's is reached by SIW",
                            a.pairs(first), method="siw")
     if not (never_a or never_b):
-        for _, _, sigma, _, _ in tried[:PROJECTED_BIJECTIONS]:
+        for _, _, sigma, _, _ in tried[:FEW_BIJECTIONS]:
             if _goals_proved_same(a, b, sigma):
                 return Equivalence(True, "equivalent", f"{bound}; the goals differ only by literals the other "
                                    "goal implies in every reachable state (proved on projections), under the "
@@ -498,9 +500,22 @@ def _past_bound(a: _Facts, b: _Facts, init_a, init_b, max_states: int, max_bijec
         lits.append("the candidate's goal lacks " + _listed(missing))
     if extra:
         lits.append("has " + _listed(extra) + " beyond the truth's")
+    if every:
+        witnesses = [_witness(a, b, x[2]) for x in tried]
+        if all(w is not None for w in witnesses):
+            reason, state = witnesses[0]
+            shown = "{" + " ".join(state_atoms(b.task, state)) + "}"
+            what = ("admits a reachable state the truth's does not" if reason == "goal-admits-other"
+                    else "misses a reachable state the truth's admits")
+            return Equivalence(False, reason, f"{bound}; under each of the {len(tried)} bijection(s) that map the "
+                               "initial states, SIW reaches a state one goal admits and the other does not; under "
+                               f"the closest ({_show_bijection(a, sigma)}) the candidate's goal {what}, e.g. "
+                               f"{shown} ({', '.join(lits)})", a.pairs(sigma), tuple(missing), tuple(extra),
+                               tuple(state_atoms(b.task, state)), method="siw")
     return Equivalence(None, "unknown", f"{bound} (--max-states); the initial states are the same up to a "
-                       f"bijection, but under the closest one {', '.join(lits)}, and no projection proves the "
-                       "difference implied", a.pairs(sigma), tuple(missing), tuple(extra), method="bound")
+                       f"bijection, but under the closest one {', '.join(lits)}, and neither a projection proves "
+                       "the difference implied nor a search finds a state that tells the goals apart",
+                       a.pairs(sigma), tuple(missing), tuple(extra), method="bound")
 
 
 def _admits_none(task: Task) -> bool:
@@ -514,13 +529,47 @@ def _admits_none(task: Task) -> bool:
     return bool(task.goal & ~reachable)
 
 
-def _reached_by_siw(task: Task) -> bool:
+def _reached(task: Task, goal_pos: int, goal_neg: int) -> int | None:
+    """A reachable state of ``task`` with ``goal_pos`` true and ``goal_neg`` false, found by SIW
+    (serialized IW up to width 2 over the positive atoms, the negative ones checked at the end), or
+    None: not found (which proves nothing)."""
+    import dataclasses
+
     from widthbench.planners.iw import siw
     from widthbench.planners.model import StripsModel
 
-    if task.goal_neg:
-        return False
-    return siw(StripsModel(task), max_k=2).solved
+    if goal_pos & goal_neg:
+        return None
+    goal_task = dataclasses.replace(task, goal=goal_pos, goal_neg=goal_neg)
+    found = siw(StripsModel(goal_task), max_k=2)
+    if not found.solved:
+        return None
+    state = execute_plan(goal_task, found.plan).states[-1]
+    return state if is_goal(goal_task, state) else None
+
+
+def _witness(a: _Facts, b: _Facts, sigma: dict) -> tuple[str, int] | None:
+    """A state that tells A's goal and σ⁻¹(B's) apart under ``sigma`` (B's names), with the class it
+    shows: a reachable state with B's goal and one of A's literals false (``goal-admits-other``),
+    or with A's goal and one of B's false (``goal-admits-fewer``); None if SIW finds neither."""
+    back = _bit_map(b, a, {v: k for k, v in sigma.items()})
+    tb, ta = b.task, a.task
+    if any(i not in back for i in bits(tb.goal | tb.goal_neg)):
+        return None
+    gp_b, gn_b = _apply(tb.goal, back), _apply(tb.goal_neg, back)
+    forward = _bit_map(a, b, sigma)
+    for goal_p, goal_n, lits_p, lits_n, reason in (
+            (gp_b, gn_b, ta.goal & ~gp_b, ta.goal_neg & ~gn_b, "goal-admits-other"),
+            (ta.goal, ta.goal_neg, gp_b & ~ta.goal, gn_b & ~ta.goal_neg, "goal-admits-fewer")):
+        for i in bits(lits_p):
+            state = _reached(ta, goal_p, goal_n | 1 << i)
+            if state is not None:
+                return reason, _apply(state, forward)
+        for i in bits(lits_n):
+            state = _reached(ta, goal_p | 1 << i, goal_n)
+            if state is not None:
+                return reason, _apply(state, forward)
+    return None
 
 
 def _goals_proved_same(a: _Facts, b: _Facts, sigma: dict) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -260,10 +261,13 @@ def test_an_initial_state_with_no_isomorphism_is_not_equivalent_past_the_bound()
                     max_states=1)
     assert (verdict.equivalent, verdict.reason) == (False, "init-differs")
     assert verdict.missing == ("(on c b)",) and verdict.extra == ("(clear b)", "(ontable c)")
-    # c on a instead of c on b is the same initial state up to swapping a and b: not decided past the bound
-    verdict = judge(TRUTH_TEXT.replace("(on c b)", "(on c a)").replace("(clear a)", "(clear b)"),
-                    max_states=1)
-    assert (verdict.equivalent, verdict.reason) == (None, "unknown")
+    # c on a instead of c on b is the same initial state up to swapping a and b, but then the goal is
+    # another one: past the bound, a state SIW reaches under the one bijection tells them apart
+    text = TRUTH_TEXT.replace("(on c b)", "(on c a)").replace("(clear a)", "(clear b)")
+    verdict = judge(text, max_states=1)
+    assert (verdict.equivalent, verdict.reason, verdict.method) == (False, "goal-admits-other", "siw")
+    assert dict(verdict.bijection) == {"a": "b", "b": "a", "c": "c"}
+    assert judge(text).reason == "goal-admits-other"
 
 
 @pytest.mark.parametrize("text,reason", [
@@ -410,3 +414,29 @@ def test_the_verdict_is_the_definition_computed_by_brute_force(seed, goal_size, 
     text = write(truth, objects, init if same_init else other_init, goal_b, names, rng)
     verdict = problem_equivalence(truth, text)
     assert verdict.equivalent is brute_force_equivalent(truth, candidate_task(truth, text)), verdict
+
+
+PLANETARIUM = Path(__file__).resolve().parent / "data" / "planetarium"
+
+
+@pytest.mark.parametrize("change,reason", [
+    (("(painted tile_1-1 white)", ""), "goal-admits-other"),
+    (("(painted tile_1-1 white)", "(painted tile_1-1 white) (painted tile_1-2 white)"), "goal-admits-fewer"),
+])
+def test_past_the_bound_a_state_found_by_siw_under_every_bijection_refutes(change, reason):
+    """Planetarium's 30-tile Floor-tile problem (more than a million states): a goal atom dropped, or one
+    added that a goal state need not have, is refuted by a state SIW reaches; the state is shown."""
+    dom = load_domain(PLANETARIUM / "domains" / "floor-tile.pddl")
+    text = (PLANETARIUM / "problems" / "floortile_fully_specified.pddl").read_text()
+    truth = parse_problem_text(dom, text)
+    cand = candidate_task(truth, text.replace(*change))
+    verdict = problem_equivalence(truth, cand, max_states=1000)
+    assert (verdict.equivalent, verdict.reason, verdict.method) == (False, reason, "siw"), verdict
+    state = state_from(cand, verdict.example_state)
+    in_truth = state & truth.goal == truth.goal  # the same names: the bijection is the identity
+    in_candidate = state & cand.goal == cand.goal
+    assert (in_candidate, in_truth) == ((True, False) if reason == "goal-admits-other" else (False, True))
+    # with the literals swapped for an implied one nothing is refuted: not a guess either way
+    hard = (PLANETARIUM / "problems" / "floortile_no_white1.pddl").read_text()
+    truth2 = parse_problem_text(dom, hard)
+    assert problem_equivalence(truth2, hard.replace(*change), max_states=1000).equivalent in (False, None)
