@@ -210,19 +210,26 @@ class _Facts:
         return {x: tuple(f) for x, f in marks.items()}
 
     def graph(self, flags: dict):
+        """The atom graph. Nodes are numbers (objects first, in name order, then the atoms in the order
+        of ``flags``), so that VF2, whose internal sets follow the nodes' hashes, enumerates the
+        isomorphisms in the same order in every process (strings hash differently per process);
+        ``g.graph["keys"][n]`` is node n's ``("o", name)`` or ``("a", predicate, args)``."""
         import networkx as nx
 
         g = nx.DiGraph()
+        keys = [("o", o) for o, _ in self.task.objects] + [("a", p, args) for p, args in flags]
+        number = {k: n for n, k in enumerate(keys)}
+        g.graph["keys"] = keys
         for o, t in self.task.objects:
-            g.add_node(("o", o), label=("o", t, o if o in self.constants else ""))
+            g.add_node(number[("o", o)], label=("o", t, o if o in self.constants else ""))
         for (pred, args), f in flags.items():
-            node = ("a", pred, args)
+            node = number[("a", pred, args)]
             g.add_node(node, label=("a", pred, f))
             where: dict = {}
             for k, x in enumerate(args):
                 where.setdefault(x, []).append(k)
             for x, ks in where.items():
-                g.add_edge(node, ("o", x), pos=tuple(ks))
+                g.add_edge(node, number[("o", x)], pos=tuple(ks))
         return g
 
     def pairs(self, sigma: dict) -> tuple[tuple[str, str], ...]:
@@ -240,22 +247,30 @@ def _isomorphisms(g1, g2):
 
     if g1.number_of_edges() != g2.number_of_edges() or labels(g1) != labels(g2):
         return
+    keys1, keys2 = g1.graph["keys"], g2.graph["keys"]
     same_names = None
-    if set(g1.nodes) == set(g2.nodes) and _is_isomorphism(g1, g2):
-        same_names = {x[1]: x[1] for x in g1.nodes if x[0] == "o"}
+    if _same_names_map(g1, g2):
+        same_names = {k[1]: k[1] for k in keys1 if k[0] == "o"}
         yield same_names
     matcher = DiGraphMatcher(g1, g2, node_match=lambda x, y: x["label"] == y["label"],
                              edge_match=lambda x, y: x["pos"] == y["pos"])
     for mapping in matcher.isomorphisms_iter():
-        sigma = {x[1]: y[1] for x, y in mapping.items() if x[0] == "o"}
+        sigma = {keys1[x][1]: keys2[y][1] for x, y in mapping.items() if keys1[x][0] == "o"}
         if sigma != same_names:
             yield sigma
 
 
-def _is_isomorphism(g1, g2) -> bool:
-    """Whether the identity on node names maps ``g1`` onto ``g2`` (labels and edges included)."""
-    return (all(g1.nodes[n]["label"] == g2.nodes[n]["label"] for n in g1.nodes)
-            and dict(g1.edges.items()) == dict(g2.edges.items()))
+def _same_names_map(g1, g2) -> bool:
+    """Whether keeping every name maps ``g1`` onto ``g2`` (labels and edges included)."""
+    keys1, keys2 = g1.graph["keys"], g2.graph["keys"]
+    if set(keys1) != set(keys2):
+        return False
+    number2 = {k: n for n, k in enumerate(keys2)}
+    to2 = [number2[k] for k in keys1]
+    if any(g1.nodes[n]["label"] != g2.nodes[to2[n]]["label"] for n in g1.nodes):
+        return False
+    return all(g2.has_edge(to2[u], to2[v]) and g2.edges[to2[u], to2[v]]["pos"] == d["pos"]
+               for u, v, d in g1.edges(data=True))
 
 
 def _show_bijection(a: _Facts, sigma: dict) -> str:
@@ -392,10 +407,14 @@ def _apply(mask: int, bit_map: dict) -> int:
 
 
 def _goal_differs(a: _Facts, b: _Facts, sa: _GoalSpace, sb: _GoalSpace, isos, max_bijections: int) -> Equivalence:
-    """Not equivalent: the class and an example state under the best init isomorphism among the
-    first ``max_bijections`` (the one whose images of I and U differ from B's in fewest atoms)."""
+    """Not equivalent: the class and an example state under the bijection that explains best. A
+    bijection under which one goal-state set is a proper subset of the other, if there is one (one
+    isomorphism search over all atoms, the goal marks compared by inclusion); else the best init
+    isomorphism among the first ``max_bijections`` (the one whose images of I and U differ from B's
+    in fewest atoms)."""
+    nested = _nested(a, b, sa, sb) if sa.goal_states and len(sa.goal_states) != len(sb.goal_states) else None
     best = None
-    for sigma in itertools.islice(isos, max_bijections):
+    for sigma in ([nested] if nested is not None else itertools.islice(isos, max_bijections)):
         bm = _bit_map(a, b, sigma)
         mi, mu = _apply(sa.inter, bm), _apply(sa.union, bm)
         score = (mi ^ sb.inter).bit_count() + (mu ^ sb.union).bit_count()
@@ -435,6 +454,39 @@ def _goal_differs(a: _Facts, b: _Facts, sa: _GoalSpace, sb: _GoalSpace, isos, ma
     return Equivalence(False, reason, what + where + f"; bijection {_show_bijection(a, sigma)}",
                        a.pairs(sigma), tuple(missing), tuple(extra), tuple(state_atoms(b.task, example)),
                        method="search", states=n)
+
+
+def _nested(a: _Facts, b: _Facts, sa: _GoalSpace, sb: _GoalSpace) -> dict | None:
+    """A bijection that maps A's initial state onto B's and B's goal states into A's (B has fewer) or
+    A's into B's (B has more): S_B ⊆ σ(S_A) exactly when σ(I_A) ⊆ I_B and U_B ⊆ σ(U_A). Every atom
+    is a node here (the inclusions need the atoms outside I and U too)."""
+    from networkx.algorithms.isomorphism import DiGraphMatcher
+
+    def marks(f: _Facts, space: _GoalSpace) -> dict:
+        out = {x: ("static", False, False) for x in f.static}
+        for i, x in enumerate(f.atoms):
+            out[x] = (bool(f.task.init >> i & 1), bool(space.inter >> i & 1), bool(space.union >> i & 1))
+        return out
+
+    fewer = len(sb.goal_states) < len(sa.goal_states)
+
+    def match(x, y) -> bool:
+        (kx, px, fx), (ky, py, fy) = x["label"], y["label"]
+        if kx != ky or px != py or (kx == "o" and fx != fy):
+            return False
+        if kx == "o" or fx[0] != fy[0]:
+            return kx == "o"
+        small, large = (fy, fx) if fewer else (fx, fy)  # the smaller set's I holds more, its U less
+        return (not large[1] or small[1]) and (not small[2] or large[2])
+
+    g1, g2 = a.graph(marks(a, sa)), b.graph(marks(b, sb))
+    if g1.number_of_nodes() != g2.number_of_nodes() or g1.number_of_edges() != g2.number_of_edges():
+        return None
+    keys1, keys2 = g1.graph["keys"], g2.graph["keys"]
+    matcher = DiGraphMatcher(g1, g2, node_match=match, edge_match=lambda x, y: x["pos"] == y["pos"])
+    for mapping in matcher.isomorphisms_iter():
+        return {keys1[x][1]: keys2[y][1] for x, y in mapping.items() if keys1[x][0] == "o"}
+    return None
 
 
 def _goal_literals(f: _Facts) -> set:

@@ -75,3 +75,26 @@ def test_bad_input_is_one_line_exit_2(case, files, capsys):
             "domain": ["nodomain", truth, cand]}[case]
     code, out, err = run(capsys, *argv)
     assert code == 2 and not out and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_the_verdict_is_the_same_in_every_process(tmp_path):
+    """The bijection and the example come from an isomorphism search whose order must not follow
+    Python's per-process string hashes."""
+    import os
+    import subprocess
+    import sys
+
+    table = """(define (problem table) (:domain blocksworld) (:objects a b c d e f)
+     (:init (handempty) (ontable a) (ontable b) (ontable c) (ontable d) (ontable e) (ontable f)
+      (clear a) (clear b) (clear c) (clear d) (clear e) (clear f))
+     (:goal (and (on a b) (on b c) (on d e))))"""
+    (tmp_path / "a.pddl").write_text(table)
+    (tmp_path / "b.pddl").write_text(table.replace("(on a b) (on b c) (on d e)", "(on b c) (on d a)"))
+    outs = set()
+    for seed in ("1", "2", "3"):
+        proc = subprocess.run([sys.executable, "-m", "widthbench", "equivalent", "blocksworld",
+                               str(tmp_path / "a.pddl"), str(tmp_path / "b.pddl"), "--json"],
+                              capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": seed})
+        assert proc.returncode == 1, proc.stderr
+        outs.add(proc.stdout)
+    assert len(outs) == 1

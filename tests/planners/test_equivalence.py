@@ -440,3 +440,20 @@ def test_past_the_bound_a_state_found_by_siw_under_every_bijection_refutes(chang
     hard = (PLANETARIUM / "problems" / "floortile_no_white1.pddl").read_text()
     truth2 = parse_problem_text(dom, hard)
     assert problem_equivalence(truth2, hard.replace(*change), max_states=1000).equivalent in (False, None)
+
+
+ON_TABLE = """(define (problem table) (:domain blocksworld) (:objects a b c d e f)
+ (:init (handempty) (ontable a) (ontable b) (ontable c) (ontable d) (ontable e) (ontable f)
+  (clear a) (clear b) (clear c) (clear d) (clear e) (clear f))
+ (:goal (and (on a b) (on b c) (on d e))))"""
+
+
+def test_among_720_automorphisms_the_bijection_that_nests_the_goal_states_explains():
+    """Six blocks on the table: the candidate's tower b-a-c is the truth's a-b-c with a and b swapped,
+    plus (clear f): under that bijection its goal states are a proper subset of the truth's."""
+    verdict = judge(ON_TABLE.replace("(on a b) (on b c) (on d e)", "(on b a) (on a c) (on d e) (clear f)"),
+                    truth=ON_TABLE)
+    assert verdict.reason == "goal-admits-fewer"
+    assert dict(verdict.bijection) == {"a": "b", "b": "a", "c": "c", "d": "d", "e": "e", "f": "f"}
+    assert verdict.extra == ("(clear f)",) and verdict.missing == ()
+    assert "(clear f)" not in verdict.example_state
