@@ -24,8 +24,9 @@ How it is decided, cheapest first:
    exactly when it maps I_A onto I_B and U_A onto U_B, one more graph isomorphism (init, I and U
    marked), over all bijections at once: the lazy enumeration of the init's automorphisms
    (interchangeable blocks) happens inside VF2. If there is none, the verdict is not equivalent and
-   the explanation (which states one goal admits and the other does not) uses the best of the
-   init isomorphisms, enumerated lazily up to ``max_bijections``.
+   the explanation (which states one goal admits and the other does not) uses a bijection under
+   which one goal-state set nests in the other (one more search, the marks compared by inclusion),
+   else the best of the init isomorphisms, enumerated lazily up to ``max_bijections``.
 5. Past ``max_states``, what can be decided soundly: for an init isomorphism σ (lazily, up to
    ``max_bijections``), each goal literal on which A's goal and σ⁻¹(B's) differ is proved implied by
    the other goal on a projection of the task (`planners.projection`); all proved: equivalent. A
