@@ -36,6 +36,28 @@ from widthbench.errors import UserError, listed
 from widthbench.runfiles import input_file
 
 # --------------------------------------------------------------------------------------------
+# Faults of problem texts
+
+
+class PddlError(UserError):
+    """A domain or problem text the engine cannot read, with the kind of fault in ``kind``:
+    ``parse-error`` (not PDDL: malformed, empty, an undeclared predicate or requirement in a domain),
+    ``unsupported`` (PDDL beyond the engine's fragment), and for a problem ``wrong-domain`` (written
+    for a domain of another name), ``unknown-type``, ``unknown-predicate``, ``wrong-arity``,
+    ``unknown-object``. Still a `UserError` (one line, exit 2) for the commands; the equivalence
+    judges (`planners.equivalence`, `planners.domain_equivalence`) read the kind as the class of a
+    candidate's fault."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+FAULTS = ("parse-error", "unsupported", "wrong-domain", "unknown-type", "unknown-predicate", "wrong-arity",
+          "unknown-object")
+
+
+# --------------------------------------------------------------------------------------------
 # Lifted domain
 
 
@@ -219,24 +241,24 @@ def _pddl_parse(start: str, text: str):
 def parse_domain_text(text: str, source: str = "<text>") -> Domain:
     text = _clean(text)
     if not text:
-        raise UserError(f"{source}: empty domain file")
+        raise PddlError("parse-error", f"{source}: empty domain file")
     try:
         d = _pddl_parse("domain", _object_standin(text))
     except Exception as exc:  # lark raises many types; all mean malformed input
-        raise UserError(f"{source}: cannot parse domain: {_first_line(exc)}") from None
+        raise PddlError("parse-error", f"{source}: cannot parse domain: {_first_line(exc)}") from None
     declared = frozenset(str(r).lstrip(":") for r in d.requirements)
     bad = sorted(declared - SUPPORTED_REQUIREMENTS - TOLERATED_REQUIREMENTS)
     if bad:
-        raise UserError(f"{source}: unsupported requirement :{bad[0]} (widthbench supports "
-                        ":strips :typing :negative-preconditions :equality)")
+        raise PddlError("unsupported", f"{source}: unsupported requirement :{bad[0]} (widthbench supports "
+                       ":strips :typing :negative-preconditions :equality)")
     reqs = declared - TOLERATED_REQUIREMENTS
     if "adl" in declared:
         reqs |= _ADL_IMPLIES
     if getattr(d, "functions", None):
-        raise UserError(f"{source}: numeric functions are not supported "
-                        f"({', '.join(sorted(str(f) for f in d.functions)[:3])})")
+        raise PddlError("unsupported", f"{source}: numeric functions are not supported "
+                       f"({', '.join(sorted(str(f) for f in d.functions)[:3])})")
     if d.derived_predicates if hasattr(d, "derived_predicates") else False:
-        raise UserError(f"{source}: derived predicates are not supported")
+        raise PddlError("unsupported", f"{source}: derived predicates are not supported")
     types = {_unstandin(str(k)): (_unstandin(str(v)) if v is not None else "object")
              for k, v in dict(d.types).items()}
     types.pop("object", None)
@@ -256,12 +278,12 @@ def parse_domain_text(text: str, source: str = "<text>") -> Domain:
         dele = tuple(Literal(True, l.predicate, l.args) for l in eff if not l.positive)
         for lit in pre + add + dele + tuple(x for alt in pre_or for x in alt):
             if lit.predicate != "=" and lit.predicate not in predicates:
-                raise UserError(f"{where}: undeclared predicate {lit.predicate!r}")
+                raise PddlError("parse-error", f"{where}: undeclared predicate {lit.predicate!r}")
             for arg in lit.args:
                 if arg.startswith("?") and arg not in params:
-                    raise UserError(f"{where}: variable {arg} is not a parameter")
+                    raise PddlError("parse-error", f"{where}: variable {arg} is not a parameter")
         if any(l.predicate == "=" for l in add + dele):
-            raise UserError(f"{where}: equality in an effect")
+            raise PddlError("parse-error", f"{where}: equality in an effect")
         schemas.append(Schema(str(a.name), params, ptypes, pre, add, dele, pre_or))
     changed = {l.predicate for s in schemas for l in s.add + s.dele}
     static = frozenset(p for p in predicates if p not in changed)
@@ -269,8 +291,8 @@ def parse_domain_text(text: str, source: str = "<text>") -> Domain:
         for alt in sc.pre_or:
             fluent = [l for l in alt if l.predicate != "=" and l.predicate not in static]
             if fluent:
-                raise UserError(f"{source}: action {sc.name}: a disjunctive precondition over the fluent "
-                                f"{fluent[0].predicate!r} is not supported (only disjunctions of static facts)")
+                raise PddlError("unsupported", f"{source}: action {sc.name}: a disjunctive precondition over "
+                               f"the fluent {fluent[0].predicate!r} is not supported (only disjunctions of static facts)")
     return Domain(str(d.name), reqs, types, constants, predicates, tuple(schemas), static, source, text,
                   signatures=signatures)
 
@@ -367,25 +389,26 @@ def _literals(formula, where: str, part: str, reqs: frozenset[str], allow_neg: b
         for op in formula.operands:
             inner = _literals(op, where, part, reqs, allow_neg)
             if len(inner) != 1:
-                raise UserError(f"{where}: only atoms and negated atoms are supported inside 'or'")
+                raise PddlError("unsupported", f"{where}: only atoms and negated atoms are supported inside 'or'")
             alt.append(inner[0])
         return [tuple(alt)]
     if isinstance(formula, Predicate):
         return [Literal(True, str(formula.name), tuple(_term(t) for t in formula.terms))]
     if isinstance(formula, EqualTo):
         if "equality" not in reqs:
-            raise UserError(f"{where}: '=' used but :equality is not declared")
+            raise PddlError("parse-error", f"{where}: '=' used but :equality is not declared")
         return [Literal(True, "=", (_term(formula.left), _term(formula.right)))]
     if isinstance(formula, Not) and allow_neg:
         inner = _literals(formula.argument, where, part, reqs, allow_neg=False)
         if len(inner) != 1:
-            raise UserError(f"{where}: only negated atoms are supported in the {part}")
+            raise PddlError("unsupported", f"{where}: only negated atoms are supported in the {part}")
         lit = inner[0]
         if part == "precondition" and lit.predicate != "=" and "negative-preconditions" not in reqs:
-            raise UserError(f"{where}: negative precondition used but :negative-preconditions is not declared")
+            raise PddlError("parse-error",
+                            f"{where}: negative precondition used but :negative-preconditions is not declared")
         return [Literal(False, lit.predicate, lit.args)]
-    raise UserError(f"{where}: unsupported {part} construct {type(formula).__name__} "
-                    "(only conjunctions of atoms and negated atoms are supported)")
+    raise PddlError("unsupported", f"{where}: unsupported {part} construct {type(formula).__name__} "
+                   "(only conjunctions of atoms and negated atoms are supported)")
 
 
 # --------------------------------------------------------------------------------------------
@@ -488,7 +511,7 @@ def parse_problem_text(dom: Domain, text: str, source: str = "<text>", reader: s
     the `pddl` package for anything it does not handle; ``reader="pddl"`` always uses the package."""
     text = _clean(text)
     if not text:
-        raise UserError(f"{source}: empty problem file")
+        raise PddlError("parse-error", f"{source}: empty problem file")
     if reader == "fast":
         from widthbench.planners.problem_reader import read_problem
 
@@ -500,7 +523,7 @@ def parse_problem_text(dom: Domain, text: str, source: str = "<text>", reader: s
     try:
         p = _pddl_parse("problem", text)
     except Exception as exc:
-        raise UserError(f"{source}: cannot parse problem: {_first_line(exc)}") from None
+        raise PddlError("parse-error", f"{source}: cannot parse problem: {_first_line(exc)}") from None
     if p.domain_name:
         check_domain_name(dom, str(p.domain_name), source)
     objects = [(str(o.name), _type_of(o)) for o in p.objects]
@@ -525,8 +548,8 @@ def check_domain_name(dom: Domain, problem_domain: str, source: str) -> None:
     a, b = _family(dom.name), _family(problem_domain)
     if a.startswith(b) or b.startswith(a):
         return
-    raise UserError(f"{source}: the problem is for domain {problem_domain!r}, but the domain given is "
-                    f"{dom.name!r} ({dom.source})")
+    raise PddlError("wrong-domain", f"{source}: the problem is for domain {problem_domain!r}, but the domain "
+                       f"given is {dom.name!r} ({dom.source})")
 
 
 def check_object_types(dom: Domain, objects: dict, source: str) -> None:
@@ -536,8 +559,8 @@ def check_object_types(dom: Domain, objects: dict, source: str) -> None:
     unknown = sorted({t for ot in objects.values() for t in either_members(ot)} - known)
     if unknown:
         declared = listed(sorted(dom.types), 80) if dom.types else "none: the domain is untyped"
-        raise UserError(f"{source}: object type(s) {listed(unknown, 60)} of the problem are not types of "
-                        f"domain {dom.name!r} ({dom.source}; its types: {declared})")
+        raise PddlError("unknown-type", f"{source}: object type(s) {listed(unknown, 60)} of the problem are not "
+                        f"types of domain {dom.name!r} ({dom.source}; its types: {declared})")
 
 
 def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(), source: str = "<task>") -> Task:
@@ -556,15 +579,17 @@ def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(),
     goal_neg_atoms = [_as_atom(a) for a in goal_neg]
     for pred, args in list(init_atoms) + goal_atoms + goal_neg_atoms:
         if pred == "=":
-            raise UserError(f"{source}: '=' cannot appear in init or goal")
+            raise PddlError("unsupported", f"{source}: '=' cannot appear in init or goal")
         if pred not in dom.predicates:
-            raise UserError(f"{source}: unknown predicate {pred!r} in {atom_str(pred, args)}")
+            raise PddlError("unknown-predicate",
+                               f"{source}: unknown predicate {pred!r} in {atom_str(pred, args)}")
         if len(args) != dom.predicates[pred]:
-            raise UserError(f"{source}: {atom_str(pred, args)} has {len(args)} argument(s), "
-                            f"{pred} takes {dom.predicates[pred]}")
+            raise PddlError("wrong-arity", f"{source}: {atom_str(pred, args)} has {len(args)} argument(s), "
+                               f"{pred} takes {dom.predicates[pred]}")
         for a in args:
             if a not in objs:
-                raise UserError(f"{source}: unknown object {a!r} in {atom_str(pred, args)}")
+                raise PddlError("unknown-object",
+                                   f"{source}: unknown object {a!r} in {atom_str(pred, args)}")
     static = dom.static_predicates
     reach, found = _reachable_bindings(dom, objs, init_atoms)
 

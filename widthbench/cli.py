@@ -26,6 +26,7 @@ COMMANDS = [
     "generate",
     "render",
     "validate",
+    "equivalent",
     "plan",
     "widths",
     "chat",
