@@ -1,4 +1,5 @@
-"""Confidence intervals for proportions, and the logistic slope of outcomes against a feature."""
+"""Confidence intervals for proportions (one answer per item, or several answers clustered by item),
+and the logistic slope of outcomes against a feature."""
 
 from __future__ import annotations
 
@@ -17,12 +18,58 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
         return 0.0, 1.0
     if not 0 <= k <= n:
         raise ValueError(f"need 0 <= k <= n, got k={k}, n={n}")
-    p = k / n
+    return wilson_of(k / n, n, z)
+
+
+def wilson_of(p: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval around the proportion ``p`` observed on ``n`` trials; ``n`` may be an
+    effective (non-integer) count, as `clustered_wilson` hands it."""
+    if not 0 <= p <= 1 or n <= 0:
+        raise ValueError(f"need 0 <= p <= 1 and n > 0, got p={p}, n={n}")
     z2 = z * z
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def clustered_wilson(right, n, samples=None, z: float = Z95) -> tuple[float, float]:
+    """Wilson interval for a cell's proportion Σright / Σn when an item's answers are not independent
+    (several samples of one item, or several units of one answer, like successor mapping's
+    per-action counts): the items are the clusters.
+
+    ``right`` and ``n`` are per item: the item's right answers (or units) and its answers (or units);
+    an item-level estimate in [0, 1] such as an item's pass@k is ``right`` with ``n`` 1. The variance
+    of the ratio is the cluster-robust one with the items as clusters (CR0, no small-sample factor),
+    V = Σ(right_i − p n_i)² / (Σn)², and the Wilson interval is taken on the effective count
+    p (1 − p) / V (the effective sample size of Korn and Graubard 1998, with Wilson's interval in
+    place of theirs). With one 0/1 answer per item this is the plain Wilson interval on the items,
+    exactly; tests/subtasks/test_stats.py measures its coverage on clustered samples. The
+    effective count never exceeds the answers
+    behind the cell (``samples``, summed; default ``n``): answers that agree within an item more
+    evenly than chance do not count for more than independent ones. A cell whose answers are all
+    right or all wrong has no spread to measure; it counts as one answer per item (answers of one
+    item may agree completely).
+    """
+    import numpy as np
+
+    r = np.asarray(right, dtype=float)
+    m = np.asarray(n, dtype=float)
+    if r.shape != m.shape or r.ndim != 1:
+        raise ValueError(f"right and n must be two lists of the same length, got {r.shape} and {m.shape}")
+    if (m < 0).any() or (r < 0).any() or (r > m).any():
+        raise ValueError("need 0 <= right <= n for every item")
+    total = float(m.sum())
+    if total <= 0:
+        return 0.0, 1.0
+    cap = total if samples is None else float(np.sum(samples))
+    p = min(1.0, max(0.0, float(r.sum() / total)))
+    items = int((m > 0).sum())
+    if p in (0.0, 1.0):
+        return wilson_of(p, items, z)
+    variance = float(((r - p * m) ** 2).sum() / (total * total))
+    effective = cap if variance <= 0 else min(cap, p * (1 - p) / variance)
+    return wilson_of(p, effective, z)
 
 
 def logistic_slope(xs, ys, z: float = Z95, max_iter: int = 100) -> dict:

@@ -4,6 +4,8 @@
   CSV, PNG).
 - `widthbench.reports.html` — one self-contained report.html for score and solve runs, one or
   several side by side (docs/report.md).
+- `widthbench.reports.compare` — compare.md, compare.csv and compare.tex of two runs compared item
+  by item (the rows: `widthbench.subtasks.compare`; docs/compare.md).
 
 Score runs' markdown tables and error analysis live in `widthbench.subtasks.report`. Every writer
 takes the runs loaded once by `widthbench.subtasks.loader.load_runs` (each labelled by how its
