@@ -13,9 +13,11 @@ _progress_fmt() {  # seconds -> "1 min 05 s" / "42 s"
     if (( s >= 60 )); then printf '%d min %02d s' $((s / 60)) $((s % 60)); else printf '%d s' "$s"; fi
 }
 
-_progress_last_line() {  # the log's last informative line, short (pip's "is ignored" noise skipped)
+_progress_last_line() {  # the log's last informative line, short
     [[ -f "$1" ]] || return 0
-    tail -n 40 "$1" 2>/dev/null | tr '\r' '\n' | grep -v -e 'is ignored' -e '^[[:space:]]*$' | tail -n 1 | cut -c1-100
+    # (progress bars and pip's "is ignored" warnings skipped: they say nothing of the step)
+    tail -n 40 "$1" 2>/dev/null | tr '\r' '\n' | grep -v -e 'is ignored' -e '━' -e '^[[:space:]]*$' \
+        | tail -n 1 | sed 's/^[[:space:]]*//' | cut -c1-100
 }
 
 run_with_progress() {

@@ -35,7 +35,7 @@ fi
 say "installing widthbench[test] into .venv (about 5 min the first time on a busy 2-core machine)"
 log="$logs/pip.log"
 : >"$log"
-run_with_progress "pip install -e '.[test]'" "5 min the first time" "$log" .venv/bin/pip install -q -e '.[test]' \
+run_with_progress "pip install -e '.[test]'" "5 min (the first time)" "$log" .venv/bin/pip install -q -e '.[test]' \
     || { grep -v "is ignored" "$log" | tail -n 20 >&2; fail "pip install -e '.[test]' failed (log: $log)"; }
 
 # ---- 3. the vLLM CPU environment and SmolLM2 (the end-to-end tests) ----------------------------
