@@ -187,6 +187,24 @@ def _with_final_turn(inst):
     return {**inst, "llm_raw_response": said[-1], "query": asked[0] if asked else "", "turns": len(said)}
 
 
+def shipped_plan(rf: ResultFile, inst: dict) -> list[str] | None:
+    """The optimal plan PlanBench ships with a plan-generation entry (``ground_truth_plan``: Fast
+    Downward's ``astar(lmcut())`` plan, as a list, as text one action a line, or as ``{"plan": text}``),
+    as PDDL action texts; None when the entry ships none (other tasks store a verdict or a state
+    there). Not checked here: see `subtasks.difficulty.plan_fits`."""
+    if rf.task != "plan-generation":
+        return None
+    gt = inst.get("ground_truth_plan")
+    if isinstance(gt, dict):
+        gt = gt.get("plan")
+    if isinstance(gt, str):
+        gt = gt.split("\n")
+    if not isinstance(gt, list):
+        return None
+    plan = [str(x).strip() for x in gt if str(x).strip() and not str(x).strip().startswith(";")]
+    return plan if plan and all(x.startswith("(") for x in plan) else None
+
+
 def _planbench_verdict(inst: dict) -> bool | None:
     for key in ("llm_correct_binary", "llm_correct", "correct"):
         if key in inst:
@@ -205,6 +223,7 @@ class Problem:
     task: Task
     templates: str
     from_query: bool = False
+    file: Path | None = None  # the instance-N.pddl file it was read from (None: from the query)
 
 
 class Instances:
@@ -231,10 +250,11 @@ class Instances:
                                 "domain.pddl beside them or in the parent folder), and not a PlanBench data "
                                 "root (plan-bench/ or llm_planning_analysis/ with an instances folder)")
             self.sources.extend(subs)
-        self._tasks: dict[tuple[str, int], Task] = {}
+        self._tasks: dict[tuple[str, int], tuple[Task, Path]] = {}
         self._problems: dict[tuple[str, int], Problem] = {}
         self._variants: dict[tuple[str, str], tuple] = {}
         self._file_tasks: dict[Path, Task] = {}
+        self._info: dict[Path, dict] = {}  # info.json files read (`info_plan`)
 
     @staticmethod
     def _source(d: Path):
@@ -250,6 +270,9 @@ class Instances:
         return None
 
     def task(self, domain: str, instance_id: int) -> Task:
+        return self._task_and_file(domain, instance_id)[0]
+
+    def _task_and_file(self, domain: str, instance_id: int) -> tuple[Task, Path]:
         key = (domain, instance_id)
         if key not in self._tasks:
             base = re.split(r"[_\-]", domain)[0]
@@ -261,7 +284,7 @@ class Instances:
             prob = folder / f"instance-{instance_id}.pddl"
             if not prob.is_file():
                 raise UserError(f"instance {instance_id} of {domain}: {prob} not found")
-            self._tasks[key] = load_task(dom_file, prob)
+            self._tasks[key] = (load_task(dom_file, prob), prob)
         return self._tasks[key]
 
     def problem(self, rf: "ResultFile", inst: dict) -> Problem:
@@ -272,11 +295,43 @@ class Instances:
         if key in self._problems:
             return self._problems[key]
         if not self.roots or (self.sources and not rf.variant):
-            got = Problem(self.task(rf.domain, iid), "planbench")
+            task, file = self._task_and_file(rf.domain, iid)
+            got = Problem(task, "planbench", False, file)
         else:
             got = self._root_problem(rf, inst, iid)
         self._problems[key] = got
         return got
+
+    def info_plan(self, problem: Problem) -> list[str] | None:
+        """The optimal plan PlanBench's ``info.json`` ships for the instance file a problem was read
+        from (``{"instance-N.pddl": {"plan": ..., "length": ...}}``, in the instance folder or a
+        folder above it, in either part of a data root), as PDDL action texts; None when there is
+        none. Not checked here: see `subtasks.difficulty.plan_fits`."""
+        if problem.file is None:
+            return None
+        for path in self._info_files(problem.file.parent):
+            if path not in self._info:
+                try:
+                    self._info[path] = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    self._info[path] = {}
+            entry = self._info[path].get(problem.file.name) if isinstance(self._info[path], dict) else None
+            plan = entry.get("plan") if isinstance(entry, dict) else None
+            if isinstance(plan, str) and plan.strip():
+                return [line.strip() for line in plan.splitlines() if line.strip()]
+        return None
+
+    def _info_files(self, folder: Path) -> list[Path]:
+        found = [folder / "info.json", folder.parent / "info.json"]
+        for root in self.roots:
+            for part in planbench_configs.PARTS:
+                base = root / part / "instances"
+                if base in folder.parents:
+                    rel = folder.relative_to(base)
+                    found += [root / other / "instances" / prefix / "info.json"
+                              for prefix in (rel, *rel.parents) if str(prefix) != "."
+                              for other in planbench_configs.PARTS]
+        return [p for p in dict.fromkeys(found) if p.is_file()]
 
     def problem_of(self, rf: "ResultFile", instance_id: int) -> Problem:
         """`problem` of the answer of ``rf`` with this instance id."""
@@ -306,7 +361,7 @@ class Instances:
                 self._file_tasks[prob] = load_task(dom, prob)
             task = self._file_tasks[prob]
             if _query_states(task, Renderer(task, _style(query), templates), query) in (None, (task.init, task.goal)):
-                return Problem(task, templates)
+                return Problem(task, templates, False, prob)
         return Problem(_task_from_query(dom, query, templates, f"{rf.path}: instance {iid}"), templates, True)
 
 
