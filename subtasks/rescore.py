@@ -38,6 +38,7 @@ from widthbench.errors import ParseError, UserError
 from widthbench.pddl_domains import planbench_configs
 from widthbench.pddl_domains.render import PDDL_WORDS, Renderer, config_template_set
 from widthbench.planners.bfs import shortest_plan
+from widthbench.planners.problem_reader import definitions, read_problem
 from widthbench.planners.strips import (Task, execute_plan, ground, load_domain, load_task, parse_atom_text,
                                         parse_domain_text, parse_problem_text)
 from widthbench.subtasks import flexible
@@ -75,7 +76,6 @@ class AnswerResult:
     planbench_reading: Any = None
     # the reasoning-trace check of the entry's thinking (`thinking_of`; docs/traces.md), or None
     trace: dict | None = field(default=None, compare=False)
-
     def record(self) -> dict:
         out = {"file": self.file, "instance_id": self.instance_id, "task": self.task,
                "planbench_correct": self.planbench_correct}
@@ -139,10 +139,10 @@ def load_result_file(path: str | Path) -> ResultFile:
             raise UserError(f"{p}: instance {i} lacks 'instance_id' or 'llm_raw_response'")
         if _planbench_verdict(inst) is None:
             raise UserError(f"{p}: instance {inst['instance_id']} has no PlanBench verdict "
-                            "('correct', 'llm_correct' or 'llm_correct_binary')")
-    parts = p.resolve().parts
-    variant = parts[parts.index("results") + 1] if "results" in parts[:-1] else ""
-    variant = "" if variant == p.name else variant
+                            "('correct', 'llm_correct', 'llm_correct_binary' or 'act_correct')")
+    parts = p.resolve().parts[:-1]  # PlanBench's results/<variant>/ and results_backprompting/<variant>/
+    roots = [i for i, part in enumerate(parts) if part == "results" or part.startswith("results_")]
+    variant = parts[roots[-1] + 1] if roots and roots[-1] + 1 < len(parts) else ""
     return ResultFile(str(p), TASKS[int(m.group(1))], domain, data["instances"], variant, unanswered)
 
 
@@ -167,21 +167,30 @@ def _unanswered(inst) -> bool:
             and _planbench_verdict(inst) is None)
 
 
-def _with_final_turn(inst):
-    """A multi-turn answer (PlanBench's back-prompting files: ``messages``, the conversation): its last
-    assistant turn is the answer and its first user turn the query."""
-    if not isinstance(inst, dict) or "llm_raw_response" in inst or "messages" not in inst:
-        return inst
+def conversation(inst) -> list[dict] | None:
+    """The turns of a multi-turn entry (PlanBench's back-prompting files: ``messages``, a list or its
+    Python text), each ``{"role", "content"}`` with text content; None for a one-answer entry."""
+    if not isinstance(inst, dict) or "messages" not in inst:
+        return None
     msgs = inst["messages"]
     if isinstance(msgs, str):
         try:
             msgs = ast.literal_eval(msgs)
         except (ValueError, SyntaxError):
-            return inst
+            return None
     if not isinstance(msgs, list):
+        return None
+    return [{"role": m.get("role"), "content": m.get("content") or ""} for m in msgs if isinstance(m, dict)]
+
+
+def _with_final_turn(inst):
+    """A multi-turn answer (PlanBench's back-prompting files: ``messages``, the conversation): its last
+    assistant turn is the answer and its first user turn the query."""
+    if not isinstance(inst, dict) or "llm_raw_response" in inst:
         return inst
-    said = [m.get("content", "") for m in msgs if isinstance(m, dict) and m.get("role") == "assistant"]
-    asked = [m.get("content", "") for m in msgs if isinstance(m, dict) and m.get("role") == "user"]
+    turns = conversation(inst)
+    said = [t["content"] for t in turns or () if t["role"] == "assistant"]
+    asked = [t["content"] for t in turns or () if t["role"] == "user"]
     if not said:
         return inst
     return {**inst, "llm_raw_response": said[-1], "query": asked[0] if asked else "", "turns": len(said)}
@@ -206,7 +215,9 @@ def shipped_plan(rf: ResultFile, inst: dict) -> list[str] | None:
 
 
 def _planbench_verdict(inst: dict) -> bool | None:
-    for key in ("llm_correct_binary", "llm_correct", "correct"):
+    # "act_correct": the newer back-prompting files (whether the final plan is correct, beside
+    # "verifier_states_correct", what their verifier said of it)
+    for key in ("llm_correct_binary", "llm_correct", "correct", "act_correct"):
         if key in inst:
             v = inst[key]
             return v if isinstance(v, bool) else str(v).strip().lower() == "true"
@@ -427,8 +438,10 @@ def _statement(query: str) -> tuple[str | None, str | None]:
 
 
 def _query_problem_text(query: str) -> str | None:
-    k = (query or "").lower().rfind("(define (problem")
-    return query[k:] if k >= 0 else None
+    """The query's last complete PDDL problem definition (a one-shot prompt's example comes first),
+    read as PDDL (`problem_reader.definitions`: any spacing, a stray parenthesis after it)."""
+    spans = definitions(query or "")
+    return query[spans[-1][0]:spans[-1][1]] if spans else None
 
 
 def _task_from_query(dom, query: str, templates: str, where: str) -> Task:
@@ -469,7 +482,8 @@ def _stated_objects(text: str, spec: dict) -> list[str]:
 
 
 def _style(query: str) -> str:
-    return "pddl" if re.search(r"\(:init|\(define\s*\(", query or "", re.I) else "nl"
+    """"pddl" when the query writes PDDL (a definition or an init section, spaced as PDDL allows)."""
+    return "pddl" if re.search(r"\(\s*:init\b|\(\s*define\s*\(", query or "", re.I) else "nl"
 
 
 def _last_block(query: str, opening: str, closing: str) -> str | None:
@@ -538,18 +552,7 @@ def judge(rf: ResultFile, inst: dict, instances: Instances,
     query = inst.get("query", "")
     if rf.task == "plan-generation":
         solvable = _solvable(task) if _maybe_unsolvable(rf, inst) else True
-
-        def judged(plan):
-            if not solvable:
-                return False, "the task has no plan (the engine exhausted its states); the answer offers one", plan
-            ok, why = _judge_plan(task, plan)
-            return ok, why, plan
-
-        results = _each_reader(lambda: r.parse_plan(strict_parse.answer_section(raw)),
-                               lambda: flexible.read_plan(task, raw, style, templates), judged,
-                               (lambda plan: plan_verdict(task, plan)) if solvable else (lambda plan: bool(plan)))
-        if not solvable:
-            results = {k: _unsolvable_result(v, raw, declares_impossible) for k, v in results.items()}
+        results = _plan_results(task, r, templates, raw, solvable, declares_impossible)
     elif rf.task == "plan-verification":
         truth, why_truth = _query_plan_truth(task, r, query)
 
@@ -584,6 +587,24 @@ def judge(rf: ResultFile, inst: dict, instances: Instances,
                              final_answer_correct=flex.correct if flex.read and flex.valid is not None else None)
     return AnswerResult(rf.path, iid, rf.task, bool(_planbench_verdict(inst)), results["strict"],
                         results["flexible"], inst.get("extracted_llm_plan"), trace)
+
+
+def _plan_results(task: Task, r: Renderer, templates: str, raw: str, solvable: bool,
+                  declares_impossible=None) -> dict[str, ReaderResult]:
+    """Both readers' results on a plan-generation answer (``solvable``: whether the task has a plan)."""
+
+    def judged(plan):
+        if not solvable:
+            return False, "the task has no plan (the engine exhausted its states); the answer offers one", plan
+        ok, why = _judge_plan(task, plan)
+        return ok, why, plan
+
+    results = _each_reader(lambda: r.parse_plan(strict_parse.answer_section(raw)),
+                           lambda: flexible.read_plan(task, raw, r.style, templates), judged,
+                           (lambda plan: plan_verdict(task, plan)) if solvable else (lambda plan: bool(plan)))
+    if not solvable:
+        results = {k: _unsolvable_result(v, raw, declares_impossible) for k, v in results.items()}
+    return results
 
 
 UNSOLVABLE_STATE_LIMIT = 2_000_000  # states a breadth-first search may visit to certify "no plan"
@@ -626,11 +647,10 @@ def _check_instance(rf: ResultFile, iid: int, task: Task, r: Renderer, query: st
     """The initial state the query states must be the instance's (else the --instances folder is wrong)."""
     stated = None
     if r.style == "pddl":
-        k = query.lower().rfind("(:init")
-        if k >= 0:
-            end = query.find("(:goal", k)
-            atoms = re.findall(r"\(([^()]+)\)", query[k + len("(:init"):end if end > k else None])
-            fluent = {"(" + " ".join(a.lower().split()) + ")" for a in atoms} & set(task.atoms)
+        problem = _query_problem_text(query)
+        read = read_problem(problem.lower()) if problem is not None else None
+        if read is not None:
+            fluent = {"(" + " ".join((name, *args)) + ")" for name, args in read[3]} & set(task.atoms)
             stated = sum(1 << task.atom_index[a] for a in fluent)
     else:
         m = None
@@ -784,9 +804,20 @@ def rescore(paths, instance_dirs, executor=None,
             declares_impossible: Callable[[str], bool] | None = None) -> tuple[list[tuple[ResultFile, list[AnswerResult]]], dict]:
     """Judge every answer of every file: ([(file, results)], summary). ``executor``
     (`widthbench.planners.executor`): chunks of answers are judged by its workers.
-    ``declares_impossible``: see `judge` (answers on unsolvable tasks)."""
+    ``declares_impossible``: see `judge` (answers on unsolvable tasks).
+
+    A file that cannot be read (not a PlanBench result file, or an answer that cannot be judged: its
+    instance missing, its query stating no problem) is left out with the reason, in the summary's
+    ``unreadable`` ({file: reason}); the other files are judged. A single file that cannot be read
+    raises its UserError, as does a batch none of whose files can be."""
+    paths = list(paths)
     instances = Instances(instance_dirs)
-    files = [load_result_file(p) for p in paths]  # every file checked before any work
+    files, unreadable = [], {}
+    for p in paths:  # every file checked before any work
+        try:
+            files.append(load_result_file(p))
+        except UserError as exc:
+            unreadable[str(p)] = str(exc)
     jobs = [(ResultFile(rf.path, rf.task, rf.domain, rf.instances[k:k + RESCORE_CHUNK], rf.variant), instances,
              declares_impossible)
             for rf in files for k in range(0, len(rf.instances), RESCORE_CHUNK)]
@@ -796,22 +827,35 @@ def rescore(paths, instance_dirs, executor=None,
         chunks = [_judge_chunk(job) for job in jobs]  # one process: one cache of grounded problems
     by_file: dict[str, list[AnswerResult]] = {rf.path: [] for rf in files}
     for (chunk, _, _), results in zip(jobs, chunks):
-        by_file[chunk.path].extend(results)
-    out = [(rf, by_file[rf.path]) for rf in files]
+        if isinstance(results, str):
+            unreadable.setdefault(chunk.path, results)
+        else:
+            by_file[chunk.path].extend(results)
+    if unreadable and len(unreadable) == len(paths):
+        reasons = list(unreadable.values())
+        raise UserError(reasons[0] if len(reasons) == 1 else
+                        f"none of the {len(reasons)} result files could be read (the first: {reasons[0]})")
+    out = [(rf, by_file[rf.path]) for rf in files if rf.path not in unreadable]
     summary = {"kind": "rescore-planbench",
                "files": {rf.path: {"task": rf.task, "domain": rf.domain, "variant": rf.variant,
                                    "unanswered": rf.unanswered, **counts(rs)}
                          for rf, rs in out},
                "overall": counts([a for _, rs in out for a in rs])}
+    if unreadable:
+        summary["unreadable"] = unreadable
     traced = [a.record() for _, rs in out for a in rs if a.trace is not None]
     if traced:  # entries that hold thinking (`reasoning_content`): the checks per cell (docs/traces.md)
         summary["traces"] = summarise_traces(traced)
     return out, summary
 
 
-def _judge_chunk(job) -> list[AnswerResult]:
+def _judge_chunk(job) -> list[AnswerResult] | str:
+    """The chunk's results, or why one of its answers cannot be judged (the file is then left out)."""
     rf, instances, declares_impossible = job
-    return [judge(rf, inst, instances, declares_impossible) for inst in rf.instances]
+    try:
+        return [judge(rf, inst, instances, declares_impossible) for inst in rf.instances]
+    except UserError as exc:
+        return str(exc)
 
 
 def rescore_identity(files, instances) -> dict:
