@@ -76,6 +76,20 @@ class AnswerResult:
     planbench_reading: Any = None
     # the reasoning-trace check of the entry's thinking (`thinking_of`; docs/traces.md), or None
     trace: dict | None = field(default=None, compare=False)
+    # a back-prompting entry's rounds, in order (`_round_record`: the last is the answer above); ()
+    # for a one-answer entry
+    rounds: tuple = field(default=(), compare=False)
+
+    @property
+    def first_success_round(self) -> int | None:
+        """The first round whose plan is read and valid on the engine (1-based), None if none is."""
+        return next((x["round"] for x in self.rounds if x["read"] and x["valid"]), None)
+
+    @property
+    def planbench_first_success_round(self) -> int | None:
+        """The first round PlanBench judged valid, None if none."""
+        return next((x["round"] for x in self.rounds if x["planbench_valid"]), None)
+
     def record(self) -> dict:
         out = {"file": self.file, "instance_id": self.instance_id, "task": self.task,
                "planbench_correct": self.planbench_correct}
@@ -91,6 +105,10 @@ class AnswerResult:
             out[name] = rec
         if self.trace is not None:
             out["trace"] = self.trace
+        if self.rounds:
+            out["rounds"] = list(self.rounds)
+            out["first_success_round"] = self.first_success_round
+            out["planbench_first_success_round"] = self.planbench_first_success_round
         return out
 
 
@@ -106,6 +124,7 @@ class ResultFile:
     instances: list
     variant: str = ""  # the results/<variant>/ folder it sits in ("" when not in such a layout)
     unanswered: int = 0  # prompts with neither an answer nor a verdict (`_unanswered`): skipped
+    settings: dict | None = field(default=None, compare=False)  # a back-prompting file's (`backprompting_settings`)
 
 
 def read_result_json(p: Path) -> dict:
@@ -143,7 +162,39 @@ def load_result_file(path: str | Path) -> ResultFile:
     parts = p.resolve().parts[:-1]  # PlanBench's results/<variant>/ and results_backprompting/<variant>/
     roots = [i for i, part in enumerate(parts) if part == "results" or part.startswith("results_")]
     variant = parts[roots[-1] + 1] if roots and roots[-1] + 1 < len(parts) else ""
-    return ResultFile(str(p), TASKS[int(m.group(1))], domain, data["instances"], variant, unanswered)
+    multi = any(conversation(inst) for inst in data["instances"])
+    return ResultFile(str(p), TASKS[int(m.group(1))], domain, data["instances"], variant, unanswered,
+                      backprompting_settings(p.name, data) if multi else None)
+
+
+def backprompting_settings(name: str, data: dict) -> dict:
+    """The settings a back-prompting file records, in its name (PlanBench's newer files:
+    ``..._backprompting_zero_shot_pddl_sound_verifier_sound_critique_zero_shot_val_form_1_history_
+    feedback_type_1_tv0.0_tg1.0``) and in its fields (``engine``, ``prompt_type``,
+    ``additional_task_info``, the temperatures): what a file does not say is left out."""
+    stem = Path(name).stem.lower()
+    out: dict[str, Any] = {}
+    for key, field_name in (("model", "engine"), ("prompt_type", "prompt_type"),
+                            ("task_info", "additional_task_info")):
+        if isinstance(data.get(field_name), str):
+            out[key] = data[field_name]
+    for key, pattern, kind in (("verifier", r"_([a-z]+)_verifier", str), ("critique", r"_([a-z]+)_critique", str),
+                               ("feedback_form", r"_val_form_(\d+)", int),
+                               ("feedback_type", r"_feedback_type_(\d+)", int),
+                               ("verifier_temperature", r"_tv(\d+(?:\.\d+)?)", float),
+                               ("generator_temperature", r"_tg(\d+(?:\.\d+)?)", float)):
+        m = re.search(pattern, stem)
+        if m:
+            out[key] = kind(m.group(1))
+    m = re.search(r"_(no_)?history(?:_|$)", stem)
+    if m:
+        out["history"] = not m.group(1)
+    temps = data.get("tempertures", data.get("temperatures"))  # PlanBench spells it "tempertures"
+    if isinstance(temps, dict):
+        for who in ("verifier", "generator"):
+            if isinstance(temps.get(who), (int, float)):
+                out[f"{who}_temperature"] = float(temps[who])
+    return out
 
 
 def thinking_of(inst: dict) -> tuple[str | None, str]:
@@ -185,7 +236,8 @@ def conversation(inst) -> list[dict] | None:
 
 def _with_final_turn(inst):
     """A multi-turn answer (PlanBench's back-prompting files: ``messages``, the conversation): its last
-    assistant turn is the answer and its first user turn the query."""
+    assistant turn is the answer and its first user turn the query; each round is read too
+    (`rounds_of`, `judge`)."""
     if not isinstance(inst, dict) or "llm_raw_response" in inst:
         return inst
     turns = conversation(inst)
@@ -194,6 +246,52 @@ def _with_final_turn(inst):
     if not said:
         return inst
     return {**inst, "llm_raw_response": said[-1], "query": asked[0] if asked else "", "turns": len(said)}
+
+
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round of a back-prompting conversation: the model's answer, the feedback PlanBench's
+    validator sent after it (None after the last round) and PlanBench's verdict on it: the
+    validator's (``sound_verifier_json`` in ``step_wise_dict``) where the file records one per
+    round, else invalid for a round that got feedback (back-prompting sends feedback only on an
+    invalid plan: every feedback of the files seen opens "The above plan is invalid.") and the
+    entry's own verdict for the last round."""
+
+    answer: str
+    feedback: str | None
+    planbench_valid: bool | None
+
+
+def rounds_of(inst: dict) -> list[Round]:
+    """The rounds of a multi-turn entry in order ([] for a one-answer entry)."""
+    turns = conversation(inst) or []
+    said = [k for k, t in enumerate(turns) if t["role"] == "assistant"]
+    verdicts = _round_verdicts(inst)
+    out = []
+    for n, k in enumerate(said):
+        nxt = turns[k + 1] if k + 1 < len(turns) else None
+        feedback = nxt["content"] if nxt is not None and nxt["role"] == "user" else None
+        default = False if feedback is not None else _planbench_verdict(inst)
+        out.append(Round(turns[k]["content"], feedback, verdicts.get(n, default)))
+    return out
+
+
+def _round_verdicts(inst: dict) -> dict[int, bool]:
+    """PlanBench's validator verdict per round (0-based), where ``step_wise_dict`` records it."""
+    steps = inst.get("step_wise_dict")
+    out = {}
+    for key, step in (steps.items() if isinstance(steps, dict) else ()):
+        found = step.get("sound_verifier_json") if isinstance(step, dict) else None
+        if isinstance(found, str):
+            try:
+                found = ast.literal_eval(found)
+            except (ValueError, SyntaxError):
+                found = None
+        info = found.get("validation_info") if isinstance(found, dict) else None
+        valid = info.get("is_valid_plan") if isinstance(info, dict) else None
+        if isinstance(valid, bool) and str(key).isdigit():
+            out[int(key)] = valid
+    return out
 
 
 def shipped_plan(rf: ResultFile, inst: dict) -> list[str] | None:
@@ -550,9 +648,16 @@ def judge(rf: ResultFile, inst: dict, instances: Instances,
     if not problem.from_query:
         _check_instance(rf, iid, task, r, inst.get("query", ""))
     query = inst.get("query", "")
+    rounds = ()
     if rf.task == "plan-generation":
         solvable = _solvable(task) if _maybe_unsolvable(rf, inst) else True
         results = _plan_results(task, r, templates, raw, solvable, declares_impossible)
+        said = rounds_of(inst)
+        if said:  # a back-prompting conversation: every round judged (its last is the answer above)
+            rounds = tuple(_round_record(n, rd, results["flexible"] if n == len(said) else
+                                         _plan_results(task, r, templates, rd.answer, solvable,
+                                                       declares_impossible)["flexible"])
+                           for n, rd in enumerate(said, start=1))
     elif rf.task == "plan-verification":
         truth, why_truth = _query_plan_truth(task, r, query)
 
@@ -586,7 +691,7 @@ def judge(rf: ResultFile, inst: dict, instances: Instances,
         trace = verify_trace(task, thinking, style=style, templates=templates,
                              final_answer_correct=flex.correct if flex.read and flex.valid is not None else None)
     return AnswerResult(rf.path, iid, rf.task, bool(_planbench_verdict(inst)), results["strict"],
-                        results["flexible"], inst.get("extracted_llm_plan"), trace)
+                        results["flexible"], inst.get("extracted_llm_plan"), trace, rounds)
 
 
 def _plan_results(task: Task, r: Renderer, templates: str, raw: str, solvable: bool,
@@ -605,6 +710,13 @@ def _plan_results(task: Task, r: Renderer, templates: str, raw: str, solvable: b
     if not solvable:
         results = {k: _unsolvable_result(v, raw, declares_impossible) for k, v in results.items()}
     return results
+
+
+def _round_record(n: int, rd: Round, flex: ReaderResult) -> dict:
+    """One judged back-prompting round (the flexible reader's reading and the engine's verdict)."""
+    return {"round": n, "plan": list(flex.value) if flex.read and flex.value is not None else None,
+            "read": flex.read, "valid": flex.valid, "reason": flex.reason, "feedback": rd.feedback,
+            "planbench_valid": rd.planbench_valid}
 
 
 UNSOLVABLE_STATE_LIMIT = 2_000_000  # states a breadth-first search may visit to certify "no plan"
@@ -800,6 +912,36 @@ def counts(results: list[AnswerResult]) -> dict:
 RESCORE_CHUNK = 50  # answers judged per executor call (each worker grounds the problems it meets)
 
 
+def rounds_summary(rf: ResultFile, results: list[AnswerResult]) -> dict:
+    """A back-prompting file's rounds ({} for other files): its settings, the rounds judged, the
+    distribution of the first round whose plan is read and valid on the engine (flexible reader;
+    "none": no round is) beside PlanBench's, and the agreement with PlanBench's verdict per round
+    and on the first success round."""
+    multi = [a for a in results if a.rounds]
+    if not multi:
+        return {}
+    rounds = [x for a in multi for x in a.rounds]
+    judged = [x for x in rounds if x["planbench_valid"] is not None]
+
+    def distribution(rounds_of_answers) -> dict[str, int]:
+        got: dict[str, int] = {}
+        for k in sorted(rounds_of_answers, key=lambda k: (k is None, k or 0)):
+            got[str(k) if k is not None else "none"] = got.get(str(k) if k is not None else "none", 0) + 1
+        return got
+
+    agree = sum(1 for x in judged if bool(x["read"] and x["valid"]) == x["planbench_valid"])
+    same_first = sum(1 for a in multi if a.first_success_round == a.planbench_first_success_round)
+    return {"settings": rf.settings or {}, "rounds": {
+        "answers": len(multi), "rounds": len(rounds), "read": sum(1 for x in rounds if x["read"]),
+        "valid": sum(1 for x in rounds if x["read"] and x["valid"]),
+        "solved": sum(1 for a in multi if a.first_success_round is not None),
+        "first_success_round": distribution([a.first_success_round for a in multi]),
+        "planbench_first_success_round": distribution([a.planbench_first_success_round for a in multi]),
+        "planbench_judged_rounds": len(judged), "round_agreement": agree,
+        "round_agreement_rate": round(agree / len(judged), 4) if judged else None,
+        "first_success_agreement": same_first}}
+
+
 def rescore(paths, instance_dirs, executor=None,
             declares_impossible: Callable[[str], bool] | None = None) -> tuple[list[tuple[ResultFile, list[AnswerResult]]], dict]:
     """Judge every answer of every file: ([(file, results)], summary). ``executor``
@@ -838,7 +980,7 @@ def rescore(paths, instance_dirs, executor=None,
     out = [(rf, by_file[rf.path]) for rf in files if rf.path not in unreadable]
     summary = {"kind": "rescore-planbench",
                "files": {rf.path: {"task": rf.task, "domain": rf.domain, "variant": rf.variant,
-                                   "unanswered": rf.unanswered, **counts(rs)}
+                                   "unanswered": rf.unanswered, **counts(rs), **rounds_summary(rf, rs)}
                          for rf, rs in out},
                "overall": counts([a for _, rs in out for a in rs])}
     if unreadable:
@@ -892,6 +1034,7 @@ def report_lines(judged, summary: dict, readers=READERS) -> list[str]:
         lines.append(f"{rf.path} ({rf.task}, {rf.domain}{variant}): {c['answers']} answers, PlanBench correct "
                      f"{c['planbench_correct']}{skipped}")
         lines.extend(_count_lines(c))
+        lines.extend(_round_lines(c))
         for name in sorted(readers, key=lambda n: n != "flexible"):
             for a in rs:
                 why = disagreement(a, name)
@@ -906,6 +1049,20 @@ def report_lines(judged, summary: dict, readers=READERS) -> list[str]:
                      f"(carried into a wrong answer {t['carried']}, recovered {t['recovered']}), "
                      f"coverage {t['coverage']:.1%}")
     return lines
+
+
+def _round_lines(c: dict) -> list[str]:
+    """A back-prompting file's rounds (`rounds_summary`), on two lines; none for other files."""
+    x = c.get("rounds")
+    if not x:
+        return []
+    dist = lambda d: ", ".join(f"{k}: {v}" for k, v in d.items())  # noqa: E731
+    rate = f" ({x['round_agreement_rate']:.1%})" if x["round_agreement_rate"] is not None else ""
+    return [f"  rounds  : {x['rounds']} rounds of {x['answers']} conversations judged, {x['read']} read, "
+            f"{x['valid']} valid; solved {x['solved']}/{x['answers']}; first success round {dist(x['first_success_round'])} "
+            f"(PlanBench: {dist(x['planbench_first_success_round'])})",
+            f"            agrees with PlanBench on {x['round_agreement']}/{x['planbench_judged_rounds']} rounds{rate} "
+            f"and on the first success round of {x['first_success_agreement']}/{x['answers']} conversations"]
 
 
 def _count_lines(c: dict) -> list[str]:

@@ -10,8 +10,10 @@ DESCRIPTION = (HELP + ". Plan generation (task 1), plan verification (task 3) an
                "with its category and reason (--disagreements flexible|strict|none narrows the list). "
                "--out DIR writes answers.jsonl and summary.json, and the flexible reader's accuracy by optimal plan "
                "length and by number of objects (difficulty.md, .csv, -slopes.csv, -plan-length.png, "
-               "-objects.png). A file that cannot be read is skipped with its reason and the others are judged; "
-               "the command then exits 2.")
+               "-objects.png). A back-prompting file (PlanBench's validator-feedback rounds) is judged round by "
+               "round: each round's plan on the engine, the first round that succeeds, and the agreement with "
+               "PlanBench's verdict per round. A file that cannot be read is skipped with its reason and the "
+               "others are judged; the command then exits 2.")
 
 
 def add_arguments(p) -> None:
