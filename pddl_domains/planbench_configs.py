@@ -32,6 +32,7 @@ from widthbench.errors import UserError
 
 CONFIG_SUFFIXES = (".yaml", ".yml")
 _PARTS = ("llm_planning_analysis", "plan-bench")  # the two halves of PlanBench's data, searched in order
+PARTS = _PARTS
 #: PlanBench names a few results folders differently from the config they were made with.
 _RESULT_FOLDER_ALIASES = {"obfuscated_randomized_blocksworld": "random_blocksworld",
                           "obfuscated_randomized_blocksworld_3": "random_blocksworld_3"}

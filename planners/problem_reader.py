@@ -33,6 +33,28 @@ def _sexpr(text: str):
     return stack[0][0]
 
 
+_SPANNED = re.compile(r";[^\n]*|\(|\)|[^\s();]+")
+
+
+def definitions(text: str, kind: str = "problem") -> list[tuple[int, int]]:
+    """The (start, end) offsets in ``text`` of every complete ``(define (KIND NAME) ...)`` form, read
+    as PDDL reads it: tokens are parentheses and the words between them, so whitespace around a
+    parenthesis may be absent or any ("(define(problem p)"), case does not matter, and ``;`` starts
+    a comment. Text around a form is not part of it: prose before it, an unclosed form, a stray
+    ``)`` after it. ``kind`` is "problem" or "domain"."""
+    tokens = [(m.group(), m.start(), m.end()) for m in _SPANNED.finditer(text) if not m.group().startswith(";")]
+    out, opened = [], []
+    for i, (tok, start, end) in enumerate(tokens):
+        if tok == "(":
+            opened.append(i)
+        elif tok == ")" and opened:
+            j = opened.pop()
+            head = [t.lower() for t, _, _ in tokens[j + 1:j + 4]]
+            if head == ["define", "(", kind]:
+                out.append((tokens[j][1], end))
+    return out
+
+
 def _atom(x):
     if not isinstance(x, list) or not x or not all(isinstance(t, str) for t in x):
         return None

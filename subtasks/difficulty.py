@@ -21,7 +21,7 @@ the change of the log-odds of a right answer per unit of the feature, with its 9
 
 from __future__ import annotations
 
-from widthbench.errors import UserError
+from widthbench.errors import ParseError, UserError
 from widthbench.generators.common import IntRange, int_range
 from widthbench.planners import strips
 from widthbench.subtasks.registry import PER_ITEM, Metric
@@ -29,7 +29,7 @@ from widthbench.subtasks.results import cell_stats, metrics_of
 from widthbench.subtasks.stats import logistic_slope
 from widthbench.planners.ground_truth import GroundTruth
 from widthbench.planners.planning_errors import PlanningTimeout
-from widthbench.subtasks.rescore import Instances
+from widthbench.subtasks.rescore import Instances, shipped_plan
 
 FEATURES = {
     "objects": "objects of the instance",
@@ -201,34 +201,81 @@ def breakdown(records: list[dict], feature: str, bins=None, metric: str | None =
 # Rescored PlanBench answers
 
 
-RESCORE_MAX_SPACE = 50_000  # states enumerated for a rescored answer's plan length; beyond it, a planner
-RESCORE_TIMEOUT = 30.0  # seconds the planner may take; a problem it cannot solve in time has no plan length
+RESCORE_MAX_SPACE = 50_000  # states enumerated for a problem's plan length; beyond it, a planner
+RESCORE_TIMEOUT = 10.0  # seconds the planner may take; a problem it cannot solve in time has no plan length
 
 
 def answer_records(judged, instance_dirs, reader: str = "flexible") -> list[dict]:
     """`rescore.rescore`'s per-answer results as records for `breakdown` (metric ``correct``: the
     ``reader`` read the answer and it is right on the engine); features from the instance on our
-    engine: objects (blocks, in Blocksworld) and plan-length (optimal, `planners.ground_truth`). The mode
-    is the result file (its model folder and name)."""
+    engine: objects (blocks, in Blocksworld) and plan-length (`optimal_lengths`). The mode is the
+    result file (its model folder and name)."""
     from pathlib import Path
 
-
     instances = Instances(instance_dirs)
-    lengths: dict[tuple, dict] = {}
-    out = []
+    tasks, keys, shipped = {}, [], {}
+    for rf, results in judged:
+        entries: dict[int, dict] = {}
+        for inst in rf.instances:
+            entries.setdefault(int(inst["instance_id"]), inst)
+        for a in results:
+            inst = entries[a.instance_id]
+            problem = instances.problem(rf, inst)
+            key = problem_key(problem.task)
+            tasks.setdefault(key, problem.task)
+            keys.append(key)
+            if key not in shipped:
+                for plan in (shipped_plan(rf, inst), instances.info_plan(problem)):
+                    if plan is not None and plan_fits(problem.task, plan):
+                        shipped[key] = len(plan)
+                        break
+    lengths = optimal_lengths(tasks, shipped)
+    out, k = [], 0
     for rf, results in judged:
         label = f"{Path(rf.path).parent.name}/{Path(rf.path).stem}"
         for a in results:
-            key = (rf.variant, rf.domain, a.instance_id)
-            if key not in lengths:
-                task = instances.problem_of(rf, a.instance_id).task
-                try:
-                    h = GroundTruth(task, max_space=RESCORE_MAX_SPACE, timeout=RESCORE_TIMEOUT).h_star()
-                except PlanningTimeout:  # left out of the plan-length breakdown (Sokoban's hardest)
-                    h = None
-                lengths[key] = {"objects": len(task.objects),
-                                "plan-length": None if h is None or h == float("inf") else int(h)}
+            key = keys[k]
+            k += 1
             out.append({"subtask": rf.task, "mode": label, "model": label, "simulated": False,
-                        "item_id": str(a.instance_id), "features": lengths[key],
+                        "item_id": str(a.instance_id),
+                        "features": {"objects": len(tasks[key].objects), "plan-length": lengths[key]},
                         "metrics": {"correct": int(getattr(a, reader).correct)}})
+    return out
+
+
+def problem_key(task: strips.Task) -> tuple:
+    """What makes two grounded problems the same instance: domain, objects, facts and goal (answers
+    of several files, or of several tasks, on one PlanBench instance share it)."""
+    return (task.domain_name, task.objects, task.atoms, task.static_atoms, task.init, task.goal, task.goal_neg)
+
+
+def plan_fits(task: strips.Task, plan) -> bool:
+    """Whether ``plan`` (PDDL action texts) is a plan of ``task``: every step an action of the task,
+    applicable in turn, and the goal reached."""
+    try:
+        return strips.execute_plan(task, [strips.parse_action(task, text) for text in plan]).valid
+    except (UserError, ParseError):
+        return False
+
+
+def optimal_lengths(tasks: dict, shipped: dict) -> dict:
+    """The optimal plan length of each distinct problem (``tasks``: key -> task): the length of the
+    optimal plan its data ships (``shipped``: key -> length of a shipped plan `plan_fits` has
+    checked: a plan-generation entry's ``ground_truth_plan``, `rescore.shipped_plan`, or the
+    instance's ``info.json``, `rescore.Instances.info_plan`; PlanBench's are Fast Downward's optimal
+    ``astar(lmcut())`` plans), else
+    computed once by `planners.ground_truth.GroundTruth` (its state space enumerated when small,
+    else the exact search within its budget, then Fast Downward's search binary); None when the
+    problem has no plan or the planner cannot decide within ``RESCORE_TIMEOUT`` (a few Sokoban
+    problems)."""
+    out = {}
+    for key, task in tasks.items():
+        if key in shipped:
+            out[key] = shipped[key]
+            continue
+        try:
+            h = GroundTruth(task, max_space=RESCORE_MAX_SPACE, timeout=RESCORE_TIMEOUT).h_star()
+        except PlanningTimeout:
+            h = None
+        out[key] = None if h is None or h == float("inf") else int(h)
     return out

@@ -230,8 +230,10 @@ def _errors_md(analysis: dict) -> list[str]:
 # Writing
 
 
-def write_report(runs, out: str | Path | None = None) -> list[Path]:
-    """The score report of loaded runs (`subtasks.loader.Run`) or run folders; returns the files."""
+def write_report(runs, out: str | Path | None = None, figures: bool = True) -> list[Path]:
+    """The score report of loaded runs (`subtasks.loader.Run`) or run folders; returns the files.
+    ``figures``: also draw table.png and table.pdf (matplotlib: about a second; `widthbench report`
+    draws them with --figures, report.html draws the chart in the page either way)."""
     runs = [r for r in as_runs(runs) if r.kind == "score"]
     if not runs:
         raise ValueError("no score runs")
@@ -301,9 +303,10 @@ def write_report(runs, out: str | Path | None = None) -> list[Path]:
     p.write_text(json.dumps(analyses, indent=2) + "\n", encoding="utf-8")
     paths.append(p)
 
-    p = dest / "table.png"
-    _chart(rows, p, several=len(runs) > 1)
-    paths += [p, p.with_suffix(".pdf")]  # the same chart as PDF (_chart writes both)
+    if figures:
+        p = dest / "table.png"
+        _chart(rows, p, several=len(runs) > 1)
+        paths += [p, p.with_suffix(".pdf")]  # the same chart as PDF (_chart writes both)
     return paths
 
 

@@ -38,6 +38,7 @@ from widthbench.errors import ParseError, UserError
 from widthbench.pddl_domains import planbench_configs
 from widthbench.pddl_domains.render import PDDL_WORDS, Renderer, config_template_set
 from widthbench.planners.bfs import shortest_plan
+from widthbench.planners.problem_reader import definitions, read_problem
 from widthbench.planners.strips import (Task, execute_plan, ground, load_domain, load_task, parse_atom_text,
                                         parse_domain_text, parse_problem_text)
 from widthbench.subtasks import flexible
@@ -75,6 +76,19 @@ class AnswerResult:
     planbench_reading: Any = None
     # the reasoning-trace check of the entry's thinking (`thinking_of`; docs/traces.md), or None
     trace: dict | None = field(default=None, compare=False)
+    # a back-prompting entry's rounds, in order (`_round_record`: the last is the answer above); ()
+    # for a one-answer entry
+    rounds: tuple = field(default=(), compare=False)
+
+    @property
+    def first_success_round(self) -> int | None:
+        """The first round whose plan is read and valid on the engine (1-based), None if none is."""
+        return next((x["round"] for x in self.rounds if x["read"] and x["valid"]), None)
+
+    @property
+    def planbench_first_success_round(self) -> int | None:
+        """The first round PlanBench judged valid, None if none."""
+        return next((x["round"] for x in self.rounds if x["planbench_valid"]), None)
 
     def record(self) -> dict:
         out = {"file": self.file, "instance_id": self.instance_id, "task": self.task,
@@ -91,6 +105,10 @@ class AnswerResult:
             out[name] = rec
         if self.trace is not None:
             out["trace"] = self.trace
+        if self.rounds:
+            out["rounds"] = list(self.rounds)
+            out["first_success_round"] = self.first_success_round
+            out["planbench_first_success_round"] = self.planbench_first_success_round
         return out
 
 
@@ -106,6 +124,7 @@ class ResultFile:
     instances: list
     variant: str = ""  # the results/<variant>/ folder it sits in ("" when not in such a layout)
     unanswered: int = 0  # prompts with neither an answer nor a verdict (`_unanswered`): skipped
+    settings: dict | None = field(default=None, compare=False)  # a back-prompting file's (`backprompting_settings`)
 
 
 def read_result_json(p: Path) -> dict:
@@ -139,11 +158,43 @@ def load_result_file(path: str | Path) -> ResultFile:
             raise UserError(f"{p}: instance {i} lacks 'instance_id' or 'llm_raw_response'")
         if _planbench_verdict(inst) is None:
             raise UserError(f"{p}: instance {inst['instance_id']} has no PlanBench verdict "
-                            "('correct', 'llm_correct' or 'llm_correct_binary')")
-    parts = p.resolve().parts
-    variant = parts[parts.index("results") + 1] if "results" in parts[:-1] else ""
-    variant = "" if variant == p.name else variant
-    return ResultFile(str(p), TASKS[int(m.group(1))], domain, data["instances"], variant, unanswered)
+                            "('correct', 'llm_correct', 'llm_correct_binary' or 'act_correct')")
+    parts = p.resolve().parts[:-1]  # PlanBench's results/<variant>/ and results_backprompting/<variant>/
+    roots = [i for i, part in enumerate(parts) if part == "results" or part.startswith("results_")]
+    variant = parts[roots[-1] + 1] if roots and roots[-1] + 1 < len(parts) else ""
+    multi = any(conversation(inst) for inst in data["instances"])
+    return ResultFile(str(p), TASKS[int(m.group(1))], domain, data["instances"], variant, unanswered,
+                      backprompting_settings(p.name, data) if multi else None)
+
+
+def backprompting_settings(name: str, data: dict) -> dict:
+    """The settings a back-prompting file records, in its name (PlanBench's newer files:
+    ``..._backprompting_zero_shot_pddl_sound_verifier_sound_critique_zero_shot_val_form_1_history_
+    feedback_type_1_tv0.0_tg1.0``) and in its fields (``engine``, ``prompt_type``,
+    ``additional_task_info``, the temperatures): what a file does not say is left out."""
+    stem = Path(name).stem.lower()
+    out: dict[str, Any] = {}
+    for key, field_name in (("model", "engine"), ("prompt_type", "prompt_type"),
+                            ("task_info", "additional_task_info")):
+        if isinstance(data.get(field_name), str):
+            out[key] = data[field_name]
+    for key, pattern, kind in (("verifier", r"_([a-z]+)_verifier", str), ("critique", r"_([a-z]+)_critique", str),
+                               ("feedback_form", r"_val_form_(\d+)", int),
+                               ("feedback_type", r"_feedback_type_(\d+)", int),
+                               ("verifier_temperature", r"_tv(\d+(?:\.\d+)?)", float),
+                               ("generator_temperature", r"_tg(\d+(?:\.\d+)?)", float)):
+        m = re.search(pattern, stem)
+        if m:
+            out[key] = kind(m.group(1))
+    m = re.search(r"_(no_)?history(?:_|$)", stem)
+    if m:
+        out["history"] = not m.group(1)
+    temps = data.get("tempertures", data.get("temperatures"))  # PlanBench spells it "tempertures"
+    if isinstance(temps, dict):
+        for who in ("verifier", "generator"):
+            if isinstance(temps.get(who), (int, float)):
+                out[f"{who}_temperature"] = float(temps[who])
+    return out
 
 
 def thinking_of(inst: dict) -> tuple[str | None, str]:
@@ -167,28 +218,104 @@ def _unanswered(inst) -> bool:
             and _planbench_verdict(inst) is None)
 
 
-def _with_final_turn(inst):
-    """A multi-turn answer (PlanBench's back-prompting files: ``messages``, the conversation): its last
-    assistant turn is the answer and its first user turn the query."""
-    if not isinstance(inst, dict) or "llm_raw_response" in inst or "messages" not in inst:
-        return inst
+def conversation(inst) -> list[dict] | None:
+    """The turns of a multi-turn entry (PlanBench's back-prompting files: ``messages``, a list or its
+    Python text), each ``{"role", "content"}`` with text content; None for a one-answer entry."""
+    if not isinstance(inst, dict) or "messages" not in inst:
+        return None
     msgs = inst["messages"]
     if isinstance(msgs, str):
         try:
             msgs = ast.literal_eval(msgs)
         except (ValueError, SyntaxError):
-            return inst
+            return None
     if not isinstance(msgs, list):
+        return None
+    return [{"role": m.get("role"), "content": m.get("content") or ""} for m in msgs if isinstance(m, dict)]
+
+
+def _with_final_turn(inst):
+    """A multi-turn answer (PlanBench's back-prompting files: ``messages``, the conversation): its last
+    assistant turn is the answer and its first user turn the query; each round is read too
+    (`rounds_of`, `judge`)."""
+    if not isinstance(inst, dict) or "llm_raw_response" in inst:
         return inst
-    said = [m.get("content", "") for m in msgs if isinstance(m, dict) and m.get("role") == "assistant"]
-    asked = [m.get("content", "") for m in msgs if isinstance(m, dict) and m.get("role") == "user"]
+    turns = conversation(inst)
+    said = [t["content"] for t in turns or () if t["role"] == "assistant"]
+    asked = [t["content"] for t in turns or () if t["role"] == "user"]
     if not said:
         return inst
     return {**inst, "llm_raw_response": said[-1], "query": asked[0] if asked else "", "turns": len(said)}
 
 
+@dataclass(frozen=True, slots=True)
+class Round:
+    """One round of a back-prompting conversation: the model's answer, the feedback PlanBench's
+    validator sent after it (None after the last round) and PlanBench's verdict on it: the
+    validator's (``sound_verifier_json`` in ``step_wise_dict``) where the file records one per
+    round, else invalid for a round that got feedback (back-prompting sends feedback only on an
+    invalid plan: every feedback of the files seen opens "The above plan is invalid.") and the
+    entry's own verdict for the last round."""
+
+    answer: str
+    feedback: str | None
+    planbench_valid: bool | None
+
+
+def rounds_of(inst: dict) -> list[Round]:
+    """The rounds of a multi-turn entry in order ([] for a one-answer entry)."""
+    turns = conversation(inst) or []
+    said = [k for k, t in enumerate(turns) if t["role"] == "assistant"]
+    verdicts = _round_verdicts(inst)
+    out = []
+    for n, k in enumerate(said):
+        nxt = turns[k + 1] if k + 1 < len(turns) else None
+        feedback = nxt["content"] if nxt is not None and nxt["role"] == "user" else None
+        default = False if feedback is not None else _planbench_verdict(inst)
+        out.append(Round(turns[k]["content"], feedback, verdicts.get(n, default)))
+    return out
+
+
+def _round_verdicts(inst: dict) -> dict[int, bool]:
+    """PlanBench's validator verdict per round (0-based), where ``step_wise_dict`` records it."""
+    steps = inst.get("step_wise_dict")
+    out = {}
+    for key, step in (steps.items() if isinstance(steps, dict) else ()):
+        found = step.get("sound_verifier_json") if isinstance(step, dict) else None
+        if isinstance(found, str):
+            try:
+                found = ast.literal_eval(found)
+            except (ValueError, SyntaxError):
+                found = None
+        info = found.get("validation_info") if isinstance(found, dict) else None
+        valid = info.get("is_valid_plan") if isinstance(info, dict) else None
+        if isinstance(valid, bool) and str(key).isdigit():
+            out[int(key)] = valid
+    return out
+
+
+def shipped_plan(rf: ResultFile, inst: dict) -> list[str] | None:
+    """The optimal plan PlanBench ships with a plan-generation entry (``ground_truth_plan``: Fast
+    Downward's ``astar(lmcut())`` plan, as a list, as text one action a line, or as ``{"plan": text}``),
+    as PDDL action texts; None when the entry ships none (other tasks store a verdict or a state
+    there). Not checked here: see `subtasks.difficulty.plan_fits`."""
+    if rf.task != "plan-generation":
+        return None
+    gt = inst.get("ground_truth_plan")
+    if isinstance(gt, dict):
+        gt = gt.get("plan")
+    if isinstance(gt, str):
+        gt = gt.split("\n")
+    if not isinstance(gt, list):
+        return None
+    plan = [str(x).strip() for x in gt if str(x).strip() and not str(x).strip().startswith(";")]
+    return plan if plan and all(x.startswith("(") for x in plan) else None
+
+
 def _planbench_verdict(inst: dict) -> bool | None:
-    for key in ("llm_correct_binary", "llm_correct", "correct"):
+    # "act_correct": the newer back-prompting files (whether the final plan is correct, beside
+    # "verifier_states_correct", what their verifier said of it)
+    for key in ("llm_correct_binary", "llm_correct", "correct", "act_correct"):
         if key in inst:
             v = inst[key]
             return v if isinstance(v, bool) else str(v).strip().lower() == "true"
@@ -205,6 +332,7 @@ class Problem:
     task: Task
     templates: str
     from_query: bool = False
+    file: Path | None = None  # the instance-N.pddl file it was read from (None: from the query)
 
 
 class Instances:
@@ -231,10 +359,11 @@ class Instances:
                                 "domain.pddl beside them or in the parent folder), and not a PlanBench data "
                                 "root (plan-bench/ or llm_planning_analysis/ with an instances folder)")
             self.sources.extend(subs)
-        self._tasks: dict[tuple[str, int], Task] = {}
+        self._tasks: dict[tuple[str, int], tuple[Task, Path]] = {}
         self._problems: dict[tuple[str, int], Problem] = {}
         self._variants: dict[tuple[str, str], tuple] = {}
         self._file_tasks: dict[Path, Task] = {}
+        self._info: dict[Path, dict] = {}  # info.json files read (`info_plan`)
 
     @staticmethod
     def _source(d: Path):
@@ -250,6 +379,9 @@ class Instances:
         return None
 
     def task(self, domain: str, instance_id: int) -> Task:
+        return self._task_and_file(domain, instance_id)[0]
+
+    def _task_and_file(self, domain: str, instance_id: int) -> tuple[Task, Path]:
         key = (domain, instance_id)
         if key not in self._tasks:
             base = re.split(r"[_\-]", domain)[0]
@@ -261,7 +393,7 @@ class Instances:
             prob = folder / f"instance-{instance_id}.pddl"
             if not prob.is_file():
                 raise UserError(f"instance {instance_id} of {domain}: {prob} not found")
-            self._tasks[key] = load_task(dom_file, prob)
+            self._tasks[key] = (load_task(dom_file, prob), prob)
         return self._tasks[key]
 
     def problem(self, rf: "ResultFile", inst: dict) -> Problem:
@@ -272,11 +404,43 @@ class Instances:
         if key in self._problems:
             return self._problems[key]
         if not self.roots or (self.sources and not rf.variant):
-            got = Problem(self.task(rf.domain, iid), "planbench")
+            task, file = self._task_and_file(rf.domain, iid)
+            got = Problem(task, "planbench", False, file)
         else:
             got = self._root_problem(rf, inst, iid)
         self._problems[key] = got
         return got
+
+    def info_plan(self, problem: Problem) -> list[str] | None:
+        """The optimal plan PlanBench's ``info.json`` ships for the instance file a problem was read
+        from (``{"instance-N.pddl": {"plan": ..., "length": ...}}``, in the instance folder or a
+        folder above it, in either part of a data root), as PDDL action texts; None when there is
+        none. Not checked here: see `subtasks.difficulty.plan_fits`."""
+        if problem.file is None:
+            return None
+        for path in self._info_files(problem.file.parent):
+            if path not in self._info:
+                try:
+                    self._info[path] = json.loads(path.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    self._info[path] = {}
+            entry = self._info[path].get(problem.file.name) if isinstance(self._info[path], dict) else None
+            plan = entry.get("plan") if isinstance(entry, dict) else None
+            if isinstance(plan, str) and plan.strip():
+                return [line.strip() for line in plan.splitlines() if line.strip()]
+        return None
+
+    def _info_files(self, folder: Path) -> list[Path]:
+        found = [folder / "info.json", folder.parent / "info.json"]
+        for root in self.roots:
+            for part in planbench_configs.PARTS:
+                base = root / part / "instances"
+                if base in folder.parents:
+                    rel = folder.relative_to(base)
+                    found += [root / other / "instances" / prefix / "info.json"
+                              for prefix in (rel, *rel.parents) if str(prefix) != "."
+                              for other in planbench_configs.PARTS]
+        return [p for p in dict.fromkeys(found) if p.is_file()]
 
     def problem_of(self, rf: "ResultFile", instance_id: int) -> Problem:
         """`problem` of the answer of ``rf`` with this instance id."""
@@ -306,7 +470,7 @@ class Instances:
                 self._file_tasks[prob] = load_task(dom, prob)
             task = self._file_tasks[prob]
             if _query_states(task, Renderer(task, _style(query), templates), query) in (None, (task.init, task.goal)):
-                return Problem(task, templates)
+                return Problem(task, templates, False, prob)
         return Problem(_task_from_query(dom, query, templates, f"{rf.path}: instance {iid}"), templates, True)
 
 
@@ -372,8 +536,10 @@ def _statement(query: str) -> tuple[str | None, str | None]:
 
 
 def _query_problem_text(query: str) -> str | None:
-    k = (query or "").lower().rfind("(define (problem")
-    return query[k:] if k >= 0 else None
+    """The query's last complete PDDL problem definition (a one-shot prompt's example comes first),
+    read as PDDL (`problem_reader.definitions`: any spacing, a stray parenthesis after it)."""
+    spans = definitions(query or "")
+    return query[spans[-1][0]:spans[-1][1]] if spans else None
 
 
 def _task_from_query(dom, query: str, templates: str, where: str) -> Task:
@@ -414,7 +580,8 @@ def _stated_objects(text: str, spec: dict) -> list[str]:
 
 
 def _style(query: str) -> str:
-    return "pddl" if re.search(r"\(:init|\(define\s*\(", query or "", re.I) else "nl"
+    """"pddl" when the query writes PDDL (a definition or an init section, spaced as PDDL allows)."""
+    return "pddl" if re.search(r"\(\s*:init\b|\(\s*define\s*\(", query or "", re.I) else "nl"
 
 
 def _last_block(query: str, opening: str, closing: str) -> str | None:
@@ -481,20 +648,16 @@ def judge(rf: ResultFile, inst: dict, instances: Instances,
     if not problem.from_query:
         _check_instance(rf, iid, task, r, inst.get("query", ""))
     query = inst.get("query", "")
+    rounds = ()
     if rf.task == "plan-generation":
         solvable = _solvable(task) if _maybe_unsolvable(rf, inst) else True
-
-        def judged(plan):
-            if not solvable:
-                return False, "the task has no plan (the engine exhausted its states); the answer offers one", plan
-            ok, why = _judge_plan(task, plan)
-            return ok, why, plan
-
-        results = _each_reader(lambda: r.parse_plan(strict_parse.answer_section(raw)),
-                               lambda: flexible.read_plan(task, raw, style, templates), judged,
-                               (lambda plan: plan_verdict(task, plan)) if solvable else (lambda plan: bool(plan)))
-        if not solvable:
-            results = {k: _unsolvable_result(v, raw, declares_impossible) for k, v in results.items()}
+        results = _plan_results(task, r, templates, raw, solvable, declares_impossible)
+        said = rounds_of(inst)
+        if said:  # a back-prompting conversation: every round judged (its last is the answer above)
+            rounds = tuple(_round_record(n, rd, results["flexible"] if n == len(said) else
+                                         _plan_results(task, r, templates, rd.answer, solvable,
+                                                       declares_impossible)["flexible"])
+                           for n, rd in enumerate(said, start=1))
     elif rf.task == "plan-verification":
         truth, why_truth = _query_plan_truth(task, r, query)
 
@@ -528,7 +691,32 @@ def judge(rf: ResultFile, inst: dict, instances: Instances,
         trace = verify_trace(task, thinking, style=style, templates=templates,
                              final_answer_correct=flex.correct if flex.read and flex.valid is not None else None)
     return AnswerResult(rf.path, iid, rf.task, bool(_planbench_verdict(inst)), results["strict"],
-                        results["flexible"], inst.get("extracted_llm_plan"), trace)
+                        results["flexible"], inst.get("extracted_llm_plan"), trace, rounds)
+
+
+def _plan_results(task: Task, r: Renderer, templates: str, raw: str, solvable: bool,
+                  declares_impossible=None) -> dict[str, ReaderResult]:
+    """Both readers' results on a plan-generation answer (``solvable``: whether the task has a plan)."""
+
+    def judged(plan):
+        if not solvable:
+            return False, "the task has no plan (the engine exhausted its states); the answer offers one", plan
+        ok, why = _judge_plan(task, plan)
+        return ok, why, plan
+
+    results = _each_reader(lambda: r.parse_plan(strict_parse.answer_section(raw)),
+                           lambda: flexible.read_plan(task, raw, r.style, templates), judged,
+                           (lambda plan: plan_verdict(task, plan)) if solvable else (lambda plan: bool(plan)))
+    if not solvable:
+        results = {k: _unsolvable_result(v, raw, declares_impossible) for k, v in results.items()}
+    return results
+
+
+def _round_record(n: int, rd: Round, flex: ReaderResult) -> dict:
+    """One judged back-prompting round (the flexible reader's reading and the engine's verdict)."""
+    return {"round": n, "plan": list(flex.value) if flex.read and flex.value is not None else None,
+            "read": flex.read, "valid": flex.valid, "reason": flex.reason, "feedback": rd.feedback,
+            "planbench_valid": rd.planbench_valid}
 
 
 UNSOLVABLE_STATE_LIMIT = 2_000_000  # states a breadth-first search may visit to certify "no plan"
@@ -571,11 +759,10 @@ def _check_instance(rf: ResultFile, iid: int, task: Task, r: Renderer, query: st
     """The initial state the query states must be the instance's (else the --instances folder is wrong)."""
     stated = None
     if r.style == "pddl":
-        k = query.lower().rfind("(:init")
-        if k >= 0:
-            end = query.find("(:goal", k)
-            atoms = re.findall(r"\(([^()]+)\)", query[k + len("(:init"):end if end > k else None])
-            fluent = {"(" + " ".join(a.lower().split()) + ")" for a in atoms} & set(task.atoms)
+        problem = _query_problem_text(query)
+        read = read_problem(problem.lower()) if problem is not None else None
+        if read is not None:
+            fluent = {"(" + " ".join((name, *args)) + ")" for name, args in read[3]} & set(task.atoms)
             stated = sum(1 << task.atom_index[a] for a in fluent)
     else:
         m = None
@@ -725,13 +912,54 @@ def counts(results: list[AnswerResult]) -> dict:
 RESCORE_CHUNK = 50  # answers judged per executor call (each worker grounds the problems it meets)
 
 
+def rounds_summary(rf: ResultFile, results: list[AnswerResult]) -> dict:
+    """A back-prompting file's rounds ({} for other files): its settings, the rounds judged, the
+    distribution of the first round whose plan is read and valid on the engine (flexible reader;
+    "none": no round is) beside PlanBench's, and the agreement with PlanBench's verdict per round
+    and on the first success round."""
+    multi = [a for a in results if a.rounds]
+    if not multi:
+        return {}
+    rounds = [x for a in multi for x in a.rounds]
+    judged = [x for x in rounds if x["planbench_valid"] is not None]
+
+    def distribution(rounds_of_answers) -> dict[str, int]:
+        got: dict[str, int] = {}
+        for k in sorted(rounds_of_answers, key=lambda k: (k is None, k or 0)):
+            got[str(k) if k is not None else "none"] = got.get(str(k) if k is not None else "none", 0) + 1
+        return got
+
+    agree = sum(1 for x in judged if bool(x["read"] and x["valid"]) == x["planbench_valid"])
+    same_first = sum(1 for a in multi if a.first_success_round == a.planbench_first_success_round)
+    return {"settings": rf.settings or {}, "rounds": {
+        "answers": len(multi), "rounds": len(rounds), "read": sum(1 for x in rounds if x["read"]),
+        "valid": sum(1 for x in rounds if x["read"] and x["valid"]),
+        "solved": sum(1 for a in multi if a.first_success_round is not None),
+        "first_success_round": distribution([a.first_success_round for a in multi]),
+        "planbench_first_success_round": distribution([a.planbench_first_success_round for a in multi]),
+        "planbench_judged_rounds": len(judged), "round_agreement": agree,
+        "round_agreement_rate": round(agree / len(judged), 4) if judged else None,
+        "first_success_agreement": same_first}}
+
+
 def rescore(paths, instance_dirs, executor=None,
             declares_impossible: Callable[[str], bool] | None = None) -> tuple[list[tuple[ResultFile, list[AnswerResult]]], dict]:
     """Judge every answer of every file: ([(file, results)], summary). ``executor``
     (`widthbench.planners.executor`): chunks of answers are judged by its workers.
-    ``declares_impossible``: see `judge` (answers on unsolvable tasks)."""
+    ``declares_impossible``: see `judge` (answers on unsolvable tasks).
+
+    A file that cannot be read (not a PlanBench result file, or an answer that cannot be judged: its
+    instance missing, its query stating no problem) is left out with the reason, in the summary's
+    ``unreadable`` ({file: reason}); the other files are judged. A single file that cannot be read
+    raises its UserError, as does a batch none of whose files can be."""
+    paths = list(paths)
     instances = Instances(instance_dirs)
-    files = [load_result_file(p) for p in paths]  # every file checked before any work
+    files, unreadable = [], {}
+    for p in paths:  # every file checked before any work
+        try:
+            files.append(load_result_file(p))
+        except UserError as exc:
+            unreadable[str(p)] = str(exc)
     jobs = [(ResultFile(rf.path, rf.task, rf.domain, rf.instances[k:k + RESCORE_CHUNK], rf.variant), instances,
              declares_impossible)
             for rf in files for k in range(0, len(rf.instances), RESCORE_CHUNK)]
@@ -741,22 +969,35 @@ def rescore(paths, instance_dirs, executor=None,
         chunks = [_judge_chunk(job) for job in jobs]  # one process: one cache of grounded problems
     by_file: dict[str, list[AnswerResult]] = {rf.path: [] for rf in files}
     for (chunk, _, _), results in zip(jobs, chunks):
-        by_file[chunk.path].extend(results)
-    out = [(rf, by_file[rf.path]) for rf in files]
+        if isinstance(results, str):
+            unreadable.setdefault(chunk.path, results)
+        else:
+            by_file[chunk.path].extend(results)
+    if unreadable and len(unreadable) == len(paths):
+        reasons = list(unreadable.values())
+        raise UserError(reasons[0] if len(reasons) == 1 else
+                        f"none of the {len(reasons)} result files could be read (the first: {reasons[0]})")
+    out = [(rf, by_file[rf.path]) for rf in files if rf.path not in unreadable]
     summary = {"kind": "rescore-planbench",
                "files": {rf.path: {"task": rf.task, "domain": rf.domain, "variant": rf.variant,
-                                   "unanswered": rf.unanswered, **counts(rs)}
+                                   "unanswered": rf.unanswered, **counts(rs), **rounds_summary(rf, rs)}
                          for rf, rs in out},
                "overall": counts([a for _, rs in out for a in rs])}
+    if unreadable:
+        summary["unreadable"] = unreadable
     traced = [a.record() for _, rs in out for a in rs if a.trace is not None]
     if traced:  # entries that hold thinking (`reasoning_content`): the checks per cell (docs/traces.md)
         summary["traces"] = summarise_traces(traced)
     return out, summary
 
 
-def _judge_chunk(job) -> list[AnswerResult]:
+def _judge_chunk(job) -> list[AnswerResult] | str:
+    """The chunk's results, or why one of its answers cannot be judged (the file is then left out)."""
     rf, instances, declares_impossible = job
-    return [judge(rf, inst, instances, declares_impossible) for inst in rf.instances]
+    try:
+        return [judge(rf, inst, instances, declares_impossible) for inst in rf.instances]
+    except UserError as exc:
+        return str(exc)
 
 
 def rescore_identity(files, instances) -> dict:
@@ -793,6 +1034,7 @@ def report_lines(judged, summary: dict, readers=READERS) -> list[str]:
         lines.append(f"{rf.path} ({rf.task}, {rf.domain}{variant}): {c['answers']} answers, PlanBench correct "
                      f"{c['planbench_correct']}{skipped}")
         lines.extend(_count_lines(c))
+        lines.extend(_round_lines(c))
         for name in sorted(readers, key=lambda n: n != "flexible"):
             for a in rs:
                 why = disagreement(a, name)
@@ -807,6 +1049,20 @@ def report_lines(judged, summary: dict, readers=READERS) -> list[str]:
                      f"(carried into a wrong answer {t['carried']}, recovered {t['recovered']}), "
                      f"coverage {t['coverage']:.1%}")
     return lines
+
+
+def _round_lines(c: dict) -> list[str]:
+    """A back-prompting file's rounds (`rounds_summary`), on two lines; none for other files."""
+    x = c.get("rounds")
+    if not x:
+        return []
+    dist = lambda d: ", ".join(f"{k}: {v}" for k, v in d.items())  # noqa: E731
+    rate = f" ({x['round_agreement_rate']:.1%})" if x["round_agreement_rate"] is not None else ""
+    return [f"  rounds  : {x['rounds']} rounds of {x['answers']} conversations judged, {x['read']} read, "
+            f"{x['valid']} valid; solved {x['solved']}/{x['answers']}; first success round {dist(x['first_success_round'])} "
+            f"(PlanBench: {dist(x['planbench_first_success_round'])})",
+            f"            agrees with PlanBench on {x['round_agreement']}/{x['planbench_judged_rounds']} rounds{rate} "
+            f"and on the first success round of {x['first_success_agreement']}/{x['answers']} conversations"]
 
 
 def _count_lines(c: dict) -> list[str]:

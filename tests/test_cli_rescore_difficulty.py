@@ -43,3 +43,41 @@ def test_rescored_answers_by_plan_length_and_blocks(tmp_path):
     assert "### plan-generation (correct) by plan-length" in md
     # one line per result file, named by its folder and file name
     assert {r["mode"] for r in rows} == {f"{tmp_path.name}/t1", f"{tmp_path.name}/t7"}
+
+
+def test_plan_lengths_come_from_shipped_plans_that_hold_on_the_engine(tmp_path, monkeypatch):
+    """Optimal lengths are those of the plans PlanBench ships (`ground_truth_plan`) when they are
+    plans of the problem on the engine; a shipped plan that is not (a step left out, an unknown
+    object) is ignored and the length computed, once per distinct problem."""
+    from widthbench.subtasks import difficulty
+    from widthbench.subtasks.rescore import rescore
+
+    need_data()
+    ids = set(range(2, 14))
+    data = json.loads(T1.read_text())
+    data["instances"] = [i for i in data["instances"] if i["instance_id"] in ids]
+    broken = {2: lambda p: p[:-1], 3: lambda p: p[1:], 4: lambda p: ["(unstack z q)"] + p}
+    for inst in data["instances"]:
+        if inst["instance_id"] in broken:
+            inst["ground_truth_plan"] = broken[inst["instance_id"]](list(inst["ground_truth_plan"]))
+    t1 = tmp_path / "t1.json"
+    t1.write_text(json.dumps(data))
+    second = tmp_path / "again" / "t1.json"  # the same answers again: their problems are computed once
+    second.parent.mkdir()
+    second.write_text(json.dumps(data))
+    computed = []
+    real = difficulty.GroundTruth
+
+    def counted(task, **kw):
+        computed.append((task.init, task.goal))
+        return real(task, **kw)
+
+    monkeypatch.setattr(difficulty, "GroundTruth", counted)
+    judged, _ = rescore([t1, second], [BW_DIR])
+    records = difficulty.answer_records(judged, [BW_DIR])
+    assert len(records) == 2 * len(ids)
+    for r in records:
+        task = load_task(BW_DIR.parent / "generated_domain.pddl", BW_DIR / f"instance-{r['item_id']}.pddl")
+        assert r["features"]["plan-length"] == len(shortest_plan(task).plan), r["item_id"]
+    wanted = [load_task(BW_DIR.parent / "generated_domain.pddl", BW_DIR / f"instance-{i}.pddl") for i in broken]
+    assert sorted(computed) == sorted((t.init, t.goal) for t in wanted)

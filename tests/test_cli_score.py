@@ -124,7 +124,7 @@ def test_report_writes_table_csv_chart_and_error_analysis(servers, tmp_path, cap
     out = tmp_path / "run"
     assert _score(servers, "sim:oracle", out, "--subtask", "action-generation,plan-verification",
                   "--count", "2") == 0
-    assert main(["report", str(out)]) == 0
+    assert main(["report", str(out), "--figures"]) == 0
     md = (out / "table.md").read_text()
     assert "SIMULATED" in md and "| Action Generation | 2/2 | 2/2 | 2/2 | 2/2 |" in md
     assert "Error analysis" in md

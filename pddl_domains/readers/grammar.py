@@ -104,6 +104,32 @@ class Matcher:
     find: re.Pattern
 
 
+@functools.lru_cache(maxsize=128)
+def _compile_matchers(domain_key: str, templates: str, tables: tuple, alt: str) -> tuple[Matcher, ...]:
+    """The matchers of a template set's sentences and paraphrases over one set of object names
+    (``alt``: the names' alternation, longest first), cached as the renderer's
+    ``render._compile_templates`` are: compiling them costs milliseconds per pattern, and every task
+    with the same objects, style and template set needs the same. ``tables`` holds (kind, rows), a
+    row (name, arity, templates) per action or predicate."""
+    extra_actions, extra_atoms = paraphrase_tables(domain_key, templates)
+    out, seen = [], set()
+    for (kind, rows), extra in zip(tables, (extra_actions, extra_atoms)):
+        for name, arity, table in rows:
+            for t in list(table) + extra.get(name, []):
+                if not t or (kind, name, t) in seen:
+                    continue
+                seen.add((kind, name, t))
+                slots = tuple(sorted(int(x) for x in re.findall(r"\{(\d+)\}", t)))
+                if any(s >= arity for s in slots) or len(set(slots)) != len(slots):
+                    continue
+                if kind == "atom" and len(slots) != arity:
+                    continue
+                body = render._compile(t, alt)
+                out.append(Matcher(kind, name, arity, slots, re.compile(body + r"(?![\w'])"),
+                                   re.compile(r"(?<![\w'])" + body + r"(?![\w'])")))
+    return tuple(out)
+
+
 class TaskGrammar:
     """Everything the flexible reader knows about one task in one style and template set."""
 
@@ -158,24 +184,10 @@ class TaskGrammar:
         ts = self.r.template_set
         names = sorted(self.object_by_name, key=lambda n: (-len(n), n))
         alt = "|".join(re.escape(n) for n in names) or "(?!)"
-        extra_actions, extra_atoms = paraphrase_tables(template_domain(ts.path) or "", templates)
-        out, seen = [], set()
-        for kind, table, extra, arities in (("action", ts.actions, extra_actions, self.arity_action),
-                                            ("atom", ts.predicates, extra_atoms, self.arity_atom)):
-            for name, arity in arities.items():
-                for t in list(table.get(name, ())) + extra.get(name, []):
-                    if not t or (kind, name, t) in seen:
-                        continue
-                    seen.add((kind, name, t))
-                    slots = tuple(sorted(int(x) for x in re.findall(r"\{(\d+)\}", t)))
-                    if any(s >= arity for s in slots) or len(set(slots)) != len(slots):
-                        continue
-                    if kind == "atom" and len(slots) != arity:
-                        continue
-                    body = render._compile(t, alt)
-                    out.append(Matcher(kind, name, arity, slots, re.compile(body + r"(?![\w'])"),
-                                        re.compile(r"(?<![\w'])" + body + r"(?![\w'])")))
-        return tuple(out)
+        tables = tuple((kind, tuple((name, arity, tuple(table.get(name, ()))) for name, arity in arities.items()))
+                       for kind, table, arities in (("action", ts.actions, self.arity_action),
+                                                    ("atom", ts.predicates, self.arity_atom)))
+        return _compile_matchers(template_domain(ts.path) or "", templates, tables, alt)
 
     def _verbs(self):
         for name in self.arity_action:

@@ -50,7 +50,7 @@ def test_table_chart_is_png_and_pdf_and_names_the_whiskers(tmp_path, monkeypatch
 
     monkeypatch.setattr(Figure, "savefig", spy)
     run = score_run(tmp_path / "run", "sim:noisy:0.3", count=2, subtasks="action-generation", extension="off")
-    assert main(["report", str(run), "--out", str(tmp_path / "rep")]) == 0
+    assert main(["report", str(run), "--out", str(tmp_path / "rep"), "--figures"]) == 0
     _valid_png(tmp_path / "rep" / "table.png")
     _valid_pdf(tmp_path / "rep" / "table.pdf")
     chart = [x for x in labels if x.startswith("accuracy")]
@@ -119,3 +119,29 @@ def test_widths_and_difficulty_figures_are_written_as_png_and_pdf(tmp_path):
     assert main(["report", str(run), "--by", "plan-length"]) == 0
     assert (run / "difficulty-plan-length.png").is_file()
     assert (run / "difficulty-plan-length.pdf").read_bytes().startswith(b"%PDF")
+
+
+def test_score_report_draws_its_figures_only_when_asked_for(tmp_path):
+    """A score report writes every table, csv and report.html at once; the PNG and PDF charts
+    (about a second each) come with --figures (all of them) or --by (that feature's curves)."""
+    run = score_run(tmp_path / "run", "sim:noisy:0.3", count=3, subtasks="plan-verification,novelty",
+                    extension="off")
+    plain, by, every = tmp_path / "plain", tmp_path / "by", tmp_path / "every"
+    assert main(["report", str(run), "--out", str(plain)]) == 0
+    assert main(["report", str(run), "--out", str(by), "--by", "plan-length"]) == 0
+    assert main(["report", str(run), "--out", str(every), "--figures"]) == 0
+    tables = ("table.md", "table.csv", "rows.csv", "errors.json", "difficulty.md", "difficulty.csv",
+              "difficulty-slopes.csv", "report.html")
+    assert {p.name for p in plain.iterdir()} == set(tables)
+    assert {p.name for p in by.iterdir()} - set(tables) == {"difficulty-plan-length.png", "difficulty-plan-length.pdf"}
+    import csv
+
+    with open(every / "difficulty.csv", newline="") as f:
+        features = {r["feature"] for r in csv.DictReader(f)}
+    assert len(features) >= 2
+    drawn = {"table"} | {f"difficulty-{f}" for f in features}
+    assert {p.name for p in every.iterdir()} - set(tables) == {f"{s}.{x}" for s in drawn for x in ("png", "pdf")}
+    for name in tables[:-1]:  # the same tables with or without the figures
+        assert (plain / name).read_text() == (every / name).read_text(), name
+    _valid_png(every / "table.png")
+    _valid_pdf(every / "difficulty-plan-length.pdf")

@@ -10,14 +10,15 @@ DESCRIPTION = (
     "RUN); every number is computed from the run's records (a summary.json that says otherwise is "
     "said once on stderr). "
     "Score runs (kind 'score'): table.md and table.csv in the paper's Table 1 layout (cells k/n), "
-    "rows.csv, table.png with 95% CI bars and an error analysis (most frequent wrong or missing "
-    "actions and facts, pick-up/unstack confusions). Solve runs (kind 'solve'): the search report "
+    "rows.csv and an error analysis (most frequent wrong or missing actions and facts, pick-up/unstack "
+    "confusions); with --figures also table.png/.pdf with 95% CI bars. Solve runs (kind 'solve'): the search report "
     "(Table 3/4 layout, Figures 2 and 3). Always also report.html: one self-contained page with the "
     "tables, the charts and every item behind each cell (several runs side by side). Several runs: "
     "every table, csv (a run column) and chart is keyed by run, each labelled by how its settings differ "
     "from the others' (\"seed 1\" / \"seed 2\"); no cell is merged. Score runs also "
     "get accuracy by difficulty (--by): per sub-task x mode, accuracy per feature bin with Wilson "
-    "95% intervals, curves and a logistic slope per mode. --format md|csv|latex also writes the paper's "
+    "95% intervals, curves and a logistic slope per mode (the curves as PNG and PDF for the features of "
+    "--by, or every feature with --figures). --format md|csv|latex also writes the paper's "
     "tables (paper-table1: Table 1 headline only; paper-table2: prompt extension off/on; paper-table3: "
     "Tables 3-5 of solve runs), LaTeX with booktabs; every chart is written as PNG and PDF."
 )
@@ -39,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bins", default=None, metavar="LO-HI,...",
                         help="with --by: the feature bins, e.g. 2-4,5-8,9-12 (default: one bin per value, "
                         "or 8 ranges of about equal counts)")
+    parser.add_argument("--figures", action="store_true",
+                        help="score runs: also draw the charts as PNG and PDF (table.png, difficulty-FEATURE.png "
+                        "for every feature shown; matplotlib, about a second per figure); without it only the "
+                        "features of --by are drawn, and report.html shows every chart in the page either way "
+                        "(solve runs' figures are always drawn)")
     parser.add_argument("--html", action="store_true",
                         help="report.html is always written; the flag is accepted for clarity")
     # ---- paper-ready tables (issue 32) ----
@@ -83,9 +89,10 @@ def run(args: argparse.Namespace) -> int:
         from widthbench.reports.difficulty import write_difficulty
         from widthbench.subtasks.report import write_report
 
-        for path in write_report(score, out):
+        for path in write_report(score, out, figures=args.figures):
             print(f"wrote {path}")
-        for path in write_difficulty(score, out, features, bins):
+        # figures cost about a second each: drawn when asked for (--figures, or the features of --by)
+        for path in write_difficulty(score, out, features, bins, figures=args.figures or features is not None):
             print(f"wrote {path}")
     elif args.by:
         raise UserError("--by applies to score runs (summary kind 'score')")

@@ -10,7 +10,10 @@ DESCRIPTION = (HELP + ". Plan generation (task 1), plan verification (task 3) an
                "with its category and reason (--disagreements flexible|strict|none narrows the list). "
                "--out DIR writes answers.jsonl and summary.json, and the flexible reader's accuracy by optimal plan "
                "length and by number of objects (difficulty.md, .csv, -slopes.csv, -plan-length.png, "
-               "-objects.png).")
+               "-objects.png). A back-prompting file (PlanBench's validator-feedback rounds) is judged round by "
+               "round: each round's plan on the engine, the first round that succeeds, and the agreement with "
+               "PlanBench's verdict per round. A file that cannot be read is skipped with its reason and the "
+               "others are judged; the command then exits 2.")
 
 
 def add_arguments(p) -> None:
@@ -51,4 +54,14 @@ def run(args) -> int:
 
         for path in write_rescore_difficulty(judged, args.instances, args.out):  # by plan length, blocks
             print(f"wrote {path}")
+    unreadable = summary.get("unreadable", {})
+    if unreadable:  # the batch went on without them: each named with its reason, then the count
+        import sys
+
+        for path, reason in unreadable.items():
+            print(f"widthbench rescore: skipped {reason if reason.startswith(path) else f'{path}: {reason}'}",
+                  file=sys.stderr)
+        print(f"widthbench rescore: error: {len(unreadable)} of {len(args.files)} result files could not be read "
+              f"(listed above); the other {len(args.files) - len(unreadable)} were judged", file=sys.stderr)
+        return 2
     return 0

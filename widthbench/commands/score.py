@@ -43,8 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", required=True, metavar="RUN", help="run folder (created; resumed if present)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--table", action="store_true",
-                        help="also write the report into RUN: tables, chart, error analysis, accuracy by "
-                        "difficulty and report.html (what `widthbench report RUN` writes)")
+                        help="also write the report into RUN: tables, error analysis, accuracy by difficulty "
+                        "and report.html (what `widthbench report RUN` writes)")
     add_model_arguments(parser)
     from widthbench.planners.executor import add_executor_arguments
 
@@ -267,7 +267,7 @@ def run(args: argparse.Namespace) -> int:
         from widthbench.reports.difficulty import write_difficulty
         from widthbench.reports.html import write_html
 
-        for path in write_report([args.out]) + write_difficulty([args.out]):
+        for path in write_report([args.out], figures=False) + write_difficulty([args.out], figures=False):
             print(f"wrote {path}")
         print(f"wrote {write_html([args.out])}")
     else:

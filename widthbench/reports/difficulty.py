@@ -12,7 +12,8 @@ writes into ``out``:
                          "k/n acc% [low–high]"; then the logistic slopes per mode
   difficulty.csv         one line per run x sub-task x mode x feature x bin (n, correct, accuracy, CI)
   difficulty-slopes.csv  one line per run x sub-task x mode x feature: slope, its 95% interval, odds ratio
-  difficulty-FEATURE.png one panel per sub-task, one line per run x mode, the interval as a band
+  difficulty-FEATURE.png one panel per sub-task, one line per run x mode, the interval as a band (and
+                         .pdf; drawn when asked for: `report --by FEATURE` or `--figures`)
 Runs side by side overlay their curves (a line per run and mode). Simulated runs are marked SIMULATED.
 """
 
@@ -156,14 +157,15 @@ def write_csv(path: Path, rows: list[dict], fields) -> None:
             w.writerow(r)
 
 
-def write_parts(parts: list[dict], dest: Path, stem: str = "difficulty") -> list[Path]:
-    """difficulty.md, difficulty.csv, difficulty-slopes.csv and one PNG and PDF per feature (``stem`` names them)."""
+def write_parts(parts: list[dict], dest: Path, stem: str = "difficulty", figures: bool = True) -> list[Path]:
+    """difficulty.md, difficulty.csv, difficulty-slopes.csv and, with ``figures``, one PNG and PDF per
+    feature (``stem`` names them)."""
     dest.mkdir(parents=True, exist_ok=True)
     paths = [dest / f"{stem}.md", dest / f"{stem}.csv", dest / f"{stem}-slopes.csv"]
     paths[0].write_text(markdown(parts) + "\n", encoding="utf-8")
     write_csv(paths[1], [r for p in parts for r in p["rows"]], ROW_FIELDS)
     write_csv(paths[2], [s for p in parts for s in p["slopes"]], SLOPE_FIELDS)
-    for part in parts:
+    for part in parts if figures else ():
         if part["rows"]:
             p = dest / f"{stem}-{part['feature']}.png"
             plot(part, p)
@@ -171,10 +173,13 @@ def write_parts(parts: list[dict], dest: Path, stem: str = "difficulty") -> list
     return paths
 
 
-def write_difficulty(runs, out=None, features=None, bins=None) -> list[Path]:
+def write_difficulty(runs, out=None, features=None, bins=None, figures: bool = True) -> list[Path]:
+    """The difficulty tables of score runs (`tables`) into ``out`` (default: the first run's folder);
+    ``figures``: also the curves as PNG and PDF (`widthbench report` draws them for the features of
+    --by, or every feature with --figures)."""
     runs = [r for r in as_runs(runs) if r.kind == "score"]
     dest = Path(out) if out is not None else Path(runs[0].dir)
-    return write_parts(tables(runs, features, bins), dest)
+    return write_parts(tables(runs, features, bins), dest, figures=figures)
 
 
 RESCORE_FEATURES = ("plan-length", "objects")
