@@ -35,6 +35,7 @@ from widthbench.subtasks.identity import READER_VERSION, path_digest
 from widthbench.pddl_domains.readers import impossible, judged_alike
 from widthbench.pddl_domains.readers.reply import reply_text
 from widthbench.errors import ParseError, UserError
+from widthbench.runfiles import input_file
 from widthbench.pddl_domains import planbench_configs
 from widthbench.pddl_domains.render import PDDL_WORDS, Renderer, config_template_set
 from widthbench.planners.bfs import shortest_plan
@@ -129,10 +130,12 @@ class ResultFile:
 
 def read_result_json(p: Path) -> dict:
     """A PlanBench result file's JSON (a dict with an ``instances`` list), or one UserError line."""
-    if not p.is_file():
-        raise UserError(f"result file not found: {p}")
+    p = input_file(p, "result file")  # "not found" only when nothing is there (/dev/null reads as empty)
     try:
-        data = json.loads(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
+        if not text.strip():
+            raise UserError(f"{p}: empty result file")
+        data = json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise UserError(f"{p}: not a PlanBench result file (not JSON: {str(exc).splitlines()[0]})") from None
     if not isinstance(data, dict) or not isinstance(data.get("instances"), list):

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from widthbench.cli import main
+from tests.conftest import PLANBENCH, need_data
 
 BW = """(define (problem p) (:domain blocksworld) (:objects a b c)
  (:init (clear a) (on a b) (ontable b) (clear c) (ontable c) (handempty))
@@ -233,3 +234,13 @@ def test_a_problem_or_domain_that_reads_empty_is_empty_not_missing(argv, said, f
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].endswith(said) and "not found" not in err[0], err
+
+
+@pytest.mark.parametrize("command", ["rescore", "traces"])
+def test_an_empty_result_file_is_empty_not_missing(command, tmp_path, capsys):
+    """`rescore planbench /dev/null` and `traces /dev/null` said "result file not found"."""
+    need_data()
+    argv = ["rescore", "planbench"] if command == "rescore" else ["traces"]
+    assert main([*argv, "/dev/null", "--instances", str(PLANBENCH)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"widthbench {command}: error: /dev/null: empty result file"]
