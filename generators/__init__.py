@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from widthbench.errors import UserError, listed
+from widthbench.core.errors import UserError, listed
 from widthbench.generators.instance import Instance, read_instance_set, write_instance_set
 
 DOMAINS = ("blocksworld", "logistics")

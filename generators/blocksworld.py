@@ -43,7 +43,7 @@ import functools
 import math
 import random
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.generators.common import (
     DEFAULT_MAX_FAILED_DRAWS, DEFAULT_TIMEOUT, Candidate, IntRange, check_count, check_length_filter,
     collect, derive_seed, int_range, shuffled,

@@ -24,11 +24,11 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners.problem_writer import problem_text
 from widthbench.planners.bfs import SearchLimit, shortest_plan
 from widthbench.planners.iw import iterated_width
-from widthbench.planners.model import StripsModel
+from widthbench.planners.state_model import StripsModel
 
 DEFAULT_MAX_FAILED_DRAWS = 2000
 DEFAULT_TIMEOUT = 300.0  # seconds per optimal-plan call

@@ -1,6 +1,6 @@
 """The 1362 Game of 24 puzzles of Tree of Thoughts (24.csv, ranked by human solve time).
 
-The state model, its atoms and the exact solver are `widthbench.planners.game24` (a planning state
+The state model, its atoms and the exact solver are `widthbench.planners.game24_model` (a planning state
 model, like `planners.model.StripsModel`); its names are re-exported here for the callers that
 read puzzles and models together.
 """
@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from widthbench.errors import UserError
-from widthbench.planners.game24 import (TARGET, Game24Model, Game24State, Number, StateSpace,  # noqa: F401
+from widthbench.core.errors import UserError
+from widthbench.planners.game24_model import (TARGET, Game24Model, Game24State, Number, StateSpace,  # noqa: F401
                                         Step, _operand, make_state, number_text, state_numbers,
                                         state_text)
 

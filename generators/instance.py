@@ -28,11 +28,11 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.generators.common import solve
 from widthbench.planners import strips
 from widthbench.planners.problem_writer import problem_text
-from widthbench.runfiles import make_output_dir
+from widthbench.core.runfiles import make_output_dir
 from widthbench.planners.ground_truth import GroundTruth
 from widthbench.planners.problem_writer import task_problem_text
 

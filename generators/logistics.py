@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.generators.common import (
     DEFAULT_MAX_FAILED_DRAWS, DEFAULT_TIMEOUT, Candidate, check_count, check_length_filter, collect,
     derive_seed, int_range,

@@ -23,7 +23,7 @@ import dataclasses
 import itertools
 import random
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.generators.common import check_count
 from widthbench.generators.instance import Instance
 from widthbench.planners import strips

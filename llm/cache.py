@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from widthbench.llm.types import Reply
-from widthbench.runfiles import make_output_dir
+from widthbench.core.runfiles import make_output_dir
 
 FILENAME = "replies.sqlite"
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from widthbench.llm.model import open_model
 from widthbench.llm.types import SAMPLING_OPTIONS, merge_sampling, parse_per_mode
-from widthbench.runfiles import check_output_dir
+from widthbench.core.runfiles import check_output_dir
 
 
 def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = True,

@@ -23,7 +23,7 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.llm.backend import FatalError, Pending, RetryableError
 from widthbench.llm.cache import ReplyCache, default_cache_dir
 from widthbench.llm.ledger import Ledger

@@ -43,7 +43,7 @@ import sys
 import time
 from typing import Any
 
-from widthbench.errors import UserError, listed
+from widthbench.core.errors import UserError, listed
 from widthbench.llm.backend import FatalError, Pending, RetryableError
 from widthbench.llm.completions import BadResponse, parse_completion
 from widthbench.llm.types import Reply, fit_max_tokens, prompt_token_bound

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.llm import tokens
 from widthbench.llm.types import Reply
 

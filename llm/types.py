@@ -54,7 +54,7 @@ def thinking_modes(choice: str) -> tuple[bool, ...]:
     """The modes of a --thinking value: "on", "off" or "both" (off first)."""
     modes = {"on": (True,), "off": (False,), "both": (False, True)}
     if choice not in modes:
-        from widthbench.errors import UserError
+        from widthbench.core.errors import UserError
 
         raise UserError(f"--thinking must be one of {', '.join(THINKING_CHOICES)}, got {choice!r}")
     return modes[choice]

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 import sys
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners.strips import Domain, Literal, Schema, parse_domain_text
 
 from .render import templates_for

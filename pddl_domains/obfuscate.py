@@ -34,7 +34,7 @@ import re
 import tomllib
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners import strips
 from widthbench.planners.strips import Action, Domain, Literal, Schema, Task, parse_atom_text
 from widthbench.pddl_domains.context import domain_pddl

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 
 CONFIG_SUFFIXES = (".yaml", ".yml")
 _PARTS = ("llm_planning_analysis", "plan-bench")  # the two halves of PlanBench's data, searched in order

@@ -4,7 +4,7 @@
 ``state``, ``goal``, ``atom``, ``atoms``, ``action``, ``actions``, ``plan`` and reads answers back with
 ``parse_atoms``, ``parse_state``, ``parse_action``, ``parse_actions``, ``parse_plan``. The parsers
 return PDDL text (``"(on a b)"``, ``"(unstack a b)"``) or a state bitmask, and raise
-``widthbench.errors.ParseError`` naming the fragment they could not read: they never guess.
+``widthbench.core.errors.ParseError`` naming the fragment they could not read: they never guess.
 
 Natural-language templates are data: ``pddl_domains/<domain>.nl.toml`` (set "widthbench") and
 ``<domain>.planbench.toml`` (set "planbench"). The set for a task is the file of that set whose
@@ -33,8 +33,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from widthbench.errors import ParseError, UserError
-from widthbench.runfiles import input_file
+from widthbench.core.errors import ParseError, UserError
+from widthbench.core.runfiles import input_file
 from widthbench.planners.strips import Action, Domain, Task, either_members, parse_atom_text, state_atoms
 
 from . import planbench_configs

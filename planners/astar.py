@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from widthbench.planners.bfs import SearchLimit, SearchTimeout, shortest_plan, extract_plan as _extract
-from widthbench.planners.model import strips_successors
+from widthbench.planners.state_model import strips_successors
 from widthbench.planners.strips import Action, Task, bits
 
 

@@ -10,7 +10,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from widthbench.planners.model import strips_successors
+from widthbench.planners.state_model import strips_successors
 from widthbench.planners.strips import Action, Task, applicable_actions, is_goal
 
 

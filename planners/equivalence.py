@@ -589,7 +589,7 @@ def _reached(task: Task, goal_pos: int, goal_neg: int) -> int | None:
     import dataclasses
 
     from widthbench.planners.iw import siw
-    from widthbench.planners.model import StripsModel
+    from widthbench.planners.state_model import StripsModel
 
     if goal_pos & goal_neg:
         return None

@@ -34,7 +34,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 
 BACKENDS = ("local", "ray")
 DEFAULT_RETRIES = 3

@@ -30,7 +30,7 @@ import time
 from typing import Callable
 
 from widthbench.planners.bfs import SearchLimit, SearchTimeout
-from widthbench.planners.model import strips_successors
+from widthbench.planners.state_model import strips_successors
 from widthbench.planners.strips import Action, Task
 
 

@@ -40,12 +40,12 @@ from widthbench.planners.astar import is_blocksworld, make_heuristic
 from widthbench.planners.bfs import SearchLimit, SearchTimeout
 from widthbench.planners.fd_search import SasTask
 from widthbench.planners.first_actions import optimal_first_actions
-from widthbench.planners.model import strips_successors
+from widthbench.planners.state_model import strips_successors
 from widthbench.planners.optimal import (BFS_STATES, DEFAULT_TIMEOUT, PLANNERS, PlannerFailure, PlanningTimeout, Unsolvable,
                                          bounded_optimal_plan, budgeted_exact_plan, optimal_plan)
 from widthbench.planners.strips import (Action, Task, applicable_actions, execute_plan, is_applicable, is_goal,
                                        parse_action, successor)
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 
 NEXT_ACTION_METHODS = ("joint", "per-successor")
 JOINT_STATES = 2_000  # states the joint next-action search may store under "auto" before FD takes over

@@ -39,7 +39,7 @@ from itertools import filterfalse
 from typing import Hashable
 
 from widthbench.planners.bfs import extract_plan
-from widthbench.planners.model import StripsModel, atom_mask_fn
+from widthbench.planners.state_model import StripsModel, atom_mask_fn
 from widthbench.planners.novelty import NoveltyTable, bits
 from widthbench.planners.strips import applicable_actions
 

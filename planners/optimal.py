@@ -22,7 +22,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners.fd import fd_optimal_plan
 from widthbench.planners.planning_errors import PlannerFailure, PlanningError, PlanningTimeout, Unsolvable
 from widthbench.planners.strips import Task, execute_plan

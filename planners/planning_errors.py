@@ -8,7 +8,7 @@ user's instance or time budget); ``PlannerFailure`` is a bug or a broken install
 
 from __future__ import annotations
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 
 
 class PlanningError(UserError):

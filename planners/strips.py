@@ -32,8 +32,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from widthbench.errors import UserError, listed
-from widthbench.runfiles import input_file
+from widthbench.core.errors import UserError, listed
+from widthbench.core.runfiles import input_file
 
 # --------------------------------------------------------------------------------------------
 # Faults of problem texts

@@ -42,7 +42,7 @@ def _timeout(signum, frame):
 def measure(folder: Path, out: Path, count: int, seed: int, score: int, subtasks: str,
             problems: int | None = None, max_seconds: float = 1800, subtask_seconds: float = 600,
             score_seconds: float = 1200, solve: int = 0) -> dict:
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
     from widthbench.generators.instance import _defines_domain, read_instance_set, walk_instances, write_instance_set
     from widthbench.planners import strips
     from widthbench.subtasks.items import ItemOptions, Pool, build_items

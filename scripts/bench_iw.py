@@ -53,7 +53,7 @@ from pathlib import Path
 from widthbench.generators import generate
 from widthbench.planners.bfs import reachable_states
 from widthbench.planners.iw import iterated_width, iw, strips_tables
-from widthbench.planners.model import StripsModel
+from widthbench.planners.state_model import StripsModel
 from widthbench.planners import strips
 from widthbench.planners.novelty import bits
 
@@ -221,7 +221,7 @@ def lapkt_measured_order(task) -> list[int]:
 def check_orders(args) -> bool:
     """Our model of LAPKT's order (`planners.model.lapkt_action_order`) against LAPKT's own,
     measured (`lapkt_measured_order`), on every task of the bench's goal sets."""
-    from widthbench.planners.model import lapkt_action_order
+    from widthbench.planners.state_model import lapkt_action_order
 
     ok = True
     for name, insts, _goals in single_goal_sets(args):

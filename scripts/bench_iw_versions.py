@@ -27,7 +27,7 @@ import bench_iw  # noqa: E402  (the bench's goal sets)
 
 from widthbench.generators import generate  # noqa: E402
 from widthbench.planners import iw as current  # noqa: E402
-from widthbench.planners.model import StripsModel  # noqa: E402
+from widthbench.planners.state_model import StripsModel  # noqa: E402
 
 
 def load(path: str, name: str = "iw_other"):

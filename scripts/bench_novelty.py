@@ -48,7 +48,7 @@ def subset_novelty(state: int, previous) -> int | None:
 def main() -> int:
     from widthbench.generators.instance import read_instance_set, walk_instances
     from widthbench.planners.iw import iw
-    from widthbench.planners.model import StripsModel
+    from widthbench.planners.state_model import StripsModel
     from widthbench.planners.novelty import ReferenceNoveltyTable
     from widthbench.subtasks.items import ItemOptions, Pool, build_items
     from widthbench.subtasks.exact import novelty_of

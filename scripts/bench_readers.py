@@ -4,7 +4,7 @@ Reads every PlanBench result file under ../shared/data/planbench-responses (SOUR
 development families and a few more, on every PlanBench variant: plain, 3-block, Mystery and
 random-name Blocksworld, Logistics, unsolvable Blocksworld, Sokoban; plan generation, plan
 verification, plan execution), judges each answer on the engine with the strict and the flexible
-reader (`widthbench.subtasks.rescore.judge`, problems found from the PlanBench data root by each
+reader (`widthbench.subtasks.planbench.judge.judge`, problems found from the PlanBench data root by each
 file's variant) and prints, per family and variant, per family and overall, for each reader:
 
 - answers read;
@@ -30,11 +30,11 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.render import Renderer
 from widthbench.subtasks import flexible
 from widthbench.subtasks import strict as strict_parse
-from widthbench.subtasks.rescore import (DISAGREEMENT_CLASSES, Instances, _style, counts, disagreement,
+from widthbench.subtasks.planbench.judge import (DISAGREEMENT_CLASSES, Instances, _style, counts, disagreement,
                                          judge, load_result_file)
 
 REPO = Path(__file__).resolve().parent.parent

@@ -34,7 +34,7 @@ ACPBENCH = ROOT.parent / "shared" / "data" / "acpbench-domains"
 def iw_costs(budget: float, acpbench: Path, cap: int) -> None:
     from widthbench.generators import generate, read_instance_set
     from widthbench.planners.iw import iw
-    from widthbench.planners.model import StripsModel
+    from widthbench.planners.state_model import StripsModel
 
     problems = []
     for n in (5, 6, 7, 8):

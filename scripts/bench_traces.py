@@ -25,7 +25,7 @@ INSTANCES = DATA / "planbench/llm_planning_analysis/instances/blocksworld/genera
 
 
 def main() -> None:
-    from widthbench.errors import ParseError
+    from widthbench.core.errors import ParseError
     from widthbench.planners.strips import load_task
     from widthbench.subtasks import flexible
     from widthbench.subtasks.traces import verify_trace

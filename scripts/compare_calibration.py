@@ -20,9 +20,9 @@ from statistics import NormalDist
 
 import numpy as np
 
-from widthbench.subtasks.paired import (EXACT_ITEMS, items_needed, mcnemar_exact, mcnemar_power, paired_bootstrap,
+from widthbench.subtasks.results.paired import (EXACT_ITEMS, items_needed, mcnemar_exact, mcnemar_power, paired_bootstrap,
                                         swap_test)
-from widthbench.subtasks.stats import clustered_wilson, wilson
+from widthbench.subtasks.results.stats import clustered_wilson, wilson
 
 MIXES = ((0.4, 0.1, 0.2), (0.3, 0.05, 0.15), (0.5, 0.2, 0.2), (0.2, 0.02, 0.06), (0.6, 0.15, 0.1))
 

@@ -11,7 +11,7 @@ that discordance, and the items needed for the observed difference (for a tie: f
 
 from __future__ import annotations
 
-from widthbench.subtasks.compare import Cell, CellOutcomes, Outcome, compare_cells
+from widthbench.subtasks.results.comparison import Cell, CellOutcomes, Outcome, compare_cells
 
 PAIRS = ((22, 23), (12, 12), (15, 34))
 ITEMS = 50

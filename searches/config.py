@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.llm.types import mode_name
 
 METHODS = ("naive", "tot-bfs", "tot-dfs", "mcts", "cat")

@@ -16,9 +16,9 @@ import dataclasses
 import itertools
 from pathlib import Path
 
-from widthbench.errors import UserError
-from widthbench.runfiles import make_output_dir
-from widthbench.runstore import write_json
+from widthbench.core.errors import UserError
+from widthbench.core.runfiles import make_output_dir
+from widthbench.core.runstore import write_json
 from widthbench.llm.types import mode_name
 from widthbench.searches.config import MAPPINGS, METHODS, NOVELTY, VERIFY, SearchConfig
 

@@ -23,7 +23,7 @@ import asyncio
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.planners.novelty import NoveltyTable
 from widthbench.searches.broker import LLM
 

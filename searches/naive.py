@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.searches.broker import LLM
 
 

@@ -33,11 +33,11 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from widthbench.errors import ParseError, UserError
+from widthbench.core.errors import ParseError, UserError
 from widthbench.searches import search_prompts
-from widthbench.searches.answers import numbered, parse_score, parse_scores
+from widthbench.searches.replies import numbered, parse_score, parse_scores
 from widthbench.subtasks.strict import parse_novelty, parse_yes_no, reply_text
-from widthbench.searches.game24 import evaluate
+from widthbench.searches.game24_problem import evaluate
 
 _ANSWER_LABEL = re.compile(r"(?im)^[\s>*#_`\-]*answer[\s*_`]*:[*_`]*")
 _FINAL = re.compile(r"(?im)^[\s>*#_`\-]*final\s+answer[\s*_`]*(?:is)?[\s*_`]*[:=][*_`]*\s*(.+?)\s*$")

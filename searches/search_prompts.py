@@ -9,7 +9,7 @@
 A user's prompt folder (--prompt-dir DIR, `subtasks.prompts`) replaces these files by its own
 ``DIR/search/<name>``; every function takes it as ``user_dir`` (None: the built-in files).
 
-Templates are also the contract with the simulated models (`searches/engine_answers.py`): a
+Templates are also the contract with the simulated models (`searches/sim_search_answers.py`): a
 filled template is read back by matching it (fixed text literal, each ``{field}`` a lazy group), as
 `widthbench.subtasks.prompts` does for the sub-task templates. Every placeholder is followed by
 fixed text that cannot occur inside it.
@@ -21,7 +21,7 @@ import functools
 import re
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.subtasks.prompts import PROMPT_DIR, prompt_path, read_text, read_toml, template_regex
 
 SEARCH_DIR = PROMPT_DIR / "search"

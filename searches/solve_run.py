@@ -25,16 +25,16 @@ import sys
 import time
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.llm.ledger import ledger_from_calls
-from widthbench.runstore import RunStore, latest_records
+from widthbench.core.runstore import RunStore, latest_records
 from widthbench.subtasks import identity
 from widthbench.searches.broker import LLM, Broker
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.graph import write_tree
-from widthbench.searches import unsolvable
+from widthbench.searches import unsolvable_verdict as unsolvable
 from widthbench.searches.hooks import build_hooks
-from widthbench.searches.results import summarise
+from widthbench.searches.summary import summarise
 from widthbench.searches.cat import cat
 from widthbench.searches.mcts import mcts
 from widthbench.searches.naive import naive
@@ -73,7 +73,7 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
 
         return _sample(load_tasks(tasks, level, prompt_dir), count, seed)
     if domain == "game24":
-        from widthbench.searches.game24 import load_problems as load_g24
+        from widthbench.searches.game24_problem import load_problems as load_g24
 
         return _sample(load_g24(rows, prompt_dir=prompt_dir), count, seed)
 

@@ -14,18 +14,18 @@ from __future__ import annotations
 
 import functools
 
-from widthbench.errors import ParseError, UserError
+from widthbench.core.errors import ParseError, UserError
 from widthbench.planners import strips
 from widthbench.searches import search_prompts
-from widthbench.searches.answers import numbered, parse_score, parse_scores, split_direct
+from widthbench.searches.replies import numbered, parse_score, parse_scores, split_direct
 from widthbench.pddl_domains import obfuscate
 from widthbench.subtasks import answers, api
 from widthbench.subtasks import prompts as sub_prompts
 from widthbench.subtasks.strict import answer_section
 from widthbench.planners.ground_truth import GroundTruth
 from widthbench.planners.iw import DEFAULT_MAX_WIDTH, iterated_width
-from widthbench.planners.model import StripsModel
-from widthbench.subtasks.definitions.common import actions_tokens, state_tokens
+from widthbench.planners.state_model import StripsModel
+from widthbench.subtasks.definitions.shared import actions_tokens, state_tokens
 
 
 class StripsProblem:

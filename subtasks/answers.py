@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains import obfuscate
 from widthbench.pddl_domains.readers import Reading, impossible
 from widthbench.subtasks import api, flexible

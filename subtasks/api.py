@@ -2,7 +2,7 @@
 
 Each ``*_prompt`` returns chat messages (a system message with the domain context, a user message
 filled from a template under ``llm/prompts/``); each parser reads a reply back into PDDL terms and
-raises ``widthbench.errors.ParseError`` when it cannot (it never guesses). ``style`` is ``"pddl"``
+raises ``widthbench.core.errors.ParseError`` when it cannot (it never guesses). ``style`` is ``"pddl"``
 or ``"nl"``. States are the engine's int bitmasks; actions are ``Action`` objects or PDDL texts on the
 way in and PDDL texts (``"(unstack a b)"``) on the way out.
 
@@ -13,7 +13,7 @@ nor punished. The answer section and the tolerance rules are in `widthbench.subt
 
 from __future__ import annotations
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains import obfuscate
 from widthbench.pddl_domains.readers.reply import FLEXIBLE_LABEL
 from widthbench.pddl_domains.render import Renderer, natural_key

@@ -20,7 +20,7 @@ copy of that instance's cache, and the copy comes back and is installed when the
 reaches the instance -- so every instance's cache sees the same calls in the same order as without
 an executor, and the items are the same (tests/test_executor_ray.py, `--jobs 1` / `2` / ray).
 
-Every item carries its difficulty features (`widthbench.subtasks.difficulty`); `Strata` draws
+Every item carries its difficulty features (`widthbench.subtasks.results.difficulty`); `Strata` draws
 items until each bin of one feature holds its count (`score --stratify`).
 """
 
@@ -32,7 +32,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners import strips
 # Widths are searched up to DEFAULT_MAX_WIDTH (IW(1) .. IW(K)); an instance of larger width feeds no
 # novelty or width-estimate item. Re-exported here for subtasks.score_run.
@@ -41,8 +41,8 @@ from widthbench.generators import generate
 from widthbench.pddl_domains import obfuscate
 from widthbench.planners.ground_truth import GroundTruth
 from widthbench.planners.iw import iterated_width, iw
-from widthbench.planners.model import StripsModel
-from widthbench.subtasks.difficulty import bin_of, item_features
+from widthbench.planners.state_model import StripsModel
+from widthbench.subtasks.results.difficulty import bin_of, item_features
 from widthbench.subtasks.exact import random_walk
 from widthbench.subtasks.registry import Registry
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from widthbench.pddl_domains import obfuscate
 from widthbench.planners import strips
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 
 OBJECTS_RULE = ("each object's new name is picked by a hash of (mode, seed, its name), the next free one "
                 "on a collision within its task; the prompts show them")

@@ -14,7 +14,7 @@ Given a domain *name* instead of a Domain, only 2 applies (by name, as before).
 
 Templates are also the contract with the simulated models: `match_user_message` turns every
 template into a regular expression (fixed text literal, each ``{field}`` a lazy group) and reads the
-fields back, so `widthbench.subtasks.engine_answers` can rebuild the task from the prompt text alone.
+fields back, so `widthbench.subtasks.sim_answers` can rebuild the task from the prompt text alone.
 
 Prompts as settings (docs/subtasks.md, "Prompts"): ``--prompt-dir DIR`` is the user's copy of
 `llm/prompts/` (`export_prompts`, CLI `widthbench prompts export DIR`); a file there replaces the
@@ -36,9 +36,9 @@ import shutil
 import tomllib
 from pathlib import Path
 
-from widthbench.errors import UserError, listed
+from widthbench.core.errors import UserError, listed
 from widthbench.pddl_domains import planbench_configs
-from widthbench.errors import UserError as _UserError
+from widthbench.core.errors import UserError as _UserError
 from widthbench.generators.instance import builtin_name
 from widthbench.pddl_domains.context import domain_from_context
 from widthbench.planners import strips

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from widthbench.errors import UserError, listed
+from widthbench.core.errors import UserError, listed
 from widthbench.subtasks.answers import AnswerKind
 
 TASKS_PACKAGE = "widthbench.subtasks.definitions"
@@ -42,7 +42,7 @@ class Metric:
     ``metrics``), how it ``aggregate``s into a summary row (`PER_ITEM` or `COUNTS`), the ``label``
     of its Table-1 row and that row's ``order``; a sub-task that takes the prompt extension labels
     its extension rows with ``extension_label`` / ``extension_order``. Nothing reads a metric's
-    name to decide how it adds up: `widthbench.subtasks.results` asks `count`."""
+    name to decide how it adds up: `widthbench.subtasks.results.rows` asks `count`."""
 
     name: str
     label: str

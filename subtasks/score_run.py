@@ -1,6 +1,6 @@
 """`widthbench score`: the grid of sub-tasks x modes through the LLM layer, resumable.
 
-A run folder is a `widthbench.runstore.RunStore` of kind "score":
+A run folder is a `widthbench.core.runstore.RunStore` of kind "score":
   config.json   the run identity (`run_identity`: everything that decides an answer) and, beside
                 it, how the run was made; a rerun with another identity is refused before any work
   items.jsonl   one record per (item, mode), appended as soon as its replies are scored; each keeps
@@ -25,22 +25,22 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from widthbench.errors import UserError, listed
+from widthbench.core.errors import UserError, listed
 from widthbench.generators.instance import find_domain
 from widthbench.llm.ledger import call_entry, ledger_from_calls, request_key
 from widthbench.llm.types import on_off
 from widthbench.planners import strips
-from widthbench.runstore import RunStore, answered, latest_records
+from widthbench.core.runstore import RunStore, answered, latest_records
 from widthbench.subtasks import api, identity, prompts
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
-from widthbench.subtasks.frozen import read_export
+from widthbench.subtasks.harness.frozen import read_export
 from widthbench.subtasks.obfuscation import identity as obfuscation_identity  # issue 29
 from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
                                       NotEnoughItems, Pool, Strata, build_items, record_item)
 from widthbench.subtasks.registry import Registry
-from widthbench.subtasks.results import NO_THINKING, summarise
-from widthbench.subtasks.score import Mode, requests_for, score_item
-from widthbench.subtasks.frozen import read_items
+from widthbench.subtasks.results.rows import NO_THINKING, summarise
+from widthbench.subtasks.scoring import Mode, requests_for, score_item
+from widthbench.subtasks.harness.frozen import read_items
 
 def widthbench_version() -> str:
     try:

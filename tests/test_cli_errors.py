@@ -175,7 +175,7 @@ def test_the_cli_cuts_any_error_line_to_300_characters(monkeypatch, capsys):
     """The backstop: whatever a command raises as a user error, and whatever bad value an option is
     given, is one line of at most 300 characters, its cut said."""
     from widthbench.commands import validate
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
 
     def fails(args):
         raise UserError("a message " + "with a very long list, " * 200 + "\nand a second line")

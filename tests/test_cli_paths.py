@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from widthbench.cli import build_parser, main
-from widthbench.errors import UserError
-from widthbench.runfiles import check_output_dir, make_output_dir
+from widthbench.core.errors import UserError
+from widthbench.core.runfiles import check_output_dir, make_output_dir
 
 # Option destinations that name a folder a command writes into.
 OUTPUT_DESTS = ("out", "cache_dir")
@@ -45,13 +45,13 @@ CASES = {
     ("chat", "--cache-dir"): (lambda p, d: ["chat", *MODEL, "--cache-dir", p, "hello"],
                               ["widthbench.llm.model.open_model"]),
     ("report", "--out"): (lambda p, d: ["report", str(d / "run"), "--out", p],
-                          ["widthbench.runfiles.summary_kind"]),
+                          ["widthbench.core.runfiles.summary_kind"]),
     ("export", "--out"): (lambda p, d: ["export", "lm-eval", "--subtask", "action-generation", "--count", "1",
                                         "--style", "pddl", "--thinking", "off", "--out", p],
-                          ["widthbench.subtasks.lmeval.export_lmeval"]),
+                          ["widthbench.subtasks.harness.lmeval.export_lmeval"]),
     ("rescore", "--out"): (lambda p, d: ["rescore", "planbench", str(d / "results.json"), "--instances",
                                          str(d), "--out", p],
-                           ["widthbench.subtasks.rescore.rescore"]),
+                           ["widthbench.subtasks.planbench.judge.rescore"]),
     ("traces", "--out"): (lambda p, d: ["traces", str(d), "--out", p],
                           ["widthbench.commands.traces.run_traces",
                            "widthbench.subtasks.traces.sources.planbench_traces"]),

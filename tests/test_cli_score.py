@@ -212,7 +212,7 @@ def test_not_built_names_the_sub_task_once(small_set, tmp_path, capsys):
 
 
 def test_a_summary_recorded_with_the_name_in_the_reason_is_shown_once():
-    from widthbench.subtasks.report import format_table
+    from widthbench.subtasks.results.tables import format_table
 
     text = format_table({"rows": [], "not_built": {"novelty-hard": "novelty-hard: 0 of 3 items"}})
     assert text.strip() == "Not built: novelty-hard: 0 of 3 items"
@@ -228,7 +228,7 @@ def _row(**kw):
 
 
 def test_a_cell_whose_requests_partly_failed_does_not_read_complete():
-    from widthbench.subtasks.report import format_table
+    from widthbench.subtasks.results.tables import format_table
 
     assert "| 4/4 |" in format_table({"rows": [_row()]})
     assert "| 4/4 · 1 failed |" in format_table({"rows": [_row(request_errors=1)]})

@@ -197,7 +197,7 @@ def test_sim_oracle_answers_every_prompt_kind_correctly(name, style):
 def test_sim_oracle_width_estimate_is_the_effective_width(name):
     need_data()
     from widthbench.planners.iw import iterated_width
-    from widthbench.planners.model import StripsModel
+    from widthbench.planners.state_model import StripsModel
     from widthbench.subtasks import api
 
     task = solvable_task(name)

@@ -1,4 +1,4 @@
-"""The run store and the run identity (widthbench.runstore, subtasks.score_run.run_identity).
+"""The run store and the run identity (widthbench.core.runstore, subtasks.score_run.run_identity).
 
 Each test here failed before the run store: a resumed ledger undercounted, an edited prompt or
 context or another preset reused old answers, a run that failed before its first answer blocked the
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from widthbench.errors import UserError
-from widthbench.runstore import RunStore, diff_text, identity_diff
+from widthbench.core.errors import UserError
+from widthbench.core.runstore import RunStore, diff_text, identity_diff
 
 REPO = Path(__file__).resolve().parent.parent
 WB = [sys.executable, "-m", "widthbench"]

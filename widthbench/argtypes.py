@@ -3,7 +3,7 @@
 reverse) says so, before any work is done (`widthbench.cli.Parser` prints argparse errors as one
 line). A path that exists and is no folder is a file to these types, /dev/null and a FIFO too: its
 reader says what it holds ("empty"), never "not found". Output folders are checked by
-`widthbench.runfiles.check_output_dir` instead.
+`widthbench.core.runfiles.check_output_dir` instead.
 
 `INPUT_PATHS` names every path a subcommand reads, (command, argument dest) -> type; `cli.build_parser`
 gives each its type, so the command modules declare their options as before, and
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from widthbench.errors import listed
+from widthbench.core.errors import listed
 from widthbench.planners.strips import DOMAINS_DIR
 
 

@@ -17,7 +17,7 @@ import importlib
 import sys
 
 from widthbench.argtypes import type_input_paths
-from widthbench.errors import MAX_LINE, UserError, one_line
+from widthbench.core.errors import MAX_LINE, UserError, one_line
 from widthbench.planners.executor import LOST_EXIT, ClusterLost
 
 # Subcommand name -> module under widthbench.commands (module names use underscores).

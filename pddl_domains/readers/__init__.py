@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Hashable
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 
 
 @dataclass(frozen=True, slots=True)

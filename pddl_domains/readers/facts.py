@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl
 from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, region, region_lines,

@@ -16,7 +16,7 @@ import functools
 import re
 import tomllib
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains import render
 from widthbench.pddl_domains.readers import layout
 from widthbench.pddl_domains.render import TEMPLATE_DIR, Renderer

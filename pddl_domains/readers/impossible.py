@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Reading, layout
 from widthbench.pddl_domains.readers.reply import MARK, find_blocks, region, region_lines, span_of
 

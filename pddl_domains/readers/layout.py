@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 
 ARTICLES = ("the", "a", "an")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
 from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, outside_blocks, region,

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import layout
 
 STRICT_LABEL = re.compile(r"(?im)^[\s>*#_`\-]*(?:my\s+|the\s+)?(?:final\s+)?answer[\s*_`]*(?:is)?[\s*_`]*:[*_`]*")

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import layout
 from widthbench.pddl_domains.readers.grammar import (FORM, SEPARATORS, TaskGrammar, clean, pddl,
                                                      strip_step_lead_in)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Reading, layout
 from widthbench.pddl_domains.readers.reply import answer_section, one_value, region, strip_number
 

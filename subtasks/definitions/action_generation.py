@@ -7,11 +7,11 @@ successor is the state itself), and precision / recall / F1 per item.
 
 from __future__ import annotations
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
-from widthbench.subtasks.definitions.common import (actions_tokens, confusion, mean, parse_error_result, pattern, result,
+from widthbench.subtasks.definitions.shared import (actions_tokens, confusion, mean, parse_error_result, pattern, result,
                                          set_scores, simulated)
 from widthbench.subtasks.exact import noop_actions
 from widthbench.subtasks.items import base_item

@@ -7,11 +7,11 @@ action of the optimal set is correct. Metrics: ``valid`` (applicable), ``optimal
 
 from __future__ import annotations
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
-from widthbench.subtasks.definitions.common import confusion, mean, parse_error_result, pattern, result, simulated
+from widthbench.subtasks.definitions.shared import confusion, mean, parse_error_result, pattern, result, simulated
 from widthbench.subtasks.items import base_item
 
 METRICS = ("valid", "optimal")

@@ -20,12 +20,12 @@ reader that knows declarations; other sets keep the plain prompt and plan reader
 
 from __future__ import annotations
 
-from widthbench.errors import ParseError, UserError
+from widthbench.core.errors import ParseError, UserError
 from widthbench.pddl_domains.readers import impossible
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
-from widthbench.subtasks.definitions.common import actions_tokens, mean, parse_error_result, pattern, result
+from widthbench.subtasks.definitions.shared import actions_tokens, mean, parse_error_result, pattern, result
 from widthbench.subtasks.exact import inapplicable_action, random_walk
 from widthbench.subtasks.items import base_item
 

@@ -8,11 +8,11 @@ alternately one and the other ("mixed"). Metric: ``accuracy``.
 
 from __future__ import annotations
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
-from widthbench.subtasks.definitions.common import mean, parse_error_result, result, simulated
+from widthbench.subtasks.definitions.shared import mean, parse_error_result, result, simulated
 from widthbench.subtasks.exact import inapplicable_action, random_walk
 from widthbench.subtasks.items import base_item, rng_for
 

@@ -7,11 +7,11 @@ Truth: the engine's successors. Metrics: ``exact`` (every action mapped exactly)
 
 from __future__ import annotations
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.planners import strips
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import COUNTS, Metric, SubTask
-from widthbench.subtasks.definitions.common import (actions_tokens, atoms, parse_error_result, pattern, result, simulated,
+from widthbench.subtasks.definitions.shared import (actions_tokens, atoms, parse_error_result, pattern, result, simulated,
                                          state_tokens)
 from widthbench.subtasks.items import base_item
 

@@ -4,10 +4,10 @@ prune), as a whole number. Metric: ``exact``; absolute error per item.
 
 from __future__ import annotations
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
-from widthbench.subtasks.definitions.common import mean, parse_error_result, result, simulated
+from widthbench.subtasks.definitions.shared import mean, parse_error_result, result, simulated
 from widthbench.subtasks.items import base_item
 
 

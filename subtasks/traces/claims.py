@@ -38,7 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import layout
 from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl, strip_step_lead_in
 from widthbench.pddl_domains.readers.steps import StepReader, task_reader

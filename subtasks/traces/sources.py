@@ -17,11 +17,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from widthbench.errors import ParseError, UserError
+from widthbench.core.errors import ParseError, UserError
 from widthbench.pddl_domains import planbench_configs
 from widthbench.planners.strips import DOMAINS_DIR, Task, execute_plan, load_task
 from widthbench.subtasks import flexible
-from widthbench.subtasks.rescore import (Instances, _planbench_verdict, _style, load_result_file, read_result_json,
+from widthbench.subtasks.planbench.judge import (Instances, _planbench_verdict, _style, load_result_file, read_result_json,
                                          thinking_of)
 from widthbench.subtasks.traces.verify import verify_trace
 

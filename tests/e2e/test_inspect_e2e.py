@@ -75,7 +75,7 @@ def _logged_replies(logs: dict) -> dict[str, tuple]:
 
 def _check_agreement(meta: dict, logs: dict, summary: dict, records: list[dict]) -> int:
     """Per sample and per task, inspect's scores equal widthbench score's on the same replies."""
-    from widthbench.subtasks.export import task_name
+    from widthbench.subtasks.harness.item_sets import task_name
 
     compared = 0
     for sub, metrics, style, thinking, recs, rows in exported_cells(meta, summary, records):

@@ -84,7 +84,7 @@ def _replayed_score(folder: Path, samples: dict, run: Path, meta: dict, monkeypa
 
 def _check_agreement(folder: Path, meta: dict, results: dict, samples: dict, summary: dict, records: list[dict]):
     """Per sample and per task, lm-eval's verdicts equal widthbench score's on the same replies."""
-    from widthbench.subtasks.lmeval import task_name
+    from widthbench.subtasks.harness.lmeval import task_name
 
     compared = 0
     for sub, metrics, style, thinking, recs, rows in exported_cells(meta, summary, records):

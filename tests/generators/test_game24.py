@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.generators.game24 import Game24Model, StateSpace, load_puzzles, make_state, parse_rows
 from widthbench.planners.iw import iterated_width
 from tests.planners.iw_reference import reference_width

@@ -8,7 +8,7 @@ import shutil
 import pytest
 
 from tests.conftest import BW_DIR, BW_DOMAIN, IPC, LOG_DIR, LOG_DOMAIN, need_data
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.generators import Instance, generate, read_instance_set, write_instance_set
 from widthbench.planners import strips
 

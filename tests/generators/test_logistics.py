@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.generators import generate
 from widthbench.generators import logistics as lg
 from widthbench.planners.bfs import shortest_plan

@@ -70,7 +70,7 @@ def test_solvable_sets_keep_their_manifest_keys(tmp_path):
 
 
 def test_plan_filters_do_not_apply():
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
 
     with pytest.raises(UserError, match="--max-plan-length"):
         generate("blocksworld", 2, 1, unsolvable=True, max_plan_length=4)

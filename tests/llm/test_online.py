@@ -3,7 +3,7 @@ token counting, load balancing, and clear errors."""
 
 import pytest
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.llm import Request, open_model
 from widthbench.llm.tokens import count_tokens
 

@@ -3,7 +3,7 @@
 
 import pytest
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.llm import Request, open_model
 from widthbench.llm.sim_backend import answer_function, parse_sim_spec
 from widthbench.llm.tokens import count_tokens, tokenize, truncate_tokens

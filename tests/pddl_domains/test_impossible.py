@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.generators import generate
 from widthbench.pddl_domains.readers.impossible import NO_PLAN, declarations, is_declaration
 from widthbench.subtasks import answers, api

@@ -110,7 +110,7 @@ def test_prompts_show_no_original_name(t, style):
 
 
 def test_attach_refuses_hand_written_presentation(tmp_path):
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
 
     ctx = tmp_path / "c.txt"
     ctx.write_text("my context")

@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import DATA, PLANBENCH, cached_task, need_data
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.pddl_domains import planbench_configs
 from widthbench.pddl_domains.render import PDDL_WORDS, Renderer, config_template_set
-from widthbench.subtasks.rescore import _load_planbench_domain
+from widthbench.subtasks.planbench.judge import _load_planbench_domain
 from widthbench.planners.strips import execute_plan, ground, load_task, parse_domain_text, with_presentation
 
 RESULTS = DATA / "planbench-responses/llm_planning_analysis/results"

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from tests.conftest import PLANBENCH, need_data
 from tests.subtasks.test_flexible import CASES, SETTINGS, TASKS, _decorate_actions
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers.reply import plain
 from widthbench.pddl_domains.render import Renderer
 from widthbench.subtasks import flexible
@@ -578,7 +578,7 @@ def test_readings_that_get_the_same_verdict_are_judged_and_the_ambiguity_recorde
     otherwise a parse error."""
     from widthbench.pddl_domains.readers import Ambiguous, judged_alike
     from widthbench.planners import strips
-    from widthbench.subtasks.rescore import plan_verdict
+    from widthbench.subtasks.planbench.judge import plan_verdict
 
     task, r, style, templates = _drawn(case)
     first = _walked(task, rng, n)
@@ -666,7 +666,7 @@ def test_deceptive_logistics_states_read_through_the_config(k, rng, bullets):
     need_data()
     from widthbench.pddl_domains import planbench_configs
     from widthbench.planners.strips import load_task
-    from widthbench.subtasks.rescore import _load_planbench_domain
+    from widthbench.subtasks.planbench.judge import _load_planbench_domain
 
     v = planbench_configs.find_variant(PLANBENCH, ["obfuscated_deceptive_logistics"])
     prob = v.instance_dir / f"instance-{k}.pddl"

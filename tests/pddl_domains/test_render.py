@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import ACP, IPC, LOG_DIR, LOG_DOMAIN, PLANBENCH, BW_DIR, BW_DOMAIN, cached_task, need_data
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains import render
 from widthbench.pddl_domains.render import Renderer, natural_key, template_set_for
 from widthbench.planners import strips

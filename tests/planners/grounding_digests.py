@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import ACP, DATA, IPC, PLANBENCH
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners import strips
 
 STORED = Path(__file__).resolve().parent / "data" / "grounding_digests.json"

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from widthbench.cli import main
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners.executor import ClusterLost, ExecutorSpec, open_executor
 from widthbench.planners.widths import compute_rows, strips_job
 

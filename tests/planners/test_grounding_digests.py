@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from tests.conftest import need_data
 from tests.planners import grounding_digests as gd
 from tests.planners.reference_grounding import reference_bindings
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners import strips
 
 

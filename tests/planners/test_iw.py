@@ -10,7 +10,7 @@ from tests.conftest import IPC, cached_task, need_data
 from widthbench.planners.bfs import shortest_plan
 from widthbench.planners.iw import iterated_width, iw, siw
 from tests.planners.iw_reference import reference_iw, reference_width
-from widthbench.planners.model import AtomGoalModel, StripsModel
+from widthbench.planners.state_model import AtomGoalModel, StripsModel
 from widthbench.planners.novelty import NoveltyTable, ReferenceNoveltyTable, as_mask, bits
 from widthbench.planners.strips import Domain, execute_plan, ground, parse_domain_text, state_from_atoms
 
@@ -615,7 +615,7 @@ def _pre_only(*pres):
 
 
 def test_lapkt_order_lists_the_match_tree_depth_first_immediate_then_true_then_default():
-    from widthbench.planners.model import lapkt_action_order
+    from widthbench.planners.state_model import lapkt_action_order
 
     # A {p0}, B {p0, p1}, C {p2}, D {}: the root switches on p0 (the first atom whose running count
     # exceeds the node's best so far: 1 at A, 2 at B); D has nothing to check: immediate, listed first;
@@ -629,7 +629,7 @@ def test_lapkt_order_lists_the_match_tree_depth_first_immediate_then_true_then_d
 
 
 def test_lapkt_order_counts_add_up_over_the_nodes_built_before():
-    from widthbench.planners.model import lapkt_action_order
+    from widthbench.planners.state_model import lapkt_action_order
 
     # A {p0, p1}, B {p0, p2}, C {p3}, D {p2, p3}. The root's scan counts p0 1, p1 1, p0 2, p2 1,
     # p3 1, p2 2, p3 2 and switches on p0 (the only count above the best so far after A). Its true
@@ -647,7 +647,7 @@ def test_lapkt_order_is_lapkts_measured_order():
     from pathlib import Path
 
     from widthbench.generators import generate
-    from widthbench.planners.model import lapkt_action_order
+    from widthbench.planners.state_model import lapkt_action_order
 
     measured = json.loads(Path(__file__).with_name("data").joinpath("lapkt_orders.json").read_text())["orders"]
     tasks = {"blocksworld": generate("blocksworld", 1, 7, blocks="15", optimal=False)[0].task(),
@@ -677,7 +677,7 @@ def test_exhaustive_iw1_in_lapkt_order_keeps_as_many_states_as_lapkt(blocks, lap
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tasks(), st.sampled_from(["after-prune", "before-prune"]))
 def test_iw_in_lapkt_order_agrees_with_the_reference_run_in_that_order(task, goal_test):
-    from widthbench.planners.model import lapkt_action_order
+    from widthbench.planners.state_model import lapkt_action_order
 
     rank = lapkt_action_order(task)
     assert sorted(rank) == list(range(len(task.actions)))

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners.astar import astar, is_blocksworld, make_heuristic
 from widthbench.planners.bfs import shortest_plan
 from widthbench.planners.optimal import (OptimalPlan, PlanningTimeout, Unsolvable, bounded_optimal_plan,

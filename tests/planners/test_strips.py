@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from tests.conftest import (ACP, BW_DIR, BW_DOMAIN, BW_INFO, BWH_DIR, BWH_DOMAIN, BWH_INFO, IPC, LOG_DIR,
                             LOG_DOMAIN, LOG_GOLD, cached_task, need_data)
 from tests.planners.reference_strips import RefTask
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners import strips
 from widthbench.planners.strips import (applicable_actions, execute_plan, ground, is_goal, load_domain,
                                         parse_action, state_atoms, successor)

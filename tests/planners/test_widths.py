@@ -11,7 +11,7 @@ from tests.conftest import IPC, cached_task, need_data
 from widthbench.cli import main
 from widthbench.generators.game24 import Game24Model, load_puzzles
 from widthbench.planners.bfs import reachable_states
-from widthbench.planners.model import StripsModel
+from widthbench.planners.state_model import StripsModel
 from widthbench.planners.widths import SpaceFacts, analyze, game24_rows, strips_rows, summarize
 
 

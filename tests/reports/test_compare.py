@@ -11,8 +11,8 @@ import pytest
 
 from tests.conftest import missing_part
 
-from widthbench.reports.compare import significant, write_compare
-from widthbench.subtasks.compare import AMOUNT, CSV_COLUMNS, Cell, CellOutcomes, Outcome, compare_cells
+from widthbench.reports.compare_tables import significant, write_compare
+from widthbench.subtasks.results.comparison import AMOUNT, CSV_COLUMNS, Cell, CellOutcomes, Outcome, compare_cells
 
 
 def _rows():

@@ -11,7 +11,7 @@ import pytest
 from tests.reports.conftest import records
 from tests.reports.test_html_browser import _css, _errors, _open, _tab, browser  # noqa: F401 (fixture)
 from widthbench.cli import main
-from widthbench.subtasks.difficulty import breakdown, parse_bins
+from widthbench.subtasks.results.difficulty import breakdown, parse_bins
 
 
 def _csv(path) -> list[dict]:

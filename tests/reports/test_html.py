@@ -186,8 +186,8 @@ def test_cli_report_user_errors_are_one_line(tmp_path, capsys):
 
 
 def test_load_summary_checks_kind(tmp_path):
-    from widthbench.errors import UserError
-    from widthbench.runfiles import load_summary
+    from widthbench.core.errors import UserError
+    from widthbench.core.runfiles import load_summary
 
     (tmp_path / "summary.json").write_text('{"kind": "solve", "n": 1}')
     assert load_summary(tmp_path, "solve")["n"] == 1

@@ -393,7 +393,7 @@ def test_two_runs_differing_in_seed_each_show_their_numbers_under_their_label(br
     ("seed 1", "seed 2"), each cell the k/n of its own run's summary row; two solve runs differing
     only in --model: a Table 3/4 row each, the Run column naming the model."""
     from tests.reports.test_multi_run import _score, _solve
-    from widthbench.subtasks.loader import load_runs
+    from widthbench.subtasks.results.loader import load_runs
 
     s1 = _score(tmp_path / "s1", "--count", "12", "--seed", "1")
     s2 = _score(tmp_path / "s2", "--count", "12", "--seed", "2")
@@ -426,8 +426,9 @@ def test_an_imported_inspect_log_renders_side_by_side_with_a_native_run(browser,
     inspect_ai = pytest.importorskip("inspect_ai", reason="inspect-ai is not installed (pip install -e '.[inspect]')")
     from inspect_ai.model import ModelOutput, ModelUsage
 
-    from widthbench.runfiles import load_summary
-    from widthbench.subtasks import harness_logs, inspect_tasks
+    from widthbench.core.runfiles import load_summary
+    from widthbench.subtasks.harness import logs as harness_logs
+    from widthbench.subtasks.harness import inspect_tasks
 
     def reply(messages, tools, tool_choice, config):  # a model that answers every verification "yes"
         out = ModelOutput.from_content(model="mockllm", content="Answer: yes")
@@ -461,7 +462,7 @@ def test_a_verified_trace_shows_each_claim_and_highlights_the_first_error(browse
     from tests.subtasks.traces_gen import write_trace
     from widthbench.simulated import open_model
     from widthbench.subtasks.score_run import ScoreConfig, build_all_items, read_records, run_score, trace_of
-    from widthbench.subtasks.score import Mode
+    from widthbench.subtasks.scoring import Mode
     from widthbench.subtasks.traces import summarise_traces
 
     config = ScoreConfig(subtasks=("plan-verification",), styles=("nl",), thinking=(True,), count=3, seed=2)

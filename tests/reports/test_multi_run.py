@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from widthbench.cli import main
-from widthbench.subtasks.loader import differing_fields, flatten, load_runs, run_labels
-from widthbench.subtasks.results import all_rows
+from widthbench.subtasks.results.loader import differing_fields, flatten, load_runs, run_labels
+from widthbench.subtasks.results.rows import all_rows
 
 
 def _score(out: Path, *extra: str) -> Path:

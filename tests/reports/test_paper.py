@@ -20,7 +20,7 @@ import pytest
 from tests.conftest import missing_part
 
 from widthbench.cli import main
-from widthbench.subtasks.stats import wilson
+from widthbench.subtasks.results.stats import wilson
 
 from .conftest import score_run, summary
 
@@ -113,7 +113,7 @@ def test_table3_latex_compiles(grid, tmp_path):
 
 def _cells_t1(rows_of_summary: list[dict], reader: str) -> dict:
     """(label, style, thinking) -> summary row of Table 1's expected cells."""
-    from widthbench.subtasks.report import label
+    from widthbench.subtasks.results.tables import label
 
     out = {}
     for r in rows_of_summary:
@@ -134,7 +134,7 @@ def paper_tables(scored, tmp_path_factory) -> Path:
 
 @pytest.mark.parametrize("reader", ["flexible", "strict"])
 def test_table1_headline_only_in_md_csv_and_latex_equal_the_summary_rows(scored, tmp_path, reader, request):
-    from widthbench.subtasks.results import all_rows
+    from widthbench.subtasks.results.rows import all_rows
 
     if reader == "strict":
         out = tmp_path
@@ -173,7 +173,7 @@ def test_table1_headline_only_in_md_csv_and_latex_equal_the_summary_rows(scored,
 
 
 def test_table2_on_its_own_has_the_extension_off_and_on(scored, paper_tables):
-    from widthbench.subtasks.results import all_rows
+    from widthbench.subtasks.results.rows import all_rows
 
     lines = list(csv.DictReader((paper_tables / "paper-table2.csv").open()))
     assert [(r["sub-task"], r["extension"]) for r in lines] == [

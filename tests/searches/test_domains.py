@@ -7,8 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from widthbench.errors import ParseError, UserError
-from widthbench.searches import game24, question_sets
+from widthbench.core.errors import ParseError, UserError
+from widthbench.searches import question_sets
+from widthbench.searches import game24_problem as game24
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.solve_run import load_problems, read_items, solve
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.grid import LIST_OPTIONS, grid_configs, parse_list, run_folders, too_deep
 

@@ -6,13 +6,13 @@ import asyncio
 
 import pytest
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.planners import strips
 from widthbench.searches.broker import LLM, Broker
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.hooks import (EngineMapper, EngineProposer, LLMNovelty, LLMProposer,
                                               OracleNovelty)
-from widthbench.searches.answers import parse_score, parse_scores, split_direct
+from widthbench.searches.replies import parse_score, parse_scores, split_direct
 from widthbench.searches.solve_run import read_items, solve
 
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.solve_run import read_items, solve
 

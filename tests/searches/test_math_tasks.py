@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from widthbench.cli import main
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.searches.question_sets import answers_equal, parse_levels, read_tasks
 
 pytest.importorskip("math_verify")

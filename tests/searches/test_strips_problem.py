@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from widthbench.generators import Instance
 from widthbench.planners.iw import DEFAULT_MAX_WIDTH, iterated_width
-from widthbench.planners.model import StripsModel
+from widthbench.planners.state_model import StripsModel
 from widthbench.searches.strips_problem import StripsProblem
 
 SOLVED = """(define (problem done) (:domain blocksworld) (:objects a b)

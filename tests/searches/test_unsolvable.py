@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from widthbench.searches.unsolvable import CLAIMED, judge, summary_counts
+from widthbench.searches.unsolvable_verdict import CLAIMED, judge, summary_counts
 
 
 def test_unsolvable_task_judged():

@@ -14,7 +14,7 @@ import pytest
 
 from tests.conftest import ACP, need_data
 from widthbench.cli import main
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners import strips
 
 
@@ -114,7 +114,7 @@ def test_default_max_tokens_grows_to_fit_a_long_correct_answer_and_only_then():
     from widthbench.subtasks.items import Pool, build_items
     from widthbench.subtasks.registry import Registry
     from widthbench.llm.types import ANSWER_MARGIN
-    from widthbench.subtasks.score import Mode, requests_for
+    from widthbench.subtasks.scoring import Mode, requests_for
 
     pool = Pool(None, 0, instances=_walked("rover", 6))
     items = build_items("successor-mapping", pool, 6)
@@ -142,7 +142,7 @@ def test_default_max_tokens_grows_to_fit_a_long_correct_answer_and_only_then():
 def test_short_answers_keep_the_default_max_tokens():
     from widthbench.subtasks.items import Pool, build_items
     from widthbench.subtasks.registry import Registry
-    from widthbench.subtasks.score import Mode, requests_for
+    from widthbench.subtasks.scoring import Mode, requests_for
 
     pool = Pool("blocksworld", 0, initial=4, generator_options={"blocks": 4})
     for sub in Registry.default().names:
@@ -205,7 +205,7 @@ def test_the_trace_kept_from_the_width_run_is_the_trace_of_a_fresh_iw_run():
     """From k = 3 on the width run is traced and its trace kept (IW(w) is not run twice)."""
     need_data()
     from widthbench.planners.iw import iw
-    from widthbench.planners.model import StripsModel
+    from widthbench.planners.state_model import StripsModel
     from widthbench.subtasks.items import Pool
 
     pool = Pool(None, 0, instances=_walked("blocksworld-4ops", 6))
@@ -276,7 +276,7 @@ def test_search_prompts_whose_answer_is_a_long_state_get_room_too():
 
 def test_instances_wider_than_max_width_feed_no_width_or_novelty_item():
     from widthbench.planners.iw import iterated_width
-    from widthbench.planners.model import StripsModel
+    from widthbench.planners.state_model import StripsModel
     from widthbench.subtasks.items import ItemOptions, NotEnoughItems, Pool, build_items
 
     pool = Pool("blocksworld", 0, initial=8, max_width=2)

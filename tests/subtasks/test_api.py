@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.generators import generate
 from widthbench.planners import strips
 from widthbench.subtasks import api, prompts

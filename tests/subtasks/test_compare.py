@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from widthbench.errors import UserError
-from widthbench.subtasks.compare import (AMOUNT, CSV_COLUMNS, MCNEMAR, NO_TEST, SIGN_FLIP_EXACT, SIGN_FLIP_MC,
+from widthbench.core.errors import UserError
+from widthbench.subtasks.results.comparison import (AMOUNT, CSV_COLUMNS, MCNEMAR, NO_TEST, SIGN_FLIP_EXACT, SIGN_FLIP_MC,
                                          Cell, CellOutcomes, Outcome, compare_cells)
-from widthbench.subtasks.paired import detectable_difference, holm, items_needed, mcnemar_exact
+from widthbench.subtasks.results.paired import detectable_difference, holm, items_needed, mcnemar_exact
 
 SUBTASKS = ("action-generation", "successor", "plan-verification", "novelty")
 

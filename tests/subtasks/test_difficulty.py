@@ -19,13 +19,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.planners import strips
 from widthbench.planners.bfs import shortest_plan
-from widthbench.planners.model import StripsModel
-from widthbench.subtasks.difficulty import (FEATURES, Bin, auto_bins, bin_of, breakdown, parse_bins)
+from widthbench.planners.state_model import StripsModel
+from widthbench.subtasks.results.difficulty import (FEATURES, Bin, auto_bins, bin_of, breakdown, parse_bins)
 from widthbench.subtasks.items import ItemOptions, Pool, build_items
-from widthbench.subtasks.stats import logistic_slope
+from widthbench.subtasks.results.stats import logistic_slope
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "planners"))
 from iw_reference import reference_width  # noqa: E402

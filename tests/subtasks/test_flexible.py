@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import DATA, PLANBENCH, cached_task, need_data
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.generators import generate
 from widthbench.pddl_domains.readers import grammar
 from widthbench.pddl_domains.render import Renderer

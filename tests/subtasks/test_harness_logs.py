@@ -82,7 +82,7 @@ def test_a_damaged_item_row_behind_an_inspect_log_is_one_line_naming_it(tmp_path
     inspect_ai = pytest.importorskip("inspect_ai", reason="inspect-ai is not installed (pip install -e '.[inspect]')")
     from inspect_ai.model import ModelOutput, ModelUsage
 
-    from widthbench.subtasks import inspect_tasks
+    from widthbench.subtasks.harness import inspect_tasks
 
     def reply(messages, tools, tool_choice, config):
         out = ModelOutput.from_content(model="mockllm", content="Answer: yes")

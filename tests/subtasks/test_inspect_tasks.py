@@ -29,10 +29,10 @@ from inspect_ai.scorer import SampleScore, Score  # noqa: E402
 
 from widthbench.cli import main  # noqa: E402
 from widthbench.llm.types import PRESETS  # noqa: E402
-from widthbench.subtasks import harness_logs, inspect_tasks  # noqa: E402
+from widthbench.subtasks.harness import inspect_tasks, logs as harness_logs  # noqa: E402
 from widthbench.subtasks.registry import Registry  # noqa: E402
 from widthbench.subtasks.score_run import ScoreConfig, build_all_items, summarise  # noqa: E402
-from widthbench.subtasks.score import Mode, requests_for, score_item  # noqa: E402
+from widthbench.subtasks.scoring import Mode, requests_for, score_item  # noqa: E402
 
 UNREADABLE = "I am not sure what the answer is."
 
@@ -153,7 +153,7 @@ def test_imported_log_gives_the_records_and_rows_score_writes(mock_logs, tmp_pat
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("mine")
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
 
     with pytest.raises(UserError, match="not a run imported"):
         harness_logs.import_log(log_dir, out=mine)
@@ -184,7 +184,7 @@ def test_per_action_metric_adds_counts_and_item_metrics_are_means(pairs):
 
 
 def test_bad_task_parameters_and_logs_are_one_line_errors(tmp_path, capsys):
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
 
     with pytest.raises(UserError, match="style must be nl or pddl"):
         inspect_tasks.widthbench_task("plan-verification", style="latex")

@@ -13,7 +13,7 @@ import pytest
 from widthbench.generators import write_instance_set
 from widthbench.planners import strips
 from widthbench.planners.iw import DUPLICATE, KEPT, PRUNED, iw
-from widthbench.planners.model import StripsModel
+from widthbench.planners.state_model import StripsModel
 from widthbench.planners.novelty import ReferenceNoveltyTable
 from widthbench.subtasks.items import ItemOptions, Pool, build_items
 

@@ -12,11 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from widthbench.subtasks import frozen, lmeval
+from widthbench.subtasks.harness import frozen
+from widthbench.subtasks.harness import lmeval
 from widthbench.subtasks.items import item_from_json, item_to_json
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.score_run import ScoreConfig, build_all_items
-from widthbench.subtasks.score import Mode, default_max_tokens, prompts_for
+from widthbench.subtasks.scoring import Mode, default_max_tokens, prompts_for
 
 yaml = pytest.importorskip("yaml")
 
@@ -87,7 +88,7 @@ def _task_yaml(folder: Path, name: str) -> dict:
 
 
 def test_task_yaml_sends_the_mode_and_max_tokens_as_score_does(exported):
-    from widthbench.subtasks.frozen import read_items
+    from widthbench.subtasks.harness.frozen import read_items
 
     items = read_items(exported)
     for sub in ("action-generation", "successor-separate"):

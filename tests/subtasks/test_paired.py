@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from widthbench.subtasks.paired import (detectable_difference, holm, items_needed, mcnemar_exact, mcnemar_power,
+from widthbench.subtasks.results.paired import (detectable_difference, holm, items_needed, mcnemar_exact, mcnemar_power,
                                         paired_bootstrap, ratio_difference, swap_test)
 
 stats = pytest.importorskip("scipy.stats")

@@ -9,17 +9,17 @@ import textwrap
 
 import pytest
 
-from widthbench.errors import ParseError, UserError
+from widthbench.core.errors import ParseError, UserError
 from widthbench.generators import generate
 from widthbench.subtasks import answers
 from widthbench.subtasks.items import ItemOptions, Pool, build_items
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.score_run import ScoreConfig, run_score
-from widthbench.subtasks.score import Mode
+from widthbench.subtasks.scoring import Mode
 
 TOY = '''
 """A toy sub-task: how many objects does the task have? (answer kind: integer)"""
-from widthbench.errors import ParseError
+from widthbench.core.errors import ParseError
 from widthbench.subtasks import answers
 from widthbench.subtasks.registry import Metric, SubTask
 
@@ -174,7 +174,7 @@ def test_constraints_exclude_what_is_not_an_action_of_the_task():
 
 
 def test_constrained_requests_carry_the_constraint_and_enter_the_cache_key():
-    from widthbench.subtasks.score import requests_for
+    from widthbench.subtasks.scoring import requests_for
     item = _items("blocksworld")["plan-verification"][0]
     plain = requests_for(item, Mode("pddl", False), None)[0]
     constrained = requests_for(item, Mode("pddl", False), None, constrained=True)[0]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from widthbench.subtasks.report import error_analysis, format_table
+from widthbench.subtasks.results.tables import error_analysis, format_table
 
 
 def _rec(sub, parsed, truth, correct, metrics=None, info=None, parse_error=None):

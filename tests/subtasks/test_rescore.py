@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from widthbench.subtasks.rescore import (DISAGREEMENT_CLASSES, AnswerResult, ReaderResult, counts,
+from widthbench.subtasks.planbench.judge import (DISAGREEMENT_CLASSES, AnswerResult, ReaderResult, counts,
                                          disagreement, disagreement_class, planbench_reading)
 
 PLAN = ["(unstack b c)", "(put-down b)", "(pick-up c)", "(stack c b)"]

@@ -7,10 +7,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from widthbench.subtasks import answers, lmeval
-from widthbench.subtasks.difficulty import headline_metric
+from widthbench.subtasks import answers
+from widthbench.subtasks.harness import lmeval
+from widthbench.subtasks.results.difficulty import headline_metric
 from widthbench.subtasks.registry import COUNTS, PER_ITEM, Metric, Registry, SubTask
-from widthbench.subtasks.results import cell_stats, summarise, tally
+from widthbench.subtasks.results.rows import cell_stats, summarise, tally
 
 
 def _never(*_args, **_kwargs):

@@ -10,8 +10,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from widthbench.subtasks.sampled import (Samples, majority_at_k, pass_at_k, pass_hat_k, summarise_samples)
-from widthbench.subtasks.stats import clustered_wilson
+from widthbench.subtasks.results.sampled import (Samples, majority_at_k, pass_at_k, pass_hat_k, summarise_samples)
+from widthbench.subtasks.results.stats import clustered_wilson
 
 
 def _subsets(n: int, k: int):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from widthbench.planners import strips
 from widthbench.subtasks.items import ItemOptions, Pool, build_items
-from widthbench.subtasks.score import Mode, score_item
+from widthbench.subtasks.scoring import Mode, score_item
 
 
 def _undo_pair(task):

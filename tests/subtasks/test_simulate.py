@@ -66,7 +66,7 @@ def test_unreadable_prompts_get_a_reply_no_parser_accepts():
     text, reasoning = Simulator().answer("oracle", [{"role": "user", "content": "Is 2+2 four?"}], True,
                                          random.Random(0))
     assert text == UNREADABLE and reasoning
-    from widthbench.errors import ParseError
+    from widthbench.core.errors import ParseError
     from widthbench.subtasks import api
 
     with pytest.raises(ParseError):
@@ -74,7 +74,7 @@ def test_unreadable_prompts_get_a_reply_no_parser_accepts():
 
 
 def test_noisy_confuses_pick_up_and_unstack(tmp_path):
-    from widthbench.subtasks.report import error_analysis
+    from widthbench.subtasks.results.tables import error_analysis
 
     _run(tmp_path, "sim:noisy:0.5", subtasks=("action-single",), styles=("pddl",), thinking=(False,),
          count=30, seed=1)

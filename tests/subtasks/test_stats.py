@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from widthbench.subtasks.stats import wilson
+from widthbench.subtasks.results.stats import wilson
 
 
 def test_wilson_matches_published_values():
@@ -26,7 +26,7 @@ def test_wilson_edges():
 def test_clustered_wilson_with_one_answer_per_item_is_wilson_on_the_items():
     import numpy as np
 
-    from widthbench.subtasks.stats import clustered_wilson
+    from widthbench.subtasks.results.stats import clustered_wilson
 
     rng = np.random.default_rng(0)
     for m in (1, 7, 50, 263):
@@ -44,7 +44,7 @@ def test_clustered_wilson_covers_where_the_plain_interval_over_samples_does_not(
     all 500 samples, as if independent, far less (its interval is about sqrt(3) too narrow here)."""
     import numpy as np
 
-    from widthbench.subtasks.stats import clustered_wilson
+    from widthbench.subtasks.results.stats import clustered_wilson
 
     rng = np.random.default_rng(11)
     items, samples, trials = 100, 5, 400

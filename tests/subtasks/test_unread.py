@@ -4,8 +4,8 @@ reader gave up, with counts and an example, in errors.json, table.md and report.
 from __future__ import annotations
 
 from widthbench.reports.html import _unread
-from widthbench.subtasks.report import _errors_md, error_analysis
-from widthbench.subtasks.unread import reason_of, unread_by_reason
+from widthbench.subtasks.results.tables import _errors_md, error_analysis
+from widthbench.subtasks.results.unread import reason_of, unread_by_reason
 
 
 def _rec(item, error, style="nl", thinking="off", sub="plan-generation", answer="1. Put it down."):

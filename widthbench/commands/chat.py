@@ -32,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
     from widthbench.llm import Request
     from widthbench.llm.cli_args import open_model_from_args
     from widthbench.llm.types import thinking_modes

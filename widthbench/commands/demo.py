@@ -27,21 +27,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
     from widthbench.generators import generate, write_instance_set
     from widthbench.llm import open_model
     from widthbench.pddl_domains.render import Renderer
     from widthbench.reports.html import write_html
     from widthbench.simulated import simulator_for
     from widthbench.subtasks.items import SUBTASKS
-    from widthbench.subtasks.report import format_table, write_report
+    from widthbench.subtasks.results.tables import format_table, write_report
     from widthbench.subtasks.score_run import ScoreConfig, run_score
 
     if not args.model.startswith("sim:"):
         raise UserError("the demo runs simulated models only (sim:...); use `widthbench score` for servers")
     if args.count < 1:
         raise UserError(f"--count must be at least 1, got {args.count}")
-    from widthbench.runfiles import check_output_dir
+    from widthbench.core.runfiles import check_output_dir
 
     t0 = time.perf_counter()
     out = check_output_dir(args.out, "--out")

@@ -31,7 +31,7 @@ def run(args) -> int:
     import json
     from pathlib import Path
 
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
     from widthbench.planners.equivalence import Equivalence, problem_equivalence, read_candidate
     from widthbench.planners.strips import load_domain, load_task
 

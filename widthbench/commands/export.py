@@ -32,13 +32,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from widthbench.commands.score import config_from_args
     from widthbench.llm.cli_args import sampling_from_args
-    from widthbench.runfiles import check_output_dir, removed_if_left_empty
+    from widthbench.core.runfiles import check_output_dir, removed_if_left_empty
 
     config = config_from_args(args)
     check_output_dir(args.out, "--out")
     if args.format == "inspect":
         return _inspect(config, args.out)
-    from widthbench.subtasks.lmeval import export_lmeval
+    from widthbench.subtasks.harness.lmeval import export_lmeval
 
     with removed_if_left_empty(args.out):
         done = export_lmeval(config, args.out, sampling=sampling_from_args(args))
@@ -52,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _inspect(config, out) -> int:
-    from widthbench.runfiles import removed_if_left_empty
-    from widthbench.subtasks.inspect_export import export_inspect
+    from widthbench.core.runfiles import removed_if_left_empty
+    from widthbench.subtasks.harness.inspect_export import export_inspect
 
     with removed_if_left_empty(out):
         done = export_inspect(config, out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 
 HELP = "generate a seeded set of Blocksworld or Logistics instances (domain, problems, manifest)"
 DESCRIPTION = (
@@ -128,7 +128,7 @@ def run(args) -> int:
 
 
 def _check_out(out, force: bool) -> None:
-    from widthbench.runfiles import check_output_dir
+    from widthbench.core.runfiles import check_output_dir
 
     check_output_dir(out, "--out")
     if out.is_dir() and any(out.iterdir()) and not force:

@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from widthbench.runfiles import check_output_dir
+    from widthbench.core.runfiles import check_output_dir
     from widthbench.subtasks.prompts import export_prompts, prompt_digest
 
     check_output_dir(args.dir, "DIR")

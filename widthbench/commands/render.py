@@ -26,10 +26,10 @@ def add_arguments(parser) -> None:
 def run(args) -> int:
     from pathlib import Path
 
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
     from widthbench.pddl_domains.render import Renderer
     from widthbench.planners.strips import load_task
-    from widthbench.runfiles import input_file
+    from widthbench.core.runfiles import input_file
 
     problem = input_file(args.problem, "problem file")
     domain = args.domain

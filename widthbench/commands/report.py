@@ -61,12 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from widthbench.errors import UserError, one_line
+    from widthbench.core.errors import UserError, one_line
     from widthbench.reports.html import write_html
     from widthbench.reports.records import from_records
-    from widthbench.runfiles import check_output_dir
-    from widthbench.subtasks.harness_logs import import_runs
-    from widthbench.subtasks.loader import load_runs
+    from widthbench.core.runfiles import check_output_dir
+    from widthbench.subtasks.harness.logs import import_runs
+    from widthbench.subtasks.results.loader import load_runs
 
     if args.out is not None:
         check_output_dir(args.out, "--out")
@@ -86,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
     solve = [r for r in runs if r.kind == "solve"]
     out = args.out if args.out is not None else folders[0]  # a thinking-both folder: the folder itself
     if score:
-        from widthbench.reports.difficulty import write_difficulty
-        from widthbench.subtasks.report import write_report
+        from widthbench.reports.curves import write_difficulty
+        from widthbench.subtasks.results.tables import write_report
 
         for path in write_report(score, out, figures=args.figures):
             print(f"wrote {path}")
@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
 # ---- paper-ready tables (issue 32) ----
 def paper_formats(args) -> tuple:
     """--format's formats (empty without it); --reader without --format is one line."""
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
     from widthbench.reports.paper import parse_formats
 
     if args.format is None:
@@ -129,7 +129,7 @@ def grid_runs(folders) -> list:
     import json
     from pathlib import Path
 
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
     from widthbench.searches.grid import GRID
 
     out = []
@@ -153,8 +153,8 @@ def grid_runs(folders) -> list:
 
 def difficulty_options(args) -> tuple:
     """(features or None for the default set, bins or None) of --by and --bins."""
-    from widthbench.errors import UserError
-    from widthbench.subtasks.difficulty import check_feature, parse_bins
+    from widthbench.core.errors import UserError
+    from widthbench.subtasks.results.difficulty import check_feature, parse_bins
 
     features = None
     if args.by:

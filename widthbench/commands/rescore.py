@@ -37,8 +37,8 @@ def add_arguments(p) -> None:
 
 def run(args) -> int:
     from widthbench.planners.executor import open_executor, spec_from_args
-    from widthbench.runfiles import check_output_dir
-    from widthbench.subtasks.rescore import report_lines, rescore, rescore_identity, write_outputs
+    from widthbench.core.runfiles import check_output_dir
+    from widthbench.subtasks.planbench.judge import report_lines, rescore, rescore_identity, write_outputs
 
     if args.out:  # before the work, so a bad --out costs nothing
         check_output_dir(args.out, "--out")
@@ -50,7 +50,7 @@ def run(args) -> int:
     if args.out:
         write_outputs(args.out, judged, summary, rescore_identity(args.files, args.instances))
         print(f"wrote {args.out}/answers.jsonl and {args.out}/summary.json")
-        from widthbench.reports.difficulty import write_rescore_difficulty
+        from widthbench.reports.curves import write_rescore_difficulty
 
         for path in write_rescore_difficulty(judged, args.instances, args.out):  # by plan length, blocks
             print(f"wrote {path}")

@@ -140,7 +140,7 @@ def prompt_options(args: argparse.Namespace) -> dict:
 
 
 def config_from_args(args: argparse.Namespace):
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
     from widthbench.llm.types import thinking_modes
     from widthbench.subtasks.score_run import ScoreConfig, expand_choice, expand_subtasks
 
@@ -179,7 +179,7 @@ def config_from_args(args: argparse.Namespace):
 
 
 def _obfuscation(args) -> tuple:
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
     from widthbench.subtasks import obfuscation
 
     out = obfuscation.from_args(args)
@@ -202,7 +202,7 @@ def _single_max_tokens(args):
 
 def strata_from_args(args):
     """--stratify FEATURE --bins ... --per-bin N as an `items.Strata` (None without --stratify)."""
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
 
     values = {f: getattr(args, f.lstrip("-").replace("-", "_"), None) for f in ("--stratify", "--bins", "--per-bin")}
     given = [f for f, v in values.items() if v is not None]
@@ -211,7 +211,7 @@ def strata_from_args(args):
     if len(given) < 3:
         raise UserError("--stratify FEATURE needs --bins LO-HI,... and --per-bin N together "
                         f"(given: {', '.join(given)})")
-    from widthbench.subtasks.difficulty import check_feature, parse_bins
+    from widthbench.subtasks.results.difficulty import check_feature, parse_bins
     from widthbench.subtasks.items import Strata
 
     if args.per_bin < 1:
@@ -221,7 +221,7 @@ def strata_from_args(args):
 
 def _domain_options(args) -> dict:
     """--domain FILE / --context / --templates (issue 14) as ScoreConfig fields."""
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
 
     builtin = args.domain in ("blocksworld", "logistics")
     if not builtin and not args.instances:
@@ -235,8 +235,8 @@ def _domain_options(args) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     from widthbench.llm.cli_args import check_cache_dir, incomplete_exit, open_model_from_args
-    from widthbench.runfiles import check_output_dir, removed_if_left_empty
-    from widthbench.subtasks.report import format_table, write_report
+    from widthbench.core.runfiles import check_output_dir, removed_if_left_empty
+    from widthbench.subtasks.results.tables import format_table, write_report
     from widthbench.subtasks.score_run import run_score
 
     from widthbench.planners.executor import open_executor, spec_from_args
@@ -264,7 +264,7 @@ def run(args: argparse.Namespace) -> int:
         model.close()
     print(format_table(summary))
     if args.table:
-        from widthbench.reports.difficulty import write_difficulty
+        from widthbench.reports.curves import write_difficulty
         from widthbench.reports.html import write_html
 
         for path in write_report([args.out], figures=False) + write_difficulty([args.out], figures=False):

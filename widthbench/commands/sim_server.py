@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     import asyncio
     import sys
 
-    from widthbench.errors import UserError
+    from widthbench.core.errors import UserError
     from widthbench.llm.sim_server import SimServerConfig, serve
     from widthbench.simulated import simulator_for
 

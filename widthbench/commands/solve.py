@@ -6,7 +6,7 @@ import argparse
 import dataclasses
 import sys
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 
 HELP = "solve instances with an LLM search (naive, tot-bfs, tot-dfs, mcts, cat) and a token ledger"
 DESCRIPTION = (
@@ -128,7 +128,7 @@ def run(args) -> int:
     if args.count is not None and args.count < 1:
         raise UserError(f"--count must be at least 1, got {args.count}")
     from widthbench.llm.cli_args import check_cache_dir
-    from widthbench.runfiles import check_output_dir
+    from widthbench.core.runfiles import check_output_dir
 
     check_output_dir(args.out, "--out")
     check_cache_dir(args)

@@ -30,10 +30,10 @@ def run(args) -> int:
     import json
     from pathlib import Path
 
-    from widthbench.errors import UserError
-    from widthbench.runfiles import check_output_dir
+    from widthbench.core.errors import UserError
+    from widthbench.core.runfiles import check_output_dir
     from widthbench.subtasks.traces import summarise_traces
-    from widthbench.subtasks.traces.report import summary_lines, trace_line
+    from widthbench.subtasks.traces.lines import summary_lines, trace_line
     from widthbench.subtasks.traces.sources import planbench_traces
 
     if args.out:
@@ -75,7 +75,7 @@ def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
     import json
     from pathlib import Path
 
-    from widthbench.errors import ParseError, UserError
+    from widthbench.core.errors import ParseError, UserError
     from widthbench.simulated import Simulator
     from widthbench.subtasks.score_run import read_records
     from widthbench.subtasks.traces import verify_trace

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 
 HELP = "check a plan: VALID (exit 0), INVALID with the first failing step or unmet goals (exit 1)"
 DESCRIPTION = (HELP + ". Plans are PDDL actions in any case, one or more per line ('(a x) (b y)'); ';' "
@@ -24,7 +24,7 @@ def run(args) -> int:
     import sys
 
     from widthbench.planners.strips import execute_plan, load_task, parse_action, read_plan
-    from widthbench.runfiles import input_file
+    from widthbench.core.runfiles import input_file
 
     task = load_task(args.domain, args.problem)
     if args.plan == "-":

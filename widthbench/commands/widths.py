@@ -10,8 +10,8 @@ import time
 
 from pathlib import Path
 
-from widthbench.errors import UserError
-from widthbench.runstore import RunStore
+from widthbench.core.errors import UserError
+from widthbench.core.runstore import RunStore
 from widthbench.subtasks.identity import digest, instances_digest
 
 HELP = "effective widths (IW) of Game-of-24 puzzles or planning instances, with prunable fractions"
@@ -65,14 +65,14 @@ def run(args) -> int:
         raise UserError(f"--max-width (--max-k) must be >= 0, got {args.max_width}")
     from widthbench.planners.executor import open_executor, spec_from_args
     from widthbench.planners.widths import compute_rows
-    from widthbench.runfiles import check_output_dir
+    from widthbench.core.runfiles import check_output_dir
 
     spec = spec_from_args(args)
     check_output_dir(args.out, "--out")
     jobs, title = _jobs(args, spec.workers)
     # Each finished job's rows go to the run store's OUT/widths.jobs.jsonl at once: a run that stops
     # (a lost cluster: exit 3, an interrupt) is resumed by the same command, which computes only the
-    # missing jobs; a rerun with other settings is refused (widthbench.runstore).
+    # missing jobs; a rerun with other settings is refused (widthbench.core.runstore).
     store = RunStore.open(args.out, kind="widths", identity=widths_identity(args),
                           described={"executor": spec.describe(), "jobs": spec.jobs or 1, "started": time.time()},
                           key=lambda rec: rec["key"], records=JOBS)
@@ -194,7 +194,7 @@ def _jobs(args, workers: int = 1):
         # chunks (the progress bar moves) share the run's space; with workers, each worker takes one
         # chunk and builds its own
         if workers == 1:
-            from widthbench.planners.game24 import StateSpace
+            from widthbench.planners.game24_model import StateSpace
 
             space = StateSpace()
             n_chunks = min(len(puzzles), 8)

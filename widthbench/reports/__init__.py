@@ -4,10 +4,10 @@
   CSV, PNG).
 - `widthbench.reports.html` — one self-contained report.html for score and solve runs, one or
   several side by side (docs/report.md).
-- `widthbench.reports.compare` — compare.md, compare.csv and compare.tex of two runs compared item
-  by item (the rows: `widthbench.subtasks.compare`; docs/compare.md).
+- `widthbench.reports.compare_tables` — compare.md, compare.csv and compare.tex of two runs compared item
+  by item (the rows: `widthbench.subtasks.results.comparison`; docs/compare.md).
 
-Score runs' markdown tables and error analysis live in `widthbench.subtasks.report`. Every writer
-takes the runs loaded once by `widthbench.subtasks.loader.load_runs` (each labelled by how its
+Score runs' markdown tables and error analysis live in `widthbench.subtasks.results.tables`. Every writer
+takes the runs loaded once by `widthbench.subtasks.results.loader.load_runs` (each labelled by how its
 identity differs from the others'), and keys its tables, csvs and charts by that label.
 """

@@ -4,7 +4,7 @@ each cell, readable from a file:// URL with no server and no network.
     build_html(load_runs(["runs/a", "runs/b"])) -> str     # data in, one HTML string out
     write_html(["runs/a", "runs/b"], out=None) -> Path     # out/report.html (loaded runs or folders)
 
-Runs come loaded (`widthbench.subtasks.loader.Run`: each file of a run folder parsed once) and
+Runs come loaded (`widthbench.subtasks.results.loader.Run`: each file of a run folder parsed once) and
 labelled by how their identities differ; every table, chart and item list of the page names its
 run by that label, and every row carries it as ``run``. The page shows the rows it is given
 (summary.json's rows of every reader, `subtasks.results`): it computes no row.
@@ -13,7 +13,7 @@ The page is a small vanilla-JS app (``assets/report.js``, ``assets/report.css``,
 inlined) over one JSON payload embedded in the page:
 
 - score runs (summary kind "score"): the summary rows, labelled and ordered as Table 1
-  (`widthbench.subtasks.report.label`; unknown sub-tasks get a generic label), the run's token
+  (`widthbench.subtasks.results.tables.label`; unknown sub-tasks get a generic label), the run's token
   ledger, and every record of items.jsonl with its prompt. Prompt messages repeat (the system
   message is the domain context; thinking on and off ask the same user message), so every message
   text is stored once in a string table and records point into it.
@@ -38,12 +38,13 @@ from datetime import datetime, timezone
 from importlib import resources
 from pathlib import Path
 
-from widthbench.reports import difficulty, search
-from widthbench.runfiles import make_output_dir
-from widthbench.subtasks import report as score_report
-from widthbench.subtasks.loader import Run, as_runs, load_run, load_runs  # noqa: F401  (load_run, load_runs: the page's input)
+from widthbench.reports import search
+from widthbench.reports import curves as difficulty
+from widthbench.core.runfiles import make_output_dir
+from widthbench.subtasks.results.rows import tables as score_report
+from widthbench.subtasks.results.loader import Run, as_runs, load_run, load_runs  # noqa: F401  (load_run, load_runs: the page's input)
 from widthbench.subtasks.score_run import not_built_reason
-from widthbench.subtasks.unread import unread_by_reason
+from widthbench.subtasks.results.unread import unread_by_reason
 
 REPORT = "report.html"
 
@@ -87,7 +88,7 @@ def _not_built(summary: dict) -> dict[str, str]:
 
 def _labelled_rows(rows: list[dict]) -> list[dict]:
     """The summary rows with Table 1's ``label`` and their position ``order`` (the markdown report's
-    labels and order, `widthbench.subtasks.report`; rows of sub-tasks no registry knows get a
+    labels and order, `widthbench.subtasks.results.tables`; rows of sub-tasks no registry knows get a
     generic label, after the known ones)."""
     ranked = sorted(range(len(rows)), key=lambda i: score_report.sort_key(rows[i]))
     out: list[dict | None] = [None] * len(rows)
@@ -172,7 +173,7 @@ def _solve_tables(runs: list[Run]) -> dict | None:
 
 
 def _difficulty(runs: list[Run], features=None, bins=None) -> list[dict] | None:
-    """Accuracy by difficulty of the score runs (`widthbench.reports.difficulty.tables`): the points
+    """Accuracy by difficulty of the score runs (`widthbench.reports.curves.tables`): the points
     of the page's curves, the same numbers as difficulty.csv."""
     score = [r for r in runs if r.kind == "score"]
     return difficulty.tables(score, features, bins) if score else None

@@ -28,12 +28,12 @@ import csv
 import io
 from pathlib import Path
 
-from widthbench.errors import UserError
+from widthbench.core.errors import UserError
 from widthbench.reports import search
-from widthbench.runfiles import make_output_dir
-from widthbench.subtasks.loader import as_runs
-from widthbench.subtasks.report import COLUMNS, headline_metric, label, sort_key
-from widthbench.subtasks.results import cell_stats
+from widthbench.core.runfiles import make_output_dir
+from widthbench.subtasks.results.loader import as_runs
+from widthbench.subtasks.results.tables import COLUMNS, headline_metric, label, sort_key
+from widthbench.subtasks.results.rows import cell_stats
 
 FORMATS = ("md", "csv", "latex")
 SUFFIX = {"md": "md", "csv": "csv", "latex": "tex"}

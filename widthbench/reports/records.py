@@ -21,10 +21,10 @@ import json
 from pathlib import Path
 
 from widthbench.searches.config import SearchConfig
-from widthbench.searches.results import summarise as summarise_solve
-from widthbench.subtasks.loader import Run
+from widthbench.searches.summary import summarise as summarise_solve
+from widthbench.subtasks.results.loader import Run
 from widthbench.subtasks.registry import Registry
-from widthbench.subtasks.results import summarise as summarise_score
+from widthbench.subtasks.results.rows import summarise as summarise_score
 
 
 def from_records(runs: list[Run]) -> tuple[list[Run], list[str]]:

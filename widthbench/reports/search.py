@@ -28,9 +28,9 @@ from pathlib import Path
 
 from collections import Counter
 
-from widthbench.errors import UserError
-from widthbench.runfiles import make_output_dir
-from widthbench.subtasks.loader import as_runs, differing_fields, flatten, shown
+from widthbench.core.errors import UserError
+from widthbench.core.runfiles import make_output_dir
+from widthbench.subtasks.results.loader import as_runs, differing_fields, flatten, shown
 from widthbench.searches.graph import run_state_counts
 
 SEARCH_NAMES = {"tot-dfs": "DFS", "tot-bfs": "BFS", "mcts": "MCTS", "cat": "CaT", "naive": "Naive"}

@@ -3,8 +3,8 @@
 A `Simulator` answers widthbench's own prompts from the prompt text alone, computed by the engine:
 `PromptReader` (`widthbench.simulated.prompt`) reads a prompt back into a question, and one
 registry of answerers answers it — the sub-task records' simulated answers
-(`widthbench.subtasks.registry`, e.g. `widthbench.subtasks.engine_answers`), the STRIPS search prompts'
-(`widthbench.searches.engine_answers`), and the Game-of-24 and --tasks simulators. The model layer
+(`widthbench.subtasks.registry`, e.g. `widthbench.subtasks.sim_answers`), the STRIPS search prompts'
+(`widthbench.searches.sim_search_answers`), and the Game-of-24 and --tasks simulators. The model layer
 never imports any of this: the commands hand a simulator to `widthbench.llm.open_model(...,
 simulator=...)` (or use `open_model` below), and its `answer` becomes the backend's answer
 function. So the model layer stays below the sub-tasks and the searches (docs/design.md, "Layers").
@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import random
 
-from widthbench.errors import ParseError, UserError
+from widthbench.core.errors import ParseError, UserError
 from widthbench.simulated.prompt import PromptReader, ReadPrompt
 from widthbench.llm import open_model as llm_open_model
-from widthbench.searches import engine_answers as search_answers, game24, question_sets
+from widthbench.searches import question_sets
+from widthbench.searches import sim_search_answers as search_answers
+from widthbench.searches import game24_problem as game24
 from widthbench.subtasks.registry import Registry
 
 UNREADABLE = "(simulated model: this prompt is not one of widthbench's sub-task prompts)"

@@ -1,7 +1,7 @@
 /* widthbench report: accuracy by difficulty (issue 21). Defines the view that report.js shows as the
    "By difficulty" tab: per feature, one chart per sub-task, a line per run x mode with its Wilson
    95% interval as a band, and the logistic slopes. The points are D.difficulty's rows, the same
-   numbers as difficulty.csv (widthbench/reports/difficulty.py). No network, no libraries. */
+   numbers as difficulty.csv (widthbench/reports/curves.py). No network, no libraries. */
 window.widthbenchDifficultyView = function (D) {
   "use strict";
   const SVGNS = "http://www.w3.org/2000/svg";

@@ -1,0 +1,152 @@
+"""The results model of score runs: summary rows, computed here and nowhere else.
+
+A score run's record (one line of items.jsonl per item and mode: the item as its sub-task
+serialises it, the replies, and one reading per reader in ``readings``) is turned into summary rows
+by `summarise`: one row per (sub-task, metric, style, thinking, extension, domain) and reader. How a
+metric's values add up is the sub-task's declaration (`registry.Metric.aggregate`: 0/1 per item, or
+[right, n] counts), never its name. `score` writes these rows into summary.json; the tables
+(`subtasks.report`), the difficulty curves (`subtasks.difficulty`: `cell_stats` per bin), the lm-eval
+export (`subtasks.lmeval`) and report.html (`widthbench.reports.html`) all take them from here.
+
+    summarise(records, model_spec=..., simulated=..., registry=None, reader=None) -> summary
+    all_rows(summary) -> [row, ...]          the headline reader's rows, then every other reader's
+    cell_stats(correct, n) -> {"n", "correct", "accuracy", "ci_low", "ci_high"}
+    record_readers(records), reading(record, reader), metrics_of(subtask, records, registry)
+
+The runs a report reads are loaded once each by `widthbench.subtasks.results.loader.load_runs`.
+"""
+
+from __future__ import annotations
+
+from widthbench.llm.types import on_off
+from widthbench.subtasks.registry import Metric, Registry, inferred_metric
+from widthbench.subtasks.results.stats import wilson
+from widthbench.subtasks.traces import summarise_traces
+
+NO_THINKING = "thinking requested, none produced"
+
+
+def mean(values) -> float | None:
+    values = [v for v in values if v is not None]
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def reading(rec: dict, reader: str) -> dict | None:
+    """The fields of ``rec`` as read by ``reader`` (records from before the readers: one reader)."""
+    readings = rec.get("readings")
+    if readings is None:
+        return rec if reader == rec.get("reader", "strict") else None
+    got = readings.get(reader)
+    return None if got is None else {**rec, **got}
+
+
+def record_readers(records: list[dict]) -> list[str]:
+    """The readers the records were read with, headline first."""
+    seen: dict[str, None] = {}
+    for r in records:
+        seen.setdefault(r.get("reader", "strict"))
+        for name in r.get("readings") or ():
+            seen.setdefault(name)
+    return list(seen) or ["strict"]
+
+
+def metrics_of(subtask: str, records: list[dict], registry: Registry | None = None) -> tuple[Metric, ...]:
+    """The sub-task's declared metrics; for a sub-task no registry knows, those its records carry
+    (`registry.inferred_metric`: a [right, n] value counts, a number is 0/1 per item)."""
+    registry = registry or Registry.default()
+    if subtask in registry:
+        return registry.get(subtask).metrics
+    found: dict[str, Metric] = {}
+    for r in records:
+        for name, value in (r.get("metrics") or {}).items():
+            if name not in found and (isinstance(value, (list, tuple)) or
+                                      (isinstance(value, (int, bool)) and value in (0, 1))):
+                found[name] = inferred_metric(name, value)
+    return tuple(found.values())
+
+
+def cell_stats(correct: int, n: int) -> dict:
+    """k/n with its accuracy and Wilson 95% interval: the numbers of every cell and bin."""
+    lo, hi = wilson(correct, n)
+    return {"n": n, "correct": correct, "accuracy": round(correct / n, 4) if n else None,
+            "ci_low": round(lo, 4), "ci_high": round(hi, 4)}
+
+
+def tally(metric: Metric, records: list[dict]) -> tuple[int, int]:
+    """(right, n) of ``metric`` over answered records, as the metric declares it adds up."""
+    correct = n = 0
+    for r in records:
+        k, m = metric.count((r.get("metrics") or {}).get(metric.name))
+        correct, n = correct + k, n + m
+    return correct, n
+
+
+def summarise(records: list[dict], *, model_spec: str, simulated: bool, registry: Registry | None = None,
+              reader: str | None = None) -> dict:
+    """Rows: one per (sub-task, metric, style, thinking, extension, domain), with n, correct,
+    accuracy, Wilson 95% CI, parse errors, request errors and mean tokens, as read by the headline
+    reader (``rows``); the same rows for every other reader in ``reader_rows[reader]``. Flexible rows
+    count ``only_flexible``, the answers that only the flexible reader read. Records whose thinking
+    was checked on the engine add ``traces`` (`subtasks.traces.summarise_traces`, docs/traces.md)."""
+    registry = registry or Registry.default()
+    readers = record_readers(records)
+    if reader is not None and reader in readers:
+        readers = [reader] + [r for r in readers if r != reader]
+    headline = readers[0]
+    groups: dict[tuple, list[dict]] = {}
+    for r in records:
+        groups.setdefault((r["subtask"], r["style"], r["thinking"], r["extension"], r["domain"]), []).append(r)
+    order = {s: i for i, s in enumerate(registry.names)}
+    by_reader: dict[str, list[dict]] = {rd: [] for rd in readers}
+    for (sub, style, thinking, ext, domain), recs in sorted(
+            groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][4], kv[0][3], kv[0][1] != "pddl", kv[0][2])):
+        record = registry.get(sub) if sub in registry else None
+        answered_all = [r for r in recs if not r.get("request_error") and not r.get("skipped")]
+        for metric in metrics_of(sub, recs, registry):
+            for rd in readers:
+                answered = [x for x in (reading(r, rd) for r in answered_all) if x is not None]
+                if not answered and rd != headline:
+                    continue
+                row = _row(metric, (sub, style, thinking, ext, domain), model_spec, simulated, rd, recs, answered)
+                if record is not None and record.row_extras is not None:
+                    row.update(record.row_extras(answered, metric.name))
+                by_reader[rd].append(row)
+    return {"kind": "score", "simulated": bool(simulated), "model": model_spec,
+            "headline": {"action-generation": "exact"}, "headline_reader": headline, "readers": readers,
+            "rows": by_reader[headline],
+            "reader_rows": {rd: rows for rd, rows in by_reader.items() if rd != headline},
+            **({"traces": summarise_traces(records)} if any(r.get("trace") for r in records) else {})}
+
+
+def _row(metric: Metric, cell: tuple, model_spec, simulated, reader, recs, answered) -> dict:
+    sub, style, thinking, ext, domain = cell
+    correct, n = tally(metric, answered)
+    row = {
+        "subtask": sub, "metric": metric.name, "aggregate": metric.aggregate, "style": style,
+        "thinking": on_off(thinking), "extension": bool(ext), "domain": domain, "model": model_spec,
+        "simulated": bool(simulated), "reader": reader,
+        **cell_stats(correct, n),
+        "items": len(answered),
+        "parse_errors": sum(1 for r in answered if r.get("parse_error")),
+        "request_errors": sum(1 for r in recs if r.get("request_error")),
+        "skipped": sum(1 for r in recs if r.get("skipped")),
+        "truncated": sum(1 for r in answered if r.get("truncated")),
+        "mean_prompt_tokens": mean(r["tokens"]["prompt"] for r in answered),
+        "mean_completion_tokens": mean(r["tokens"]["completion"] for r in answered),
+        "mean_thinking_tokens": mean(r["tokens"]["thinking"] for r in answered),
+    }
+    if thinking and answered and all(r.get("thinking_produced") is False for r in answered):
+        row["thinking_produced"] = False
+        row["note"] = NO_THINKING
+    if reader == "flexible":
+        row["only_flexible"] = sum(1 for r in answered if not r.get("parse_error")
+                                   and (r.get("readings") or {}).get("strict", {}).get("parse_error"))
+    return row
+
+
+def all_rows(summary: dict) -> list[dict]:
+    """The headline reader's rows, then every other reader's (``reader_rows``)."""
+    rows = list(summary["rows"])
+    for extra in (summary.get("reader_rows") or {}).values():
+        rows += extra
+    return rows
