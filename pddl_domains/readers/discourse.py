@@ -1,38 +1,32 @@
-"""The structure of a reasoning trace: sentences and the words that mark lines of reasoning.
+"""The sentences of a reasoning text and what each does to its line of reasoning.
 
-A trace is cut into sentences (`sentences`: a line break, or ``.`` ``!`` ``?`` before white space,
-outside brackets), each with its character span in the trace. `marks` names what a sentence does to
-the line of reasoning it stands in (docs/traces.md, "Structure"):
+How models write while they think, in words of English reasoning and of no domain, so that the same
+rules read every domain (docs/traces.md, "How a trace is read"). A text is cut into sentences
+(`sentences`: a line break, or ``.`` ``!`` ``?`` before white space, outside brackets; "1." opening a
+numbered line ends none), each with its character span. `marks` names what a sentence does:
 
-- ``restart``: "let me start over", "from the beginning", "let me retrace", "let me check each
-  step": the next action is taken from the initial state again;
-- ``retraction``: "wait, no", "actually", "that's wrong", "I can't": the claims just before it (up to
-  `RETRACTION_WINDOW` sentences, and the ones before the marker in its own sentence) are withdrawn;
-  a withdrawn wrong claim is not an error, and the correction that follows is checked as any claim;
-- ``hypothetical``: "if I unstack A, ...", "suppose", "what if": the sentence's actions are applied to
-  a copy of the state; facts before its first action are conditions (not claims), facts after it
-  are judged in the hypothetical state, never against the main line;
+- ``restart``: "let me start over", "from the beginning", "let me check each step", "the plan is:":
+  the next action may be taken from the initial state again;
+- ``retraction``: "wait, no", "actually", "that's wrong", "I can't", "not possible", "so no": a
+  withdrawal of what was just said, or the rejection of an option just considered;
+- ``hypothetical``: "if I unstack A, ...", "suppose", "what if": an imagined point, not the state;
+- ``candidate``: "for example", "maybe", "perhaps", "what about", "let's try", "alternatively": an
+  option considered, not (yet) taken;
 - ``question``: a sentence ending in "?": nothing in it is asserted;
 - ``goal``: the goal stated ("the goal is to have ...", "my goal is"); ``goal-reached``: "the goal
-  is achieved"; ``intent``: what should, must or needs to be (the plan's aim, not the state);
+  is achieved"; ``intent``: what should, must or needs to be (an aim, not the state);
 - ``initial``: the initial state stated ("initially", "the initial conditions");
-- ``elsewhere``: the state after some other point ("after step 2", "after all these"): its facts
-  are not judged, and the line is not known until an action places it;
+- ``elsewhere``: the state after some other point ("after step 2", "after all these");
 - ``state``: a labelled state ("Current state: ...", "Resulting State: ...", "the state is now"):
-  its facts are about the point the line of reasoning is at, as the label says.
-
-The markers are words of English reasoning, not of any domain: the same rules read every domain.
+  about the point the line of reasoning is at, as the label says.
 """
 
 from __future__ import annotations
 
 import re
 
-#: How many sentences after a wrong claim a retraction may still withdraw it.
-RETRACTION_WINDOW = 4
-
-_OPENER = r"^[\W_]*(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|right|oh|also|or|maybe|perhaps|" \
-          r"alternatively|wait|no|yes)\b[\s,.!:;-]*)*"
+OPENER = r"^[\W_]*(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|right|oh|also|or|maybe|perhaps|" \
+         r"alternatively|wait|no|yes)\b[\s,.!:;-]*)*"
 RESTART = re.compile(
     r"\b(?:start(?:ing)?\s+(?:over|again|afresh|from\s+scratch)|from\s+the\s+(?:beginning|start)\b(?!\s+of)|"
     r"(?:let\s+me|let's|i'll|i\s+will|i\s+should)\s+(?:re-?trace|redo|re-?start|re-?think|re-?examine|"
@@ -43,12 +37,18 @@ RESTART = re.compile(
     r"(?:plan|steps|sequence)(?:\s+(?:is|are|would\s+be|should\s+be|will\s+be|could\s+be))?\s*:)")
 RETRACTION = re.compile(
     r"(?:^|[\s,.;:(\-])(?:wait|no\s*,|nope|oops|hmm+|actually|correction|sorry|scratch\s+that|i\s+mean|"
-    r"not\s+(?:right|correct|possible|allowed|valid|true)|(?:is|was|that's|that\s+is|this\s+is)\s+"
+    r"not\s+(?:right|correct|possible|allowed|valid|true|an\s+option|applicable)|(?:is|was|that's|that\s+is|this\s+is)\s+"
     r"(?:wrong|incorrect|a\s+mistake|invalid|impossible|not\s+right)|mistake|i\s+made\s+an\s+error|"
-    r"can'?t|cannot|can\s+not|couldn'?t|doesn'?t\s+work|won'?t\s+work|isn'?t\s+possible|"
-    r"that\s+(?:won't|doesn't|can't)|no\s+longer\s+(?:possible|valid))\b")
-HYPOTHETICAL = re.compile(_OPENER + r"(?:if|suppose|supposing|assume|assuming|what\s+if|let's\s+say|let\s+us\s+say|"
+    r"can'?t|cannot|can\s+not|couldn'?t|doesn'?t\s+work|won'?t\s+work|isn'?t\s+possible|isn'?t\s+allowed|"
+    r"that\s+(?:won't|doesn't|can't|fails)|no\s+longer\s+(?:possible|valid)|so\s+no|rule[sd]?\s+(?:it|that|this)\s+out|"
+    r"no\s+good|not\s+an\s+option)\b")
+HYPOTHETICAL = re.compile(OPENER + r"(?:if|suppose|supposing|assume|assuming|what\s+if|let's\s+say|let\s+us\s+say|"
                           r"say|imagine|in\s+case|when\s+i\s+try|should\s+i)\b")
+CANDIDATE = re.compile(
+    r"\b(?:for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
+    r"(?:one|another|an)\s+(?:option|possibility|idea|candidate)|option\s*\d*\s*:|alternatively|"
+    r"let(?:'s|\s+me|\s+us)\s+(?:try|consider|see\s+(?:if|whether|what))|i\s+(?:could|might)|we\s+(?:could|might)|"
+    r"(?:would|could|might)\s+(?:be\s+)?(?:possible|allowed|valid|work|an\s+option)|trying|consider(?:ing)?)\b")
 GOAL = re.compile(r"\b(?:goal|goals|objective|target)\b[^.]{0,40}?\b(?:is|are|was|says|states|requires|"
                   r"wants|needs|to\s+have|:)|\bmy\s+goal\b|\bi\s+(?:want|need)\s+to\s+have\b")
 GOAL_REACHED = re.compile(r"\b(?:goal|goals)\b[^.]{0,30}?\b(?:is|are|has\s+been|have\s+been|now)?\s*"
@@ -98,7 +98,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 
 def marks(low: str) -> frozenset[str]:
-    """What the (lower-case) sentence ``low`` does to the line of reasoning (module docstring)."""
+    """What the (lower-case, normalised) sentence ``low`` does to its line of reasoning (module docstring)."""
     out = set()
     if RESTART.search(low):
         out.add("restart")
@@ -106,6 +106,8 @@ def marks(low: str) -> frozenset[str]:
         out.add("retraction")
     if HYPOTHETICAL.match(low):
         out.add("hypothetical")
+    if CANDIDATE.search(low):
+        out.add("candidate")
     if low.rstrip(" )*_\"'").endswith("?"):
         out.add("question")
     if GOAL_REACHED.search(low):
