@@ -71,8 +71,10 @@ class Sentence:
     span: tuple[int, int]
     marks: frozenset[str]
     claims: tuple[Claim, ...]
-    retraction_at: int | None  # text offset of its first retraction marker
+    retraction_at: int | None  # text offset of its first retraction marker (a withdrawal or a rejection)
+    withdrawal_at: int | None  # text offset of its first withdrawal marker ("wait, no", "actually")
     gap: int | None  # text offset of a clause that starts like an action but reads as none: the line is lost there
+    names: bool = False  # it names an object of the task or a verb of its actions (it could state an action)
 
 
 _CLAUSE_STOP = re.compile(r",?\s*(?:;|:\s|\bsince\b|\bbecause\b|\bso\b|\bbut\b|\bwhich\b|\bas\b|\bwhile\b|\balthough\b|"
@@ -124,6 +126,7 @@ class ClaimReader:
                       head + head[-1:] + "ing"):
                 if g:
                     self.gerunds.setdefault(g, head)
+        self._verbs = sorted({v for v in self.rd.verbs if len(v) > 2})
         # the atoms of each predicate, for the scope of an enumeration
         self._by_predicate: dict[str, list[str]] = {}
         for atom in task.atoms:
@@ -141,7 +144,7 @@ class ClaimReader:
             low = low_all[a:b]
             norm = layout.normalise(low)
             marks = discourse.marks(norm)
-            r = discourse.retraction_at(low)
+            r, wd = discourse.retraction_at(low), discourse.withdrawal_at(low)
             same_line = "\n" not in text[prev_end:a]
             if marks & {"restart", "initial"}:
                 self._either = False
@@ -162,8 +165,10 @@ class ClaimReader:
             if claims is None:
                 claims, gap = self._claims(low, a, marks, after_action, goes_on, restates)
             # "we need to move orange to the table. Then place red on orange": the plan goes on
-            prev_planned = any(c.kind == "action" and c.mood in (PLAN, REFERENCE, CANDIDATE) for c in claims) or (
-                "intent" in marks and not marks & {"goal", "goal-reached"} and not any(c.kind == "action" for c in claims))
+            prev_planned = any(c.kind == "action" and (c.mood in (PLAN, CANDIDATE) or c.point == "after")
+                               for c in claims) or (
+                "intent" in marks and not marks & {"goal", "goal-reached"} and not claims
+                and bool(mood.PLANS_DOING.search(norm)))
             prev_goal = "goal" in marks
             if any(c.kind == "action" for c in claims):
                 goal_talk = False
@@ -174,7 +179,8 @@ class ClaimReader:
                 said = mood.GOAL_WORD.sub(" ", low[:reached.end()])
                 if not discourse.INTENT.search(said) and not re.search(r"\b(?:not|isn't|wasn't|if)\b", said):
                     claims.append(Claim("goal-reached", (a + reached.start(), a + reached.end()), "the goal"))
-            out.append(Sentence(i, (a, b), marks, tuple(claims), None if r is None else a + r, gap))
+            out.append(Sentence(i, (a, b), marks, tuple(claims), None if r is None else a + r,
+                                None if wd is None else a + wd, gap, self._names(norm)))
         return out
 
     def _claims(self, low: str, start: int, marks: frozenset[str], after_action: bool = False,
@@ -198,15 +204,27 @@ class ClaimReader:
             before = False  # "Then red is on the table": no longer the preconditions
         after_point = False  # the clause before was "after X-ing": a bare gerund goes on with it
         listed = len(claims)  # where the run of facts a verdict clause speaks of starts
+        opens_now = bool(mood.OPENS_NOW.match(layout.normalise(low)))
+        answered = False  # after a "yes" that opens the sentence
         for a, b, sep in _pieces(low, start):
             raw = low[a - start:b - start]
-            verdict = mood.VERDICT.match(mood.OPENER_WORDS.sub("", layout.normalise(raw).strip(" ,.;:-*")))
+            said = re.sub(r"\([^()]*\)", " ", layout.normalise(raw)).strip(" ,.;:-*")
+            verdict = mood.VERDICT.match(" ".join(said.split())) or \
+                mood.VERDICT.match(" ".join(mood.OPENER_WORDS.sub("", said).split()))
             if verdict:
                 # "its preconditions; A is clear, the hand is empty, are (not) satisfied": the verdict
-                # on the facts listed just before it
+                # on the facts listed just before it; "A and B are not satisfied" says only that not
+                # all of them hold, which one is not said: not asserted
                 if verdict.group("neg") or verdict.group("neg2"):
-                    claims[listed:] = [replace(x, negated=not x.negated) if x.kind == "fact" else x
-                                       for x in claims[listed:]]
+                    facts = [x for x in claims[listed:] if x.kind == "fact"]
+                    claims[listed:] = [x if x.kind != "fact" else replace(x, negated=not x.negated) if len(facts) == 1
+                                       else replace(x, mood=HEDGE) for x in claims[listed:]]
+                elif verdict.group("yes"):
+                    # "holding blue: yes": a requirement checked and met, a restated fact confirmed;
+                    # "Yes, A is clear": the answer to a question, said of the state
+                    answered = listed == len(claims)
+                    claims[listed:] = [replace(x, mood=ASSERT) if x.kind == "fact" and x.mood in (REQUIRE, PLAN)
+                                       and not in_goal else x for x in claims[listed:]]
                 listed = len(claims)
                 continue
             goal_word = bool(mood.GOAL_WORD.search(raw))
@@ -218,7 +236,7 @@ class ClaimReader:
             if now_here:
                 before = False
             conditional = bool(mood.CONDITIONAL.match(clean(layout.normalise(raw))))
-            confirmed = bool(mood.CONFIRMED.search(norm))
+            confirmed = answered or bool(mood.CONFIRMED.search(norm))
             lead = mood.REQUIRE_LEAD.match(mood.OPENER.sub("", bare).strip())
             if lead:
                 requiring = True
@@ -244,13 +262,13 @@ class ClaimReader:
             if not requiring:
                 got = self._action(c, last_action or self._last_action)
                 if got is not None:
-                    action, how, point = got
+                    action, how, point, rest = got
                     point = point or ("after" if done else "")
                     if how == ASSERT:
-                        how = QUESTION if question else SUPPOSE if hypothetical else \
+                        how = SUPPOSE if hypothetical else QUESTION if question else \
                             CANDIDATE if considered else PLAN if planned else ASSERT
                     elif how == CAN:
-                        how = QUESTION if question else SUPPOSE if hypothetical else \
+                        how = SUPPOSE if hypothetical else QUESTION if question else \
                             CANDIDATE if considered else PLAN if planned else CAN
                     if point:
                         bare = mood.WHY_LEAD.sub("", bare)  # "because after stacking A" names the point after it
@@ -266,6 +284,14 @@ class ClaimReader:
                             self._either = True
                     subject = None
                     after_point = point == "after"
+                    needs = mood.OF_ACTION[0][1].match(rest)
+                    if needs:
+                        # "unstack A from B requires A clear, ...": what follows are its requirements
+                        requiring = True
+                        fact = self._fact(mood.required_as_is(clean(rest[needs.end():])), None)
+                        if fact is not None:
+                            claims.append(Claim("fact", (a, b), fact[1], fact[0], REQUIRE))
+                            subject = _subject(fact[1])
                     listed = len(claims)
                     continue
             after_point = False
@@ -291,13 +317,13 @@ class ClaimReader:
                     how = GOAL
                 elif (requiring or own == REQUIRE) and not confirmed:
                     how = REQUIRE
-                elif (planned or restates or own == PLAN) and not in_goal:
+                elif (planned or own == PLAN or (restates and not confirmed)) and not in_goal:
                     how = PLAN
                 elif own == HEDGE:
                     how = HEDGE
                 else:
                     how = ASSERT
-                when = "before" if before else "now" if self._says_now(raw, atom) else \
+                when = "before" if before else "now" if opens_now or self._says_now(raw, atom) else \
                     "either" if self._either else "untied"
                 claims.append(Claim("fact", (a, b), atom, negated, how, when))
                 subject = None if relative else _subject(atom)
@@ -306,6 +332,15 @@ class ClaimReader:
                 if self._looks_like_step(c) and gap is None and not requiring:
                     gap = a
         return claims, gap
+
+    def _names(self, norm: str) -> bool:
+        """Whether a sentence names an object of the task or a verb of its actions."""
+        if self._object_names is not None:
+            if self._object_names.search(norm):
+                return True
+        elif any(re.search(r"(?<![\w-])" + re.escape(o) + r"(?![\w-])", norm) for o in self.rd.objects):
+            return True
+        return any(re.search(r"(?<![\w-])" + re.escape(v) + r"(?![\w-])", norm) for v in self._verbs)
 
     def _says_now(self, raw: str, atom: str) -> bool:
         """Whether the clause says "now" / "currently" beyond the words of the fact's own template
@@ -327,19 +362,21 @@ class ClaimReader:
         c = re.sub(r"(?<!\w)\([^()]*\)", " ", c) if self.rd.nl else c
         c = clean(c)
         for _ in range(3):
-            c2 = mood.OPENER.sub("", c).strip()
+            c2 = mood.GOAL_LEAD.sub("", mood.OPENER.sub("", c).strip())
             c2 = clean(layout.strip_lead_in(c2) or c2)
             if c2 == c:
                 break
             c = c2
         for pat, rep in mood.CHANGE:
             c = pat.sub(rep, c)
-        return " ".join(c.split()).strip(" .!?:;\"'*")
+        c = " ".join(c.split()).strip(" .!?:;\"'*")
+        return mood.TRAILING_TIME.sub("", c)
 
     # ---------------------------------------------------------------- actions
 
-    def _action(self, c: str, last_action: str | None) -> tuple[str, str, bool] | None:
-        """(action, mood, named as a point) of a clause that starts with an action, or None."""
+    def _action(self, c: str, last_action: str | None) -> tuple[str, str, bool, str] | None:
+        """(action, mood, named as a point, the rest of the clause) of a clause that starts with an
+        action, or None."""
         how, reference = ASSERT, False
         m = mood.NEGATED.match(c)
         if m:
@@ -370,7 +407,12 @@ class ClaimReader:
                 name, args = r[0][0]
                 if attempt is not c and len(set(args)) < len(args):
                     continue  # "stack red on it": "it" is no object its own clause names (not guessed)
-                return pddl(name, args), how, reference
+                said = _said_of(body[r[1]:])
+                if said == REFERENCE:
+                    reference = True  # "unstack A from B requires ...": its requirements, at it
+                elif said is not None and how == ASSERT:
+                    how = said
+                return pddl(name, args), how, reference, body[r[1]:]
         return None
 
     def _resolve_it(self, c: str, last_action: str | None) -> str | None:
@@ -432,18 +474,18 @@ class ClaimReader:
         body = mood.OPENER.sub("", norm.lstrip(" -*•#>0123456789.)")).strip()
         stop = _CLAUSE_STOP.search(body)
         seg = body[:stop.start()] if stop else body
-        en = mood.enumeration(seg)
-        if en is None:
-            return None
-        listed = self._enumerated(en)
-        if listed is None:
+        for en in mood.enumerations(seg):
+            listed = self._enumerated(en)
+            if listed is not None:
+                break
+        else:
             return None
         atoms, scope = listed
         how = QUESTION if "question" in marks else SUPPOSE if "hypothetical" in marks else \
             GOAL if marks & {"goal", "goal-reached"} else ASSERT
         if mood.HEDGED.search(seg) or mood.REQUIRED_VERB.search(seg) or mood.REQUIRE_LEAD.match(seg):
             how = HEDGE if mood.HEDGED.search(seg) else REQUIRE
-        when = "now" if mood.SAYS_NOW.search(seg) else "untied"
+        when = "now" if mood.SAYS_NOW.search(norm[:len(norm) - len(body) + len(seg)]) else "untied"
         span = (start, start + len(low))
         out = [Claim("fact", span, x, neg, how, when) for x, neg in atoms]
         out += [Claim("fact", span, x, True, how, when, implied=True) for x in scope]
@@ -498,6 +540,7 @@ class ClaimReader:
         considered = "candidate" in marks
         last_action = None
         planned = in_goal = requiring = False
+        opens_now = bool(mood.OPENS_NOW.match(layout.normalise(low)))
         for a, b, sep in _pieces(low, start):
             c = low[a - start:b - start]
             in_goal = bool(mood.GOAL_WORD.search(c)) or (in_goal and not mood.GOAL_STOP.match(c.strip()) and not mood.AIM.search(c))
@@ -519,10 +562,18 @@ class ClaimReader:
                 if name in rd.arity_action:
                     text = pddl(name, args)
                     if text in self.task.action_index:
-                        how = REJECT if negated_clause else QUESTION if question else SUPPOSE if hypothetical \
-                            else CANDIDATE if considered or mood.CONSIDERED.search(words) else PLAN if planned \
-                            else CAN if mood.ABILITY.match(words) else ASSERT
-                        claims.append(Claim("action", span, text, how == REJECT, how))
+                        said = _said_of(c[m.end():])
+                        ahead = clean(mood.OPENER.sub("", clean(layout.normalise(c[:m.start()])))) + " "
+                        point = "after" if mood.AFTER.match(ahead) else \
+                            "at" if mood.AT_MOMENT.match(ahead) or mood.AT_POINT.match(ahead) else ""
+                        how = REJECT if negated_clause or said == REJECT else SUPPOSE if hypothetical \
+                            else QUESTION if question else REFERENCE if said == REFERENCE or requiring or point \
+                            else CANDIDATE if considered or said == CANDIDATE or mood.CONSIDERED.search(words) \
+                            else PLAN if planned else CAN if said == CAN or mood.ABILITY.match(words) else ASSERT
+                        claims.append(Claim("action", span, text, how == REJECT, how,
+                                            point=(point or "at") if how == REFERENCE else ""))
+                        if said == REFERENCE:
+                            requiring = True  # "(stack a b) requires (holding a) (clear b)"
                         if how != REJECT:
                             last_action = text
                 elif name in rd.arity_atom and len(args) == rd.arity_atom[name] and all(x in rd.objects for x in args):
@@ -543,8 +594,16 @@ class ClaimReader:
                     else:
                         how = ASSERT
                     claims.append(Claim("fact", span, pddl(name, args), neg, how,
-                                        "before" if before else "now" if mood.SAYS_NOW.search(c) else "untied"))
+                                        "before" if before else "now" if opens_now or mood.SAYS_NOW.search(c) else "untied"))
         return claims
+
+
+def _said_of(rest: str) -> str | None:
+    """The mood what follows an action in its clause gives it (`mood.OF_ACTION`), or None."""
+    for how, pat in mood.OF_ACTION:
+        if pat.match(rest):
+            return how
+    return None
 
 
 def _predicate(atom: str) -> str:

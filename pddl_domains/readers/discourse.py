@@ -7,8 +7,8 @@ numbered line ends none), each with its character span. `marks` names what a sen
 
 - ``restart``: "let me start over", "from the beginning", "let me check each step", "the plan is:":
   the next action may be taken from the initial state again;
-- ``retraction``: "wait, no", "actually", "that's wrong", "I can't", "not possible", "so no": a
-  withdrawal of what was just said, or the rejection of an option just considered;
+- ``retraction``: "wait, no", "actually", "that's wrong" (a withdrawal of what was just said), or
+  "I can't", "not possible", "so no" (the rejection of an action or option just named);
 - ``hypothetical``: "if I unstack A, ...", "suppose", "what if": an imagined point, not the state;
 - ``candidate``: "for example", "maybe", "perhaps", "what about", "let's try", "alternatively": an
   option considered, not (yet) taken;
@@ -35,6 +35,14 @@ RESTART = re.compile(
     r"back\s+to\s+the\s+(?:initial|original|start|beginning)|(?:try|consider)\s+(?:another|a\s+different)\s+"
     r"(?:approach|way|plan|order|sequence)|(?:another|an|alternative)\s+(?:approach|way|plan)\s*:|another\s+approach|alternatively\s*,?\s*(?:let|we|i)\b|step\s+by\s+step|the\s+(?:plan|steps)\s+(?:is|are|would\s+be)|"
     r"(?:plan|steps|sequence)(?:\s+(?:is|are|would\s+be|should\s+be|will\s+be|could\s+be))?\s*:)")
+#: Words that withdraw what was just said ("wait, no", "actually", "that's wrong"): a withdrawal
+#: reaches facts as well as actions.
+WITHDRAWAL = re.compile(
+    r"(?:^|[\s,.;:(\-])(?:wait|no\s*,|nope|oops|hmm+|actually|correction|sorry|scratch\s+that|i\s+mean|"
+    r"not\s+(?:right|correct|true)|(?:is|was|that's|that\s+is|this\s+is)\s+(?:wrong|incorrect|a\s+mistake|not\s+right)|"
+    r"mistake|i\s+made\s+an\s+error)\b")
+#: Withdrawals, and the words that reject an option or an action just named ("I can't", "not
+#: possible", "so no"): a rejection reaches actions only.
 RETRACTION = re.compile(
     r"(?:^|[\s,.;:(\-])(?:wait|no\s*,|nope|oops|hmm+|actually|correction|sorry|scratch\s+that|i\s+mean|"
     r"not\s+(?:right|correct|possible|allowed|valid|true|an\s+option|applicable)|(?:is|was|that's|that\s+is|this\s+is)\s+"
@@ -47,7 +55,7 @@ HYPOTHETICAL = re.compile(OPENER + r"(?:if|suppose|supposing|assume|assuming|wha
 CANDIDATE = re.compile(
     r"\b(?:for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
     r"(?:one|another|an)\s+(?:option|possibility|idea|candidate)|option\s*\d*\s*:|alternatively|"
-    r"let(?:'s|\s+me|\s+us)\s+(?:try|consider|see\s+(?:if|whether|what))|i\s+(?:could|might)|we\s+(?:could|might)|"
+    r"let(?:'s|\s+me|\s+us)\s+(?:try|consider|see\s+(?:if|whether))|i\s+(?:could|might)|we\s+(?:could|might)|"
     r"(?:would|could|might)\s+(?:be\s+)?(?:possible|allowed|valid|work|an\s+option)|trying|consider(?:ing)?)\b")
 GOAL = re.compile(r"\b(?:goal|goals|objective|target)\b[^.]{0,40}?\b(?:is|are|was|says|states|requires|"
                   r"wants|needs|to\s+have|:)|\bmy\s+goal\b|\bi\s+(?:want|need)\s+to\s+have\b")
@@ -126,6 +134,12 @@ def marks(low: str) -> frozenset[str]:
 
 
 def retraction_at(low: str) -> int | None:
-    """Where in the sentence the first retraction marker stands (None: none)."""
+    """Where in the sentence the first retraction marker (a withdrawal or a rejection) stands (None: none)."""
     m = RETRACTION.search(low)
+    return m.start() if m else None
+
+
+def withdrawal_at(low: str) -> int | None:
+    """Where in the sentence the first withdrawal marker stands (None: none)."""
+    m = WITHDRAWAL.search(low)
     return m.start() if m else None

@@ -16,7 +16,7 @@ the line is at); "because", "since", "Pre:" after an action (the state before it
 
 Negation and truth words: "no pain c", "not clear", "A is not clear" (`grammar.fact_forms`), "pain c
 is false", "planet b: no"; "province b is true", "harmony: yes", "(yes)". Enumerations the text says
-are complete (`enumeration`): "only A and C are clear", "only <fact> and <fact> hold", "none of A, B
+are complete (`enumerations`): "only A and C are clear", "only <fact> and <fact> hold", "none of A, B
 is clear", "neither A nor B is clear", "all blocks are clear except A".
 """
 
@@ -47,14 +47,17 @@ SUBJECT_MODAL = re.compile(
     r"^(?:(?:(?:i|we|you)\s+|(?=can\b|could\b|should\b|will\b|need\s+to\b|have\s+to\b))(?:(?:can|could|might|may|will|would|should|must|shall|'ll|am\s+going\s+to|"
     r"are\s+going\s+to|need\s+to|have\s+to|want\s+to|try\s+to|decide\s+to|first|then|now|next|also|just|"
     r"only|still|finally|can\s+now|'d)\s+)*)"
-    r"|^(?:let\s+me|let's|let\s+us|i'll|we'll|i'd)\s+(?:(?:first|then|now|next|also|just|try|try\s+to)\s+)*")
+    r"|^(?:let\s+me|let's|let\s+us|i'll|we'll|i'd)\s+(?:(?:first|then|now|next|also|just|try\s+to|try)\s+)*")
 #: "I can" / "we can now" without "could" or a question: the action applies where the line is.
 ABILITY = re.compile(r"^(?:(?:so|and|then|now)\s+)*(?:i|we|you)\s+(?:can|can\s+now|could\s+now)\s+(?!not\b|'t\b)")
 OPENER = re.compile(r"^(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|oh|also|wait|no|yes|actually|"
                     r"first|firstly|second|next|finally|lastly|after\s+that|afterwards|thus|therefore|hence|"
                     r"here|this\s+way|that\s+way|if|suppose|supposing|assuming|what\s+if|imagine|when|once|"
                     r"for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
-                    r"alternatively|(?:(?:the\s+)?(?:first|next|last|final)\s+)?(?:step|action|move)"
+                    r"alternatively|(?:i|we)\s+(?:see|know|have|note|notice|recall)\s+that|note\s+that|notice\s+that|"
+                    r"remember\s+that|it\s+holds\s+that|clearly|of\s+course|right\s+now|currently|at\s+this\s+point|"
+                    r"at\s+the\s+moment|at\s+present|as\s+a\s+result|"
+                    r"(?:(?:the\s+)?(?:first|next|last|final)\s+)?(?:step|action|move)"
                     r"(?:\s*\d+(?:\s+(?:is|would\s+be|will\s+be|should\s+be|could\s+be)(?:\s+to)?)?"
                     r"|\s+(?:is|would\s+be|will\s+be|should\s+be|could\s+be)(?:\s+to)?|(?=\s*:))|\d+[.)])\b[\s,.!:;-]*)+")
 OPENER_WORDS = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also|yes|no|hmm+|actually)\b[\s,]*)+")
@@ -80,7 +83,10 @@ REQUIRE_LEAD = re.compile(
     r"^(?:(?:so|and|but|then|now|also|first)\s+)*(?:(?:i|we|you|it|this|that|which|one)\s+)?(?:(?:still|also|first|then|would|will|do|does)\s+)*"
     r"(?:need|needs|needed|require|requires|required|must\s+have|has\s+to\s+have|have\s+to\s+have)\b(?!\s+to\s+(?!be\b))\s*:?\s*(?:that\s+)?"
     r"|^(?:the\s+|its\s+|their\s+|our\s+)?(?:pre-?conditions?|requirements?|pre|conditions?|prerequisites?)"
-    r"(?:\s+(?:of|for|to)\s+[^:]{1,60}?)?(?:\s+(?:are|is|would\s+be|will\s+be))?\s*:?\s*(?:that\s+)?(?:(?=\S)|$)")
+    r"(?:(?:\s+(?:of|for|to)\s+[^:]{1,60}?)?\s+(?:are|is|would\s+be|will\s+be)\b|\s*:|\s*$)\s*(?:that\s+)?")
+#: Time words after a fact ("the hand is empty now"): the fact is read without them.
+TRAILING_TIME = re.compile(r"\s+(?:now|right\s+now|at\s+this\s+point|at\s+the\s+moment|currently|any\s*more|"
+                           r"still|too|as\s+well|again)$")
 #: Words that confirm a requirement or a fact is met ("holding blue (yes)", "which it is", "✓").
 CONFIRMED = re.compile(r"\((?:yes|true|ok|met|satisfied|holds|it\s+is|which\s+it\s+is|correct|check(?:ed)?)\)|"
                        r"\bwhich\s+(?:it|they|he|she)\s+(?:is|are|does|do)\b|[✓✔]|\b(?:yes|true)\s*[.!)]*\s*$")
@@ -90,6 +96,25 @@ HEDGED = re.compile(r"\b(?:maybe|perhaps|possibly|probably|presumably|might|may\
 #: An option considered, inside a clause ("I could X", "X would be possible", "we might X").
 CONSIDERED = re.compile(r"^(?:(?:i|we|you)\s+)?(?:could|might|may)\b|\b(?:would|could|might)\s+(?:be\s+)?"
                         r"(?:possible|allowed|valid|work|an\s+option|fine|ok|okay)\b")
+#: What a clause says of the action it opens with, after it: its requirements ("X requires A",
+#: "X needs"; a point named, not an action taken), that it would be possible (an option), that it is
+#: possible or allowed ("X is possible": asserted applicable, not taken), that it is not.
+OF_ACTION = (
+    (REFERENCE, re.compile(r"^\s*(?:(?:we|i|you|one)\s+(?:would\s+|will\s+|first\s+)?(?:need|require)|requires?|needs?|would\s+(?:need|require)|has\s+(?:the\s+)?(?:pre-?conditions?|requirements?)|"
+                           r"pre-?conditions?|is\s+only\s+possible\s+if|is\s+possible\s+only\s+if)\b")),
+    (REJECT, re.compile(r"^\s*(?:(?:is|was|would\s+be|seems)\s+(?:not|n't)\s+|isn't\s+|wasn't\s+|(?:is|would\s+be)\s+im)"
+                        r"(?:possible|allowed|valid|applicable|legal|an\s+option)|^\s*(?:can't|cannot|won't|doesn't)\b")),
+    (CANDIDATE, re.compile(r"^\s*(?:would|could|might|may)\s+(?:be\s+)?(?:possible|allowed|valid|work|an\s+option|fine|ok|okay)\b"
+                           r"|^\s*(?:might|could|may)\b|^\s*\?")),
+    (CAN, re.compile(r"^\s*(?:is|seems|looks)\s+(?:possible|allowed|valid|applicable|legal|fine|ok|okay)\b")),
+)
+#: An intent to do something ("we need to move orange to the table", "I will put it down"), not
+#: about a state ("A should hold", "need to get to ..."): "Then ..." after it goes on with the plan.
+PLANS_DOING = re.compile(r"\b(?:need|needs|have|has|want|wants|going|ought)\s+to\s+(?!be\b|have\b|hold\b|get\s+to\b|end\b|"
+                         r"reach\b|achieve\b)\w+|\b(?:should|must|will|'ll|shall)\s+(?!be\b|have\b|hold\b|end\b)\w+")
+#: The goal named as what a clause states ("our goal is that ...", "the target is ..."): read without it.
+GOAL_LEAD = re.compile(r"^(?:our|the|my|your)\s+(?:final\s+|main\s+)?(?:goal|target|objective|aim)s?\s+(?:is|are|would\s+be)\s*:?\s*"
+                       r"(?:to\s+(?:have|get|reach|make)\s+)?(?:that\s+)?(?=\S)")
 #: A reason for the action just named: the state before it ("because", "since", "requires").
 BEFORE = re.compile(r"^(?:because|since|as|given\s+that|requires?|needs?|precondition[s]?|for\s+this|"
                     r"which\s+requires?|check(?:ing)?|that\s+requires?)\b\s*:?\s*")
@@ -109,6 +134,10 @@ RESTATES = re.compile(r"^[\W_]*(?:so|that\s+is|that\s+means|i\.?e\.?|which\s+mea
 CURRENT = re.compile(r"\b(?:currently|right\s+now|at\s+the\s+moment|now|initially|initial|start|starting|"
                      r"step\s*\d|first|after\s+step)\b")
 GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b")
+#: A sentence that opens with a time word ("At this point, A, B and C"): its facts are said of the
+#: point the line is at.
+OPENS_NOW = re.compile(r"^[\W_]*(?:(?:so|and|but|then|okay|ok|well)\b[\s,]*)*(?:now|right\s+now|currently|"
+                       r"at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
 SAYS_NOW = re.compile(r"\b(?:now|currently|right\s+now|at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
 RELATIVE = re.compile(r"^(?:which|who)\s+(?=(?:is|are|now|remains|becomes|stays|sits|rests|has|holds)\b)")
 WHY_DONE = re.compile(r"^(?:because|since|as)\s+(?:i|we)\s+(?:already\s+|just\s+)?(?!(?:can|could|will|would|should|"
@@ -126,7 +155,8 @@ DENIED_BEFORE = re.compile(r"\b(?:not|no\s+longer|false)\s*$")
 
 #: A clause that is only a verdict on the facts listed just before it in its sentence ("the
 #: preconditions; A is clear, the hand is empty, are satisfied" / "..., is not satisfied").
-VERDICT = re.compile(r"^(?:which\s+|that\s+|these\s+|this\s+|they\s+|it\s+)?(?:(?:is|are)\s+(?P<neg>not\s+|no\s+longer\s+)?(?:all\s+)?"
+VERDICT = re.compile(r"^(?P<yes>yes|true|correct|right|indeed|checked|ok|okay|(?:that's|that\s+is)\s+(?:true|right|correct))$|"
+                     r"^(?:which\s+|that\s+|these\s+|this\s+|they\s+|it\s+)?(?:(?:is|are)\s+(?P<neg>not\s+|no\s+longer\s+)?(?:all\s+)?"
                      r"(?:satisfied|met|true|fulfilled|the\s+case)|(?:does|do)\s+(?P<neg2>not\s+)?hold)"
                      r"(?:\s+(?:in\s+the\s+(?:current|present)\s+state|now|here|any\s*more|either))?\s*$")
 
@@ -185,19 +215,23 @@ class Enumeration:
     predicate: str = ""
 
 
-def enumeration(clause: str) -> Enumeration | None:
-    """The enumeration a (normalised, opener-free) clause states, or None."""
+def enumerations(clause: str) -> list[Enumeration]:
+    """The enumerations a (normalised, opener-free) clause may state, in the order of `_ENUMERATIONS`
+    (the reader keeps the first whose items name objects or facts of its task)."""
     c = " ".join(clause.split()).strip(" .!;:")
+    out = []
     for kind, pat in _ENUMERATIONS:
         m = pat.match(c)
         if not m:
             continue
         if kind == "only-facts":
-            items = tuple(x for x in _LIST_SPLIT.split(m.group("facts")) if x)
-            return Enumeration(kind, items) if len(items) >= 1 else None
+            items = tuple(y for x in _LIST_SPLIT.split(m.group("facts")) for y in re.split(r"(?<=\))\s+(?=\()", x) if y)
+            if items:
+                out.append(Enumeration(kind, items))
+            continue
         items = tuple(re.sub(r"^(?:both|either|neither)\s+", "", x) for x in _LIST_SPLIT.split(m.group("objs")) if x)
-        return Enumeration(kind, items, m.group("pred").strip())
-    return None
+        out.append(Enumeration(kind, items, m.group("pred").strip()))
+    return out
 
 
 def mood_of_fact(raw: str) -> str | None:

@@ -118,8 +118,10 @@ class _Replay:
         self.init = init
         self.main = Line(init)
         self.alternates: list[Line] = []  # other states the next facts may be about
-        self.unread = False  # a sentence without claims since the last action placed
+        self.unread = False  # a sentence without claims that names an object or an action word, since the last action placed
+        self.unread_at = -1  # the last sentence without claims
         self.last_before: int | None = None  # the state before the last action taken
+        self.skipped_from: int | None = None  # the state before a step left out in words before it
         self.last_actions: list[str] = []  # the actions of its line before it
         self.restart = False
         self.lost = False
@@ -133,6 +135,7 @@ class _Replay:
         self.skips: list[_Skip] = []  # actions taken with a step skipped in words, not yet settled
         self.seen: set[int] = {init}  # every state of every line the trace has reached (`_remember`)
         self.told: list[_Told] = []  # options considered that do not apply, not yet settled
+        self.skip_from: int | None = None  # the last action taken: the state before the step it left out
 
     # ---------------------------------------------------------------- judging
 
@@ -154,8 +157,10 @@ class _Replay:
         """Withdraw the pending errors a retraction in ``s`` reaches; confirm those out of reach."""
         keep = []
         for p in self.pending:
-            if s is not None and s.retraction_at is not None and s.index - p.sentence <= RETRACTION_WINDOW \
-                    and (p.sentence < s.index or p.error["span"][1] <= s.retraction_at):
+            # a rejection ("I can't", "not possible") withdraws an action, a withdrawal ("wait, no") any claim
+            at = None if s is None else s.retraction_at if p.undo is not None else s.withdrawal_at
+            if at is not None and s.index - p.sentence <= RETRACTION_WINDOW \
+                    and (p.sentence < s.index or p.error["span"][1] <= at):
                 p.record["verdict"] = "retracted"
                 if p.undo is not None:
                     self.main, self.alternates = p.undo[0], list(p.undo[1])
@@ -193,8 +198,8 @@ class _Replay:
         elif "restart" in s.marks or re.search(r"\n[ \t]*\n", text[self.prev_end:s.span[0]]):
             self.item = 0  # a paragraph that opens with no number ends the list
         self.prev_end = s.span[1]
-        if not s.claims:
-            self.unread = True
+        if not s.claims and s.names:
+            self.unread, self.unread_at = True, s.index  # it may state an action in words that did not read
         if "restart" in s.marks:
             self.restart = True
             self.alternates = [Line(self.init)]
@@ -210,6 +215,7 @@ class _Replay:
         sketch_ended = False  # an option or plan that could not be placed: followed no further
         referenced = False  # "after unstacking A, ...": the facts after it are about that point
         last_before, last_actions = self.last_before, self.last_actions  # the state before the last action
+        skipped_from = self.skipped_from
         self._remember(self.main, *self.alternates)
         said: list[tuple[str, bool]] = []  # the facts of the sentence no words tie to a point
         deferred: list[tuple] = []  # those of them wrong in their line, judged at the sentence's end
@@ -241,12 +247,21 @@ class _Replay:
                         continue
                     placed = self._place(a, start, restart=self.restart and branch is None,
                                          alternates=self.alternates if branch is None else [])
+                    skip_from = None
+                    if placed is None and not c.point:
+                        # "after unstacking blue, unstack orange": a step left out in words (put blue down)
+                        for ln in [start] + (list(reversed(self.alternates)) if branch is None else []):
+                            skipped = self._one_step_short(a, ln.state)
+                            if skipped is not None:
+                                placed, skip_from = ln.copy(), ln.state
+                                placed.apply(skipped)
+                                break
                     if placed is not None:
                         if c.point == "at" and self.main.actions and self.main.actions[-1] == c.value:
                             self._restated(len(self.main.actions) - 1, self.main.befores[-1])  # "so unstacking is allowed"
                         branch = placed.copy()
                         if c.point != "after":  # "after X-ing" is no action the next facts justify
-                            last_before, last_actions = branch.state, list(branch.actions)
+                            last_before, last_actions, skipped_from = branch.state, list(branch.actions), skip_from
                         if rec["verdict"] == "unchecked":
                             rec["verdict"] = "right"
                         branch.apply(a)
@@ -268,6 +283,7 @@ class _Replay:
                 self.action(c, rec, text, s)
                 self._remember(self.main, *self.alternates)
                 last_before, last_actions = (self.main.befores[-1] if self.main.befores else None), self.main.actions[:-1]
+                skipped_from = self.skip_from
                 continue
             if c.mood not in (ASSERT, GOAL) or "elsewhere" in s.marks:
                 continue  # a requirement, a plan, a question, a supposition, a hedge: not asserted
@@ -297,12 +313,14 @@ class _Replay:
                 # "Unstack orange from red. ... the blue block is in the hand": the step taken as
                 # skipped (put down blue) was not taken: the action is taken with its preconditions unmet
                 self._unskip(sk, text, s)
-                last_before, last_actions = sk.undo[0].state, list(sk.undo[0].actions)
+                last_before, last_actions, skipped_from = sk.undo[0].state, list(sk.undo[0].actions), None
                 continue
             if c.when == "before":
                 if last_before is None:
                     continue
                 lines = [Line(last_before, list(last_actions))]
+                if skipped_from is not None:
+                    lines.append(Line(skipped_from))  # a reason for the left-out step as well
                 if referenced and branch is not None and not sketch_ended:
                     lines.append(branch)  # "because when you stack A on B, A is clear": at it or after it
             elif (hypothetical or referenced) and branch is not None and not sketch_ended:
@@ -319,6 +337,12 @@ class _Replay:
                     lines = [Line(self.init)] + lines
             holds = [self.atom_true(c.value, ln.state) for ln in lines]
             ok = any(h != c.negated for h in holds)
+            told = self._told_fact(c) if not ok and c.when != "before" else None
+            if told is not None and told.sentence > self.unread_at:
+                # "Maybe stack A on B. Now A is on B": the trace goes on from an option that does not apply
+                rec["verdict"] = "unchecked"
+                self._take_told(told, text, s)
+                continue
             if not ok and self.unread and lines and lines[0] is self.main and self._silent_step(c):
                 self.lost, self.alternates = True, []  # a step taken in words that did not read
                 continue
@@ -331,7 +355,6 @@ class _Replay:
                 said.append((c.value, c.negated))
             rec["verdict"] = "right" if ok else "wrong"
             if not ok:
-                told = self._told_fact(c) if c.when != "before" else None
                 if told is not None:
                     rec["verdict"] = "unchecked"  # the trace goes on from an option that does not apply
                     self._take_told(told, text, s)
@@ -366,7 +389,7 @@ class _Replay:
             self.lost, self.alternates = True, []
         if s.gap is not None:
             self.lost = True  # a step that did not read: the state is not known until an action places it
-        self.last_before, self.last_actions = last_before, last_actions
+        self.last_before, self.last_actions, self.skipped_from = last_before, last_actions, skipped_from
 
     def _told_fact(self, c: Claim) -> "_Told | None":
         """The option considered that the (wrong) fact ``c`` goes on from: it holds after the option's
@@ -387,6 +410,7 @@ class _Replay:
 
     def action(self, c: Claim, rec: dict, text: str, s: Sentence) -> None:
         a = self.task.action_index[c.value]
+        self.skip_from = None
         if self.restart and self.item > 1:
             self.restart = False  # "So steps: ... 5. Pick up blue": a list that goes on, not a new start
         line = self._place(a, self.main, self.restart, self.alternates)
@@ -428,6 +452,7 @@ class _Replay:
             told = self.main.copy()
             told.apply(a)
             undo = (self.main, list(self.alternates), self.lost)
+            self.skip_from = self.main.state
             self.main = self.main.copy()
             self.main.apply(skipped)
             self.main.apply(a)
@@ -448,11 +473,13 @@ class _Replay:
         self.main.apply(a)
         self.lost = True
 
-    def _one_step_short(self, a):
-        """The one action applicable in the main line after which ``a`` applies, if exactly one."""
+    def _one_step_short(self, a, state: int | None = None):
+        """The one action applicable in ``state`` (the main line's) after which ``a`` applies, if
+        exactly one."""
+        state = self.main.state if state is None else state
         fits = []
-        for b in applicable_actions(self.task, self.main.state):
-            t = successor(self.main.state, b)
+        for b in applicable_actions(self.task, state):
+            t = successor(state, b)
             if _applies(a, t):
                 fits.append(b)
         return fits[0] if len(fits) == 1 else None

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tests.subtasks.test_traces_property import CASES, tasks
-from tests.subtasks.traces_gen import Writer, _cap
+from tests.subtasks.traces_gen import WideWriter as Writer, _cap
 from widthbench.planners.strips import applicable_actions, state_atoms, successor
 from widthbench.subtasks.traces import verify_trace
 
