@@ -56,7 +56,8 @@ class Claim:
     negated: bool = False  # a fact denied
     mood: str = ASSERT  # `mood.MOODS`: asserted, or a requirement, goal, plan, question, option, ...
     when: str = "untied"  # facts: "now" (said of the point the line is at) | "before" (the preconditions of
-    #                       the action before it) | "either" (on the action's text line: before or after it) | "untied"
+    #                       the action before it) | "either" (on the action's text line: before or after it) |
+    #                       "start" ("initially": the state the trace starts from) | "untied"
     point: str = ""  # an action named as a point of a plan: "after" ("after unstacking A") | "at" ("when ...")
     implied: bool = False  # a denial an enumeration said to be complete implies ("only A is clear": B is not)
 
@@ -205,6 +206,7 @@ class ClaimReader:
         after_point = False  # the clause before was "after X-ing": a bare gerund goes on with it
         listed = len(claims)  # where the run of facts a verdict clause speaks of starts
         opens_now = bool(mood.OPENS_NOW.match(layout.normalise(low)))
+        opens_start = bool(mood.OPENS_START.match(layout.normalise(low)))
         answered = False  # after a "yes" that opens the sentence
         for a, b, sep in _pieces(low, start):
             raw = low[a - start:b - start]
@@ -323,8 +325,9 @@ class ClaimReader:
                     how = HEDGE
                 else:
                     how = ASSERT
-                when = "before" if before else "now" if opens_now or self._says_now(raw, atom) else \
-                    "either" if self._either else "untied"
+                start_here = opens_start or bool(mood.SAYS_START.search(re.sub(r"\([^()]*\)", " ", raw)))
+                when = "before" if before else "start" if start_here else \
+                    "now" if opens_now or self._says_now(raw, atom) else "either" if self._either else "untied"
                 claims.append(Claim("fact", (a, b), atom, negated, how, when))
                 subject = None if relative else _subject(atom)
             else:
@@ -541,6 +544,7 @@ class ClaimReader:
         last_action = None
         planned = in_goal = requiring = False
         opens_now = bool(mood.OPENS_NOW.match(layout.normalise(low)))
+        opens_start = bool(mood.OPENS_START.match(layout.normalise(low)))
         for a, b, sep in _pieces(low, start):
             c = low[a - start:b - start]
             in_goal = bool(mood.GOAL_WORD.search(c)) or (in_goal and not mood.GOAL_STOP.match(c.strip()) and not mood.AIM.search(c))
@@ -594,7 +598,8 @@ class ClaimReader:
                     else:
                         how = ASSERT
                     claims.append(Claim("fact", span, pddl(name, args), neg, how,
-                                        "before" if before else "now" if opens_now or mood.SAYS_NOW.search(c) else "untied"))
+                                        "before" if before else "start" if opens_start or mood.SAYS_START.search(c)
+                                        else "now" if opens_now or mood.SAYS_NOW.search(c) else "untied"))
         return claims
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 OPENER = r"^[\W_]*(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|right|oh|also|or|maybe|perhaps|" \
-         r"alternatively|wait|no|yes)\b[\s,.!:;-]*)*"
+         r"alternatively|wait|no(?=\s*[,.!;:])|yes)\b[\s,.!:;-]*)*"
 RESTART = re.compile(
     r"\b(?:start(?:ing)?\s+(?:over|again|afresh|from\s+scratch)|from\s+the\s+(?:beginning|start)\b(?!\s+of)|"
     r"(?:let\s+me|let's|i'll|i\s+will|i\s+should)\s+(?:re-?trace|redo|re-?start|re-?think|re-?examine|"

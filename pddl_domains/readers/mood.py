@@ -50,7 +50,7 @@ SUBJECT_MODAL = re.compile(
     r"|^(?:let\s+me|let's|let\s+us|i'll|we'll|i'd)\s+(?:(?:first|then|now|next|also|just|try\s+to|try)\s+)*")
 #: "I can" / "we can now" without "could" or a question: the action applies where the line is.
 ABILITY = re.compile(r"^(?:(?:so|and|then|now)\s+)*(?:i|we|you)\s+(?:can|can\s+now|could\s+now)\s+(?!not\b|'t\b)")
-OPENER = re.compile(r"^(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|oh|also|wait|no|yes|actually|"
+OPENER = re.compile(r"^(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|oh|also|wait|no(?=\s*[,.!;:])|yes|actually|"
                     r"first|firstly|second|next|finally|lastly|after\s+that|afterwards|thus|therefore|hence|"
                     r"here|this\s+way|that\s+way|if|suppose|supposing|assuming|what\s+if|imagine|when|once|"
                     r"for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
@@ -60,7 +60,8 @@ OPENER = re.compile(r"^(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|oh|al
                     r"(?:(?:the\s+)?(?:first|next|last|final)\s+)?(?:step|action|move)"
                     r"(?:\s*\d+(?:\s+(?:is|would\s+be|will\s+be|should\s+be|could\s+be)(?:\s+to)?)?"
                     r"|\s+(?:is|would\s+be|will\s+be|should\s+be|could\s+be)(?:\s+to)?|(?=\s*:))|\d+[.)])\b[\s,.!:;-]*)+")
-OPENER_WORDS = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also|yes|no|hmm+|actually)\b[\s,]*)+")
+OPENER_WORDS = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also|yes|no(?=\s*[,.!;:])|hmm+|actually)\b[\s,]*)+")
+#: "no" opens a retraction ("No, ...") but denies a fact when nothing separates them ("no pain c").
 #: An action said not to be taken or not possible ("I can't unstack B", "instead of stacking").
 NEGATED = re.compile(r"^(?:(?:i|we|you)\s+)?(?:can't|cannot|can\s+not|couldn't|don't|do\s+not|shouldn't|"
                      r"should\s+not|won't|will\s+not|mustn't|must\s+not|never|not|no\s+need\s+to|avoid|"
@@ -138,6 +139,12 @@ GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b
 #: point the line is at.
 OPENS_NOW = re.compile(r"^[\W_]*(?:(?:so|and|but|then|okay|ok|well)\b[\s,]*)*(?:now|right\s+now|currently|"
                        r"at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
+#: A clause, or a sentence that opens so, that says "initially": its facts are of the state the trace
+#: starts from.
+SAYS_START = re.compile(r"\b(?:initially|originally|at\s+the\s+(?:start|beginning)|in\s+the\s+(?:initial|starting|start)\s+state|"
+                        r"to\s+begin\s+with|to\s+start\s+with)\b")
+OPENS_START = re.compile(r"^[\W_]*(?:(?:so|and|but|okay|ok|well|wait)\b[\s,]*)*(?:initially|originally|at\s+the\s+(?:start|beginning)|"
+                         r"in\s+the\s+(?:initial|starting|start)\s+state|to\s+begin\s+with|to\s+start\s+with)\b")
 SAYS_NOW = re.compile(r"\b(?:now|currently|right\s+now|at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
 RELATIVE = re.compile(r"^(?:which|who)\s+(?=(?:is|are|now|remains|becomes|stays|sits|rests|has|holds)\b)")
 WHY_DONE = re.compile(r"^(?:because|since|as)\s+(?:i|we)\s+(?:already\s+|just\s+)?(?!(?:can|could|will|would|should|"
@@ -160,7 +167,7 @@ VERDICT = re.compile(r"^(?P<yes>yes|true|correct|right|indeed|checked|ok|okay|(?
                      r"(?:satisfied|met|true|fulfilled|the\s+case)|(?:does|do)\s+(?P<neg2>not\s+)?hold)"
                      r"(?:\s+(?:in\s+the\s+(?:current|present)\s+state|now|here|any\s*more|either))?\s*$")
 
-_NO = re.compile(r"^(?:no|not)\s+(?!longer\b|need\b|one\b|other\b|block\b|blocks\b|object\b|objects\b)")
+_NO = re.compile(r"^(?:no|not)\s+(?!longer\b|need\b|one\b|other\b)")
 _FALSE_AFTER = re.compile(r"\s*(?:(?:is|are)\s+(?:false|not\s+true|untrue)|(?:does|do)\s*(?:not|n't)\s+hold|"
                           r"\s*[:=-]\s*(?:no|false)|\s+no|\s*\((?:no|false)\))\s*$")
 _TRUE_AFTER = re.compile(r"\s*(?:(?:is|are)\s+(?:true|the\s+case)|holds?|\s*[:=-]\s*(?:yes|true)|\s+yes|"

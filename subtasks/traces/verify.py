@@ -198,7 +198,7 @@ class _Replay:
         elif "restart" in s.marks or re.search(r"\n[ \t]*\n", text[self.prev_end:s.span[0]]):
             self.item = 0  # a paragraph that opens with no number ends the list
         self.prev_end = s.span[1]
-        if not s.claims and s.names:
+        if not s.claims and s.names and not s.marks & _NOT_NARRATED:
             self.unread, self.unread_at = True, s.index  # it may state an action in words that did not read
         if "restart" in s.marks:
             self.restart = True
@@ -327,6 +327,8 @@ class _Replay:
                 lines, rec["context"] = [branch], "hypothetical"
             elif referenced or (hypothetical and any(x.kind == "action" for x in s.claims)):
                 continue  # about a point of a plan or a hypothetical that could not be placed
+            elif c.when == "start":
+                lines = [Line(self.init)]  # "Initially, A is on B": the state the trace starts from
             elif c.when == "either" and not self.lost and self.main.befores:
                 lines = [self.main, Line(self.main.befores[-1], self.main.actions[:-1])] + self.alternates
             else:
@@ -360,7 +362,7 @@ class _Replay:
                     self._take_told(told, text, s)
                     continue
                 ln = lines[0]
-                initial = not ln.actions or "initial" in s.marks
+                initial = not ln.actions or "initial" in s.marks or c.when == "start"
                 kind = "initial-state" if initial else "denied-fact" if c.negated else "false-fact"
                 truth = f"{c.value} holds" if holds[0] else f"{c.value} is false"
                 if untied:
@@ -385,6 +387,9 @@ class _Replay:
                     break
         if branch is not None:
             self.alternates.append(branch.copy())
+        if s.retraction_at is not None:
+            # "I could stack A on B, but that is not allowed": rejected in its own sentence
+            self.told = [t for t in self.told if not (t.sentence == s.index and t.record["span"][0] < s.retraction_at)]
         if "elsewhere" in s.marks:
             self.lost, self.alternates = True, []
         if s.gap is not None:
@@ -576,6 +581,8 @@ class _Replay:
         return [self.task.atoms[i] for i in range(self.task.n_atoms) if mask >> i & 1]
 
 
+#: Sentences that narrate no step taken: an aim, the goal, a question, a supposition, an option, a rejection.
+_NOT_NARRATED = frozenset({"intent", "goal", "question", "hypothetical", "candidate", "retraction"})
 _CONTEXT = {CANDIDATE: "candidate", PLAN: "planned", REFERENCE: "planned", SUPPOSE: "hypothetical"}
 _STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*)?(\d+)\s*[.):]", re.I)
 

@@ -68,6 +68,15 @@ class WideWriter(Writer):
             return self.denied(atom)
         return super().fact(atom)
 
+    def denied(self, atom: str) -> str:
+        """The shared writer's denials, and "no <fact>" (a fact with no verb: "no pain object c"),
+        "<fact> is false"."""
+        text = super().fact(atom)
+        forms = [super().denied(atom), f"{text} is false"]
+        if self.style == "pddl" or " is " not in text:
+            forms.append(f"no {text}")
+        return self.rng.choice(forms)
+
     def action(self, a) -> str:
         if self.style == "pddl":
             return str(a)
