@@ -341,8 +341,9 @@ class ClaimReader:
         if self._object_names is not None:
             if self._object_names.search(norm):
                 return True
-        elif any(re.search(r"(?<![\w-])" + re.escape(o) + r"(?![\w-])", norm) for o in self.rd.objects):
-            return True
+        elif any(m.group(1) in self.rd.arity_action or m.group(1) in self.rd.arity_atom
+                 or set(m.group(2).split()) & self.rd.objects for m in FORM.finditer(norm)):
+            return True  # PDDL: a form of the task ("a" alone is an English word too)
         return any(re.search(r"(?<![\w-])" + re.escape(v) + r"(?![\w-])", norm) for v in self._verbs)
 
     def _says_now(self, raw: str, atom: str) -> bool:

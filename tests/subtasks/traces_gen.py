@@ -52,6 +52,9 @@ WIDE = Phrasing(
 #: cannot be placed.
 HIDDEN = Phrasing(take=("Then I do something with {object}.", "I deal with {object} here.", "Let me handle {object}."),
                   require=("Let me think about what is needed.",), check=("Fine.",))
+#: The same in PDDL, where an object is named inside a form ("c" alone is a word too).
+HIDDEN_PDDL = Phrasing(take=("Then I do (something-with {object}).", "I do (whatever {object}) here."),
+                       require=HIDDEN.require, check=HIDDEN.check)
 
 INJECT = {"fact": "wrong-fact", "missing": "missing-fact", "precondition": "inapplicable-action"}
 
@@ -123,7 +126,7 @@ def write_trace(task: Task, style: str, templates: str, seed: int, steps: int = 
     misstated); ``weave``: options, suppositions, slips and a restart woven in; ``hide_actions``:
     the steps in words no reader reads."""
     rng = random.Random(seed)
-    w = WideWriter(task, style, templates, rng, HIDDEN if hide_actions else WIDE)
+    w = WideWriter(task, style, templates, rng, (HIDDEN_PDDL if style == "pddl" else HIDDEN) if hide_actions else WIDE)
     walk = random_walk(task, task.init, rng, steps)
     t = write_thinking(w, task.init, walk, inject=INJECT.get(inject), at=at, options=weave and not hide_actions)
     out = Written(t.text, t.asserted)

@@ -1,0 +1,140 @@
+"""Measure the trace verifier (docs/traces.md, "How far to trust it"): on generated traces and on the
+development traces, the false first errors on clean traces, the injected errors found at their
+injection per kind, and how many first errors are of kind "initial-state" with no action applied.
+
+Generated traces: the shared trace writer in the property tests' wide words (tests/subtasks/traces_gen.py)
+on random walks of every case of tests/subtasks/test_traces_property.py (Blocksworld, Logistics, a
+renamed Blocksworld, the mystery and random obfuscations, PlanBench's Mystery Blocksworld; NL and
+PDDL): --count clean traces per case, and --count per case and kind with one error injected after
+0-3 actions (an inapplicable action after 1-3). Seeds are --seed + i: the traces are not the ones the
+property tests draw.
+
+Development traces: PlanBench's result files the verifier was developed on (DeepSeek-R1's thinking
+and GPT-4's state-tracking answers on 3-block Blocksworld, GPT-4's on Mystery Blocksworld).
+
+    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the property tests' writer and cases (tests/ is not installed)
+
+DATA = ROOT.parent / "shared" / "data"
+RESULTS = DATA / "planbench-responses/llm_planning_analysis/results"
+FILES = (("DeepSeek-R1, Blocksworld (thinking)", RESULTS / "blocksworld_3/deepseek-r1-api/task_1_plan_generation_zero_shot.json", False),
+         ("GPT-4, Blocksworld (state tracking)", RESULTS / "blocksworld_3/gpt-4_chat/task_1_plan_generation_state_tracking.json", True),
+         ("GPT-4, Mystery Blocksworld (state tracking)",
+          RESULTS / "mystery_blocksworld_3/gpt-4_chat/task_1_plan_generation_state_tracking.json", True))
+KINDS = ("fact", "missing", "precondition")
+
+
+def heldout_phrasing():
+    """Sentence frames written after the rules were settled and measured once (docs/traces.md): none
+    of them is in the property tests' words or the simulated models'."""
+    from widthbench.pddl_domains.thinking import Phrasing
+
+    return Phrasing(
+        look=("Alright, where are we?", "Let me get my bearings."),
+        fact=("{Fact}, as far as I can see.", "Looking at it, {fact}.", "So far {fact}."),
+        denial=("{Denied}, as far as I can see.", "Looking at it, {denied}."),
+        goal=("Target state: {facts}.", "In the goal, {facts}."),
+        aim=("Eventually we want {facts}.", "Ideally {facts} at the end."),
+        consider=("One idea: {action}.", "Should I {action}?", "What would happen if I {action}?"),
+        require=("{Action} is only possible if {facts}.", "For {action}, the conditions are {facts}."),
+        reject=("That's ruled out since {denied}.", "Nope, {denied}."),
+        aside=("Not useful right now.",),
+        check=("And indeed {fact}.", "Checking: {fact}, true."),
+        confirm=("Good.", "Alright, so it's doable."),
+        possible=("{Action} seems fine.",),
+        take=("I'll go with {action}.", "Doing it: {action}.", "Okay, {action}."),
+        effect=("After this, {fact}.", "As a result, {fact}.", "Now we have {fact}."),
+        lost=("As a result, {denied}.", "Now {denied}."),
+        state=("State now: {facts}.", "Here is where things stand: {facts}."),
+        only=("Just {objects} {be} {predicate} now.", "Only {objects} {be} {predicate} at this point."),
+        only_facts=("Just {facts} hold now.",),
+        suppose=("Were I to {action}, {fact}.", "In case I {action}, {fact}."),
+        slip=("Hmm, scratch that: {fact}.",),
+        restart=("Let me go over it again from the top.",),
+        conclude=("OK.", "That should do it."),
+    )
+
+
+def generated(count: int, seed: int, heldout: bool) -> None:
+    import tests.subtasks.traces_gen as gen
+    from tests.subtasks.test_traces_property import CASES, tasks
+    from widthbench.subtasks.traces import verify_trace
+
+    if heldout:
+        gen.WIDE = heldout_phrasing()  # the words write_trace writes in
+    write_trace = gen.write_trace
+
+    clean = false = 0
+    found: Counter = Counter()
+    tried: Counter = Counter()
+    first: Counter = Counter()
+    at_start = with_error = 0
+    for domain, style, templates in CASES:
+        for i in range(count):
+            task = tasks(domain)[i % 3]
+            w = write_trace(task, style, templates, seed + i, steps=4)
+            fe = verify_trace(task, w.text, style=style, templates=templates)["first_error"]
+            clean += 1
+            false += fe is not None
+            for kind in KINDS:
+                at = (i % 4) if kind != "precondition" else 1 + i % 3
+                w = write_trace(task, style, templates, seed + i, steps=4, inject=kind, at=at)
+                if w.injected is None:
+                    continue  # the walk offers no such error (a dead end offers no inapplicable action)
+                fe = verify_trace(task, w.text, style=style, templates=templates)["first_error"]
+                tried[kind] += 1
+                a, b = w.injected
+                found[kind] += fe is not None and fe["kind"] == w.kind and a <= fe["span"][0] and fe["span"][1] <= b
+                if fe is not None:
+                    with_error += 1
+                    first[fe["kind"]] += 1
+                    at_start += fe["kind"] == "initial-state" and not fe["actions"]
+    words = "held-out words" if heldout else "the property tests' wide words"
+    print(f"generated traces in {words} ({len(CASES)} cases, {count} per case and kind, seeds {seed}..{seed + count - 1}):")
+    print(f"  clean: {clean} traces, {false} with a first error")
+    for kind in KINDS:
+        print(f"  injected {kind}: found at the injection {found[kind]} of {tried[kind]} "
+              f"({100 * found[kind] / max(1, tried[kind]):.1f}%)")
+    print(f"  first errors on injected traces: {with_error} ({', '.join(f'{k} {v}' for k, v in sorted(first.items()))}); "
+          f"initial-state with no action applied: {at_start} (the injections after 0 actions)")
+
+
+def development() -> None:
+    from widthbench.subtasks.traces import summarise_traces
+    from widthbench.subtasks.traces.sources import planbench_traces
+
+    for name, path, cot in FILES:
+        if not path.is_file():
+            print(f"{name}: {path} not found (the reference data), skipped")
+            continue
+        recs = planbench_traces(path, DATA / "planbench", chain_of_thought=cot)
+        run = summarise_traces(recs)["run"]
+        kinds = ", ".join(f"{k} {v}" for k, v in run["first_error_kinds"].items()) or "-"
+        print(f"{name}: {run['traces']} traces, coverage {100 * run['coverage']:.1f}%, facts judged "
+              f"{run['facts_judged']}, with a first error {run['with_error']} ({kinds}); initial-state with no "
+              f"action applied {run['initial_state_no_action']}")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--count", type=int, default=40)
+    p.add_argument("--seed", type=int, default=100_000)
+    p.add_argument("--heldout", action="store_true", help="write the generated traces in held-out words instead")
+    args = p.parse_args()
+    generated(args.count, args.seed, args.heldout)
+    if not args.heldout:
+        development()
+
+
+if __name__ == "__main__":
+    main()
