@@ -349,14 +349,18 @@ def _inject(w: Writer, out: _Text, kind: str, state: int, near: list[int], step:
     form = rng.random()
     effects = [x for x in state_atoms(task, bad.add) if not any(_holds(task, x, s) for s in near)]
     stated = tuple(f for f in p.consider if not f.endswith("?"))  # a question considers nothing taken
-    if form < 0.4 or (form >= 0.7 and not (effects and stated)):
-        span = out.say(w.frame(p.take, action=w.action(bad), n=step + 1, object=w.object_of(bad)), 1)
-    elif form < 0.7:
-        # checked, found "possible" and taken: an error at the action taken
-        first = out.say(w.frame(p.consider, action=w.action(bad)))
-        out.say(w.frame(p.possible, action=w.action(bad)))
-        out.say(w.frame(p.confirm))
-        span = (first[0], out.say(w.frame(p.take, action=w.action(bad), n=step + 1, object=w.object_of(bad)), 1)[1])
+    if form < 0.7 or not (effects and stated):
+        if form < 0.4 or form >= 0.7:
+            span = out.say(w.frame(p.take, action=w.action(bad), n=step + 1, object=w.object_of(bad)), 1)
+        else:
+            # checked, found "possible" and taken: an error at the action taken
+            first = out.say(w.frame(p.consider, action=w.action(bad)))
+            out.say(w.frame(p.possible, action=w.action(bad)))
+            out.say(w.frame(p.confirm))
+            span = (first[0], out.say(w.frame(p.take, action=w.action(bad), n=step + 1, object=w.object_of(bad)), 1)[1])
+        if effects:
+            # and it goes on from the action's result ("I'll go with X. Now ...": taken)
+            span = (span[0], out.say(w.frame(p.effect, fact=w.fact(rng.choice(effects))), 1)[1])
     else:
         # considered, then built upon: its effect said to hold
         first = out.say(w.frame(stated, action=w.action(bad)))

@@ -74,6 +74,7 @@ class Sentence:
     claims: tuple[Claim, ...]
     retraction_at: int | None  # text offset of its first retraction marker (a withdrawal or a rejection)
     withdrawal_at: int | None  # text offset of its first withdrawal marker ("wait, no", "actually")
+    answer_withdrawal_at: int | None  # the same, when an opening "no" / "nope" answers a question put before
     gap: int | None  # text offset of a clause that starts like an action but reads as none: the line is lost there
     names: bool = False  # it names an object of the task or a verb of its actions (it could state an action)
 
@@ -145,7 +146,7 @@ class ClaimReader:
             low = low_all[a:b]
             norm = layout.normalise(low)
             marks = discourse.marks(norm)
-            r, wd = discourse.retraction_at(low), discourse.withdrawal_at(low)
+            r, wd, wa = discourse.retraction_at(low), discourse.withdrawal_at(low), discourse.withdrawal_at(low, True)
             same_line = "\n" not in text[prev_end:a]
             if marks & {"restart", "initial"}:
                 self._either = False
@@ -181,7 +182,7 @@ class ClaimReader:
                 if not discourse.INTENT.search(said) and not re.search(r"\b(?:not|isn't|wasn't|if)\b", said):
                     claims.append(Claim("goal-reached", (a + reached.start(), a + reached.end()), "the goal"))
             out.append(Sentence(i, (a, b), marks, tuple(claims), None if r is None else a + r,
-                                None if wd is None else a + wd, gap, self._names(norm)))
+                                None if wd is None else a + wd, None if wa is None else a + wa, gap, self._names(norm)))
         return out
 
     def _claims(self, low: str, start: int, marks: frozenset[str], after_action: bool = False,
@@ -303,7 +304,7 @@ class ClaimReader:
                 # bare predicate after it ("..., on table") may be about either object: not read
                 c = f"{self.names.get(self._named, self._named)} {c[relative.end():]}" if self._named else ""
             if lead:
-                c = c[mood.REQUIRE_LEAD.match(c).end():].strip() if mood.REQUIRE_LEAD.match(c) else c
+                c = self._after_lead(c)
             own = mood.mood_of_fact(norm)
             c = mood.required_as_is(c)
             fact = self._fact(c, subject) if c else None
@@ -315,8 +316,10 @@ class ClaimReader:
                     how = QUESTION
                 elif conditional or other_point or (hypothetical and not any(x.kind == "action" for x in claims)):
                     how = SUPPOSE
-                elif in_goal and marks & {"goal", "goal-reached"}:
-                    how = GOAL
+                elif in_goal:
+                    # the goal stated is judged against the task's goal; other talk of the goal
+                    # ("in the goal, ...") asserts nothing of the state
+                    how = GOAL if marks & {"goal", "goal-reached"} else PLAN
                 elif (requiring or own == REQUIRE) and not confirmed:
                     how = REQUIRE
                 elif (planned or own == PLAN or (restates and not confirmed)) and not in_goal:
@@ -335,6 +338,21 @@ class ClaimReader:
                 if self._looks_like_step(c) and gap is None and not requiring:
                     gap = a
         return claims, gap
+
+    def _after_lead(self, c: str) -> str:
+        """A clause after its requirement lead ("the preconditions of X are A is clear" -> "A is
+        clear"): the action named in the lead may hold "is" itself ("the block that is on top of B"),
+        so each "are" / "is" is tried, the first whose remainder reads as a fact kept."""
+        m = mood.REQUIRE_LEAD.match(c)
+        if m is None:
+            return c
+        rest = c[m.end():].strip()
+        if self._fact(mood.required_as_is(rest), None) is None:
+            for v in re.finditer(r"\s(?:are|is|would\s+be|will\s+be)\s", c[m.end():]):
+                tail = c[m.end() + v.end():].strip()
+                if self._fact(mood.required_as_is(tail), None) is not None:
+                    return tail
+        return rest
 
     def _names(self, norm: str) -> bool:
         """Whether a sentence names an object of the task or a verb of its actions."""
@@ -588,8 +606,8 @@ class ClaimReader:
                         how = QUESTION
                     elif hypothetical and not any(x.kind == "action" for x in claims):
                         how = SUPPOSE
-                    elif in_goal and "goal" in marks:
-                        how = GOAL
+                    elif in_goal:
+                        how = GOAL if "goal" in marks else PLAN
                     elif requiring and not confirmed:
                         how = REQUIRE
                     elif planned and not in_goal:

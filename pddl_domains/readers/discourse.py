@@ -12,6 +12,8 @@ numbered line ends none), each with its character span. `marks` names what a sen
 - ``hypothetical``: "if I unstack A, ...", "suppose", "what if": an imagined point, not the state;
 - ``candidate``: "for example", "maybe", "perhaps", "what about", "let's try", "alternatively": an
   option considered, not (yet) taken;
+- ``requirement``: "requires", "we need A", "the preconditions are": what an action needs (the
+  clauses say which facts are requirements; the mark says the sentence narrates no step);
 - ``question``: a sentence ending in "?": nothing in it is asserted;
 - ``goal``: the goal stated ("the goal is to have ...", "my goal is"); ``goal-reached``: "the goal
   is achieved"; ``intent``: what should, must or needs to be (an aim, not the state);
@@ -51,18 +53,22 @@ RETRACTION = re.compile(
     r"that\s+(?:won't|doesn't|can't|fails)|no\s+longer\s+(?:possible|valid)|so\s+no|rule[sd]?\s+(?:it|that|this)\s+out|"
     r"no\s+good|not\s+an\s+option)\b")
 HYPOTHETICAL = re.compile(OPENER + r"(?:if|suppose|supposing|assume|assuming|what\s+if|let's\s+say|let\s+us\s+say|"
-                          r"say|imagine|in\s+case|when\s+i\s+try|should\s+i)\b")
+                          r"say|imagine|in\s+case|when\s+i\s+try|should\s+i|were\s+(?:i|we|you|it)\s+to|"
+                          r"had\s+(?:i|we|you)|what\s+would\s+happen\s+if)\b")
 CANDIDATE = re.compile(
     r"\b(?:for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
     r"(?:one|another|an)\s+(?:option|possibility|idea|candidate)|option\s*\d*\s*:|alternatively|"
     r"let(?:'s|\s+me|\s+us)\s+(?:try|consider|see\s+(?:if|whether))|i\s+(?:could|might)|we\s+(?:could|might)|"
     r"(?:would|could|might)\s+(?:be\s+)?(?:possible|allowed|valid|work|an\s+option)|trying|consider(?:ing)?)\b")
+REQUIREMENT = re.compile(r"\b(?:requires?|required|needs?(?!\s+to\s+(?!be\b))|pre-?conditions?|prerequisites?|"
+                         r"requirements?|conditions?\s+(?:are|is|for|of)|only\s+possible\s+if)\b")
 GOAL = re.compile(r"\b(?:goal|goals|objective|target)\b[^.]{0,40}?\b(?:is|are|was|says|states|requires|"
                   r"wants|needs|to\s+have|:)|\bmy\s+goal\b|\bi\s+(?:want|need)\s+to\s+have\b")
 GOAL_REACHED = re.compile(r"\b(?:goal|goals)\b[^.]{0,30}?\b(?:is|are|has\s+been|have\s+been|now)?\s*"
                           r"(?:achieved|reached|met|satisfied|accomplished|done|complete[d]?)\b")
 INTENT = re.compile(r"\b(?:should|must|needs?\s+to|have\s+to|has\s+to|want|wants|ought|would|will|'ll|"
                     r"final|eventually|end\s+up|desired|required|requires|target|supposed|aim|so\s+that|"
+                    r"ideally|hopefully|(?:at|in|by)\s+the\s+end|"
                     r"in\s+order|to\s+get|to\s+make|to\s+have|to\s+achieve|goal|goals|"
                     r"(?:step|plan|idea|move|thing)\s+(?:is|was|would\s+be|will\s+be)\s+to)\b")
 INITIAL = re.compile(r"\b(?:initial|initially|originally|at\s+the\s+(?:start|beginning)|to\s+start\s+with|"
@@ -116,6 +122,8 @@ def marks(low: str) -> frozenset[str]:
         out.add("hypothetical")
     if CANDIDATE.search(low):
         out.add("candidate")
+    if REQUIREMENT.search(low):
+        out.add("requirement")
     if low.rstrip(" )*_\"'").endswith("?"):
         out.add("question")
     if GOAL_REACHED.search(low):
@@ -139,7 +147,16 @@ def retraction_at(low: str) -> int | None:
     return m.start() if m else None
 
 
-def withdrawal_at(low: str) -> int | None:
-    """Where in the sentence the first withdrawal marker stands (None: none)."""
-    m = WITHDRAWAL.search(low)
+#: "No," / "nope": a withdrawal, or the answer to a question just asked (`withdrawal_at`).
+ANSWER_NO = re.compile(r"^[\W_]*(?:so\s+)?(?:no\b|nope\b)")
+
+
+def withdrawal_at(low: str, answer: bool = False) -> int | None:
+    """Where in the sentence the first withdrawal marker stands (None: none). ``answer``: the sentence
+    answers a question or rejects an option just put, so an opening "no" / "nope" withdraws nothing;
+    a later marker still does."""
+    start = 0
+    if answer and ANSWER_NO.match(low):
+        start = ANSWER_NO.match(low).end()
+    m = WITHDRAWAL.search(low, start)
     return m.start() if m else None

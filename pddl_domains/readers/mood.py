@@ -45,16 +45,19 @@ MOODS = (ASSERT, CAN, REQUIRE, GOAL, PLAN, QUESTION, SUPPOSE, CANDIDATE, REJECT,
 #: A subject with a modal before an action ("I can", "we need to", "let me"): narration, dropped.
 SUBJECT_MODAL = re.compile(
     r"^(?:(?:(?:i|we|you)\s+|(?=can\b|could\b|should\b|will\b|need\s+to\b|have\s+to\b))(?:(?:can|could|might|may|will|would|should|must|shall|'ll|am\s+going\s+to|"
+    r"go\s+with|go\s+for|opt\s+for|settle\s+on|"
     r"are\s+going\s+to|need\s+to|have\s+to|want\s+to|try\s+to|decide\s+to|first|then|now|next|also|just|"
     r"only|still|finally|can\s+now|'d)\s+)*)"
-    r"|^(?:let\s+me|let's|let\s+us|i'll|we'll|i'd)\s+(?:(?:first|then|now|next|also|just|try\s+to|try)\s+)*")
+    r"|^(?:let\s+me|let's|let\s+us|i'll|we'll|i'd)\s+(?:(?:first|then|now|next|also|just|try\s+to|try|go\s+with|go\s+for|"
+    r"opt\s+for|settle\s+on)\s+)*")
 #: "I can" / "we can now" without "could" or a question: the action applies where the line is.
 ABILITY = re.compile(r"^(?:(?:so|and|then|now)\s+)*(?:i|we|you)\s+(?:can|can\s+now|could\s+now)\s+(?!not\b|'t\b)")
-OPENER = re.compile(r"^(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|oh|also|wait|no(?=\s*[,.!;:])|yes|actually|"
+OPENER = re.compile(r"^(?:(?:so\s+far|so|but|and|now|then|okay|ok|well|hmm+|alright|oh|also|wait|no(?=\s*[,.!;:])|yes|actually|"
                     r"first|firstly|second|next|finally|lastly|after\s+that|afterwards|thus|therefore|hence|"
                     r"here|this\s+way|that\s+way|if|suppose|supposing|assuming|what\s+if|imagine|when|once|"
                     r"for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
-                    r"alternatively|(?:i|we)\s+(?:see|know|have|note|notice|recall)\s+that|note\s+that|notice\s+that|"
+                    r"alternatively|(?:i|we)\s+(?:now\s+)?(?:see|know|have|note|notice|recall)(?:\s+that)?|note\s+that|notice\s+that|"
+                    r"as\s+of\s+now|looking\s+at\s+it|indeed|"
                     r"remember\s+that|it\s+holds\s+that|clearly|of\s+course|right\s+now|currently|at\s+this\s+point|"
                     r"at\s+the\s+moment|at\s+present|as\s+a\s+result|"
                     r"(?:(?:the\s+)?(?:first|next|last|final)\s+)?(?:step|action|move)"
@@ -130,14 +133,16 @@ POST_LABEL = re.compile(r"^(?:post|post-?conditions?|effects?|result|after|after
 AFTER = re.compile(r"^(?:after|once|upon)\b")
 BARE_GERUND = re.compile(r"^\w+ing\b")
 AT_MOMENT = re.compile(r"^(?:when|while|before|upon|to|for|in\s+order\s+to)\s+")
-AT_POINT = re.compile(r"^(?:after|once|when|until|upon)\s+")
+#: Another point named: "after moving A", "once that is done" (never "after this": the point the line is at).
+AT_POINT = re.compile(r"^(?:after|once|when|until|upon)\s+(?!(?:this|that|doing\s+(?:this|that|so)|which)\b)")
 RESTATES = re.compile(r"^[\W_]*(?:so|that\s+is|that\s+means|i\.?e\.?|which\s+means|meaning|in\s+other\s+words)\b")
 CURRENT = re.compile(r"\b(?:currently|right\s+now|at\s+the\s+moment|now|initially|initial|start|starting|"
                      r"step\s*\d|first|after\s+step)\b")
 GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b")
 #: A sentence that opens with a time word ("At this point, A, B and C"): its facts are said of the
 #: point the line is at.
-OPENS_NOW = re.compile(r"^[\W_]*(?:(?:so|and|but|then|okay|ok|well)\b[\s,]*)*(?:now|right\s+now|currently|"
+OPENS_NOW = re.compile(r"^[\W_]*(?:(?:so|and|but|then|okay|ok|well)\b[\s,]*)*(?:now|right\s+now|currently|after\s+(?:this|that)|"
+                       r"as\s+a\s+result|"
                        r"at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
 #: A clause, or a sentence that opens so, that says "initially": its facts are of the state the trace
 #: starts from.
@@ -194,12 +199,12 @@ def truth_forms(c: str):
 _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s+&\s+|\s+nor\s+)\s*")
 _ENUMERATIONS = (
     # "only a and c are clear", "only the red block is clear"
-    ("only", re.compile(r"^only\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>(?!the\s+only\b).+)$")),
+    ("only", re.compile(r"^(?:only|just)\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>(?!the\s+only\b).+)$")),
     # "a and c are the only clear blocks", "a is the only one that is clear"
     ("only", re.compile(r"^(?P<objs>.+?)\s+(?:is|are)\s+the\s+only\s+(?:ones?|blocks?|objects?)\s+(?:that\s+(?:is|are)\s+)?(?P<pred>.+)$")),
     ("only", re.compile(r"^the\s+only\s+(?P<pred>[\w-]+)\s+(?:ones?|blocks?|objects?)\s+(?:is|are)\s+(?P<objs>.+)$")),
     # "only <fact> and <fact> hold"
-    ("only-facts", re.compile(r"^only\s+(?P<facts>.+?)\s+(?:hold|holds|are\s+true|is\s+true)$")),
+    ("only-facts", re.compile(r"^(?:only|just)\s+(?P<facts>.+?)\s+(?:hold|holds|are\s+true|is\s+true)$")),
     ("none", re.compile(r"^none\s+of\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),
     ("none", re.compile(r"^neither\s+(?P<objs>.+?\s+nor\s+.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),
     # "all blocks are clear except a", "every block except a is clear"
@@ -225,7 +230,7 @@ class Enumeration:
 def enumerations(clause: str) -> list[Enumeration]:
     """The enumerations a (normalised, opener-free) clause may state, in the order of `_ENUMERATIONS`
     (the reader keeps the first whose items name objects or facts of its task)."""
-    c = " ".join(clause.split()).strip(" .!;:")
+    c = TRAILING_TIME.sub("", " ".join(clause.split()).strip(" .!;:"))
     out = []
     for kind, pat in _ENUMERATIONS:
         m = pat.match(c)

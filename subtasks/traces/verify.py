@@ -135,6 +135,7 @@ class _Replay:
         self.skips: list[_Skip] = []  # actions taken with a step skipped in words, not yet settled
         self.seen: set[int] = {init}  # every state of every line the trace has reached (`_remember`)
         self.told: list[_Told] = []  # options considered that do not apply, not yet settled
+        self.asked: list[int] = []  # the sentences that put a question or an option
         self.skip_from: int | None = None  # the last action taken: the state before the step it left out
 
     # ---------------------------------------------------------------- judging
@@ -157,8 +158,11 @@ class _Replay:
         """Withdraw the pending errors a retraction in ``s`` reaches; confirm those out of reach."""
         keep = []
         for p in self.pending:
-            # a rejection ("I can't", "not possible") withdraws an action, a withdrawal ("wait, no") any claim
-            at = None if s is None else s.retraction_at if p.undo is not None else s.withdrawal_at
+            # a rejection ("I can't", "not possible") withdraws an action, a withdrawal ("wait, no") any
+            # claim; "No, ..." after a question or an option put since the claim answers it
+            answered = s is not None and any(p.sentence < i < s.index for i in self.asked)
+            at = None if s is None else s.retraction_at if p.undo is not None else \
+                s.answer_withdrawal_at if answered else s.withdrawal_at
             if at is not None and s.index - p.sentence <= RETRACTION_WINDOW \
                     and (p.sentence < s.index or p.error["span"][1] <= at):
                 p.record["verdict"] = "retracted"
@@ -190,6 +194,8 @@ class _Replay:
 
     def sentence(self, s: Sentence, text: str) -> None:
         self.settle(s)
+        if s.marks & {"question", "candidate", "hypothetical"}:
+            self.asked.append(s.index)
         numbered = _STEP_NUMBER.match(text, s.span[0])
         if numbered:
             self.item = int(numbered.group(1))
@@ -350,8 +356,8 @@ class _Replay:
                 continue
             if not ok and "state" not in s.marks and any(self._held_before(c, ln) for ln in lines):
                 continue  # true just behind its line: which point it speaks of is not known
-            if "state" in s.marks and c.when != "before":
-                stated.append((c.value, c.negated))
+            if ("state" in s.marks or c.when == "now") and c.when != "before" and not hypothetical and not referenced:
+                stated.append((c.value, c.negated))  # said of the point the line is at
             untied = c.when in ("untied", "either") and not s.marks & {"initial", "state"}
             if untied:
                 said.append((c.value, c.negated))
@@ -362,7 +368,9 @@ class _Replay:
                     self._take_told(told, text, s)
                     continue
                 ln = lines[0]
-                initial = not ln.actions or "initial" in s.marks or c.when == "start"
+                # about the state the trace starts from when it says so, or when no line it may be on
+                # has taken an action
+                initial = "initial" in s.marks or c.when == "start" or not any(x.actions for x in lines)
                 kind = "initial-state" if initial else "denied-fact" if c.negated else "false-fact"
                 truth = f"{c.value} holds" if holds[0] else f"{c.value} is false"
                 if untied:
@@ -378,8 +386,9 @@ class _Replay:
             for rec, kind, c, truth, ln in deferred:
                 self.error(rec, kind, c, text, _claimed(c), truth, ln, s)
         if stated and not self.lost and not self._all_hold(stated, self.main.state):
-            # "1. Current State: ..." that holds in a candidate line and not in the main one: the
-            # trace is on the candidate ("(Alternative sequence) 1. Current State: <the initial state>")
+            # "1. Current State: ..." (or facts said of now) that hold in a candidate line and not in
+            # the main one: the trace is on the candidate ("(Alternative sequence) 1. Current State:
+            # <the initial state>"; "I'll unstack A. Now A is held": it went on from the option)
             for alt in reversed(self.alternates):
                 if self._all_hold(stated, alt.state):
                     self.alternates.remove(alt)
@@ -581,8 +590,9 @@ class _Replay:
         return [self.task.atoms[i] for i in range(self.task.n_atoms) if mask >> i & 1]
 
 
-#: Sentences that narrate no step taken: an aim, the goal, a question, a supposition, an option, a rejection.
-_NOT_NARRATED = frozenset({"intent", "goal", "question", "hypothetical", "candidate", "retraction"})
+#: Sentences that narrate no step taken: an aim, the goal, a question, a supposition, an option, a
+#: rejection, a requirement.
+_NOT_NARRATED = frozenset({"intent", "goal", "question", "hypothetical", "candidate", "retraction", "requirement"})
 _CONTEXT = {CANDIDATE: "candidate", PLAN: "planned", REFERENCE: "planned", SUPPOSE: "hypothetical"}
 _STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*)?(\d+)\s*[.):]", re.I)
 
