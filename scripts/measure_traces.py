@@ -12,7 +12,7 @@ property tests draw.
 Development traces: PlanBench's result files the verifier was developed on (DeepSeek-R1's thinking
 and GPT-4's state-tracking answers on 3-block Blocksworld, GPT-4's on Mystery Blocksworld).
 
-    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout]
+    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout 1|2]
 """
 
 from __future__ import annotations
@@ -34,11 +34,37 @@ FILES = (("DeepSeek-R1, Blocksworld (thinking)", RESULTS / "blocksworld_3/deepse
 KINDS = ("fact", "missing", "precondition")
 
 
-def heldout_phrasing():
-    """Sentence frames written after the rules were settled and measured once (docs/traces.md): none
-    of them is in the property tests' words or the simulated models'."""
+def heldout_phrasing(which: int = 1):
+    """Sentence frames none of which is in the property tests' words or the simulated models'. Set 1
+    was measured once and then the rules it showed missing were added (docs/traces.md); set 2 was
+    written after that and measured once, with no rule added for it."""
     from widthbench.pddl_domains.thinking import Phrasing
 
+    if which == 2:
+        return Phrasing(
+            look=("Okay, so here is the situation.",),
+            fact=("We've got {fact}.", "{Fact} at the moment.", "Note: {fact}."),
+            denial=("{Denied} at the moment.", "Note: {denied}."),
+            goal=("The objective is {facts}.", "Our objective: {facts}."),
+            aim=("I'm aiming for {facts}.", "We'd like {facts} eventually."),
+            consider=("How about trying to {action}?", "Option: {action}.", "Could I {action}?"),
+            require=("{Action} needs these: {facts}.", "In order to {action}, {facts} has to be true."),
+            reject=("Can't, because {denied}.", "That doesn't work: {denied}."),
+            aside=("Never mind that.",),
+            check=("{Fact}? Yes.", "Confirmed: {fact}."),
+            confirm=("Fine.", "OK, it's allowed."),
+            possible=("{Action} looks possible.",),
+            take=("Let's {action}.", "I'm going to {action}.", "So I {action}.", "First, {action}."),
+            effect=("That gives {fact}.", "Which means {fact} now.", "Resulting in {fact}."),
+            lost=("That means {denied}.", "Which means {denied} now."),
+            state=("Current situation: {facts}.", "So we're at: {facts}."),
+            only=("Now {objects} {be} the only ones {predicate}.",),
+            only_facts=("Only these hold now: {facts}.",),
+            suppose=("Imagine I {action}: then {fact}.", "Assuming I {action}, {fact}."),
+            slip=("Oops, I mean {fact}.",),
+            restart=("Starting again from scratch.",),
+            conclude=("That's the plan.", "Done thinking."),
+        )
     return Phrasing(
         look=("Alright, where are we?", "Let me get my bearings."),
         fact=("{Fact}, as far as I can see.", "Looking at it, {fact}.", "So far {fact}."),
@@ -65,13 +91,13 @@ def heldout_phrasing():
     )
 
 
-def generated(count: int, seed: int, heldout: bool) -> None:
+def generated(count: int, seed: int, heldout: int) -> None:
     import tests.subtasks.traces_gen as gen
     from tests.subtasks.test_traces_property import CASES, tasks
     from widthbench.subtasks.traces import verify_trace
 
     if heldout:
-        gen.WIDE = heldout_phrasing()  # the words write_trace writes in
+        gen.WIDE = heldout_phrasing(heldout)  # the words write_trace writes in
     write_trace = gen.write_trace
 
     clean = false = 0
@@ -99,7 +125,7 @@ def generated(count: int, seed: int, heldout: bool) -> None:
                     with_error += 1
                     first[fe["kind"]] += 1
                     at_start += fe["kind"] == "initial-state" and not fe["actions"]
-    words = "held-out words" if heldout else "the property tests' wide words"
+    words = f"held-out words (set {heldout})" if heldout else "the property tests' wide words"
     print(f"generated traces in {words} ({len(CASES)} cases, {count} per case and kind, seeds {seed}..{seed + count - 1}):")
     print(f"  clean: {clean} traces, {false} with a first error")
     for kind in KINDS:
@@ -129,7 +155,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--count", type=int, default=40)
     p.add_argument("--seed", type=int, default=100_000)
-    p.add_argument("--heldout", action="store_true", help="write the generated traces in held-out words instead")
+    p.add_argument("--heldout", type=int, choices=(1, 2), help="write the generated traces in held-out words (set 1 or 2)")
     args = p.parse_args()
     generated(args.count, args.seed, args.heldout)
     if not args.heldout:

@@ -79,7 +79,7 @@ class Sentence:
     names: bool = False  # it names an object of the task or a verb of its actions (it could state an action)
 
 
-_CLAUSE_STOP = re.compile(r",?\s*(?:;|:\s|\bsince\b|\bbecause\b|\bso\b|\bbut\b|\bwhich\b|\bas\b|\bwhile\b|\balthough\b|"
+_CLAUSE_STOP = re.compile(r",?\s*(?:;|\bsince\b|\bbecause\b|\bso\b|\bbut\b|\bwhich\b|\bas\b|\bwhile\b|\balthough\b|"
                           r"\bwhereas\b|\bhence\b|\bthus\b|\btherefore\b)")
 _REQUIRE_STOP = re.compile(r"^(?:but|however|yet|currently|now|right\s+now|at\s+the\s+moment|and\s+now|so|which\s+(?:is|are))\b")
 
@@ -477,6 +477,23 @@ class ClaimReader:
     def _one_fact(self, c: str) -> tuple[bool, str] | None:
         if re.match(r"^(?:was|were|had)\b", c) or discourse.PAST.search(c.split(" is ")[0] if " is " in c else c):
             return None
+        r = self._truth_fact(c)
+        if r is not None or self.rd.fact_clause(c) != "mention":
+            return r
+        # a fact after a few words of narration ("that gives A is clear", "resulting in A on B"):
+        # read when those words name no object and change nothing of what it says
+        words = c.split()
+        for k in range(1, min(4, len(words) - 1) + 1):
+            head = " ".join(words[:k])
+            if mood.NOT_NARRATION.search(head) or self.rd.fact_clause(head) is not None:
+                break
+            r = self._truth_fact(" ".join(words[k:]))
+            if r is not None:
+                return r
+        return None
+
+    def _truth_fact(self, c: str) -> tuple[bool, str] | None:
+        """The fact a clause states, with its truth words read ("pain c is false", "no pain c")."""
         r = self.rd.fact_clause(c)
         if r not in (None, "mention"):
             return r

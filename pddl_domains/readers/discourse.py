@@ -57,7 +57,7 @@ HYPOTHETICAL = re.compile(OPENER + r"(?:if|suppose|supposing|assume|assuming|wha
                           r"had\s+(?:i|we|you)|what\s+would\s+happen\s+if)\b")
 CANDIDATE = re.compile(
     r"\b(?:for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
-    r"(?:one|another|an)\s+(?:option|possibility|idea|candidate)|option\s*\d*\s*:|alternatively|"
+    r"(?:one|another|an)\s+(?:option|possibility|idea|candidate)|(?:option|idea|candidate)\s*\d*(?=\s*:)|alternatively|"
     r"let(?:'s|\s+me|\s+us)\s+(?:try|consider|see\s+(?:if|whether))|i\s+(?:could|might)|we\s+(?:could|might)|"
     r"(?:would|could|might)\s+(?:be\s+)?(?:possible|allowed|valid|work|an\s+option)|trying|consider(?:ing)?)\b")
 REQUIREMENT = re.compile(r"\b(?:requires?|required|needs?(?!\s+to\s+(?!be\b))|pre-?conditions?|prerequisites?|"
@@ -66,8 +66,9 @@ GOAL = re.compile(r"\b(?:goal|goals|objective|target)\b[^.]{0,40}?\b(?:is|are|wa
                   r"wants|needs|to\s+have|:)|\bmy\s+goal\b|\bi\s+(?:want|need)\s+to\s+have\b")
 GOAL_REACHED = re.compile(r"\b(?:goal|goals)\b[^.]{0,30}?\b(?:is|are|has\s+been|have\s+been|now)?\s*"
                           r"(?:achieved|reached|met|satisfied|accomplished|done|complete[d]?)\b")
-INTENT = re.compile(r"\b(?:should|must|needs?\s+to|have\s+to|has\s+to|want|wants|ought|would|will|'ll|"
-                    r"final|eventually|end\s+up|desired|required|requires|target|supposed|aim|so\s+that|"
+INTENT = re.compile(r"\b(?:should|must|needs?\s+to|have\s+to|has\s+to|want|wants|wanted|ought|would|will|'ll|'d|"
+                    r"final|eventually|end\s+up|desired|required|requires|target|supposed|aim|aims|aiming|so\s+that|"
+                    r"hope|hoping|wish|like\s+to\s+have|going\s+to|"
                     r"ideally|hopefully|(?:at|in|by)\s+the\s+end|"
                     r"in\s+order|to\s+get|to\s+make|to\s+have|to\s+achieve|goal|goals|"
                     r"(?:step|plan|idea|move|thing)\s+(?:is|was|would\s+be|will\s+be)\s+to)\b")

@@ -49,7 +49,8 @@ SUBJECT_MODAL = re.compile(
     r"are\s+going\s+to|need\s+to|have\s+to|want\s+to|try\s+to|decide\s+to|first|then|now|next|also|just|"
     r"only|still|finally|can\s+now|'d)\s+)*)"
     r"|^(?:let\s+me|let's|let\s+us|i'll|we'll|i'd)\s+(?:(?:first|then|now|next|also|just|try\s+to|try|go\s+with|go\s+for|"
-    r"opt\s+for|settle\s+on)\s+)*")
+    r"opt\s+for|settle\s+on)\s+)*"
+    r"|^(?:i'm|we're|i\s+am|we\s+are)\s+(?:now\s+)?(?:going\s+to|about\s+to)\s+")
 #: "I can" / "we can now" without "could" or a question: the action applies where the line is.
 ABILITY = re.compile(r"^(?:(?:so|and|then|now)\s+)*(?:i|we|you)\s+(?:can|can\s+now|could\s+now)\s+(?!not\b|'t\b)")
 OPENER = re.compile(r"^(?:(?:so\s+far|so|but|and|now|then|okay|ok|well|hmm+|alright|oh|also|wait|no(?=\s*[,.!;:])|yes|actually|"
@@ -123,7 +124,9 @@ GOAL_LEAD = re.compile(r"^(?:our|the|my|your)\s+(?:final\s+|main\s+)?(?:goal|tar
 BEFORE = re.compile(r"^(?:because|since|as|given\s+that|requires?|needs?|precondition[s]?|for\s+this|"
                     r"which\s+requires?|check(?:ing)?|that\s+requires?)\b\s*:?\s*")
 PREDICATE_ONLY = re.compile(r"^(?:not\s+|no\s+longer\s+)?(?:\S+\s*){1,5}$")
-GOAL_WORD = re.compile(r"\b(?:goal|goals)\b")
+GOAL_WORD = re.compile(r"\b(?:goal|goals|objective|objectives|target|targets)\b")
+#: Words that would change what a fact says if a narration before it were dropped: negation, the past.
+NOT_NARRATION = re.compile(r"\b(?:not|no|never|nor|neither|none|without|false|untrue|wrong|was|were|had|n't)\b|n't\b")
 GOAL_STOP = re.compile(r"^(?:so|which|because|since|meaning|i\.?e|then|thus|but|while|where|that\s+means|now|"
                        r"currently|initially|right\s+now|at\s+the\s+moment)\b")
 CONDITIONAL = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also)\b[\s,]*)*"
@@ -142,7 +145,7 @@ GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b
 #: A sentence that opens with a time word ("At this point, A, B and C"): its facts are said of the
 #: point the line is at.
 OPENS_NOW = re.compile(r"^[\W_]*(?:(?:so|and|but|then|okay|ok|well)\b[\s,]*)*(?:now|right\s+now|currently|after\s+(?:this|that)|"
-                       r"as\s+a\s+result|"
+                       r"as\s+a\s+result|(?:that|this|which)\s+(?:gives|means|leaves|makes)|resulting\s+in|so\s+we\s+get|"
                        r"at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
 #: A clause, or a sentence that opens so, that says "initially": its facts are of the state the trace
 #: starts from.
@@ -205,6 +208,8 @@ _ENUMERATIONS = (
     ("only", re.compile(r"^the\s+only\s+(?P<pred>[\w-]+)\s+(?:ones?|blocks?|objects?)\s+(?:is|are)\s+(?P<objs>.+)$")),
     # "only <fact> and <fact> hold"
     ("only-facts", re.compile(r"^(?:only|just)\s+(?P<facts>.+?)\s+(?:hold|holds|are\s+true|is\s+true)$")),
+    ("only-facts", re.compile(r"^(?:only|just)\s+(?:these|the\s+following)\s+(?:facts\s+)?(?:hold|are\s+true)(?:\s+now)?\s*:?\s*"
+                              r"(?P<facts>.+)$")),
     ("none", re.compile(r"^none\s+of\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),
     ("none", re.compile(r"^neither\s+(?P<objs>.+?\s+nor\s+.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),
     # "all blocks are clear except a", "every block except a is clear"
