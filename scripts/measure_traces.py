@@ -12,7 +12,7 @@ property tests draw.
 Development traces: PlanBench's result files the verifier was developed on (DeepSeek-R1's thinking
 and GPT-4's state-tracking answers on 3-block Blocksworld, GPT-4's on Mystery Blocksworld).
 
-    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout 1|2]
+    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout 1|2|3|4]
 """
 
 from __future__ import annotations
@@ -35,11 +35,62 @@ KINDS = ("fact", "missing", "precondition")
 
 
 def heldout_phrasing(which: int = 1):
-    """Sentence frames none of which is in the property tests' words or the simulated models'. Set 1
-    was measured once and then the rules it showed missing were added (docs/traces.md); set 2 was
-    written after that and measured once, with no rule added for it."""
+    """Sentence frames none of which is in the property tests' words or the simulated models'. Sets
+    1, 2 and 3 were each measured once and then the rules they showed missing were added
+    (docs/traces.md); set 4 was written (and committed) before the rules set 3 showed missing, and
+    measured once after them."""
     from widthbench.pddl_domains.thinking import Phrasing
 
+    if which == 4:
+        return Phrasing(
+            look=("Let me lay out the problem.", "What do we have here?"),
+            fact=("As stated, {fact}.", "We see {fact}.", "{Fact}, that much is given.", "Per the problem, {fact}."),
+            denial=("As stated, {denied}.", "Per the problem, {denied}."),
+            goal=("The desired end state has {facts}.", "We must achieve {facts}."),
+            aim=("At the end we should have {facts}.", "The plan has to lead to {facts}."),
+            consider=("Perhaps we could {action}.", "Is it worth trying to {action}?", "Idea: {action}."),
+            require=("{Action} is allowed only when {facts}.", "Before we {action}, we must have {facts}."),
+            reject=("Impossible, because {denied}.", "No good: {denied}."),
+            aside=("Moving on.",),
+            check=("Do we have {fact}? We do.", "{Fact}, check."),
+            confirm=("Allowed.", "Great."),
+            possible=("{Action} is allowed here.",),
+            take=("Action {n}: {action}.", "Now we {action}.", "Let us {action}.", "So, {action}."),
+            effect=("Afterwards, {fact}.", "This leads to {fact}.", "Hence {fact}."),
+            lost=("Afterwards, {denied}.", "Hence {denied}."),
+            state=("Updated state: {facts}.", "The state is now {facts}."),
+            only=("Exactly {objects} {be} {predicate} now.",),
+            only_facts=("Exactly these hold now: {facts}.",),
+            suppose=("Were we to {action}, {fact} then.", "Hypothetically, if I {action}, {fact}."),
+            slip=("Correction: {fact}.",),
+            restart=("Let me redo this from the start.",),
+            conclude=("That completes the reasoning.",),
+        )
+    if which == 3:
+        return Phrasing(
+            look=("Let's start by writing down what we know.", "First, what's the current configuration?"),
+            fact=("{Fact}, I believe.", "Right, {fact}.", "From the description, {fact}.", "It's the case that {fact}."),
+            denial=("{Denied}, I believe.", "From the description, {denied}."),
+            goal=("We're asked to reach a state where {facts}.", "The task wants {facts}."),
+            aim=("So eventually {facts}.", "In the final state, {facts}."),
+            consider=("What if I {action}?", "Another thought: {action}.", "Should we {action}?"),
+            require=("Can I {action}? For that, {facts}.", "{Action} demands {facts}."),
+            reject=("Unfortunately {denied}, so no.", "Not an option since {denied}."),
+            aside=("Let me drop that idea.",),
+            check=("Is it true that {fact}? It is.", "{Fact} - correct."),
+            confirm=("Perfect.", "Then that's legal."),
+            possible=("{Action} should be legal.",),
+            take=("**Step {n}:** {action}.", "Next move: {action}.", "I {action}.", "We {action}."),
+            effect=("This results in {fact}.", "Consequently, {fact}.", "Then {fact}."),
+            lost=("Consequently, {denied}.", "This results in {denied}."),
+            state=("The state becomes: {facts}.", "New state: {facts}."),
+            only=("Nothing but {objects} {be} {predicate} now.",),
+            only_facts=("Nothing else holds besides {facts}.",),
+            suppose=("If we {action}, {fact} afterwards.", "Say I {action}; then {fact}."),
+            slip=("Hold on, that's wrong: {fact}.",),
+            restart=("OK, from the beginning once more.",),
+            conclude=("So that's it.", "Finished."),
+        )
     if which == 2:
         return Phrasing(
             look=("Okay, so here is the situation.",),
@@ -155,7 +206,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--count", type=int, default=40)
     p.add_argument("--seed", type=int, default=100_000)
-    p.add_argument("--heldout", type=int, choices=(1, 2), help="write the generated traces in held-out words (set 1 or 2)")
+    p.add_argument("--heldout", type=int, choices=(1, 2, 3, 4), help="write the generated traces in held-out words (set 1-4)")
     args = p.parse_args()
     generated(args.count, args.seed, args.heldout)
     if not args.heldout:
