@@ -321,7 +321,10 @@ def _inject(w: Writer, out: _Text, kind: str, state: int, near: list[int], step:
     """Write one error of ``kind`` where the trace stands; False when the state offers none."""
     task, rng, p = w.task, w.rng, w.p
     if kind == "wrong-fact":
-        false = [x for x in task.atoms if not any(_holds(task, x, s) for s in near)]
+        # while the state is restated, not a fact of the goal: said with no word of time, it would
+        # read as the goal stated as well
+        false = [x for x in task.atoms if not any(_holds(task, x, s) for s in near)
+                 and not (step == 0 and task.goal >> task.atom_index[x] & 1)]
         if not false:
             return False
         atom = rng.choice(false)

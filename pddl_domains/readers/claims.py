@@ -166,6 +166,8 @@ class ClaimReader:
             gap = None
             if claims is None:
                 claims, gap = self._claims(low, a, marks, after_action, goes_on, restates)
+                if any(c.kind == "action" and c.mood == SUPPOSE for c in claims):
+                    marks = marks | {"hypothetical"}  # an action in an if-clause further into the sentence
             # "we need to move orange to the table. Then place red on orange": the plan goes on
             prev_planned = any(c.kind == "action" and (c.mood in (PLAN, CANDIDATE) or c.point == "after")
                                for c in claims) or (
@@ -267,6 +269,9 @@ class ClaimReader:
                 if got is not None:
                     action, how, point, rest = got
                     point = point or ("after" if done else "")
+                    if how in (ASSERT, CAN) and conditional:
+                        how = SUPPOSE  # "hypothetically, if I unstack A, ...": an action in an if-clause is supposed
+                        hypothetical = True  # and what follows it in its sentence is said of that point
                     if how == ASSERT:
                         how = SUPPOSE if hypothetical else QUESTION if question else \
                             CANDIDATE if considered else PLAN if planned else ASSERT

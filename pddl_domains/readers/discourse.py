@@ -60,7 +60,7 @@ CANDIDATE = re.compile(
     r"(?:one|another|an)\s+(?:option|possibility|idea|candidate)|(?:option|idea|candidate)\s*\d*(?=\s*:)|alternatively|"
     r"let(?:'s|\s+me|\s+us)\s+(?:try|consider|see\s+(?:if|whether))|i\s+(?:could|might)|we\s+(?:could|might)|"
     r"(?:would|could|might)\s+(?:be\s+)?(?:possible|allowed|valid|work|an\s+option)|trying|consider(?:ing)?)\b")
-REQUIREMENT = re.compile(r"\b(?:requires?|required|needs?(?!\s+to\s+(?!be\b))|pre-?conditions?|prerequisites?|"
+REQUIREMENT = re.compile(r"\b(?:requires?|required|needs?(?!\s+to\s+(?!be\b))|pre-?conditions?|prerequisites?|demands?|"
                          r"requirements?|conditions?\s+(?:are|is|for|of)|only\s+possible\s+if)\b")
 GOAL = re.compile(r"\b(?:goal|goals|objective|target)\b[^.]{0,40}?\b(?:is|are|was|says|states|requires|"
                   r"wants|needs|to\s+have|:)|\bmy\s+goal\b|\bi\s+(?:want|need)\s+to\s+have\b")

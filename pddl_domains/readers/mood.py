@@ -44,7 +44,8 @@ MOODS = (ASSERT, CAN, REQUIRE, GOAL, PLAN, QUESTION, SUPPOSE, CANDIDATE, REJECT,
 
 #: A subject with a modal before an action ("I can", "we need to", "let me"): narration, dropped.
 SUBJECT_MODAL = re.compile(
-    r"^(?:(?:(?:i|we|you)\s+|(?=can\b|could\b|should\b|will\b|need\s+to\b|have\s+to\b))(?:(?:can|could|might|may|will|would|should|must|shall|'ll|am\s+going\s+to|"
+    r"^(?:can|could|should|shall|may|might|will|would|do|does)\s+(?:i|we|you)\s+(?:(?:still|now|then|just|also)\s+)?"
+    r"|^(?:(?:(?:i|we|you)\s+|(?=can\b|could\b|should\b|will\b|need\s+to\b|have\s+to\b))(?:(?:can|could|might|may|will|would|should|must|shall|'ll|am\s+going\s+to|"
     r"go\s+with|go\s+for|opt\s+for|settle\s+on|"
     r"are\s+going\s+to|need\s+to|have\s+to|want\s+to|try\s+to|decide\s+to|first|then|now|next|also|just|"
     r"only|still|finally|can\s+now|'d)\s+)*)"
@@ -105,7 +106,9 @@ CONSIDERED = re.compile(r"^(?:(?:i|we|you)\s+)?(?:could|might|may)\b|\b(?:would|
 #: "X needs"; a point named, not an action taken), that it would be possible (an option), that it is
 #: possible or allowed ("X is possible": asserted applicable, not taken), that it is not.
 OF_ACTION = (
-    (REFERENCE, re.compile(r"^\s*(?:(?:we|i|you|one)\s+(?:would\s+|will\s+|first\s+)?(?:need|require)|requires?|needs?|would\s+(?:need|require)|has\s+(?:the\s+)?(?:pre-?conditions?|requirements?)|"
+    (REFERENCE, re.compile(r"^\s*(?:(?:we|i|you|one)\s+(?:would\s+|will\s+|first\s+)?(?:need|require)|requires?|needs?|would\s+(?:need|require)|"
+                           r"demands?|calls?\s+for|depends?\s+on|presupposes|is\s+(?:only\s+)?(?:allowed|possible|legal)\s+only\s+(?:if|when)|"
+                           r"is\s+only\s+(?:allowed|legal)\s+(?:if|when)|can\s+only\s+(?:be\s+done|happen)\s+(?:if|when)|has\s+(?:the\s+)?(?:pre-?conditions?|requirements?)|"
                            r"pre-?conditions?|is\s+only\s+possible\s+if|is\s+possible\s+only\s+if)\b")),
     (REJECT, re.compile(r"^\s*(?:(?:is|was|would\s+be|seems)\s+(?:not|n't)\s+|isn't\s+|wasn't\s+|(?:is|would\s+be)\s+im)"
                         r"(?:possible|allowed|valid|applicable|legal|an\s+option)|^\s*(?:can't|cannot|won't|doesn't)\b")),
@@ -202,13 +205,13 @@ def truth_forms(c: str):
 _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s+&\s+|\s+nor\s+)\s*")
 _ENUMERATIONS = (
     # "only a and c are clear", "only the red block is clear"
-    ("only", re.compile(r"^(?:only|just)\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>(?!the\s+only\b).+)$")),
+    ("only", re.compile(r"^(?:only|just|exactly)\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>(?!the\s+only\b).+)$")),
     # "a and c are the only clear blocks", "a is the only one that is clear"
     ("only", re.compile(r"^(?P<objs>.+?)\s+(?:is|are)\s+the\s+only\s+(?:ones?|blocks?|objects?)\s+(?:that\s+(?:is|are)\s+)?(?P<pred>.+)$")),
     ("only", re.compile(r"^the\s+only\s+(?P<pred>[\w-]+)\s+(?:ones?|blocks?|objects?)\s+(?:is|are)\s+(?P<objs>.+)$")),
     # "only <fact> and <fact> hold"
-    ("only-facts", re.compile(r"^(?:only|just)\s+(?P<facts>.+?)\s+(?:hold|holds|are\s+true|is\s+true)$")),
-    ("only-facts", re.compile(r"^(?:only|just)\s+(?:these|the\s+following)\s+(?:facts\s+)?(?:hold|are\s+true)(?:\s+now)?\s*:?\s*"
+    ("only-facts", re.compile(r"^(?:only|just|exactly)\s+(?P<facts>.+?)\s+(?:hold|holds|are\s+true|is\s+true)$")),
+    ("only-facts", re.compile(r"^(?:only|just|exactly)\s+(?:these|the\s+following)\s+(?:facts\s+)?(?:hold|are\s+true)(?:\s+now)?\s*:?\s*"
                               r"(?P<facts>.+)$")),
     ("none", re.compile(r"^none\s+of\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),
     ("none", re.compile(r"^neither\s+(?P<objs>.+?\s+nor\s+.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),

@@ -136,6 +136,7 @@ class _Replay:
         self.seen: set[int] = {init}  # every state of every line the trace has reached (`_remember`)
         self.told: list[_Told] = []  # options considered that do not apply, not yet settled
         self.asked: list[int] = []  # the sentences that put a question or an option
+        self.named_before: list[str] = []  # the actions the sentence before named (any mood)
         self.skip_from: int | None = None  # the last action taken: the state before the step it left out
 
     # ---------------------------------------------------------------- judging
@@ -359,9 +360,15 @@ class _Replay:
             if ("state" in s.marks or c.when == "now") and c.when != "before" and not hypothetical and not referenced:
                 stated.append((c.value, c.negated))  # said of the point the line is at
             untied = c.when in ("untied", "either") and not s.marks & {"initial", "state"}
-            if untied:
+            # nothing ties it to the state now, and as a statement of the goal or of what an action
+            # under discussion requires it would be right: whether it is asserted is not certain
+            uncertain = untied and not ok and self._mood_uncertain(c, s)
+            if untied and not uncertain:
                 said.append((c.value, c.negated))
             rec["verdict"] = "right" if ok else "wrong"
+            if uncertain:
+                rec["verdict"], rec["context"] = "unchecked", "uncertain"
+                continue
             if not ok:
                 if told is not None:
                     rec["verdict"] = "unchecked"  # the trace goes on from an option that does not apply
@@ -404,6 +411,22 @@ class _Replay:
         if s.gap is not None:
             self.lost = True  # a step that did not read: the state is not known until an action places it
         self.last_before, self.last_actions, self.skipped_from = last_before, last_actions, skipped_from
+        self.named_before = [x.value for x in s.claims if x.kind == "action"]
+
+    def _mood_uncertain(self, c: Claim, s: Sentence) -> bool:
+        """Whether a fact wrong in the state would be right as a statement of the goal, or of what an
+        action named in its sentence or the one before requires."""
+        i = self.task.atom_index.get(c.value)
+        if i is None:
+            return False
+        bit = 1 << i
+        if not c.negated and self.task.goal & bit:
+            return True
+        for value in self.named_before + [x.value for x in s.claims if x.kind == "action"]:
+            a = self.task.action_index[value]
+            if (a.neg_pre if c.negated else a.pre) & bit:
+                return True
+        return False
 
     def _told_fact(self, c: Claim) -> "_Told | None":
         """The option considered that the (wrong) fact ``c`` goes on from: it holds after the option's

@@ -5,7 +5,9 @@ NL and PDDL). Each states a principle and checks it both ways: where it says a c
 nothing is reported; where it says the claim is judged, the error is reported there.
 
 1. A claim is judged only when its mood is an assertion: requirements, preconditions, goals and aims,
-   questions, suppositions, hedges, options considered and rejected ones assert nothing of the state.
+   questions, suppositions, hedges, options considered and rejected ones assert nothing of the state;
+   and a fact said with no word of time that would be right as the goal or as what an action under
+   discussion requires is of uncertain mood.
 2. ... and only when its point in time is certain: before any action it is the state the trace starts
    from; after a step written in words no reader reads it is unknown; a fact nothing ties to a point
    is never judged against the initial state by default.
@@ -105,6 +107,15 @@ def test_what_is_not_asserted_is_not_judged(domain, style, templates, k, seed, s
     text, got = _verify(task, lines + said + [taken], style, templates)
     fe = got["first_error"]
     assert _inside(text, taken, fe) and fe["kind"] == "precondition", (text, fe)
+    # a fact of the goal that is false now: plain, it may state the goal; said of now, it is wrong
+    goal = [x for x in never if _holds(task, x, task.goal)]
+    if goal:
+        g = w.fact(rng.choice(goal))
+        text, got = _verify(task, lines + [f"{_cap(g)}."], style, templates)
+        assert got["first_error"] is None and got["claims"][-1]["context"] == "uncertain", (text, got["claims"][-1])
+        now = f"Now {g}."
+        text, got = _verify(task, lines + [now], style, templates)
+        assert _inside(text, now, got["first_error"]), (text, got["first_error"])
 
 
 @pytest.mark.parametrize("domain,style,templates", CASES)
@@ -118,7 +129,9 @@ def test_a_claim_is_judged_only_at_a_point_the_trace_reached(domain, style, temp
     task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
     assume(len(walk) >= 2)
     start, now, behind = passed[0], passed[-1], passed[-2]
-    false_at_start = [x for x in task.atoms if not _holds(task, x, start)]
+    # not a fact of the goal: said with no word of time it would read as the goal (principle 1)
+    false_at_start = [x for x in task.atoms if not _holds(task, x, start) and not _holds(task, x, task.goal)]
+    assume(false_at_start)
     misstated = w.frame(w.p.fact, fact=w.fact(rng.choice(false_at_start)))
     text, got = _verify(task, [misstated] + lines, style, templates)
     fe = got["first_error"]
