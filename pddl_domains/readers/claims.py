@@ -128,7 +128,8 @@ class ClaimReader:
                       head + head[-1:] + "ing"):
                 if g:
                     self.gerunds.setdefault(g, head)
-        self._verbs = sorted({v for v in self.rd.verbs if len(v) > 2})
+        verbs = sorted({v for v in self.rd.verbs if len(v) > 2}, key=len, reverse=True)
+        self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?![\w-])") if verbs else None
         # the atoms of each predicate, for the scope of an enumeration
         self._by_predicate: dict[str, list[str]] = {}
         for atom in task.atoms:
@@ -203,17 +204,19 @@ class ClaimReader:
         requiring = False  # after "we need", "Pre:", "the preconditions are": requirements
         in_goal = False
         other_point = False  # after "after moving A, ...", "once that is done, ...": another point
-        opening = mood.OPENER_WORDS.sub("", layout.normalise(low).lstrip(" -*•#>0123456789.)"))
-        if mood.NOW.match(layout.normalise(low).lstrip(" -*•#>0123456789.)")) and not mood.AT_POINT.match(opening):
+        whole = layout.normalise(low)
+        opening = mood.OPENER_WORDS.sub("", whole.lstrip(" -*•#>0123456789.)"))
+        if mood.NOW.match(whole.lstrip(" -*•#>0123456789.)")) and not mood.AT_POINT.match(opening):
             before = False  # "Then red is on the table": no longer the preconditions
         after_point = False  # the clause before was "after X-ing": a bare gerund goes on with it
         listed = len(claims)  # where the run of facts a verdict clause speaks of starts
-        opens_now = bool(mood.OPENS_NOW.match(layout.normalise(low)))
-        opens_start = bool(mood.OPENS_START.match(layout.normalise(low)))
+        opens_now = bool(mood.OPENS_NOW.match(whole))
+        opens_start = bool(mood.OPENS_START.match(whole))
         answered = False  # after a "yes" that opens the sentence
         for a, b, sep in _pieces(low, start):
             raw = low[a - start:b - start]
-            said = re.sub(r"\([^()]*\)", " ", layout.normalise(raw)).strip(" ,.;:-*")
+            nraw = layout.normalise(raw)
+            said = re.sub(r"\([^()]*\)", " ", nraw).strip(" ,.;:-*")
             verdict = mood.VERDICT.match(" ".join(said.split())) or \
                 mood.VERDICT.match(" ".join(mood.OPENER_WORDS.sub("", said).split()))
             if verdict:
@@ -235,19 +238,19 @@ class ClaimReader:
             goal_word = bool(mood.GOAL_WORD.search(raw))
             in_goal = goal_word or (in_goal and not mood.GOAL_STOP.match(raw.strip()) and not mood.AIM.search(raw))
             planned = planned or bool(discourse.INTENT.search(raw))
-            norm = layout.normalise(raw).strip(" ,.;:-*")
+            norm = nraw.strip(" ,.;:-*")
             bare = mood.OPENER_WORDS.sub("", norm)
             now_here = bool(mood.NOW.match(norm) or re.search(r"\bnow\b", norm)) and not mood.AT_POINT.match(bare)
             if now_here:
                 before = False
-            conditional = bool(mood.CONDITIONAL.match(clean(layout.normalise(raw))))
+            conditional = bool(mood.CONDITIONAL.match(clean(nraw)))
             confirmed = answered or bool(mood.CONFIRMED.search(norm))
             lead = mood.REQUIRE_LEAD.match(mood.OPENER.sub("", bare).strip())
             if lead:
                 requiring = True
             elif requiring and (_REQUIRE_STOP.match(bare) or now_here):
                 requiring = False
-            c = self._prepare(raw)
+            c = self._prepare(nraw)
             if not c:
                 continue
             why = mood.WHY.search(c)
@@ -367,7 +370,7 @@ class ClaimReader:
         elif any(m.group(1) in self.rd.arity_action or m.group(1) in self.rd.arity_atom
                  or set(m.group(2).split()) & self.rd.objects for m in FORM.finditer(norm)):
             return True  # PDDL: a form of the task ("a" alone is an English word too)
-        return any(re.search(r"(?<![\w-])" + re.escape(v) + r"(?![\w-])", norm) for v in self._verbs)
+        return bool(self._verbs and self._verbs.search(norm))
 
     def _says_now(self, raw: str, atom: str) -> bool:
         """Whether the clause says "now" / "currently" beyond the words of the fact's own template
@@ -381,8 +384,8 @@ class ClaimReader:
             own = 0
         return said > own
 
-    def _prepare(self, raw: str) -> str:
-        c = layout.normalise(raw)
+    def _prepare(self, c: str) -> str:
+        """A (normalised) clause ready for the grammar (module docstring)."""
         if self._squashed is not None:
             c = self._squashed.sub(lambda m: self._spaced[m.group(0)], c)
         # an aside in brackets is dropped; a bracket right after a word is call notation ("Unstack(a, b)")
@@ -482,8 +485,8 @@ class ClaimReader:
     def _one_fact(self, c: str) -> tuple[bool, str] | None:
         if re.match(r"^(?:was|were|had)\b", c) or discourse.PAST.search(c.split(" is ")[0] if " is " in c else c):
             return None
-        r = self._truth_fact(c)
-        if r is not None or self.rd.fact_clause(c) != "mention":
+        r, first = self._truth_fact(c)
+        if r is not None or first != "mention":
             return r
         # a fact after a few words of narration ("that gives A is clear", "resulting in A on B"):
         # read when those words name no object and change nothing of what it says
@@ -492,21 +495,22 @@ class ClaimReader:
             head = " ".join(words[:k])
             if mood.NOT_NARRATION.search(head) or self.rd.fact_clause(head) is not None:
                 break
-            r = self._truth_fact(" ".join(words[k:]))
+            r = self._truth_fact(" ".join(words[k:]))[0]
             if r is not None:
                 return r
         return None
 
-    def _truth_fact(self, c: str) -> tuple[bool, str] | None:
-        """The fact a clause states, with its truth words read ("pain c is false", "no pain c")."""
-        r = self.rd.fact_clause(c)
+    def _truth_fact(self, c: str) -> tuple[tuple[bool, str] | None, object]:
+        """(the fact a clause states, with its truth words read ("pain c is false", "no pain c"), or
+        None; what the grammar reads of the clause as it stands: a fact, "mention" or None)."""
+        first = r = self.rd.fact_clause(c)
         if r not in (None, "mention"):
-            return r
+            return r, first
         for body, negated in mood.truth_forms(c):
             r = self.rd.fact_clause(body.strip(" ,:-"))
             if r not in (None, "mention"):
-                return (negated != r[0]), r[1]
-        return None
+                return ((negated != r[0]), r[1]), first
+        return None, first
 
     # ---------------------------------------------------------------- enumerations
 
