@@ -3,16 +3,19 @@
 Words of English reasoning, no domain's (docs/traces.md, "How a trace is read"). A claim is judged
 only when both are certain; everything here only says what the words say.
 
-Mood (`Mood`): a clause asserts (the state is so, the action is taken), or it states a requirement
-("we need A clear", "requires", "must be", "Pre:"), a goal, a plan or aim ("should", "will", "to
-get"), a question, a supposition (the if-part of "if ..."), an option considered ("maybe", "for
-example", "I could", "would be possible"), a rejected option ("I can't", "instead of"), or names an
-action as a point ("after unstacking A"); "I can X" asserts that X applies where the line is, and
-takes nothing. Hedged facts ("maybe A is clear") are not asserted.
+Mood (`MOODS`): a clause asserts (the state is so, the action is taken), or it states a requirement
+("we need A clear", "requires", "must be", "Pre:", "X demands A"), a goal, a plan or aim ("should",
+"will", "to get", "ideally", "I'm going to"), a question, a supposition (the if-part of "if ...",
+"were I to"), an option considered ("maybe", "for example", "I could", "would be possible"), a
+rejected option ("I can't", "instead of", "X is not possible"), or names an action as a point ("after
+unstacking A", "X requires ..."); "I can X" asserts that X applies where the line is. Hedged facts
+("maybe A is clear") are not asserted.
 
-Time: "now", "currently", "at this point", a clause that opens with "then" / "after that" (the point
-the line is at); "because", "since", "Pre:" after an action (the state before it); "initially";
-"after X-ing" (after X) and "when X-ing" (at X).
+Time: "now", "currently", "at this point", a sentence that opens with a time word or a consequence
+("At this point, ...", "As a result, ...", "Which means ...") (the point the line is at); "because",
+"since" after an action (the state before it); "initially" (the start); "after X-ing" (after X) and
+"when X-ing" (at X). Narration before a fact that names no object and negates nothing ("we've got",
+"that gives") is not part of the fact.
 
 Negation and truth words: "no pain c", "not clear", "A is not clear" (`grammar.fact_forms`), "pain c
 is false", "planet b: no"; "province b is true", "harmony: yes", "(yes)". Enumerations the text says
@@ -134,7 +137,6 @@ GOAL_STOP = re.compile(r"^(?:so|which|because|since|meaning|i\.?e|then|thus|but|
                        r"currently|initially|right\s+now|at\s+the\s+moment)\b")
 CONDITIONAL = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also)\b[\s,]*)*"
                          r"(?:if|unless|whether|when|once|assuming|suppose|supposing|provided|in\s+case)\b")
-PRE_LABEL = re.compile(r"^(?:pre|pre-?conditions?|requires|requirements?|needs)\b")
 POST_LABEL = re.compile(r"^(?:post|post-?conditions?|effects?|result|after|afterwards?)\b")
 AFTER = re.compile(r"^(?:after|once|upon)\b")
 BARE_GERUND = re.compile(r"^\w+ing\b")
