@@ -33,6 +33,7 @@ class Parsed:
     thinking_tokens: int | None
     finish_reason: str | None
     simulated: bool
+    injected: list | None = None  # the sim-server's errors put into the thinking on purpose
 
 
 def split_think(content: str) -> tuple[str | None, str]:
@@ -78,4 +79,5 @@ def parse_completion(body: Mapping[str, Any]) -> Parsed:
         thinking_tokens=None if thinking is None else int(thinking),
         finish_reason=choice.get("finish_reason"),
         simulated=bool(body.get("simulated")) or str(body.get("model", "")).startswith("sim:"),
+        injected=body.get("injected") if isinstance(body.get("injected"), list) else None,
     )

@@ -293,7 +293,7 @@ class _Session:
             completion_tokens=parsed.completion_tokens, thinking_tokens=thinking,
             finish_reason=parsed.finish_reason, latency=latency, model=self.name,
             simulated=self.backend.simulated or parsed.simulated, thinking_tokens_from=source,
-            max_tokens=sent.get("max_tokens"),
+            max_tokens=sent.get("max_tokens"), injected=parsed.injected,
         )
 
     async def fit(self, server: _Server, item: Pending, max_tokens: int) -> tuple[int | None, str | None]:

@@ -6,7 +6,8 @@ Task-independent models are implemented here:
   sim:gibberish     seeded nonsense words
 Task-aware models read widthbench's own prompts back and ask the engine. The model layer does not
 know how: a simulator (`widthbench.simulated.Simulator`, or any object with
-``answer(kind, messages, thinking, rng) -> (text, reasoning)``) is handed to it
+``answer(kind, messages, thinking, rng) -> (text, reasoning)``; one that also has ``reply(...) ->
+(text, reasoning, injected)`` says which errors it put into the thinking) is handed to it
 (`open_model(..., simulator=...)`, `SimBackend(name, simulator)`, `SimServerConfig(simulator=...)`):
   sim:oracle        correct answers
   sim:noisy:P       oracle answers corrupted with probability P
@@ -49,9 +50,11 @@ class Completion:
     completion_tokens: int
     thinking_tokens: int
     finish_reason: str
+    injected: list | None = None  # errors put into the thinking on purpose (those the cut kept)
 
 
-AnswerFn = Callable[[Sequence[Mapping[str, Any]], bool, random.Random], tuple[str, str | None]]
+#: (messages, thinking, rng) -> (text, reasoning) or (text, reasoning, injected)
+AnswerFn = Callable[[Sequence[Mapping[str, Any]], bool, random.Random], tuple]
 
 
 def _last_user(messages: Sequence[Mapping[str, Any]]) -> str:
@@ -112,7 +115,8 @@ def answer_function(name: str, simulator: Any = None) -> AnswerFn:
         label = f"noisy:{arg}" if kind == "noisy" else kind
 
         def task(messages, thinking, rng):
-            return simulator.answer(label, list(messages), thinking, rng)
+            ask = getattr(simulator, "reply", None) or simulator.answer
+            return ask(label, list(messages), thinking, rng)
 
         return task
 
@@ -154,9 +158,11 @@ def simulate(
     rng: random.Random,
 ) -> Completion:
     """Answer, then count and cut tokens as a server would (thinking first, then the answer)."""
-    text, reasoning = answer(messages, thinking, rng)
+    got = answer(messages, thinking, rng)
+    text, reasoning = got[0], got[1]
+    injected = list(got[2]) if len(got) > 2 and got[2] is not None else None
     if not thinking:
-        reasoning = None
+        reasoning, injected = None, None
     text = text or ""
     limit = max_tokens if max_tokens is not None else 10**9
     n_think = tokens.count_tokens(reasoning)
@@ -168,6 +174,8 @@ def simulate(
     elif n_think + n_text > limit:
         n_text = limit - n_think
         text, finish = tokens.truncate_tokens(text, n_text), "length"
+    if injected is not None:
+        injected = [x for x in injected if x["span"][1] <= len(reasoning or "")]  # those the cut kept
     return Completion(
         text=text,
         reasoning=reasoning,
@@ -175,6 +183,7 @@ def simulate(
         completion_tokens=n_think + n_text,
         thinking_tokens=n_think,
         finish_reason=finish,
+        injected=injected,
     )
 
 
@@ -203,7 +212,7 @@ class SimBackend:
             text=c.text, reasoning=c.reasoning, prompt_tokens=c.prompt_tokens,
             completion_tokens=c.completion_tokens, thinking_tokens=c.thinking_tokens,
             finish_reason=c.finish_reason, latency=time.perf_counter() - start, model=self.name,
-            simulated=True, thinking_tokens_from="simulated",
+            simulated=True, thinking_tokens_from="simulated", injected=c.injected,
         )
 
     async def close(self) -> None:

@@ -317,6 +317,7 @@ class SimServer:
                          "finish_reason": c.finish_reason, "stop_reason": None}],
             "usage": usage,
             "simulated": True,
+            **({"injected": c.injected} if c.injected is not None else {}),
         }
 
 

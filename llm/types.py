@@ -201,6 +201,10 @@ class Reply:
     made_by: str | None = None
     # The sampling parameters sent (max_tokens as sent); set by `Model.run` on every reply.
     params: Mapping[str, Any] | None = None
+    # A simulated model's errors put into its thinking on purpose (sim:noisy; docs/llm.md,
+    # "Simulated models"): [{"kind", "span", "claimed", "expect"}], [] for thinking written clean,
+    # None when not known (a real model, or no thinking).
+    injected: tuple | list | None = None
 
     @property
     def ok(self) -> bool:

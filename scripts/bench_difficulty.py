@@ -17,7 +17,7 @@ import time
 
 
 def build_all(domain: str, count: int, with_features: bool) -> float:
-    from widthbench.subtasks.results.rows import difficulty
+    from widthbench.subtasks.results import difficulty
     from widthbench.subtasks import items as items_mod
     from widthbench.subtasks.registry import Registry
 

@@ -95,7 +95,8 @@ class CallLog:
     unreadable: dict = field(default_factory=dict)  # purpose -> answers that could not be parsed
     params: dict = field(default_factory=dict)  # canonical JSON -> sampling parameters sent
     # replies that reason (`subtasks.api.reasoning_of`): (call number, purpose, the state the
-    # question is about, the text, "thinking" or "answer")
+    # question is about, the text, "thinking" or "answer", a simulated model's errors put into its
+    # thinking on purpose or None)
     thinking: list = field(default_factory=list)
 
     def note_params(self, reply: Reply) -> None:
@@ -152,7 +153,8 @@ class LLM:
         self.log.note_params(reply)
         thought = reasoning_of(reply.reasoning, reply.text, self.thinking) if reply.error is None else None
         if thought is not None:
-            self.log.thinking.append((len(self.log.calls) - 1, purpose, state, *thought))
+            injected = getattr(reply, "injected", None) if thought[1] == "thinking" else None
+            self.log.thinking.append((len(self.log.calls) - 1, purpose, state, *thought, injected))
         if reply.error is not None:
             self.log.errors += 1
         return reply

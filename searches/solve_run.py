@@ -297,10 +297,11 @@ def _thinking_checked(problem, thinking: list) -> dict:
         return {}
     check = getattr(problem, "check_thinking", None)
     reasoning, traces = [], []
-    for call, purpose, state, text, source in thinking:
-        reasoning.append({"call": call, "purpose": purpose, "source": source, "text": text})
+    for call, purpose, state, text, source, injected in thinking:
+        noted = {} if injected is None else {"injected": injected}  # a simulated model's errors, on purpose
+        reasoning.append({"call": call, "purpose": purpose, "source": source, "text": text, **noted})
         t = check(text, state) if check is not None else None
-        traces.append(None if t is None else {"call": call, "purpose": purpose, "source": source, **t})
+        traces.append(None if t is None else {"call": call, "purpose": purpose, "source": source, **t, **noted})
     return {"reasoning": reasoning, "trace": traces}
 
 

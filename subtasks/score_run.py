@@ -416,6 +416,9 @@ def answer_record(item, mode: Mode, requests, replies, model, *, reader: str = H
     rec["prompt"] = prompts[0] if single else prompts
     rec["raw_answer"] = texts[0] if single else texts
     rec["reasoning"] = replies[0].reasoning if single else [r.reasoning for r in replies]
+    if any(getattr(r, "injected", None) is not None for r in replies):
+        # a simulated model's errors put into its thinking on purpose (docs/traces.md)
+        rec["injected"] = _one_or_list([getattr(r, "injected", None) for r in replies], single)
     rec["finish_reason"] = replies[0].finish_reason if single else [r.finish_reason for r in replies]
     rec["truncated"] = any(r.finish_reason == "length" for r in replies)
     rec["max_tokens"] = _one_or_list([getattr(r, "max_tokens", None) for r in replies], single)

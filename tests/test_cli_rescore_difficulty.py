@@ -49,7 +49,7 @@ def test_plan_lengths_come_from_shipped_plans_that_hold_on_the_engine(tmp_path, 
     """Optimal lengths are those of the plans PlanBench ships (`ground_truth_plan`) when they are
     plans of the problem on the engine; a shipped plan that is not (a step left out, an unknown
     object) is ignored and the length computed, once per distinct problem."""
-    from widthbench.subtasks.results.rows import difficulty
+    from widthbench.subtasks.results import difficulty
     from widthbench.subtasks.planbench.judge import rescore
 
     need_data()

@@ -1,11 +1,14 @@
 """The reasoning-trace verifier (docs/traces.md): claims read from a model's thinking, judged on the
 engine, the first error found, and per-cell aggregates.
 
-- `structure`: sentences and the words that mark restarts, retractions, hypotheticals, goals;
-- `claims`: each sentence's claims (actions, facts, goal), each with its character span;
+Sentences and claims are read with the reader package's grammar (`widthbench.pddl_domains.readers`:
+`discourse` for sentences, `mood` for the mood and time of a clause, `claims` for each sentence's
+actions and facts); here:
+
 - `verify`: the replay of the lines of reasoning on the engine (`verify_trace`);
 - `aggregate`: per-cell summaries of many traces (`summarise_traces`);
-- `sources`: traces read from a run's items.jsonl or a PlanBench result file.
+- `injections`: a trace scored against the errors a simulated model put into its thinking;
+- `sources`: traces read from a run's items.jsonl or a PlanBench result file; `report`: text lines.
 """
 
 from widthbench.subtasks.traces.aggregate import summarise_traces

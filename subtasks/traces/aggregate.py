@@ -8,15 +8,20 @@ groups them by cell: the record's ``subtask`` and ``mode`` (a PlanBench entry: i
 - ``state_tracking_accuracy``: facts judged right / facts judged (withdrawn ones left out);
 - ``coverage``: the mean share of a trace's sentences that yielded a claim;
 - ``error_start_by_step``: how many first errors came after 0, 1, 2, ... actions of their line;
-- ``first_error_kinds``: first errors by kind;
+- ``first_error_kinds``: first errors by kind; ``initial_state_no_action``: first errors of kind
+  "initial-state" with no action applied before them (a claim about the state the trace starts from);
 - ``recovered`` (a first error, yet the final answer right), ``carried`` (a first error and the final
   answer wrong), ``unknown_verdict`` (a first error, no verdict given), and ``wrong_without_error``
-  (the answer wrong with no error found in the thinking).
+  (the answer wrong with no error found in the thinking);
+- ``injections`` (only when the records say what a simulated model injected into its thinking):
+  `injections.summary` of each trace's `injections.outcome`.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+
+from widthbench.subtasks.traces import injections
 
 
 def cell_of(record: dict) -> str:
@@ -25,7 +30,7 @@ def cell_of(record: dict) -> str:
     return f"{sub} | {mode}" if mode else str(sub)
 
 
-def _summary(traces: list[dict]) -> dict:
+def _summary(traces: list[dict], outcomes: list[dict]) -> dict:
     with_error = [t for t in traces if t.get("first_error")]
     right = wrong = 0
     for t in traces:
@@ -46,24 +51,38 @@ def _summary(traces: list[dict]) -> dict:
         "coverage": round(sum(t.get("coverage", 0.0) for t in traces) / len(traces), 4) if traces else None,
         "error_start_by_step": {str(k): steps[k] for k in sorted(steps)},
         "first_error_kinds": dict(sorted(kinds.items())),
+        "initial_state_no_action": sum(1 for t in with_error if t["first_error"]["kind"] == "initial-state"
+                                       and not t["first_error"].get("actions")),
         "recovered": sum(1 for t in with_error if t.get("final_answer_correct") is True),
         "carried": sum(1 for t in with_error if t.get("final_answer_correct") is False),
         "unknown_verdict": sum(1 for t in with_error if t.get("final_answer_correct") is None),
         "wrong_without_error": sum(1 for t in traces if not t.get("first_error")
                                    and t.get("final_answer_correct") is False),
+        **({"injections": injections.summary(outcomes)} if outcomes else {}),
     }
+
+
+def traces_of(rec: dict) -> list[tuple[dict, list | None]]:
+    """(trace, what a simulated model injected into that thinking or None) of each reply of a record:
+    a record of several requests (successor-separate) holds a list of traces and one of injections;
+    a solve call's trace carries its own ``injected``."""
+    t, inj = rec.get("trace"), rec.get("injected")
+    pairs = list(zip(t, inj if isinstance(inj, list) else [None] * len(t))) if isinstance(t, list) else [(t, inj)]
+    return [(one, one.get("injected", i)) for one, i in pairs if isinstance(one, dict)]
 
 
 def summarise_traces(records) -> dict:
     """``{"cells": {cell: summary}, "run": summary}`` over the records that hold a ``trace`` field
     (the summary's keys: module docstring)."""
-    cells: dict[str, list[dict]] = {}
+    cells: dict[str, list[tuple]] = {}
     every = []
     for rec in records:
-        t = rec.get("trace")
-        # one trace per reply: a record of several requests (successor-separate) holds a list
-        for one in (t if isinstance(t, list) else [t]):
-            if isinstance(one, dict):
-                cells.setdefault(cell_of(rec), []).append(one)
-                every.append(one)
-    return {"cells": {k: _summary(v) for k, v in sorted(cells.items())}, "run": _summary(every)}
+        for one, inj in traces_of(rec):
+            got = (one, injections.outcome(one, inj))
+            cells.setdefault(cell_of(rec), []).append(got)
+            every.append(got)
+
+    def summary(pairs):
+        return _summary([t for t, _ in pairs], [o for _, o in pairs if o is not None])
+
+    return {"cells": {k: summary(v) for k, v in sorted(cells.items())}, "run": summary(every)}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from widthbench.subtasks.traces import injections
+
 
 def trace_line(rec: dict) -> str:
     t = rec["trace"]
@@ -17,8 +19,11 @@ def trace_line(rec: dict) -> str:
         err = (f"first error {fe['kind']} at {fe['span'][0]}-{fe['span'][1]} after {len(fe['actions'])} action(s): "
                f"{fe['quote']!r} claims {fe['claimed']}; {fe['truth']}")
     sim = " [simulated]" if rec.get("simulated") else ""
+    got = injections.outcome(t, t.get("injected", rec.get("injected")))
+    scored = "" if got is None else "; nothing injected" + (" (an error reported anyway)" if got["outcome"] != "clean" else "") \
+        if got["kind"] is None else f"; injected {got['kind']} at {got['span'][0]}-{got['span'][1]}: {got['outcome']}"
     return (f"{' '.join(head)}{sim}: {t['checked']} of {len(t['claims'])} claims checked, coverage "
-            f"{t['coverage']:.2f}; {err}; {verdict}")
+            f"{t['coverage']:.2f}; {err}; {verdict}{scored}")
 
 
 def _pct(x) -> str:
@@ -36,4 +41,11 @@ def summary_lines(summary: dict) -> list[str]:
         lines.append(f"  {name} | {s['traces']} | {_pct(s['coverage'])} | {_pct(s['state_tracking_accuracy'])} "
                      f"({s['facts_judged']} facts) | {s['with_error']} ({_pct(s['share_with_error'])}) | "
                      f"{s['recovered']} | {s['carried']} | {kinds} | {steps}")
+    inj = summary["run"].get("injections")
+    if inj:
+        kinds = ", ".join(f"{k} {f}/{n}" for k, (f, n) in inj["by_kind"].items()) or "-"
+        lines.append(f"Injected errors (the simulated model's, on purpose): found at the injection {inj['found']} of "
+                     f"{inj['injected']} ({_pct(inj['found_share'])}; {kinds}); an error before the injection "
+                     f"{inj['early']}, missed {inj['missed']}, elsewhere {inj['elsewhere']}; traces with nothing "
+                     f"injected {inj['clean']}, with an error reported {inj['false_on_clean']}")
     return lines

@@ -32,7 +32,7 @@ not judged; an action considered ("if I ...") or planned ("I need to ...") is fo
 of its own and is never a precondition error (it is not taken). A goal listed ("the goal is to have ...") is judged against the task's goal; "the goal is
 reached" against the state.
 
-A wrong claim is held back for `structure.RETRACTION_WINDOW` sentences: a retraction in that window
+A wrong claim is held back for `RETRACTION_WINDOW` sentences: a retraction in that window
 withdraws it (verdict "retracted", not an error; a withdrawn action is undone), else it is an error.
 Error kinds: ``initial-state`` (a fact of the initial state misstated), ``false-fact`` (asserted,
 false in the state), ``denied-fact`` (denied, true in the state), ``precondition`` (an action taken
@@ -44,10 +44,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from widthbench.pddl_domains.readers.claims import Claim, Sentence, claim_reader
+from widthbench.pddl_domains.readers.mood import (ASSERT, CAN, CANDIDATE, GOAL, PLAN, QUESTION, REFERENCE, REJECT,
+                                                  SUPPOSE)
 from widthbench.planners.strips import Task, applicable_actions, successor
-from widthbench.subtasks.traces import structure
-from widthbench.subtasks.traces.claims import Claim, Sentence, reader
 
+#: How many sentences after a wrong claim a retraction may still withdraw it (and after an option
+#: considered, reject it).
+RETRACTION_WINDOW = 4
 MAX_ALTERNATES = 4  # other lines kept as candidates at once
 MAX_AGE = 2  # actions a candidate goes along with before it is dropped
 NEAR_STEPS = 1  # a fact true this many actions back on its line is not judged (`_held_before`)
@@ -83,6 +87,20 @@ class _Pending:
 
 
 @dataclass(slots=True)
+class _Told:
+    """An option considered (or a plan, a supposition, "I can X") whose action does not apply where it
+    was considered: no error, unless the trace goes on from its result (the next action applies only
+    after it, or a fact said next holds only after it), until a retraction rejects it or the trace
+    takes another action."""
+
+    sentence: int
+    record: dict  # the action's claim record
+    claim: Claim
+    start: Line  # where it was considered
+    told: Line  # the line with its effects applied anyway
+
+
+@dataclass(slots=True)
 class _Skip:
     """An action taken with one step skipped in words, until the trace goes on to another action."""
 
@@ -100,8 +118,10 @@ class _Replay:
         self.init = init
         self.main = Line(init)
         self.alternates: list[Line] = []  # other states the next facts may be about
-        self.unread = False  # a sentence without claims since the last action placed
+        self.unread = False  # a sentence without claims that names an object or an action word, since the last action placed
+        self.unread_at = -1  # the last sentence without claims
         self.last_before: int | None = None  # the state before the last action taken
+        self.skipped_from: int | None = None  # the state before a step left out in words before it
         self.last_actions: list[str] = []  # the actions of its line before it
         self.restart = False
         self.lost = False
@@ -114,6 +134,10 @@ class _Replay:
         self._guessed = ""  # how the last `_place` went back to a point no words named: "rewind" | "init"
         self.skips: list[_Skip] = []  # actions taken with a step skipped in words, not yet settled
         self.seen: set[int] = {init}  # every state of every line the trace has reached (`_remember`)
+        self.told: list[_Told] = []  # options considered that do not apply, not yet settled
+        self.asked: list[int] = []  # the sentences that put a question or an option
+        self.named_before: list[str] = []  # the actions the sentence before named (any mood)
+        self.skip_from: int | None = None  # the last action taken: the state before the step it left out
 
     # ---------------------------------------------------------------- judging
 
@@ -128,22 +152,27 @@ class _Replay:
         rec["verdict"] = "wrong"
         err = {"kind": kind, "span": list(claim.span), "quote": text[claim.span[0]:claim.span[1]].strip(),
                "claimed": claimed, "truth": truth, "actions": list(line.actions)}
-        fact = (claim.value, claim.negated) if claim.kind == "fact" and not claim.goal else None
+        fact = (claim.value, claim.negated) if claim.kind == "fact" and claim.mood != GOAL else None
         self.pending.append(_Pending(rec, err, s.index, undo, fact, len(line.actions)))
 
     def settle(self, s: Sentence | None) -> None:
         """Withdraw the pending errors a retraction in ``s`` reaches; confirm those out of reach."""
         keep = []
         for p in self.pending:
-            if s is not None and s.retraction_at is not None and s.index - p.sentence <= structure.RETRACTION_WINDOW \
-                    and (p.sentence < s.index or p.error["span"][1] <= s.retraction_at):
+            # a rejection ("I can't", "not possible") withdraws an action, a withdrawal ("wait, no") any
+            # claim; "No, ..." after a question or an option put since the claim answers it
+            answered = s is not None and any(p.sentence < i < s.index for i in self.asked)
+            at = None if s is None else s.retraction_at if p.undo is not None else \
+                s.answer_withdrawal_at if answered else s.withdrawal_at
+            if at is not None and s.index - p.sentence <= RETRACTION_WINDOW \
+                    and (p.sentence < s.index or p.error["span"][1] <= at):
                 p.record["verdict"] = "retracted"
                 if p.undo is not None:
                     self.main, self.alternates = p.undo[0], list(p.undo[1])
                     self.lost = False
                     self._withdrawn()
                 continue
-            if s is None or s.index - p.sentence > structure.RETRACTION_WINDOW:
+            if s is None or s.index - p.sentence > RETRACTION_WINDOW:
                 self.errors.append(p.error)
                 continue
             keep.append(p)
@@ -151,14 +180,14 @@ class _Replay:
         skips = []
         for sk in self.skips:
             if s is not None and s.retraction_at is not None and sk.sentence < s.index \
-                    and s.index - sk.sentence <= structure.RETRACTION_WINDOW:
+                    and s.index - sk.sentence <= RETRACTION_WINDOW:
                 # "2. Unstack orange from red. Wait, can't do that": the action and its skipped step are withdrawn
                 self.main, self.alternates, self.lost = sk.undo[0], list(sk.undo[1]), sk.undo[2]
                 self._withdrawn()
                 sk.record["verdict"] = "retracted"
                 skips = []
                 break
-            if s is not None and s.index - sk.sentence <= structure.RETRACTION_WINDOW:
+            if s is not None and s.index - sk.sentence <= RETRACTION_WINDOW:
                 skips.append(sk)
         self.skips = skips
 
@@ -166,6 +195,8 @@ class _Replay:
 
     def sentence(self, s: Sentence, text: str) -> None:
         self.settle(s)
+        if s.marks & {"question", "candidate", "hypothetical"}:
+            self.asked.append(s.index)
         numbered = _STEP_NUMBER.match(text, s.span[0])
         if numbered:
             self.item = int(numbered.group(1))
@@ -174,19 +205,24 @@ class _Replay:
         elif "restart" in s.marks or re.search(r"\n[ \t]*\n", text[self.prev_end:s.span[0]]):
             self.item = 0  # a paragraph that opens with no number ends the list
         self.prev_end = s.span[1]
-        if not s.claims:
-            self.unread = True
+        if not s.claims and s.names and not s.marks & _NOT_NARRATED:
+            self.unread, self.unread_at = True, s.index  # it may state an action in words that did not read
         if "restart" in s.marks:
             self.restart = True
             self.alternates = [Line(self.init)]
+            self.told = []
         if "initial" in s.marks:
             self.alternates.append(Line(self.init))
+        self.told = [t for t in self.told if s.index - t.sentence <= RETRACTION_WINDOW]
+        if s.retraction_at is not None:
+            # "For example, stack A on B. But that's not possible": the option is rejected
+            self.told = [t for t in self.told if t.sentence == s.index and t.record["span"][0] > s.retraction_at]
         hypothetical = "hypothetical" in s.marks
-        question = "question" in s.marks
         branch: Line | None = None
-        sketch_ended = False  # a planned branch that skipped a step: followed no further
+        sketch_ended = False  # an option or plan that could not be placed: followed no further
         referenced = False  # "after unstacking A, ...": the facts after it are about that point
         last_before, last_actions = self.last_before, self.last_actions  # the state before the last action
+        skipped_from = self.skipped_from
         self._remember(self.main, *self.alternates)
         said: list[tuple[str, bool]] = []  # the facts of the sentence no words tie to a point
         deferred: list[tuple] = []  # those of them wrong in their line, judged at the sentence's end
@@ -196,14 +232,16 @@ class _Replay:
             if s.gap is not None and c.span[0] > s.gap and not gap_passed:
                 gap_passed, self.lost, self.alternates = True, True, []  # "..., stack orange on table, then ..."
             rec = {"kind": c.kind, "span": list(c.span), "claimed": _claimed(c), "verdict": "unchecked",
-                   "context": "main"}
+                   "context": "main", "mood": c.mood}
+            if c.implied:
+                rec["implied"] = True
             self.records.append(rec)
             if c.kind == "action":
-                if c.negated or question:
+                if c.mood in (REJECT, QUESTION):
                     continue
-                if hypothetical or c.planned:
-                    rec["context"] = "hypothetical" if hypothetical else "planned"
-                    referenced = referenced or bool(c.reference)
+                if c.mood not in (ASSERT, CAN):
+                    rec["context"] = _CONTEXT[c.mood]
+                    referenced = referenced or bool(c.point)
                     if sketch_ended:
                         continue
                     a = self.task.action_index[c.value]
@@ -211,25 +249,39 @@ class _Replay:
                     start = branch if branch is not None else self.main.copy() if not self.lost \
                         else Line(self.init) if self.restart else None
                     if start is None:
-                        if c.reference != "after":
+                        if c.point != "after":
                             last_before = None  # a reason given for it ("because A is clear") is not judged
                         continue
                     placed = self._place(a, start, restart=self.restart and branch is None,
                                          alternates=self.alternates if branch is None else [])
+                    skip_from = None
+                    if placed is None and not c.point:
+                        # "after unstacking blue, unstack orange": a step left out in words (put blue down)
+                        for ln in [start] + (list(reversed(self.alternates)) if branch is None else []):
+                            skipped = self._one_step_short(a, ln.state)
+                            if skipped is not None:
+                                placed, skip_from = ln.copy(), ln.state
+                                placed.apply(skipped)
+                                break
                     if placed is not None:
-                        if c.reference == "at" and self.main.actions and self.main.actions[-1] == c.value:
+                        if c.point == "at" and self.main.actions and self.main.actions[-1] == c.value:
                             self._restated(len(self.main.actions) - 1, self.main.befores[-1])  # "so unstacking is allowed"
                         branch = placed.copy()
-                        if c.reference != "after":  # "after X-ing" is no action the next facts justify
-                            last_before, last_actions = branch.state, list(branch.actions)
-                        rec["verdict"] = "right"
+                        if c.point != "after":  # "after X-ing" is no action the next facts justify
+                            last_before, last_actions, skipped_from = branch.state, list(branch.actions), skip_from
+                        if rec["verdict"] == "unchecked":
+                            rec["verdict"] = "right"
                         branch.apply(a)
                         self._remember(branch)
                     else:
-                        # an action considered ("if I ...") or planned is taken in no line: one that
-                        # cannot be placed is no error, and the branch is followed no further
+                        # an option, a plan or a supposition is taken in no line: one that cannot be
+                        # placed is no error unless the trace goes on from its result (`_Told`)
+                        if c.mood != REFERENCE and not c.point:
+                            told = start.copy()
+                            told.apply(a)
+                            self.told.append(_Told(s.index, rec, c, start.copy(), told))
                         branch, sketch_ended = None, True
-                        if c.reference != "after":
+                        if c.point != "after":
                             last_before = None
                     continue
                 if referenced and branch is not None and not sketch_ended and _applies(self.task.action_index[c.value], branch.state):
@@ -238,9 +290,10 @@ class _Replay:
                 self.action(c, rec, text, s)
                 self._remember(self.main, *self.alternates)
                 last_before, last_actions = (self.main.befores[-1] if self.main.befores else None), self.main.actions[:-1]
+                skipped_from = self.skip_from
                 continue
-            if c.condition or question or (c.planned and not c.goal) or "elsewhere" in s.marks:
-                continue
+            if c.mood not in (ASSERT, GOAL) or "elsewhere" in s.marks:
+                continue  # a requirement, a plan, a question, a supposition, a hedge: not asserted
             if c.kind == "goal-reached":
                 states = [self.main.state] + [x.state for x in self.alternates]
                 if self.lost:
@@ -251,7 +304,7 @@ class _Replay:
                     self.error(rec, "goal", c, text, "the goal is reached",
                                "unmet goal: " + " ".join(self._atoms(self.task.goal & ~self.main.state)), self.main, s)
                 continue
-            if c.goal:
+            if c.mood == GOAL:
                 if c.negated:
                     continue
                 i = self.task.atom_index.get(c.value)
@@ -262,23 +315,27 @@ class _Replay:
                                "the goal is " + " ".join(self._atoms(self.task.goal)), self.main, s)
                 continue
             # a fact of a state
-            sk = self._contradicted(c) if c.now or "state" in s.marks else None
+            sk = self._contradicted(c) if c.when == "now" or "state" in s.marks else None
             if sk is not None:
                 # "Unstack orange from red. ... the blue block is in the hand": the step taken as
                 # skipped (put down blue) was not taken: the action is taken with its preconditions unmet
                 self._unskip(sk, text, s)
-                last_before, last_actions = sk.undo[0].state, list(sk.undo[0].actions)
+                last_before, last_actions, skipped_from = sk.undo[0].state, list(sk.undo[0].actions), None
                 continue
             if c.when == "before":
                 if last_before is None:
                     continue
                 lines = [Line(last_before, list(last_actions))]
+                if skipped_from is not None:
+                    lines.append(Line(skipped_from))  # a reason for the left-out step as well
                 if referenced and branch is not None and not sketch_ended:
                     lines.append(branch)  # "because when you stack A on B, A is clear": at it or after it
             elif (hypothetical or referenced) and branch is not None and not sketch_ended:
                 lines, rec["context"] = [branch], "hypothetical"
             elif referenced or (hypothetical and any(x.kind == "action" for x in s.claims)):
                 continue  # about a point of a plan or a hypothetical that could not be placed
+            elif c.when == "start":
+                lines = [Line(self.init)]  # "Initially, A is on B": the state the trace starts from
             elif c.when == "either" and not self.lost and self.main.befores:
                 lines = [self.main, Line(self.main.befores[-1], self.main.actions[:-1])] + self.alternates
             else:
@@ -289,20 +346,38 @@ class _Replay:
                     lines = [Line(self.init)] + lines
             holds = [self.atom_true(c.value, ln.state) for ln in lines]
             ok = any(h != c.negated for h in holds)
+            told = self._told_fact(c) if not ok and c.when != "before" else None
+            if told is not None and told.sentence > self.unread_at:
+                # "Maybe stack A on B. Now A is on B": the trace goes on from an option that does not apply
+                rec["verdict"] = "unchecked"
+                self._take_told(told, text, s)
+                continue
             if not ok and self.unread and lines and lines[0] is self.main and self._silent_step(c):
                 self.lost, self.alternates = True, []  # a step taken in words that did not read
                 continue
             if not ok and "state" not in s.marks and any(self._held_before(c, ln) for ln in lines):
                 continue  # true just behind its line: which point it speaks of is not known
-            if "state" in s.marks and c.when != "before":
-                stated.append((c.value, c.negated))
-            untied = c.when != "before" and not c.now and not s.marks & {"initial", "state"}
-            if untied:
+            if ("state" in s.marks or c.when == "now") and c.when != "before" and not hypothetical and not referenced:
+                stated.append((c.value, c.negated))  # said of the point the line is at
+            untied = c.when in ("untied", "either") and not s.marks & {"initial", "state"}
+            # nothing ties it to the state now, and as a statement of the goal or of what an action
+            # under discussion requires it would be right: whether it is asserted is not certain
+            uncertain = untied and not ok and self._mood_uncertain(c, s)
+            if untied and not uncertain:
                 said.append((c.value, c.negated))
             rec["verdict"] = "right" if ok else "wrong"
+            if uncertain:
+                rec["verdict"], rec["context"] = "unchecked", "uncertain"
+                continue
             if not ok:
+                if told is not None:
+                    rec["verdict"] = "unchecked"  # the trace goes on from an option that does not apply
+                    self._take_told(told, text, s)
+                    continue
                 ln = lines[0]
-                initial = not ln.actions or "initial" in s.marks
+                # about the state the trace starts from when it says so, or when no line it may be on
+                # has taken an action
+                initial = "initial" in s.marks or c.when == "start" or not any(x.actions for x in lines)
                 kind = "initial-state" if initial else "denied-fact" if c.negated else "false-fact"
                 truth = f"{c.value} holds" if holds[0] else f"{c.value} is false"
                 if untied:
@@ -318,8 +393,9 @@ class _Replay:
             for rec, kind, c, truth, ln in deferred:
                 self.error(rec, kind, c, text, _claimed(c), truth, ln, s)
         if stated and not self.lost and not self._all_hold(stated, self.main.state):
-            # "1. Current State: ..." that holds in a candidate line and not in the main one: the
-            # trace is on the candidate ("(Alternative sequence) 1. Current State: <the initial state>")
+            # "1. Current State: ..." (or facts said of now) that hold in a candidate line and not in
+            # the main one: the trace is on the candidate ("(Alternative sequence) 1. Current State:
+            # <the initial state>"; "I'll unstack A. Now A is held": it went on from the option)
             for alt in reversed(self.alternates):
                 if self._all_hold(stated, alt.state):
                     self.alternates.remove(alt)
@@ -327,14 +403,51 @@ class _Replay:
                     break
         if branch is not None:
             self.alternates.append(branch.copy())
+        if s.retraction_at is not None:
+            # "I could stack A on B, but that is not allowed": rejected in its own sentence
+            self.told = [t for t in self.told if not (t.sentence == s.index and t.record["span"][0] < s.retraction_at)]
         if "elsewhere" in s.marks:
             self.lost, self.alternates = True, []
         if s.gap is not None:
             self.lost = True  # a step that did not read: the state is not known until an action places it
-        self.last_before, self.last_actions = last_before, last_actions
+        self.last_before, self.last_actions, self.skipped_from = last_before, last_actions, skipped_from
+        self.named_before = [x.value for x in s.claims if x.kind == "action"]
+
+    def _mood_uncertain(self, c: Claim, s: Sentence) -> bool:
+        """Whether a fact wrong in the state would be right as a statement of the goal, or of what an
+        action named in its sentence or the one before requires."""
+        i = self.task.atom_index.get(c.value)
+        if i is None:
+            return False
+        bit = 1 << i
+        if not c.negated and self.task.goal & bit:
+            return True
+        for value in self.named_before + [x.value for x in s.claims if x.kind == "action"]:
+            a = self.task.action_index[value]
+            if (a.neg_pre if c.negated else a.pre) & bit:
+                return True
+        return False
+
+    def _told_fact(self, c: Claim) -> "_Told | None":
+        """The option considered that the (wrong) fact ``c`` goes on from: it holds after the option's
+        action, which does not apply where it was considered."""
+        for t in reversed(self.told):
+            if self.atom_true(c.value, t.told.state) != c.negated:
+                return t
+        return None
+
+    def _take_told(self, t: "_Told", text: str, s: Sentence) -> None:
+        """The trace goes on from an option that does not apply: a precondition error at the option."""
+        self.told = []
+        a = self.task.action_index[t.claim.value]
+        t.record["context"] = "main"
+        self.error(t.record, "precondition", t.claim, text, t.claim.value, self._unmet(a, t.start.state), t.start, s,
+                   (t.start.copy(), []))
+        self.main, self.alternates, self.lost = t.told.copy(), [], False
 
     def action(self, c: Claim, rec: dict, text: str, s: Sentence) -> None:
         a = self.task.action_index[c.value]
+        self.skip_from = None
         if self.restart and self.item > 1:
             self.restart = False  # "So steps: ... 5. Pick up blue": a list that goes on, not a new start
         line = self._place(a, self.main, self.restart, self.alternates)
@@ -348,6 +461,11 @@ class _Replay:
                 and self.main.actions[len(line.actions)] == str(a):
             self._restated(len(line.actions), line.state)
         if line is not None:
+            self.told = []  # the trace goes on from where it stood, not from an option considered
+            # "I can X" says X applies; whether the trace goes on from it is told by what follows:
+            # the line where it stood stays a candidate
+            stood = [Line(self.main.state, list(self.main.actions), list(self.main.befores))] \
+                if c.mood == CAN and not self.lost else []
             # The other lines the trace may be on go along while the action applies in them too.
             kept = []
             for alt in self.alternates:
@@ -357,7 +475,7 @@ class _Replay:
                     alt.apply(a)
                     alt.age += 1
                     kept.append(alt)
-            self.main, self.lost, self.restart, self.alternates = line, False, False, kept[-MAX_ALTERNATES:]
+            self.main, self.lost, self.restart, self.alternates = line, False, False, (kept + stood)[-MAX_ALTERNATES:]
             self.unread = False
             rec["verdict"] = "right"
             self.main.apply(a)
@@ -371,6 +489,7 @@ class _Replay:
             told = self.main.copy()
             told.apply(a)
             undo = (self.main, list(self.alternates), self.lost)
+            self.skip_from = self.main.state
             self.main = self.main.copy()
             self.main.apply(skipped)
             self.main.apply(a)
@@ -378,17 +497,26 @@ class _Replay:
             self.lost = True  # which step was skipped is read off the line: the next action must place it
             self.skips.append(_Skip(s.index, undo, rec, c, told, self.main))
             return
+        for t in reversed(self.told):
+            if _applies(a, t.told.state):
+                # "Maybe stack A on B. ... Pick up C": the trace went on from an option that does not apply
+                self._take_told(t, text, s)
+                rec["verdict"] = "right"
+                self.main.apply(a)
+                return
         undo = (self.main.copy(), [x.copy() for x in self.alternates])
         self.error(rec, "precondition", c, text, c.value, self._unmet(a, self.main.state), self.main, s, undo)
         self.main = self.main.copy()
         self.main.apply(a)
         self.lost = True
 
-    def _one_step_short(self, a):
-        """The one action applicable in the main line after which ``a`` applies, if exactly one."""
+    def _one_step_short(self, a, state: int | None = None):
+        """The one action applicable in ``state`` (the main line's) after which ``a`` applies, if
+        exactly one."""
+        state = self.main.state if state is None else state
         fits = []
-        for b in applicable_actions(self.task, self.main.state):
-            t = successor(self.main.state, b)
+        for b in applicable_actions(self.task, state):
+            t = successor(state, b)
             if _applies(a, t):
                 fits.append(b)
         return fits[0] if len(fits) == 1 else None
@@ -485,6 +613,10 @@ class _Replay:
         return [self.task.atoms[i] for i in range(self.task.n_atoms) if mask >> i & 1]
 
 
+#: Sentences that narrate no step taken: an aim, the goal, a question, a supposition, an option, a
+#: rejection, a requirement.
+_NOT_NARRATED = frozenset({"intent", "goal", "question", "hypothetical", "candidate", "retraction", "requirement"})
+_CONTEXT = {CANDIDATE: "candidate", PLAN: "planned", REFERENCE: "planned", SUPPOSE: "hypothetical"}
 _STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*)?(\d+)\s*[.):]", re.I)
 
 
@@ -496,7 +628,7 @@ def _applies(a, state: int) -> bool:
 def _claimed(c: Claim) -> str:
     if c.kind == "fact":
         return f"(not {c.value})" if c.negated else c.value
-    if c.kind == "action" and c.negated:
+    if c.kind == "action" and c.mood == REJECT:
         return f"not {c.value}"
     return c.value
 
@@ -513,7 +645,7 @@ def verify_trace(task: Task, text: str, *, style: str, templates: str = "widthbe
     kept beside the first error.
     """
     text = text or ""
-    sentences = reader(task, style, templates).read(text)
+    sentences = claim_reader(task, style, templates).read(text)
     replay = _Replay(task, task.init if initial_state is None else initial_state)
     for s in sentences:
         replay.sentence(s, text)

@@ -75,6 +75,24 @@ def test_each_response_shape_parsed_over_http(sim_server, shape, source):
     assert (server.stats()["tokenize_requests"] > 0) == (source == "tokenize")
 
 
+def test_the_errors_a_simulated_model_put_into_its_thinking_come_over_http(sim_server):
+    """sim:noisy:1.0 with thinking puts one error into its thinking and says where (`Reply.injected`);
+    over the sim-server the reply says the same as in-process."""
+    from widthbench.generators import generate
+    from widthbench.simulated import open_model as open_simulated
+    from widthbench.subtasks import api
+
+    task = generate("blocksworld", 1, 1, blocks=4, optimal=False)[0].task()
+    server = sim_server(model="sim:noisy:1.0")
+    request = Request(api.next_action_prompt(task, task.init, "nl"), thinking=True, seed=1)
+    got = _model(server).run([request], progress=False)[0]
+    want = open_simulated("sim:noisy:1.0", use_cache=False).run([request], progress=False)[0]
+    assert got.injected == want.injected and len(want.injected) == 1
+    (inj,) = want.injected
+    assert inj["kind"] in ("wrong-fact", "missing-fact", "inapplicable-action")
+    assert got.reasoning == want.reasoning and got.reasoning[inj["span"][0]:inj["span"][1]].strip()
+
+
 @pytest.mark.parametrize("shape", ["vllm", "raw-think", "llamacpp"])
 def test_reply_cut_by_max_tokens_is_recorded(sim_server, shape):
     server = sim_server(model="sim:echo", shape=shape)

@@ -49,7 +49,7 @@ def test_each_call_is_checked_from_the_state_it_asked_about(bw_problems, model_f
         return llm
 
     llm = asyncio.run(go())
-    assert [(c, purpose, s) for c, purpose, s, _, _ in llm.log.thinking] == [(0, "next-action", p.initial),
+    assert [(c, purpose, s) for c, purpose, s, *_ in llm.log.thinking] == [(0, "next-action", p.initial),
                                                                            (1, "next-action", child)]
     out = _thinking_checked(p, llm.log.thinking)
     root, after = out["trace"]

@@ -60,6 +60,32 @@ def test_random_is_near_chance(tmp_path):
     assert rows["action-generation"]["accuracy"] < 0.2
 
 
+@pytest.mark.parametrize("style", ["nl", "pddl"])
+def test_simulated_thinking_is_checkable_and_noisy_says_what_it_put_into_it(style):
+    """With thinking on, the task-aware models think about the question's state the way reasoning
+    models do (claims the trace verifier reads and judges): sim:oracle's thinking holds no error and
+    says it injected none; sim:noisy:1.0's holds one, reported at the span it says; thinking on or
+    off never changes the answer."""
+    from widthbench.generators import generate
+    from widthbench.simulated import Simulator
+    from widthbench.subtasks import api
+    from widthbench.subtasks.traces import verify_trace
+
+    sim = Simulator()
+    for n, inst in enumerate(generate("blocksworld", 4, 6, blocks=4, optimal=False)):
+        task = inst.task()
+        prompt = api.next_action_prompt(task, task.init, style)
+        text, thinking, injected = sim.reply("oracle", prompt, True, random.Random(n))
+        got = verify_trace(task, thinking, style=style)
+        assert injected == [] and got["first_error"] is None and got["checked"] >= 5, (thinking, got["first_error"])
+        text, thinking, injected = sim.reply("noisy:1.0", prompt, True, random.Random(n))
+        assert sim.reply("noisy:1.0", prompt, False, random.Random(n))[::2] == (text, None)
+        (inj,) = injected
+        fe = verify_trace(task, thinking, style=style)["first_error"]
+        assert fe is not None and fe["kind"] == inj["expect"], (thinking, inj, fe)
+        assert inj["span"][0] <= fe["span"][0] and fe["span"][1] <= inj["span"][1], (thinking, inj, fe)
+
+
 def test_unreadable_prompts_get_a_reply_no_parser_accepts():
     from widthbench.simulated import UNREADABLE, Simulator
 

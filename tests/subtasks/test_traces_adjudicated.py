@@ -32,6 +32,10 @@ GPT4_REAL = {2: ("false-fact", 1747), 3: ("precondition", 3189), 5: ("false-fact
              22: ("false-fact", 2321), 24: ("precondition", 1487), 25: ("precondition", 209),
              27: ("false-fact", 1042), 30: ("precondition", 210), 31: ("precondition", 209),
              32: ("false-fact", 1015)}
+# GPT-4 names an action and rejects it in its reason ("This action is not applicable because the hand
+# is currently holding the orange block", "one of the preconditions; the hand is empty, is not
+# satisfied"): a rejected option, not an action taken (false first errors of an earlier version)
+GPT4_FALSE = {42: 783, 58: 795, 88: 917}
 MYSTERY_REAL = {2: ("false-fact", 871), 3: ("precondition", 495), 4: ("precondition", 973),
                 9: ("precondition", 137), 11: ("precondition", 127), 12: ("false-fact", 1656)}
 
@@ -42,7 +46,7 @@ def _first_errors(path, chain_of_thought):
     return {r["instance_id"]: r["trace"]["first_error"] for r in recs}, recs
 
 
-@pytest.mark.parametrize("path,cot,real,false", [(R1, False, R1_REAL, R1_FALSE), (GPT4, True, GPT4_REAL, {}),
+@pytest.mark.parametrize("path,cot,real,false", [(R1, False, R1_REAL, R1_FALSE), (GPT4, True, GPT4_REAL, GPT4_FALSE),
                                                  (MYSTERY, True, MYSTERY_REAL, {})],
                          ids=["r1-blocksworld", "gpt4-blocksworld", "gpt4-mystery"])
 def test_hand_adjudicated_first_errors(path, cot, real, false):

@@ -81,6 +81,53 @@ def test_run_folder_traces_are_labelled_simulated(tmp_path, capsys):
     assert recs and all(r["simulated"] and r["trace"] is not None for r in recs)
 
 
+def _scored(recs):
+    """(found at the injection, injected, errors on traces with nothing injected) of traces.jsonl records."""
+    from widthbench.subtasks.traces.injections import outcome
+
+    got = [outcome(r["trace"], r["trace"].get("injected", r.get("injected"))) for r in recs]
+    got = [g for g in got if g is not None]
+    injected = [g for g in got if g["kind"] is not None]
+    return (sum(g["outcome"] == "found" for g in injected), len(injected),
+            sum(g["outcome"] != "clean" for g in got if g["kind"] is None))
+
+
+def test_traces_of_a_simulated_noisy_score_run_are_scored_against_its_injections(tmp_path, capsys):
+    """sim:noisy with thinking on puts seeded errors into its thinking and says where: `widthbench traces`
+    on the score run reads real claims, finds every injected error at its injection, reports no error
+    on thinking written clean, and prints and writes the tally."""
+    run = tmp_path / "run"
+    assert main(["score", "--subtask", "action-single,successor-mapping,plan-verification", "--count", "6", "--style", "both",
+                 "--thinking", "on", "--model", "sim:noisy:0.5", "--out", str(run), "--quiet", "--no-cache"]) == 0
+    capsys.readouterr()
+    assert main(["traces", str(run), "--out", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out
+    recs = [json.loads(line) for line in (tmp_path / "o" / "traces.jsonl").read_text().splitlines()]
+    assert recs and all(r["trace"]["checked"] >= 3 for r in recs)  # real claims, not "0 of 0"
+    found, injected, false = _scored(recs)
+    assert injected >= 8 and found == injected and false == 0
+    assert ": found" in out and "Injected errors" in out
+    inj = json.loads((tmp_path / "o" / "summary.json").read_text())["run"]["injections"]
+    assert (inj["found"], inj["injected"], inj["false_on_clean"]) == (found, injected, 0)
+
+
+def test_traces_of_a_simulated_noisy_solve_run_report_the_injected_errors_at_their_injections(tmp_path, capsys):
+    """The same on a solve run: every call's thinking is checked from the state its question was about,
+    and `widthbench traces` reports each injected error at its injection."""
+    run = tmp_path / "run"
+    assert main(["solve", "--method", "tot-bfs", "--domain", "blocksworld", "--count", "2", "--max-plan-length", "6",
+                 "--thinking", "on", "--model", "sim:noisy:0.5", "--out", str(run), "--quiet", "--no-cache"]) == 0
+    capsys.readouterr()
+    assert main(["traces", str(run), "--out", str(tmp_path / "o")]) == 0
+    out = capsys.readouterr().out
+    recs = [json.loads(line) for line in (tmp_path / "o" / "traces.jsonl").read_text().splitlines()]
+    found, injected, false = _scored(recs)
+    assert injected >= 5 and found == injected and false == 0
+    assert ": found" in out and "found at the injection" in out
+    summary = json.loads((run / "summary.json").read_text())["traces"]["run"]["injections"]
+    assert summary["found"] == summary["injected"] == injected
+
+
 def _trace(kind=None, steps=0, correct=None, facts=()):
     fe = None if kind is None else {"kind": kind, "span": [0, 1], "quote": "x", "claimed": "(p)", "truth": "t",
                                     "actions": ["(a)"] * steps}

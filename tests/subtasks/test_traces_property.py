@@ -1,12 +1,15 @@
-"""Property tests of the trace verifier (docs/traces.md, "Honest by construction").
+"""Property tests of the trace verifier (docs/traces.md, "Property tests").
 
-Traces written from engine runs (tests/subtasks/traces_gen.py) in both styles, with the renderer's
-sentences and paraphrases, hypotheticals, a retraction and a restart woven in, on Blocksworld,
-Logistics, a Blocksworld whose names are all renamed (generated templates: any domain's words) and
-Blocksworld under `--obfuscate mystery` (the task its prompts show)
-verify with no error and every written claim checked; the same traces with one injected wrong fact,
-action whose preconditions fail, or misstated goal report exactly that error kind, inside the
-injected sentence.
+Traces written from engine walks by the shared trace writer in wide words (tests/subtasks/traces_gen.py:
+requirements, goals and aims, options considered and rejected, checks, suppositions, enumerations,
+slips and restarts woven in), NL and PDDL, on Blocksworld and Logistics (both template sets), a
+Blocksworld whose names are all renamed (generated templates: any domain's words), Blocksworld under
+`--obfuscate mystery` and `--obfuscate random` (the task its prompts show) and PlanBench's Mystery
+Blocksworld read in its own words (with the reference data) verify with no error and every assertion
+written judged; the same traces with one injected wrong fact, missing fact (a true fact denied, or
+left out of a list said to be complete), action that does not apply (taken plainly, checked and found
+"possible" then taken, or considered and built upon), or misstated goal report exactly that error
+kind, inside the injected sentences.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import functools
 import re
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from widthbench.generators import generate
@@ -50,7 +53,7 @@ def tasks(domain: str) -> tuple:
             (d / f"p{i}.pddl").write_text(prob)
             out.append(load_task(d / "domain.pddl", d / f"p{i}.pddl"))
         return tuple(out)
-    if domain == "mystery":  # the real --obfuscate renaming: the task as its prompts show it
+    if domain in ("mystery", "random"):  # the real --obfuscate renaming: the task as its prompts show it
         import dataclasses
 
         from widthbench.pddl_domains import obfuscate
@@ -58,18 +61,33 @@ def tasks(domain: str) -> tuple:
         out = []
         for inst in generate("blocksworld", 3, 4, blocks=4, optimal=False):
             task = inst.task()
-            attached = dataclasses.replace(task, domain=obfuscate.attach(task.domain, "mystery", 7))
+            attached = dataclasses.replace(task, domain=obfuscate.attach(task.domain, domain, 7))
             out.append(obfuscate.shown(attached))
         return tuple(out)
+    if domain == "planbench-mystery":  # PlanBench's variant, in its own words ("attack object a")
+        from tests.conftest import PLANBENCH, need_data
+        from widthbench.pddl_domains import planbench_configs
+
+        need_data()
+        v = planbench_configs.find_variant(PLANBENCH, ["mystery_blocksworld_3"])
+        return tuple(load_task(v.domain_file, v.instance_dir / f"instance-{i}.pddl") for i in (2, 5, 9))
     opts = {"blocks": 4} if domain == "blocksworld" else {}
     return tuple(inst.task() for inst in generate(domain, 3, 3, optimal=False, **opts))
+
+
+def _mystery_config() -> str:
+    from tests.conftest import PLANBENCH
+
+    return str(PLANBENCH / "llm_planning_analysis/configs/mystery_blocksworld_3.yaml")
 
 
 CASES = [("blocksworld", "nl", "widthbench"), ("blocksworld", "nl", "planbench"), ("blocksworld", "pddl", "widthbench"),
          ("logistics", "nl", "widthbench"), ("logistics", "nl", "planbench"), ("logistics", "pddl", "widthbench"),
          ("renamed", "nl", "widthbench"), ("renamed", "pddl", "widthbench"),
-         ("mystery", "nl", "widthbench"), ("mystery", "pddl", "widthbench")]
-PROPS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+         ("mystery", "nl", "widthbench"), ("mystery", "pddl", "widthbench"),
+         ("random", "nl", "widthbench"), ("random", "pddl", "widthbench"),
+         ("planbench-mystery", "nl", _mystery_config())]
+PROPS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
 def test_renamed_domain_uses_generated_templates():
@@ -88,20 +106,23 @@ def test_trace_from_engine_run_has_no_error(domain, style, templates, k, seed):
     got = verify_trace(task, w.text, style=style, templates=templates)
     assert got["first_error"] is None, (w.text, got["first_error"])
     assert got["errors"] == 0
-    # every claim written was read and judged (none skipped as unreadable)
+    # every assertion written was read and judged (none skipped as unreadable)
     assert got["checked"] >= w.checkable, (w.text, got["checked"], w.checkable)
     retracted = [c for c in got["claims"] if c["verdict"] == "retracted"]
     assert len(retracted) <= 1
 
 
 @pytest.mark.parametrize("domain,style,templates", CASES)
-@pytest.mark.parametrize("inject", ["fact", "precondition", "goal"])
-@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), at=st.integers(1, 3))
+@pytest.mark.parametrize("inject", ["fact", "missing", "precondition", "goal"])
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), at=st.integers(0, 3))
 @PROPS
 def test_injected_error_is_reported_at_its_span(domain, style, templates, inject, k, seed, at):
+    """At 0 the fact is misstated while the trace restates the state it starts from (an
+    initial-state error); at 1-3 after that many actions."""
     task = tasks(domain)[k]
-    w = write_trace(task, style, templates, seed, steps=4, inject=inject, at=at, weave=inject != "precondition")
-    assert w.injected is not None  # the generator found such an error for this walk
+    assume(at > 0 or inject in ("fact", "missing"))
+    w = write_trace(task, style, templates, seed, steps=4, inject=inject, at=at)
+    assume(w.injected is not None)  # the walk offers such an error (a dead end offers no inapplicable one)
     got = verify_trace(task, w.text, style=style, templates=templates)
     fe = got["first_error"]
     assert fe is not None, w.text
@@ -134,7 +155,7 @@ def test_a_reason_given_after_the_action_is_about_the_state_before_it(domain, st
     walk passed, stated there, is still an error."""
     import random
 
-    from tests.subtasks.traces_gen import Writer, _cap
+    from tests.subtasks.traces_gen import WideWriter as Writer, _cap
     from widthbench.planners.strips import applicable_actions, successor
 
     task = tasks(domain)[k]
@@ -153,7 +174,9 @@ def test_a_reason_given_after_the_action_is_about_the_state_before_it(domain, st
         if deleted:
             lines.append(f"{_cap(w.fact(rng.choice(deleted)))}.")
         passed.append(after)
-        never = [x for x in task.atoms if not any(p >> task.atom_index[x] & 1 for p in passed)]
+        # (not a fact of the goal: said with no word of time it could be the goal stated)
+        never = [x for x in task.atoms if not any(p >> task.atom_index[x] & 1 for p in passed)
+                 and not task.goal >> task.atom_index[x] & 1]
         wrong = rng.choice(never) if never else None
         state = after
     text = "\n".join(lines)
@@ -174,7 +197,7 @@ def test_actions_in_call_notation_are_taken(domain, style, templates, k, seed, s
     A fact after the calls that held at no point they passed is an error."""
     import random
 
-    from tests.subtasks.traces_gen import Writer, _cap
+    from tests.subtasks.traces_gen import WideWriter as Writer, _cap
     from widthbench.planners.strips import applicable_actions, successor
 
     task = tasks(domain)[k]
@@ -195,7 +218,8 @@ def test_actions_in_call_notation_are_taken(domain, style, templates, k, seed, s
     got = verify_trace(task, "\n".join(lines), style=style, templates=templates)
     taken = [c for c in got["claims"] if c["kind"] == "action"]
     assert len(taken) == len(lines) and all(c["verdict"] == "right" for c in taken), (lines, got["claims"])
-    wrong = [x for x in task.atoms if not any(p >> task.atom_index[x] & 1 for p in passed)]
+    wrong = [x for x in task.atoms if not any(p >> task.atom_index[x] & 1 for p in passed)
+             and not task.goal >> task.atom_index[x] & 1]  # (a goal fact, said plainly, could be the goal stated)
     if not wrong:
         return
     bad = "\n".join(lines) + "\n" + f"{_cap(w.fact(rng.choice(wrong)))}."
@@ -211,7 +235,7 @@ def test_it_is_never_an_object_its_own_clause_names(templates, k, seed):
     (no action, no error), while "put it down" after picking red up is red."""
     import random
 
-    from tests.subtasks.traces_gen import Writer, _cap
+    from tests.subtasks.traces_gen import WideWriter as Writer, _cap
     from widthbench.planners.strips import applicable_actions
 
     task = tasks("blocksworld")[k]

@@ -1,55 +1,84 @@
-"""Traces rendered from engine runs, for the property tests of the trace verifier.
+"""Traces written from engine walks, for the property tests of the trace verifier.
 
-`write_trace` walks a task on the engine and writes what a model thinking aloud would write: the
-initial facts, the goal, each action with facts of the state after it, in the renderer's sentences
-(NL or PDDL) or in paraphrases, with hypotheticals ("If I ..., then ..."), a retraction ("Wait, no,
-...") and a restart ("Let me start over") woven in. It records where each claim it wrote stands,
-and can inject one wrong fact, one action whose preconditions fail, or a misstated goal.
+The shared trace writer (`widthbench.pddl_domains.thinking`, which the simulated models think with)
+in wider words than the simulated models use (`WIDE`): more sentence frames for each move, among them
+the habits of real reasoning traces (requirement lists, "Pre:", "Need to get to:", "For example, X.
+But ...", "So yes!", "Is X? Yes, X.", numbered steps, labelled states, enumerations said complete),
+and actions in the domain's paraphrases, so that the verifier is not fitted to one writer. The walk
+is a random one; the writer records where each injected error stands.
 """
 
 from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from widthbench.pddl_domains.readers.grammar import paraphrase_tables, template_domain
-from widthbench.pddl_domains.render import Renderer
+from widthbench.pddl_domains.thinking import DEFAULT, Phrasing, Writer, write_thinking
 from widthbench.planners.strips import Task, applicable_actions, state_atoms, successor
-from widthbench.subtasks.traces.verify import NEAR_STEPS
+
+WIDE = Phrasing(
+    look=DEFAULT.look + ("Okay, let's see what we have.", "First, the situation as it is.", "Hmm, let me think about this."),
+    fact=DEFAULT.fact + ("I see that {fact}.", "We have that {fact}.", "- {Fact}", "Also, {fact}.", "Note that {fact}."),
+    denial=DEFAULT.denial + ("Note that {denied}.", "- {Denied}", "Also, {denied}."),
+    goal=DEFAULT.goal + ("Goal: {facts}.", "The goal is: {facts}.", "Our goal is that {facts}."),
+    aim=DEFAULT.aim + ("Need to get to: {facts}.", "What I want in the end: {facts}.",
+                       "I need to reach a state where {facts}.", "The target is {facts}."),
+    consider=DEFAULT.consider + ("Let's try to {action}.", "I could {action}.", "Alternatively, {action}.",
+                                 "One option: {action}.", "How about {action}?", "Perhaps {action}."),
+    require=DEFAULT.require + ("The preconditions of {action} are {facts}.", "For {action} we need {facts}.",
+                               "Pre: {facts}.", "{Action} needs {facts}.", "Preconditions: {facts}.",
+                               "To {action} I would need {facts}."),
+    reject=DEFAULT.reject + ("But {denied}. So no.", "However, {denied}, so it won't work.",
+                             "Not possible: {denied}.", "That fails because {denied}."),
+    aside=DEFAULT.aside + ("Hmm, that doesn't get me closer.",),
+    check=DEFAULT.check + ("Is {fact}? Yes, {fact}.", "Check: {fact}.", "{Fact}: yes."),
+    confirm=DEFAULT.confirm + ("Yes!", "Great, that's allowed.", "OK, so it's possible."),
+    possible=DEFAULT.possible + ("{Action} would be possible.", "It seems that would work."),
+    take=DEFAULT.take + ("{n}. {Action}.", "Step {n}: {action}.", "So {action}.", "Let me {action}.",
+                         "**{Action}**.", "Action: {action}."),
+    effect=DEFAULT.effect + ("{Fact} now.", "So now {fact}.", "At this point {fact}."),
+    lost=DEFAULT.lost + ("{Denied} now.", "So now {denied}.", "At this point {denied}."),
+    state=DEFAULT.state + ("Resulting state: {facts}.", "The state is now: {facts}."),
+    only=DEFAULT.only + ("Now only {objects} {be} {predicate}.",),
+    suppose=DEFAULT.suppose + ("Suppose I {action}; then {fact}.", "If we {action}, {fact}.",
+                               "What if I {action}? Then {fact}."),
+    slip=DEFAULT.slip + ("Wait, no. {Fact}.", "Actually, {fact}.", "Hmm, no: {fact}."),
+    restart=DEFAULT.restart + ("Let me start over.", "Let me retrace the steps from the start."),
+    conclude=DEFAULT.conclude + ("I think that's it.", "Done."),
+)
+#: Steps written in words no reader reads (the object named, the action not): the facts after them
+#: cannot be placed.
+HIDDEN = Phrasing(take=("Then I do something with {object}.", "I deal with {object} here.", "Let me handle {object}."),
+                  require=("Let me think about what is needed.",), check=("Fine.",))
+#: The same in PDDL, where an object is named inside a form ("c" alone is a word too).
+HIDDEN_PDDL = Phrasing(take=("Then I do (something-with {object}).", "I do (whatever {object}) here."),
+                       require=HIDDEN.require, check=HIDDEN.check)
+
+INJECT = {"fact": "wrong-fact", "missing": "missing-fact", "precondition": "inapplicable-action"}
 
 
-@dataclass
-class Written:
-    text: str = ""
-    checkable: int = 0  # claims the verifier must judge
-    injected: tuple[int, int] | None = None  # span of the injected sentence
-    kind: str | None = None
+class WideWriter(Writer):
+    """The shared writer, with actions in the domain's paraphrases as well as its templates."""
 
-    def say(self, sentence: str, claims: int = 0) -> tuple[int, int]:
-        if self.text:
-            self.text += " " if random.random() < 0.7 else "\n"
-        start = len(self.text)
-        self.text += sentence
-        self.checkable += claims
-        return start, len(self.text)
-
-
-def _cap(s: str) -> str:
-    return s[:1].upper() + s[1:]
-
-
-class Writer:
-    def __init__(self, task: Task, style: str, templates: str, rng: random.Random):
-        self.task, self.style, self.rng = task, style, rng
-        self.r = Renderer(task, style, templates)
-        ts = self.r.template_set
-        self.para_actions, _ = paraphrase_tables(template_domain(ts.path) or "", templates)
+    def __init__(self, task: Task, style: str, templates: str, rng: random.Random, phrasing: Phrasing = WIDE):
+        super().__init__(task, style, templates, rng, phrasing)
+        self.para_actions, _ = paraphrase_tables(template_domain(self.r.template_set.path) or "", templates)
 
     def fact(self, atom: str, negated: bool = False) -> str:
-        if self.style == "pddl":
-            return f"(not {atom}) holds" if negated else f"{atom} holds"
-        return self.r.atom(f"(not {atom})" if negated else atom)
+        if negated:
+            return self.denied(atom)
+        return super().fact(atom)
+
+    def denied(self, atom: str) -> str:
+        """The shared writer's denials, and "no <fact>" (a fact with no verb: "no pain object c"),
+        "<fact> is false"."""
+        text = super().fact(atom)
+        forms = [super().denied(atom), f"{text} is false"]
+        if self.style == "pddl" or " is " not in text:
+            forms.append(f"no {text}")
+        return self.rng.choice(forms)
 
     def action(self, a) -> str:
         if self.style == "pddl":
@@ -61,120 +90,52 @@ class Writer:
                 texts.append(re.sub(r"\{(\d+)\}", lambda m: self.r.names[a.args[int(m.group(1))]], t))
         return self.rng.choice(texts)
 
-    def fluent_atoms(self, state: int) -> list[str]:
-        return state_atoms(self.task, state)
-
     def changed(self, before: int, after: int) -> tuple[list[str], list[str]]:
-        added = [a for a in state_atoms(self.task, after & ~before)]
-        deleted = [a for a in state_atoms(self.task, before & ~after)]
-        return added, deleted
+        return state_atoms(self.task, after & ~before), state_atoms(self.task, before & ~after)
 
 
-def write_trace(task: Task, style: str, templates: str, seed: int, steps: int = 4, inject: str | None = None,
-                at: int = 1, weave: bool = True, hide_actions: bool = False) -> Written:
-    rng = random.Random(seed)
-    random.seed(seed)
-    w = Writer(task, style, templates, rng)
-    out = Written()
-    init = task.init
-    shown = w.fluent_atoms(init)
-    rng.shuffle(shown)
-    out.say("Let me look at the initial state.")
-    for atom in shown[:3]:
-        out.say(f"{_cap(w.fact(atom))}.", 1)
-    goal = state_atoms(task, task.goal)
-    out.say(f"My goal is to have that {w.fact(goal[0])}.", 1)
-    if inject == "goal":
-        wrong = [a for a in task.atoms if not task.goal >> task.atom_index[a] & 1]
-        atom = rng.choice(wrong)
-        out.injected, out.kind = out.say(f"My goal is to have that {w.fact(atom)}.", 1), "goal"
-    # the walk
-    state, line, befores = init, [], []
+@dataclass
+class Written:
+    text: str = ""
+    checkable: int = 0  # claims the verifier must judge
+    injected: tuple[int, int] | None = None  # span of the injected sentences
+    kind: str | None = None  # the first-error kind the injection is to be reported as
+
+
+def _cap(s: str) -> str:
+    return s[:1].upper() + s[1:]
+
+
+def random_walk(task: Task, state: int, rng: random.Random, steps: int) -> list:
     walk = []
-    imagined: set[str] = set()  # facts true in a hypothetical the trace may still be on
-    s = init
     for _ in range(steps):
-        acts = [a for a in applicable_actions(task, s) if successor(s, a) != s]
+        acts = [a for a in applicable_actions(task, state) if successor(state, a) != state]
         if not acts:
             break
         a = rng.choice(acts)
         walk.append(a)
-        s = successor(s, a)
-    for i, a in enumerate(walk):
-        if weave and i == 1:
-            imagined = _hypothetical(w, out, state, rng)
-        if inject == "precondition" and i == at:
-            bad = _bad_action(task, state, befores, line)
-            if bad is not None:
-                out.injected, out.kind = out.say(f"Next I {w.action(bad)}.", 1), "precondition"
-                inject = "done"
-                break
-        opener = rng.choice(["", "Next, ", "Then ", "Now I "]) if style == "nl" else rng.choice(["", "Next: ", "Then "])
-        if hide_actions:
-            out.say(rng.choice(["Then I make my next move.", "I do the obvious thing here.", "Let me do that."]))
-        else:
-            out.say(f"{opener}{w.action(a)}.", 1)
-        befores.append(state)
-        line.append(str(a))
-        before, state = state, successor(state, a)
-        added, deleted = w.changed(before, state)
-        for atom in added[:2]:
-            out.say(f"Now {w.fact(atom)}.", 1)
-        for atom in deleted[:1]:
-            if style == "pddl" or w.r.atom(f"(not {atom})"):
-                out.say(f"Now {w.fact(atom, negated=True)}.", 1)
-        if inject == "fact" and i + 1 == at:
-            false = [x for x in task.atoms if not state >> task.atom_index[x] & 1
-                     and not any(b >> task.atom_index[x] & 1 for b in befores[-NEAR_STEPS:]) and x not in imagined]
-            atom = rng.choice(false)
-            out.injected, out.kind = out.say(f"Now {w.fact(atom)}.", 1), "false-fact"
-            inject = "done"
-        stable = [x for x in w.fluent_atoms(state) if all(b >> task.atom_index[x] & 1 for b in befores[-NEAR_STEPS:])
-                  and (style == "pddl" or w.r.atom(f"(not {x})"))]
-        if weave and inject is None and i == 2 and stable:
-            # a wrong fact withdrawn at once, and the correction (not next to an injected error: a
-            # retraction withdraws the wrong claims just before it); a fact that held through the
-            # last steps, so that its denial is wrong at every point near the line
-            atom = rng.choice(stable)
-            out.say(f"{_cap(w.fact(atom, negated=True))}.")
-            out.say(f"Wait, no, {w.fact(atom)}.", 1)
-    if weave and walk:
-        out.say("Let me start over from the initial state.")
-        st = init
-        for a in walk[:2]:
-            out.say(f"{_cap(w.action(a))}.", 1)
-            before, st = st, successor(st, a)
-            added, _ = w.changed(before, st)
-            for atom in added[:1]:
-                out.say(f"Now {w.fact(atom)}.", 1)
+        state = successor(state, a)
+    return walk
+
+
+def write_trace(task: Task, style: str, templates: str, seed: int, steps: int = 4, inject: str | None = None,
+                at: int = 1, weave: bool = True, hide_actions: bool = False) -> Written:
+    """A trace of a random walk of ``steps`` actions from the initial state, in `WIDE` words.
+    ``inject``: "fact" (a wrong fact), "missing" (a true fact denied or left out of a complete
+    list), "precondition" (an action that does not apply) after action ``at``, or "goal" (the goal
+    misstated); ``weave``: options, suppositions, slips and a restart woven in; ``hide_actions``:
+    the steps in words no reader reads."""
+    rng = random.Random(seed)
+    w = WideWriter(task, style, templates, rng, (HIDDEN_PDDL if style == "pddl" else HIDDEN) if hide_actions else WIDE)
+    walk = random_walk(task, task.init, rng, steps)
+    t = write_thinking(w, task.init, walk, inject=INJECT.get(inject), at=at, options=weave and not hide_actions)
+    out = Written(t.text, t.asserted)
+    if t.injections:
+        out.injected, out.kind = t.injections[0].span, t.injections[0].expect
+    if inject == "goal":
+        wrong = [a for a in task.atoms if not task.goal >> task.atom_index[a] & 1]
+        sentence = f"My goal is to have that {w.fact(rng.choice(wrong))}."
+        start = len(out.text) + 1
+        out.text += " " + sentence
+        out.injected, out.kind = (start, start + len(sentence)), "goal"
     return out
-
-
-def _hypothetical(w: Writer, out: Written, state: int, rng: random.Random) -> set[str]:
-    task = w.task
-    options = []
-    for b in applicable_actions(task, state):
-        after = successor(state, b)
-        new = [x for x in state_atoms(task, after & ~state)]
-        if new:
-            options.append((b, new))
-    if not options:
-        return set()
-    b, new = rng.choice(options)
-    # true only in the hypothetical state: judged against the main line it would be an error
-    out.say(f"If I {w.action(b)}, then {w.fact(new[0])}.", 2)
-    return set(new)
-
-
-def _bad_action(task: Task, state: int, befores: list[int], line: list[str]):
-    """An action inapplicable now, at the initial state, wherever it could be a restatement, and after
-    any one action (the verifier reads one left-out step as skipped, not as an error)."""
-    def ok(a, s):
-        return s & a.pre == a.pre and not s & a.neg_pre
-
-    one_step = [successor(state, b) for b in applicable_actions(task, state)]
-    for a in task.actions:
-        if ok(a, state) or ok(a, task.init) or any(ok(a, b) for b in befores) or any(ok(a, t) for t in one_step):
-            continue
-        return a
-    return None

@@ -96,6 +96,7 @@ def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
         if isinstance(prompts, list) and prompts and isinstance(prompts[0], dict):
             prompts, texts, answers = [prompts], [texts], [answers]
         for k, (messages, text) in enumerate(zip(prompts or [], texts or [None] * len(prompts or []))):
+            thought = bool(text)
             if not text and chain_of_thought:
                 text = (answers or [None] * (k + 1))[k]
             if not isinstance(text, str) or not text.strip():
@@ -107,8 +108,12 @@ def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
                 task = None
             keys = {key: rec.get(key) for key in ("subtask", "item_id", "mode", "style", "thinking", "model",
                                                    "simulated", "correct")}
+            injected = rec.get("injected") if thought else None
             if len(prompts) > 1:
                 keys["reply"] = k
+                injected = injected[k] if isinstance(injected, list) else None
+            if injected is not None:
+                keys["injected"] = injected  # what the simulated model put into its thinking on purpose
             if task is None:
                 out.append({**keys, "trace": None, "trace_error": "the prompt could not be read back into a task"})
                 continue

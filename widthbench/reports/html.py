@@ -41,7 +41,7 @@ from pathlib import Path
 from widthbench.reports import search
 from widthbench.reports import curves as difficulty
 from widthbench.core.runfiles import make_output_dir
-from widthbench.subtasks.results.rows import tables as score_report
+from widthbench.subtasks.results import tables as score_report
 from widthbench.subtasks.results.loader import Run, as_runs, load_run, load_runs  # noqa: F401  (load_run, load_runs: the page's input)
 from widthbench.subtasks.score_run import not_built_reason
 from widthbench.subtasks.results.unread import unread_by_reason

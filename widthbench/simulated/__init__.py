@@ -15,9 +15,11 @@ function. So the model layer stays below the sub-tasks and the searches (docs/de
 - ``random``: a well-formed random answer.
 
 So sim:oracle scoring 100% tests the whole prompt -> answer -> read round trip. A prompt that is
-none of widthbench's gets a fixed reply that no reader accepts (a parse error). With thinking on, a
-short reasoning text comes back too. Caches (rebuilt tasks, ground truth, parsed states) belong to
-the simulator's reader, so two models never share them.
+none of widthbench's gets a fixed reply that no reader accepts (a parse error). With thinking on, the
+reply carries thinking written the way reasoning models think about the question's state
+(`widthbench.simulated.thinking`), into which sim:noisy puts seeded errors that `reply` reports.
+Caches (rebuilt tasks, ground truth, parsed states) belong to the simulator's reader, so two models
+never share them.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from __future__ import annotations
 import random
 
 from widthbench.core.errors import ParseError, UserError
+from widthbench.simulated import thinking as simulated_thinking
 from widthbench.simulated.prompt import PromptReader, ReadPrompt
 from widthbench.llm import open_model as llm_open_model
 from widthbench.searches import question_sets
@@ -65,13 +68,20 @@ class Simulator:
 
     def answer(self, label: str, messages, thinking: bool, rng: random.Random) -> tuple[str, str | None]:
         """(text, reasoning) of the task-aware model ``label`` for a prompt."""
+        return self.reply(label, messages, thinking, rng)[:2]
+
+    def reply(self, label: str, messages, thinking: bool,
+              rng: random.Random) -> tuple[str, str | None, list[dict] | None]:
+        """(text, reasoning, the errors put into the reasoning on purpose) of the task-aware model
+        ``label`` for a prompt; the last is None without thinking or when the thinking is not about
+        one state of a STRIPS task."""
         mode, p = mode_of(label)
         try:
             q = self.reader.read(list(messages))
         except (ValueError, ParseError, UserError) as exc:
-            return UNREADABLE, (f"Simulated reasoning: I could not read the prompt ({exc})." if thinking else None)
+            return UNREADABLE, (f"Simulated reasoning: I could not read the prompt ({exc})." if thinking else None), None
         if q is None:
-            return UNREADABLE, ("Simulated reasoning: this is not one of widthbench's prompts." if thinking else None)
+            return UNREADABLE, ("Simulated reasoning: this is not one of widthbench's prompts." if thinking else None), None
         corrupt = mode == "noisy" and rng.random() < p
         try:
             text, note = q.handler(q, mode, corrupt, rng)
@@ -79,17 +89,25 @@ class Simulator:
             # A prompt in our format whose content the engine rejects (e.g. a hand-written action
             # that is not an action of the task): answer like a model that cannot read it.
             if q.family == "subtask":
-                return UNREADABLE, (f"Simulated reasoning: I could not read the question ({exc})." if thinking else None)
+                return UNREADABLE, (f"Simulated reasoning: I could not read the question ({exc})." if thinking else None), None
             text, note = "I cannot read this question.", f"I could not read the prompt ({exc})."
-        reasoning = None
+        reasoning = injected = None
         if thinking:
             if q.family == "subtask":
-                reasoning = (f"Simulated reasoning ({mode}): this is a {q.kind.replace('_', ' ')} question in "
-                             f"{'PDDL' if q.style == 'pddl' else 'natural language'} about "
-                             f"{q.base.domain_name}. {note}")
+                head = (f"Simulated reasoning ({mode}): this is a {q.kind.replace('_', ' ')} question in "
+                        f"{'PDDL' if q.style == 'pddl' else 'natural language'} about {q.base.domain_name}.")
             else:
-                reasoning = f"Simulated reasoning ({mode}) for a {q.kind.replace('_', ' ')} search prompt. {note}"
-        return "Answer:\n" + text, reasoning
+                head = f"Simulated reasoning ({mode}) for a {q.kind.replace('_', ' ')} search prompt."
+            # drawn after the answer, from a generator of its own: thinking never changes an answer
+            thought = simulated_thinking.think(q, mode, p, random.Random(rng.random()))
+            if thought is None:
+                reasoning = f"{head} {note}"
+            else:
+                body, injected = thought
+                start = len(head) + 1
+                reasoning = f"{head}\n{body}\n{note}"
+                injected = [{**x, "span": [x["span"][0] + start, x["span"][1] + start]} for x in injected]
+        return "Answer:\n" + text, reasoning, injected
 
 
 def simulator_for(spec: str, prompt_dir: str | None = None, domains=()) -> "Simulator | None":

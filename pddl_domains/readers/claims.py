@@ -1,0 +1,693 @@
+"""Claims in a reasoning text: every action and fact a sentence states, its mood and its time.
+
+Built on the task's grammar (`grammar.TaskGrammar.lead` for actions, `TaskGrammar.fact_clause` for
+facts), so templates, paraphrases, PDDL forms and any domain's words (generated templates) read here
+as in answers; the words of reasoning around them (`discourse` for sentences, `mood` for clauses)
+say whether a claim is asserted and about which point. What the grammar does not read is never
+guessed; this module only prepares clauses for it (docs/traces.md, "How a trace is read"):
+
+- a sentence is cut into clauses at the grammar's separators (``,`` ``;`` ``:`` ``and`` ``then``),
+  offsets into the text kept; asides in brackets are dropped in natural language (a bracket right
+  after a word is call notation, "Unstack(blue, orange)", and is read);
+- narration is dropped before the grammar reads: openers ("so", "wait,", "for example"), a subject
+  with a modal ("I can", "we need to"), "after" / "by" before a gerund, read as its verb; "becomes",
+  "remains", "is now" read as "is", "must be" / "needs to be" as "is" (a requirement);
+- "it" after an action is the object named last before it in its sentence, else the first object
+  of the last action, never an object its own clause names; a clause that is only a predicate
+  ("clear") shares the subject of the fact before it; "which" opening a clause is the object named
+  just before it, and a bare predicate after such a clause is not read;
+- each claim's mood (`mood`): the sentence's question mark or if-part, the goal, a requirement lead
+  ("we need", "Pre:", "the preconditions are") and what follows it in its sentence, an aim
+  ("should", "will"), a hedge ("maybe"), an option considered (a "for example" / "maybe" sentence,
+  "I could", "would be possible"), a rejected one ("I can't X", "instead of X"), "I can X";
+- each fact's time: "now" / "currently" / "then ..." (the point the line is at); after an action
+  in its sentence, after ":" or "because" / "since" (its preconditions: ``when="before"``); on the
+  text line of the action just taken (its preconditions or its effects: ``when="either"``); else
+  untied;
+- negation and truth words ("no pain c", "pain c is false", "harmony: yes") and enumerations said
+  complete ("only A and C are clear": A and C clear, every other object of "clear" not, the denials
+  marked ``implied``).
+
+In PDDL style every bracketed form of the task in a clause is a claim: an action form an action, a
+predicate form a fact, ``(not (p ...))`` a denied fact.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from widthbench.core.errors import ParseError
+from widthbench.pddl_domains.readers import discourse, layout, mood
+from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl, strip_step_lead_in
+from widthbench.pddl_domains.readers.mood import (ASSERT, CAN, CANDIDATE, GOAL, HEDGE, PLAN, QUESTION, REFERENCE,
+                                                  REJECT, REQUIRE, SUPPOSE)
+from widthbench.pddl_domains.readers.steps import StepReader, task_reader
+from widthbench.planners.strips import Task
+
+__all__ = ["Claim", "Sentence", "ClaimReader", "claim_reader"]
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    kind: str  # "action" | "fact" | "goal-reached"
+    span: tuple[int, int]  # character offsets into the text
+    value: str  # PDDL action or atom text
+    negated: bool = False  # a fact denied
+    mood: str = ASSERT  # `mood.MOODS`: asserted, or a requirement, goal, plan, question, option, ...
+    when: str = "untied"  # facts: "now" (said of the point the line is at) | "before" (the preconditions of
+    #                       the action before it) | "either" (on the action's text line: before or after it) |
+    #                       "start" ("initially": the state the trace starts from) | "untied"
+    point: str = ""  # an action named as a point of a plan: "after" ("after unstacking A") | "at" ("when ...")
+    implied: bool = False  # a denial an enumeration said to be complete implies ("only A is clear": B is not)
+
+    @property
+    def asserted(self) -> bool:
+        return self.mood == ASSERT
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    index: int
+    span: tuple[int, int]
+    marks: frozenset[str]
+    claims: tuple[Claim, ...]
+    retraction_at: int | None  # text offset of its first retraction marker (a withdrawal or a rejection)
+    withdrawal_at: int | None  # text offset of its first withdrawal marker ("wait, no", "actually")
+    answer_withdrawal_at: int | None  # the same, when an opening "no" / "nope" answers a question put before
+    gap: int | None  # text offset of a clause that starts like an action but reads as none: the line is lost there
+    names: bool = False  # it names an object of the task or a verb of its actions (it could state an action)
+
+
+_CLAUSE_STOP = re.compile(r",?\s*(?:;|\bsince\b|\bbecause\b|\bso\b|\bbut\b|\bwhich\b|\bas\b|\bwhile\b|\balthough\b|"
+                          r"\bwhereas\b|\bhence\b|\bthus\b|\btherefore\b)")
+_REQUIRE_STOP = re.compile(r"^(?:but|however|yet|currently|now|right\s+now|at\s+the\s+moment|and\s+now|so|which\s+(?:is|are))\b")
+
+
+def lower(text: str) -> str:
+    """Lower case with one character per character (offsets kept)."""
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def _pieces(low: str, start: int) -> list[tuple[int, int, str]]:
+    """(start, end, separator after) of the clauses of one lower-cased sentence at text offset start."""
+    depth, mask = 0, []
+    for ch in low:
+        depth = depth + 1 if ch == "(" else max(0, depth - 1) if ch == ")" else depth
+        mask.append(depth)
+    out, a = [], 0
+    for m in SEPARATORS.finditer(low):
+        if mask[m.start()] == 0:
+            out.append((start + a, start + m.start(), m.group(0).strip()))
+            a = m.end()
+    out.append((start + a, start + len(low), ""))
+    return [p for p in out if p[1] > p[0]]
+
+
+class ClaimReader:
+    """Reads the claims of reasoning texts about one task in one style and template set."""
+
+    def __init__(self, task: Task, style: str, templates: str):
+        self.task = task
+        self.style = style
+        self.rd: StepReader = task_reader(task, style, templates)
+        self.names = self.rd.r.names  # PDDL object -> its name in words
+        names = sorted(self.rd.object_by_name, key=len, reverse=True)
+        self._object_names = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w-])") \
+            if names and self.rd.nl else None
+        self._named = None
+        # An action's name written as one word ("pickup", "putdown"): read as its words ("pick up").
+        self._spaced = {re.sub(r"[-_]", "", n): n.replace("-", " ").replace("_", " ")
+                        for n in self.rd.arity_action if re.search(r"[-_]", n)}
+        self._squashed = (re.compile(r"\b(?:" + "|".join(map(re.escape, self._spaced)) + r")\b")
+                          if self._spaced and self.rd.nl else None)
+        self.gerunds = {}
+        for v in set(self.rd.verbs):
+            head = v.split()[0] if v else v
+            for g in (head + "ing", head[:-1] + "ing" if head.endswith("e") else None,
+                      head + head[-1:] + "ing"):
+                if g:
+                    self.gerunds.setdefault(g, head)
+        verbs = sorted({v for v in self.rd.verbs if len(v) > 2}, key=len, reverse=True)
+        self._verbs = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, verbs)) + r")(?![\w-])") if verbs else None
+        # the atoms of each predicate, for the scope of an enumeration
+        self._by_predicate: dict[str, list[str]] = {}
+        for atom in task.atoms:
+            self._by_predicate.setdefault(atom[1:].split()[0].rstrip(")"), []).append(atom)
+
+    # ---------------------------------------------------------------- sentences
+
+    def read(self, text: str) -> list[Sentence]:
+        low_all = lower(text)
+        out = []
+        prev_end, after_action, prev_planned, prev_goal, goal_talk = 0, False, False, False, False
+        self._last_action = None
+        self._either = False
+        for i, (a, b) in enumerate(discourse.sentences(text)):
+            low = low_all[a:b]
+            norm = layout.normalise(low)
+            marks = discourse.marks(norm)
+            r, wd, wa = discourse.retraction_at(low), discourse.withdrawal_at(low), discourse.withdrawal_at(low, True)
+            same_line = "\n" not in text[prev_end:a]
+            if marks & {"restart", "initial"}:
+                self._either = False
+            # "Then ..." after a sentence that plans goes on with the plan.
+            goes_on = prev_planned and bool(mood.GOES_ON.match(norm))
+            # After the goal is stated, "So blue is on the table, red on blue" restates it (the final
+            # state), until an action, the initial or current state, or a restart is spoken of.
+            if marks & {"goal", "goal-reached"}:
+                goal_talk = True
+            elif marks & {"initial", "restart"} or mood.CURRENT.search(low):
+                goal_talk = False
+            restates = goal_talk or (prev_goal and bool(mood.RESTATES.match(norm)))
+            # A fact on the text line of the action just taken may state its preconditions or its
+            # effects ("3. Unstack A from B: A is clear. Now A is held."): judged in either state.
+            self._either = same_line and self._either
+            claims = self._enumeration(low, a, marks)
+            gap = None
+            if claims is None:
+                claims, gap = self._claims(low, a, marks, after_action, goes_on, restates)
+                if any(c.kind == "action" and c.mood == SUPPOSE for c in claims):
+                    marks = marks | {"hypothetical"}  # an action in an if-clause further into the sentence
+            # "we need to move orange to the table. Then place red on orange": the plan goes on
+            prev_planned = any(c.kind == "action" and (c.mood in (PLAN, CANDIDATE) or c.point == "after")
+                               for c in claims) or (
+                "intent" in marks and not marks & {"goal", "goal-reached"} and not claims
+                and bool(mood.PLANS_DOING.search(norm)))
+            prev_goal = "goal" in marks
+            if any(c.kind == "action" for c in claims):
+                goal_talk = False
+            prev_end = b
+            after_action = bool(claims) and claims[-1].kind == "action" and claims[-1].mood != REJECT
+            reached = discourse.GOAL_REACHED.search(low)
+            if reached and "question" not in marks:
+                said = mood.GOAL_WORD.sub(" ", low[:reached.end()])
+                if not discourse.INTENT.search(said) and not re.search(r"\b(?:not|isn't|wasn't|if)\b", said):
+                    claims.append(Claim("goal-reached", (a + reached.start(), a + reached.end()), "the goal"))
+            out.append(Sentence(i, (a, b), marks, tuple(claims), None if r is None else a + r,
+                                None if wd is None else a + wd, None if wa is None else a + wa, gap, self._names(norm)))
+        return out
+
+    def _claims(self, low: str, start: int, marks: frozenset[str], after_action: bool = False,
+                goes_on: bool = False, restates: bool = False) -> tuple[list[Claim], int | None]:
+        if self.style == "pddl":
+            return self._pddl_claims(low, start, marks), None
+        claims: list[Claim] = []
+        gap: int | None = None
+        last_action: str | None = None  # in this sentence
+        subject: str | None = None
+        before = False  # facts now state the preconditions of the last action
+        hypothetical = "hypothetical" in marks
+        question = "question" in marks
+        considered = "candidate" in marks
+        planned = goes_on
+        requiring = False  # after "we need", "Pre:", "the preconditions are": requirements
+        in_goal = False
+        other_point = False  # after "after moving A, ...", "once that is done, ...": another point
+        whole = layout.normalise(low)
+        opening = mood.OPENER_WORDS.sub("", whole.lstrip(" -*•#>0123456789.)"))
+        if mood.NOW.match(whole.lstrip(" -*•#>0123456789.)")) and not mood.AT_POINT.match(opening):
+            before = False  # "Then red is on the table": no longer the preconditions
+        after_point = False  # the clause before was "after X-ing": a bare gerund goes on with it
+        listed = len(claims)  # where the run of facts a verdict clause speaks of starts
+        opens_now = bool(mood.OPENS_NOW.match(whole))
+        opens_start = bool(mood.OPENS_START.match(whole))
+        answered = False  # after a "yes" that opens the sentence
+        for a, b, sep in _pieces(low, start):
+            raw = low[a - start:b - start]
+            nraw = layout.normalise(raw)
+            said = re.sub(r"\([^()]*\)", " ", nraw).strip(" ,.;:-*")
+            verdict = mood.VERDICT.match(" ".join(said.split())) or \
+                mood.VERDICT.match(" ".join(mood.OPENER_WORDS.sub("", said).split()))
+            if verdict:
+                # "its preconditions; A is clear, the hand is empty, are (not) satisfied": the verdict
+                # on the facts listed just before it; "A and B are not satisfied" says only that not
+                # all of them hold, which one is not said: not asserted
+                if verdict.group("neg") or verdict.group("neg2"):
+                    facts = [x for x in claims[listed:] if x.kind == "fact"]
+                    claims[listed:] = [x if x.kind != "fact" else replace(x, negated=not x.negated) if len(facts) == 1
+                                       else replace(x, mood=HEDGE) for x in claims[listed:]]
+                elif verdict.group("yes"):
+                    # "holding blue: yes": a requirement checked and met, a restated fact confirmed;
+                    # "Yes, A is clear": the answer to a question, said of the state
+                    answered = listed == len(claims)
+                    claims[listed:] = [replace(x, mood=ASSERT) if x.kind == "fact" and x.mood in (REQUIRE, PLAN)
+                                       and not in_goal else x for x in claims[listed:]]
+                listed = len(claims)
+                continue
+            goal_word = bool(mood.GOAL_WORD.search(raw))
+            in_goal = goal_word or (in_goal and not mood.GOAL_STOP.match(raw.strip()) and not mood.AIM.search(raw))
+            planned = planned or bool(discourse.INTENT.search(raw))
+            norm = nraw.strip(" ,.;:-*")
+            bare = mood.OPENER_WORDS.sub("", norm)
+            now_here = bool(mood.NOW.match(norm) or re.search(r"\bnow\b", norm)) and not mood.AT_POINT.match(bare)
+            if now_here:
+                before = False
+            conditional = bool(mood.CONDITIONAL.match(clean(nraw)))
+            confirmed = answered or bool(mood.CONFIRMED.search(norm))
+            lead = mood.REQUIRE_LEAD.match(mood.OPENER.sub("", bare).strip())
+            if lead:
+                requiring = True
+            elif requiring and (_REQUIRE_STOP.match(bare) or now_here):
+                requiring = False
+            c = self._prepare(nraw)
+            if not c:
+                continue
+            why = mood.WHY.search(c)
+            done = bool(mood.WHY_DONE.match(c[why.start():] if why else c))  # "because I put blue down": done before
+            if why and not mood.BEFORE.match(c):
+                c = c[why.end():].strip()  # "that's allowed because blue is clear"
+            # "Unstack A from B: A is clear" may list preconditions or effects: judged in either
+            # state (the line's "either"); "because", "since" state the preconditions.
+            if mood.POST_LABEL.match(norm):
+                before = False
+            elif last_action and (mood.BEFORE.match(c) or why):
+                before = True
+            elif not claims and (mood.BEFORE.match(c) or why) and after_action:
+                before = True  # "That's allowed because ...": the preconditions of the action before
+            c = mood.BEFORE.sub("", c).strip()
+            self._named = self._last_object(low[:a - start])
+            if not requiring:
+                got = self._action(c, last_action or self._last_action)
+                if got is not None:
+                    action, how, point, rest = got
+                    point = point or ("after" if done else "")
+                    if how in (ASSERT, CAN) and conditional:
+                        how = SUPPOSE  # "hypothetically, if I unstack A, ...": an action in an if-clause is supposed
+                        hypothetical = True  # and what follows it in its sentence is said of that point
+                    if how == ASSERT:
+                        how = SUPPOSE if hypothetical else QUESTION if question else \
+                            CANDIDATE if considered else PLAN if planned else ASSERT
+                    elif how == CAN:
+                        how = SUPPOSE if hypothetical else QUESTION if question else \
+                            CANDIDATE if considered else PLAN if planned else CAN
+                    if point:
+                        bare = mood.WHY_LEAD.sub("", bare)  # "because after stacking A" names the point after it
+                        point = "after" if (done or mood.AFTER.match(bare) or (after_point and mood.BARE_GERUND.match(bare))) \
+                            else "at"  # "when / by / while X-ing", or X-ing as the topic: the state at X
+                        how = REFERENCE
+                    claims.append(Claim("action", (a, b), action, how == REJECT, how, point=point))
+                    if how != REJECT:
+                        # "when unstacking A: ..." states the state at that action, "after unstacking A" the one after
+                        last_action, before = action, point == "at"
+                        self._last_action = action
+                        if how in (ASSERT, CAN):
+                            self._either = True
+                    subject = None
+                    after_point = point == "after"
+                    needs = mood.OF_ACTION[0][1].match(rest)
+                    if needs:
+                        # "unstack A from B requires A clear, ...": what follows are its requirements
+                        requiring = True
+                        fact = self._fact(mood.required_as_is(clean(rest[needs.end():])), None)
+                        if fact is not None:
+                            claims.append(Claim("fact", (a, b), fact[1], fact[0], REQUIRE))
+                            subject = _subject(fact[1])
+                    listed = len(claims)
+                    continue
+            after_point = False
+            relative = mood.RELATIVE.match(c)
+            if relative:
+                # "red is on blue, which is on orange": "which" is the object named last before it; a
+                # bare predicate after it ("..., on table") may be about either object: not read
+                c = f"{self.names.get(self._named, self._named)} {c[relative.end():]}" if self._named else ""
+            if lead:
+                c = self._after_lead(c)
+            own = mood.mood_of_fact(norm)
+            c = mood.required_as_is(c)
+            fact = self._fact(c, subject) if c else None
+            if fact is None and mood.AT_POINT.match(bare):
+                other_point = True
+            if fact is not None:
+                negated, atom = fact
+                if question:
+                    how = QUESTION
+                elif conditional or other_point or (hypothetical and not any(x.kind == "action" for x in claims)):
+                    how = SUPPOSE
+                elif in_goal:
+                    # the goal stated is judged against the task's goal; other talk of the goal
+                    # ("in the goal, ...") asserts nothing of the state
+                    how = GOAL if marks & {"goal", "goal-reached"} else PLAN
+                elif (requiring or own == REQUIRE) and not confirmed:
+                    how = REQUIRE
+                elif (planned or own == PLAN or (restates and not confirmed)) and not in_goal:
+                    how = PLAN
+                elif own == HEDGE:
+                    how = HEDGE
+                else:
+                    how = ASSERT
+                start_here = opens_start or bool(mood.SAYS_START.search(re.sub(r"\([^()]*\)", " ", raw)))
+                when = "before" if before else "start" if start_here else \
+                    "now" if opens_now or self._says_now(raw, atom) else "either" if self._either else "untied"
+                claims.append(Claim("fact", (a, b), atom, negated, how, when))
+                subject = None if relative else _subject(atom)
+            else:
+                listed = len(claims)
+                if self._looks_like_step(c) and gap is None and not requiring:
+                    gap = a
+        return claims, gap
+
+    def _after_lead(self, c: str) -> str:
+        """A clause after its requirement lead ("the preconditions of X are A is clear" -> "A is
+        clear"): the action named in the lead may hold "is" itself ("the block that is on top of B"),
+        so each "are" / "is" is tried, the first whose remainder reads as a fact kept."""
+        m = mood.REQUIRE_LEAD.match(c)
+        if m is None:
+            return c
+        rest = c[m.end():].strip()
+        if self._fact(mood.required_as_is(rest), None) is None:
+            for v in re.finditer(r"\s(?:are|is|would\s+be|will\s+be)\s", c[m.end():]):
+                tail = c[m.end() + v.end():].strip()
+                if self._fact(mood.required_as_is(tail), None) is not None:
+                    return tail
+        return rest
+
+    def _names(self, norm: str) -> bool:
+        """Whether a sentence names an object of the task or a verb of its actions."""
+        if self._object_names is not None:
+            if self._object_names.search(norm):
+                return True
+        elif any(m.group(1) in self.rd.arity_action or m.group(1) in self.rd.arity_atom
+                 or set(m.group(2).split()) & self.rd.objects for m in FORM.finditer(norm)):
+            return True  # PDDL: a form of the task ("a" alone is an English word too)
+        return bool(self._verbs and self._verbs.search(norm))
+
+    def _says_now(self, raw: str, atom: str) -> bool:
+        """Whether the clause says "now" / "currently" beyond the words of the fact's own template
+        ("the hand is currently holding X" says nothing of when)."""
+        said = len(mood.SAYS_NOW.findall(raw))
+        if not said:
+            return False
+        try:
+            own = len(mood.SAYS_NOW.findall(self.rd.r.atom(atom).lower()))
+        except Exception:  # noqa: BLE001 - a fact the renderer has no words for: its words are the clause's
+            own = 0
+        return said > own
+
+    def _prepare(self, c: str) -> str:
+        """A (normalised) clause ready for the grammar (module docstring)."""
+        if self._squashed is not None:
+            c = self._squashed.sub(lambda m: self._spaced[m.group(0)], c)
+        # an aside in brackets is dropped; a bracket right after a word is call notation ("Unstack(a, b)")
+        c = re.sub(r"(?<!\w)\([^()]*\)", " ", c) if self.rd.nl else c
+        c = clean(c)
+        for _ in range(3):
+            c2 = mood.GOAL_LEAD.sub("", mood.OPENER.sub("", c).strip())
+            c2 = clean(layout.strip_lead_in(c2) or c2)
+            if c2 == c:
+                break
+            c = c2
+        for pat, rep in mood.CHANGE:
+            c = pat.sub(rep, c)
+        c = " ".join(c.split()).strip(" .!?:;\"'*")
+        return mood.TRAILING_TIME.sub("", c)
+
+    # ---------------------------------------------------------------- actions
+
+    def _action(self, c: str, last_action: str | None) -> tuple[str, str, bool, str] | None:
+        """(action, mood, named as a point, the rest of the clause) of a clause that starts with an
+        action, or None."""
+        how, reference = ASSERT, False
+        m = mood.NEGATED.match(c)
+        if m:
+            how, c = REJECT, c[m.end():].strip()
+            c = re.sub(r"^(?:to\s+|be\s+able\s+to\s+|just\s+)", "", c)
+        elif mood.ABILITY.match(c):
+            how = CAN
+        elif mood.CONSIDERED.search(c):
+            how = CANDIDATE
+        c = mood.SUBJECT_MODAL.sub("", c).strip()
+        lead = mood.GERUND_LEAD.match(c) or mood.AT_POINT.match(c) or mood.AT_MOMENT.match(c)
+        inner = None if lead else mood.GERUND_LEAD.search(c)  # "the problem is that after unstacking A, ..."
+        if lead or inner:
+            c, reference = c[(lead or inner).end():].strip(), True
+        g = re.match(r"^(\w+ing)\b", c)
+        if g and g.group(1) in self.gerunds:
+            c = self.gerunds[g.group(1)] + c[g.end():]
+            reference = True
+        for attempt in (c, self._resolve_it(c, last_action)):
+            if attempt is None:
+                continue
+            body = strip_step_lead_in(attempt)
+            try:
+                r = self.rd.lead(body)
+            except ParseError:
+                r = None
+            if r is not None and len(r[0]) == 1:
+                name, args = r[0][0]
+                if attempt is not c and len(set(args)) < len(args):
+                    continue  # "stack red on it": "it" is no object its own clause names (not guessed)
+                said = _said_of(body[r[1]:])
+                if said == REFERENCE:
+                    reference = True  # "unstack A from B requires ...": its requirements, at it
+                elif said is not None and how == ASSERT:
+                    how = said
+                return pddl(name, args), how, reference, body[r[1]:]
+        return None
+
+    def _resolve_it(self, c: str, last_action: str | None) -> str | None:
+        """"it": the object last named before it in its sentence, else the first object of the last
+        action; never an object its own clause names ("stack red on it" is not read)."""
+        if not re.search(r"\bit\b", c):
+            return None
+        obj = self._named
+        if obj is None and last_action:
+            obj = (last_action.strip("()").split()[1:2] or [None])[0]
+        if obj is None:
+            return None
+        return re.sub(r"\bit\b", self.names.get(obj, obj), c, count=1)
+
+    def _last_object(self, text: str) -> str | None:
+        if self._object_names is None or not text:
+            return None
+        found = None
+        for m in self._object_names.finditer(text):
+            found = m.group(0)
+        return self.rd.object_by_name.get(found) if found else None
+
+    def _looks_like_step(self, c: str) -> bool:
+        c = mood.SUBJECT_MODAL.sub("", mood.NEGATED.sub("", c).strip()).strip()
+        return self.rd.starts_with_verb(c) and not re.search(r"\b(?:a|another|any|each|every|one|them|"
+                                                             r"blocks?|objects?|it|something)\b", c)
+
+    # ---------------------------------------------------------------- facts
+
+    def _fact(self, c: str, subject: str | None) -> tuple[bool, str] | None:
+        r = self._one_fact(c)
+        if r is None and subject and mood.PREDICATE_ONLY.match(c):
+            name = self.names.get(subject, subject)
+            for verb in ("is ", ""):
+                r = self._one_fact(f"{name} {verb}{c}")
+                if r is not None:
+                    break
+        return r
+
+    def _one_fact(self, c: str) -> tuple[bool, str] | None:
+        if re.match(r"^(?:was|were|had)\b", c) or discourse.PAST.search(c.split(" is ")[0] if " is " in c else c):
+            return None
+        r, first = self._truth_fact(c)
+        if r is not None or first != "mention":
+            return r
+        # a fact after a few words of narration ("that gives A is clear", "resulting in A on B"):
+        # read when those words name no object and change nothing of what it says
+        words = c.split()
+        for k in range(1, min(4, len(words) - 1) + 1):
+            head = " ".join(words[:k])
+            if mood.NOT_NARRATION.search(head) or self.rd.fact_clause(head) is not None:
+                break
+            r = self._truth_fact(" ".join(words[k:]))[0]
+            if r is not None:
+                return r
+        return None
+
+    def _truth_fact(self, c: str) -> tuple[tuple[bool, str] | None, object]:
+        """(the fact a clause states, with its truth words read ("pain c is false", "no pain c"), or
+        None; what the grammar reads of the clause as it stands: a fact, "mention" or None)."""
+        first = r = self.rd.fact_clause(c)
+        if r not in (None, "mention"):
+            return r, first
+        for body, negated in mood.truth_forms(c):
+            r = self.rd.fact_clause(body.strip(" ,:-"))
+            if r not in (None, "mention"):
+                return ((negated != r[0]), r[1]), first
+        return None, first
+
+    # ---------------------------------------------------------------- enumerations
+
+    def _enumeration(self, low: str, start: int, marks: frozenset[str]) -> list[Claim] | None:
+        """The claims of a sentence that opens with an enumeration said to be complete ("Only A and
+        C are clear, since ..."), or None: the listed facts asserted, and the other facts of the
+        predicate it speaks of denied (``implied``)."""
+        norm = layout.normalise(low)
+        body = mood.OPENER.sub("", norm.lstrip(" -*•#>0123456789.)")).strip()
+        stop = _CLAUSE_STOP.search(body)
+        seg = body[:stop.start()] if stop else body
+        for en in mood.enumerations(seg):
+            listed = self._enumerated(en)
+            if listed is not None:
+                break
+        else:
+            return None
+        atoms, scope = listed
+        how = QUESTION if "question" in marks else SUPPOSE if "hypothetical" in marks else \
+            GOAL if marks & {"goal", "goal-reached"} else ASSERT
+        if mood.HEDGED.search(seg) or mood.REQUIRED_VERB.search(seg) or mood.REQUIRE_LEAD.match(seg):
+            how = HEDGE if mood.HEDGED.search(seg) else REQUIRE
+        when = "now" if mood.SAYS_NOW.search(norm[:len(norm) - len(body) + len(seg)]) else "untied"
+        span = (start, start + len(low))
+        out = [Claim("fact", span, x, neg, how, when) for x, neg in atoms]
+        out += [Claim("fact", span, x, True, how, when, implied=True) for x in scope]
+        return out
+
+    def _enumerated(self, en: mood.Enumeration) -> tuple[list[tuple[str, bool]], list[str]] | None:
+        """(the facts stated (atom, denied), the atoms implied false) of an enumeration; None when an
+        item names no object or fact of the task, or the items are not of one predicate."""
+        rd = self.rd
+        if en.kind == "only-facts":
+            got = [self._one_fact(clean(x)) for x in en.items]
+            if any(g is None or g[0] for g in got):
+                return None
+            atoms = [g[1] for g in got]
+            preds = {_predicate(x) for x in atoms}
+            scope = [x for p in preds for x in self._by_predicate.get(p, ()) if x not in atoms]
+            return [(x, False) for x in atoms], scope
+        objs = [rd.call_argument(x) for x in en.items]
+        if not objs or any(o is None for o in objs):
+            return None
+        atoms = []
+        for o in objs:
+            name = self.names.get(o, o) if rd.nl else o
+            got = None
+            for form in (f"{name} is {en.predicate}", f"{name} are {en.predicate}", f"{name} {en.predicate}",
+                         f"{en.predicate} {name}"):
+                got = self._one_fact(clean(form)) if rd.nl else None
+                if got is not None and not got[0]:
+                    break
+                got = None
+            if got is None:
+                return None
+            atoms.append(got[1])
+        slots = _slot_of(atoms, objs)
+        if slots is None:
+            return None
+        pred, slot, rest = slots
+        family = [x for x in self._by_predicate.get(pred, ()) if _args(x)[:slot] + _args(x)[slot + 1:] == rest]
+        if en.kind == "none":
+            return [(x, True) for x in atoms], []
+        if en.kind == "except":
+            return [(x, True) for x in atoms] + [(x, False) for x in family if x not in atoms], []
+        return [(x, False) for x in atoms], [x for x in family if x not in atoms]
+
+    # ---------------------------------------------------------------- PDDL
+
+    def _pddl_claims(self, low: str, start: int, marks: frozenset[str]) -> list[Claim]:
+        claims: list[Claim] = []
+        rd = self.rd
+        hypothetical = "hypothetical" in marks
+        question = "question" in marks
+        considered = "candidate" in marks
+        last_action = None
+        planned = in_goal = requiring = False
+        opens_now = bool(mood.OPENS_NOW.match(layout.normalise(low)))
+        opens_start = bool(mood.OPENS_START.match(layout.normalise(low)))
+        for a, b, sep in _pieces(low, start):
+            c = low[a - start:b - start]
+            in_goal = bool(mood.GOAL_WORD.search(c)) or (in_goal and not mood.GOAL_STOP.match(c.strip()) and not mood.AIM.search(c))
+            planned = planned or bool(discourse.INTENT.search(c))
+            words = clean(mood.OPENER.sub("", clean(layout.normalise(c))))
+            if mood.REQUIRE_LEAD.match(words) or mood.REQUIRED_VERB.search(words):
+                requiring = True
+            elif requiring and _REQUIRE_STOP.match(words):
+                requiring = False
+            confirmed = bool(mood.CONFIRMED.search(c))
+            negated_clause = bool(mood.NEGATED.match(words))
+            before = bool(last_action and mood.BEFORE.match(words))
+            denied = {m.start(1) for m in mood.NOT_FORM.finditer(c)}
+            for m in FORM.finditer(c):
+                name, args = m.group(1), tuple(m.group(2).split())
+                if name == "not":
+                    continue
+                span = (a + m.start(), a + m.end())
+                if name in rd.arity_action:
+                    text = pddl(name, args)
+                    if text in self.task.action_index:
+                        said = _said_of(c[m.end():])
+                        ahead = clean(mood.OPENER.sub("", clean(layout.normalise(c[:m.start()])))) + " "
+                        point = "after" if mood.AFTER.match(ahead) else \
+                            "at" if mood.AT_MOMENT.match(ahead) or mood.AT_POINT.match(ahead) else ""
+                        how = REJECT if negated_clause or said == REJECT else SUPPOSE if hypothetical \
+                            else QUESTION if question else REFERENCE if said == REFERENCE or requiring or point \
+                            else CANDIDATE if considered or said == CANDIDATE or mood.CONSIDERED.search(words) \
+                            else PLAN if planned else CAN if said == CAN or mood.ABILITY.match(words) else ASSERT
+                        claims.append(Claim("action", span, text, how == REJECT, how,
+                                            point=(point or "at") if how == REFERENCE else ""))
+                        if said == REFERENCE:
+                            requiring = True  # "(stack a b) requires (holding a) (clear b)"
+                        if how != REJECT:
+                            last_action = text
+                elif name in rd.arity_atom and len(args) == rd.arity_atom[name] and all(x in rd.objects for x in args):
+                    neg = m.start() in denied or bool(mood.DENIED_AFTER.match(c[m.end():])) \
+                        or bool(mood.DENIED_BEFORE.search(c[:m.start()])) or bool(re.search(r"\bno\s*$", c[:m.start()]))
+                    if question:
+                        how = QUESTION
+                    elif hypothetical and not any(x.kind == "action" for x in claims):
+                        how = SUPPOSE
+                    elif in_goal:
+                        how = GOAL if "goal" in marks else PLAN
+                    elif requiring and not confirmed:
+                        how = REQUIRE
+                    elif planned and not in_goal:
+                        how = PLAN
+                    elif mood.HEDGED.search(c):
+                        how = HEDGE
+                    else:
+                        how = ASSERT
+                    claims.append(Claim("fact", span, pddl(name, args), neg, how,
+                                        "before" if before else "start" if opens_start or mood.SAYS_START.search(c)
+                                        else "now" if opens_now or mood.SAYS_NOW.search(c) else "untied"))
+        return claims
+
+
+def _said_of(rest: str) -> str | None:
+    """The mood what follows an action in its clause gives it (`mood.OF_ACTION`), or None."""
+    for how, pat in mood.OF_ACTION:
+        if pat.match(rest):
+            return how
+    return None
+
+
+def _predicate(atom: str) -> str:
+    return atom[1:].split()[0].rstrip(")")
+
+
+def _args(atom: str) -> list[str]:
+    return atom.strip("()").split()[1:]
+
+
+def _slot_of(atoms: list[str], objs: list[str]) -> tuple[str, int, list[str]] | None:
+    """(predicate, the argument position the objects fill, the other arguments) shared by every atom
+    of an enumeration; None when the atoms differ in more than that."""
+    preds = {_predicate(x) for x in atoms}
+    if len(preds) != 1:
+        return None
+    args = [_args(x) for x in atoms]
+    slots = {i for o, ar in zip(objs, args) for i, x in enumerate(ar) if x == o}
+    for slot in sorted(slots):
+        rest = [ar[:slot] + ar[slot + 1:] for ar in args]
+        if all(ar[slot] == o for o, ar in zip(objs, args)) and all(r == rest[0] for r in rest):
+            return preds.pop(), slot, rest[0]
+    return None
+
+
+def _subject(atom: str) -> str | None:
+    parts = atom.strip("()").split()
+    return parts[1] if len(parts) > 1 else None
+
+
+def claim_reader(task: Task, style: str, templates: str) -> ClaimReader:
+    """The claim reader of a task, built once per task and kept in the task's own ``views``."""
+    key = ("trace-claims", style, templates)
+    got = task.views.get(key)
+    if got is None:
+        got = task.views[key] = ClaimReader(task, style, templates)
+    return got

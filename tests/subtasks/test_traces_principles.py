@@ -1,0 +1,236 @@
+"""The principles of the trace verifier (issue 40; docs/traces.md, "Principles"), each a property test on
+traces written from random engine walks, on every case of test_traces_property.py (Blocksworld,
+Logistics, a renamed Blocksworld, the mystery and random obfuscations, PlanBench's Mystery Blocksworld;
+NL and PDDL). Each states a principle and checks it both ways: where it says a claim is not judged,
+nothing is reported; where it says the claim is judged, the error is reported there.
+
+1. A claim is judged only when its mood is an assertion: requirements, preconditions, goals and aims,
+   questions, suppositions, hedges, options considered and rejected ones assert nothing of the state;
+   and a fact said with no word of time that would be right as the goal or as what an action under
+   discussion requires is of uncertain mood.
+2. ... and only when its point in time is certain: before any action it is the state the trace starts
+   from; after a step written in words no reader reads it is unknown; a fact nothing ties to a point
+   is never judged against the initial state by default.
+3. Negative claims are claims: a fact denied, and the facts an enumeration said to be complete leaves
+   out.
+4. An action is taken when the line of thought goes on from its result: an option rejected is not
+   taken; one checked, found "possible" and taken is; one considered and built upon is.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from tests.subtasks.test_traces_property import CASES, tasks
+from tests.subtasks.traces_gen import WideWriter, _cap, random_walk
+from widthbench.planners.strips import applicable_actions, state_atoms, successor
+from widthbench.subtasks.traces import verify_trace
+
+PROPS = settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+
+
+def _holds(task, atom, state):
+    return bool(state >> task.atom_index[atom] & 1)
+
+
+def _ok(a, state):
+    return state & a.pre == a.pre and not state & a.neg_pre
+
+
+def _walked(domain, style, templates, k, seed, steps):
+    """The task, a writer in wide words, the walk's sentences, its actions and every state it passed."""
+    task = tasks(domain)[k]
+    rng = random.Random(seed)
+    w = WideWriter(task, style, templates, rng)
+    walk = random_walk(task, task.init, rng, steps)
+    passed, state = [task.init], task.init
+    for a in walk:
+        state = successor(state, a)
+        passed.append(state)
+    lines = [f"{_cap(w.action(a))}." for a in walk]
+    return task, rng, w, walk, passed, lines
+
+
+def _never(task, passed):
+    """Facts false at every point the walk passed."""
+    return [x for x in task.atoms if not any(_holds(task, x, p) for p in passed)]
+
+
+def _inapplicable(task, passed):
+    """Actions that apply at no point the walk passed and that no one action makes applicable at its end."""
+    end = passed[-1]
+    one_step = [successor(end, b) for b in applicable_actions(task, end)]
+    return [a for a in task.actions if not any(_ok(a, p) for p in passed) and not any(_ok(a, t) for t in one_step)]
+
+
+def _verify(task, lines, style, templates):
+    text = "\n".join(lines)
+    return text, verify_trace(task, text, style=style, templates=templates)
+
+
+def _inside(text, sentence, fe):
+    at = text.rindex(sentence)
+    return fe is not None and at <= fe["span"][0] and fe["span"][1] <= at + len(sentence)
+
+
+NOT_ASSERTED = ("To {action}, we need {fact}.", "{Action} requires {fact}.", "The preconditions of {action} are {fact}.",
+                "Pre: {fact}.", "We need {fact}.", "Need to get to: {fact}.", "Is {fact}?", "If {fact}, then I can go on.",
+                "Suppose {fact}.", "Maybe {fact}.", "I want {fact} in the end.")
+REJECTED = ("For example, {action}. But that is not possible.", "What about {action}? No, that won't work.",
+            "Maybe {action}. Hmm, I can't do that.", "I could {action}, but that is not allowed.")
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(0, 3))
+@PROPS
+def test_what_is_not_asserted_is_not_judged(domain, style, templates, k, seed, steps):
+    """Principle 1: a fact false at every point the trace passed, stated as a requirement, a
+    precondition, an aim, a question, a supposition or a hedge, and an action that applies nowhere
+    considered and rejected, report nothing; the same fact said of now, and the same action taken, are
+    errors there."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    never, bad = _never(task, passed), _inapplicable(task, passed)
+    assume(never and bad)
+    fact, action = w.fact(rng.choice(never)), w.action(rng.choice(bad))
+    said = [w.frame((f,), fact=fact, action=action) for f in NOT_ASSERTED + REJECTED]
+    text, got = _verify(task, lines + said, style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
+    asserted = w.frame(w.p.effect, fact=fact)
+    text, got = _verify(task, lines + said + [asserted], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, asserted, fe) and fe["kind"] in ("false-fact", "initial-state"), (text, fe)
+    taken = f"{_cap(action)}."
+    text, got = _verify(task, lines + said + [taken], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, taken, fe) and fe["kind"] == "precondition", (text, fe)
+    # a fact of the goal that is false now: plain, it may state the goal; said of now, it is wrong
+    goal = [x for x in never if _holds(task, x, task.goal)]
+    if goal:
+        g = w.fact(rng.choice(goal))
+        text, got = _verify(task, lines + [f"{_cap(g)}."], style, templates)
+        assert got["first_error"] is None and got["claims"][-1]["context"] == "uncertain", (text, got["claims"][-1])
+        now = f"Now {g}."
+        text, got = _verify(task, lines + [now], style, templates)
+        assert _inside(text, now, got["first_error"]), (text, got["first_error"])
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(2, 4))
+@PROPS
+def test_a_claim_is_judged_only_at_a_point_the_trace_reached(domain, style, templates, k, seed, steps):
+    """Principle 2: before any action, a fact misstated is an error of the state the trace starts from;
+    after the walk, a fact that held at its start (and not now, nor one step back) said with no words
+    that tie it to a point is not judged, and never as an initial-state error; "Initially, ..." ties it
+    to the start; a fact true only after a step written in words no reader reads is not judged."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    assume(len(walk) >= 2)
+    start, now, behind = passed[0], passed[-1], passed[-2]
+    # not a fact of the goal: said with no word of time it would read as the goal (principle 1)
+    false_at_start = [x for x in task.atoms if not _holds(task, x, start) and not _holds(task, x, task.goal)]
+    assume(false_at_start)
+    misstated = w.frame(w.p.fact, fact=w.fact(rng.choice(false_at_start)))
+    text, got = _verify(task, [misstated] + lines, style, templates)
+    fe = got["first_error"]
+    assert _inside(text, misstated, fe) and fe["kind"] == "initial-state" and not fe["actions"], (text, fe)
+    earlier = [x for x in task.atoms if _holds(task, x, start) and not _holds(task, x, now) and not _holds(task, x, behind)]
+    if earlier:
+        atom = rng.choice(earlier)
+        text, got = _verify(task, lines + [f"{_cap(w.fact(atom))}."], style, templates)
+        assert got["first_error"] is None, (text, got["first_error"])
+        text, got = _verify(task, lines + [f"Initially, {w.fact(atom)}."], style, templates)
+        assert got["first_error"] is None, (text, got["first_error"])
+        wrong = [x for x in task.atoms if not _holds(task, x, start)]
+        told = f"Initially, {w.fact(rng.choice(wrong))}."
+        text, got = _verify(task, lines + [told], style, templates)
+        fe = got["first_error"]
+        assert _inside(text, told, fe) and fe["kind"] == "initial-state", (text, fe)
+    # a step in words no reader reads: what holds only after it cannot be placed
+    nxt = [a for a in applicable_actions(task, now) if successor(now, a) != now and a.args]
+    assume(nxt)
+    a = rng.choice(nxt)
+    only_after = [x for x in state_atoms(task, successor(now, a)) if not _holds(task, x, now)]
+    assume(only_after)
+    hidden = f"Then I deal with {w.object_of(a)} somehow." if style == "nl" else f"Then I do (something-with {a.args[0]})."
+    text, got = _verify(task, lines + [hidden, f"Now {w.fact(rng.choice(only_after))}."], style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(1, 4))
+@PROPS
+def test_negative_claims_are_claims(domain, style, templates, k, seed, steps):
+    """Principle 3: a fact denied is judged (right when false, a denied-fact error when true); an
+    enumeration said to be complete is judged on the facts it lists and on those it leaves out (one
+    true fact left out: a denied-fact error at it)."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    assume(walk)
+    now, behind = passed[-1], passed[-2]
+    false_now = [x for x in task.atoms if not _holds(task, x, now)]
+    true_both = [x for x in state_atoms(task, now) if _holds(task, x, behind)]
+    assume(false_now and true_both)
+    right = f"Now {w.denied(rng.choice(false_now))}."
+    text, got = _verify(task, lines + [right], style, templates)
+    assert got["first_error"] is None and got["claims"][-1]["verdict"] == "right", (text, got["claims"][-1])
+    wrong = f"Now {w.denied(rng.choice(true_both))}."
+    text, got = _verify(task, lines + [wrong], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, wrong, fe) and fe["kind"] == "denied-fact", (text, fe)
+    full = w.enumeration(now)
+    if full is not None:
+        listed = f"Now, {full[0][:1].lower()}{full[0][1:]}"
+        text, got = _verify(task, lines + [listed], style, templates)
+        assert got["first_error"] is None, (text, got["first_error"])
+        assert any(c.get("implied") and c["verdict"] == "right" for c in got["claims"]), (text, got["claims"])
+    left = [x for x in true_both if w.enumeration(now, leave_out=x) is not None]
+    if left:
+        short = w.enumeration(now, leave_out=rng.choice(left))[0]
+        short = f"Now, {short[:1].lower()}{short[1:]}"
+        text, got = _verify(task, lines + [short], style, templates)
+        fe = got["first_error"]
+        assert _inside(text, short, fe) and fe["kind"] == "denied-fact", (text, fe)
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(0, 3))
+@PROPS
+def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templates, k, seed, steps):
+    """Principle 4: an action that does not apply, considered and rejected, is no error and the line
+    stays where it was (the next applicable action is right); considered and not built upon, no error;
+    checked, found "possible" and then taken, an error at the action taken; considered and then built
+    upon (its effect said to hold now), an error at the option. An action that applies, considered
+    and built upon, is taken with no error."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    now = passed[-1]
+    bad = _inapplicable(task, passed)
+    good = [a for a in applicable_actions(task, now) if successor(now, a) != now]
+    assume(bad and good)
+    x, y = rng.choice(bad), rng.choice(good)
+    unmet = state_atoms(task, x.pre & ~now)
+    assume(unmet)
+    go_on = f"{_cap(w.action(y))}."
+    rejected = [f"For example, {w.action(x)}.", f"But {w.denied(rng.choice(unmet))}, so that is not possible."]
+    text, got = _verify(task, lines + rejected + [go_on], style, templates)
+    assert got["first_error"] is None and got["claims"][-1]["verdict"] == "right", (text, got["claims"][-1])
+    considered = [f"Maybe {w.action(x)}."]
+    text, got = _verify(task, lines + considered + [go_on], style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
+    taken = f"{_cap(w.action(x))}."
+    checked = [f"What about {w.action(x)}?", f"{_cap(w.action(x))} would be possible.", "So yes!", taken]
+    text, got = _verify(task, lines + checked, style, templates)
+    fe = got["first_error"]
+    assert _inside(text, taken, fe) and fe["kind"] == "precondition", (text, fe)
+    near = passed + [successor(now, b) for b in applicable_actions(task, now)]
+    effects = [e for e in state_atoms(task, x.add) if not any(_holds(task, e, p) for p in passed[-2:])]
+    if effects:
+        option = f"Maybe {w.action(x)}."
+        text, got = _verify(task, lines + [option, f"Now {w.fact(rng.choice(effects))}."], style, templates)
+        fe = got["first_error"]
+        assert _inside(text, option, fe) and fe["kind"] == "precondition", (text, fe)
+    new = [e for e in state_atoms(task, successor(now, y)) if not _holds(task, e, now)]
+    assume(new and near)
+    text, got = _verify(task, lines + [f"Maybe {w.action(y)}.", f"Now {w.fact(rng.choice(new))}."], style, templates)
+    assert got["first_error"] is None and got["claims"][-1]["verdict"] == "right", (text, got["claims"][-1])
