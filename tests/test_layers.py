@@ -39,7 +39,7 @@ LAYERS = (
 
 def layer(module: str) -> int:
     """The layer of a module of ours (``widthbench.…``)."""
-    if module in ("widthbench", "widthbench.core.errors", "widthbench.core.runfiles", "widthbench.core.runstore"):
+    if module == "widthbench" or _under(module, "widthbench.core"):
         return 0
     if module in ("widthbench.planners.strips", "widthbench.planners.problem_reader",
                   "widthbench.planners.problem_writer") or _under(module, "widthbench.pddl_domains"):
