@@ -120,13 +120,19 @@ class TaskGrammar:
         for a in task.actions:
             self.by_name.setdefault(a.name, []).append(a)
         self.nl = style == "nl" and not self.r.generic
-        # Object names as the renderer reads them, and with spaces for underscores ("package 0",
-        # "location 1 0") when that names no other object.
+        # Object names as the renderer reads them, and in every spelling of their words: spaces,
+        # underscores or hyphens between them, letters joined to their numbers ("package 0",
+        # "package0", "red_block", "object-b"), when that spelling names no other object.
         self.object_by_name = dict(self.r._objects_by_name)
-        for name, obj in list(self.object_by_name.items()):
-            spaced = name.replace("_", " ")
-            if spaced != name and spaced not in self.object_by_name:
-                self.object_by_name[spaced] = obj
+        spelled: dict[str, set] = {}
+        for name, obj in self.object_by_name.items():
+            for v in spellings(name):
+                spelled.setdefault(v, set()).add(obj)
+        for v, objs in spelled.items():
+            if v not in self.object_by_name and len(objs) == 1:
+                self.object_by_name[v] = next(iter(objs))
+        self._by_key, self._by_initials = _object_keys(self.object_by_name, self.objects,
+                                                       self.r.names if self.nl else {})
         names = sorted(self.object_by_name, key=lambda n: (-len(n), n))
         alt = self._object_alt = "|".join(re.escape(n) for n in names) or "(?!)"
         self._object_at = re.compile(r"\s*(" + alt + r")(?![\w'-])")
@@ -243,16 +249,51 @@ class TaskGrammar:
             return None
 
     def call_argument(self, word: str) -> str | None:
-        """The object a call-notation argument names: its PDDL name, its name in words ("red
-        block", "the red block"), or the one object whose name in words starts with it ("red" for
-        "red block"); None when it names none or several."""
+        """The object an argument of a notation (call notation, the action word and its objects)
+        names: its PDDL name or its name in words in any spelling ("red block", "the Red_Block",
+        "package₀"), the one object whose name in words starts with it ("red" for "red block"), or
+        the one object it abbreviates ("R", "RB" for the red block, "p0" for package_0: the first
+        letters of its words, its numbers kept); None when it names none or several (a PDDL name
+        that another object's initials also spell names two)."""
         w = re.sub(r"^(?:the|a|an)\s+", "", " ".join(word.split()))
-        if w in self.objects:
-            return w
-        if w in self.object_by_name:
-            return self.object_by_name[w]
-        found = {obj for n, obj in self.object_by_name.items() if n.startswith(w + " ")}
+        if not w:
+            return None
+        key = name_key(w)
+        found = set(self._by_key.get(key, ()))
+        if w not in layout.ARTICLES and re.fullmatch(r"[a-z]{1,3}(?:[ _-]?\d+)*", w):
+            found |= self._by_initials.get(initials_key(w), set())
+        if not found:
+            found = {obj for n, obj in self.object_by_name.items() if name_key(n).startswith(key + " ")}
         return next(iter(found)) if len(found) == 1 else None
+
+    def arguments(self, text: str, pos: int, count: int) -> tuple[list[str], int] | None:
+        """``count`` objects named from ``text[pos:]`` on, with separators (``, ; / | &``, "and")
+        and small words ("from", "on top of", "objects:") between them, each by `call_argument`:
+        (objects, end) or None."""
+        args, fillers = [], 0
+        while len(args) < count:
+            pos = _ARG_GAP.match(text, pos).end()
+            m = self._object_at.match(text, pos)
+            if m:
+                args.append(self.object_by_name[m.group(1)])
+                pos, fillers = m.end(), 0
+                continue
+            m = _ARG_WORD.match(text, pos)
+            if not m:
+                return None
+            word = m.group(0).rstrip(".:!?") or m.group(0)
+            if word in self.objects and (self.style == "pddl" or word not in layout.ARTICLES):
+                obj = word
+            elif word in _ARG_FILLERS and fillers < 3:
+                pos, fillers = m.end(), fillers + 1  # a small word, or a label ("objects:")
+                continue
+            else:
+                obj = self.call_argument(word)
+            if obj is None:
+                return None
+            args.append(obj)
+            pos, fillers = m.start() + len(word), 0
+        return args, pos
 
     def lead(self, clause: str, kind: str = "action", bare: bool = True) -> tuple[list, int] | None:
         """The action (fact) that ``clause`` starts with: (candidates, end) or None.
@@ -274,10 +315,16 @@ class TaskGrammar:
             if name in arities and m.re is FUNCTIONAL and len(args) != arities[name] == 1:
                 args, words = (inner.strip(),), True  # pick_up(the yellow block)
             if name in arities:
+                if len(args) == arities[name]:
+                    args = tuple(a if a in self.objects and not words else self.call_argument(a) or a for a in args)
+                if len(args) != arities[name] or any(a not in self.objects for a in args):
+                    # Any separators or small words between the arguments ("feast(b from c)",
+                    # "stack(R; B)", "(stack a on b)"), each argument in any spelling.
+                    got = self.arguments(inner, 0, arities[name])
+                    if got is not None and not _ARG_GAP.sub("", inner[got[1]:]).strip():
+                        return [(name, tuple(got[0]))], m.end()
                 if len(args) != arities[name]:
                     raise ParseError(f"{name} takes {arities[name]} argument(s), got {len(args)} in {m.group(0)!r}")
-                if words:
-                    args = tuple(self.call_argument(a) or a for a in args)
                 bad = [a for a in args if a not in self.objects]
                 if bad:
                     raise ParseError(f"unknown object {bad[0]!r} in {m.group(0)!r}")
@@ -321,28 +368,31 @@ class TaskGrammar:
         return m.group(1) + " ".join([m.group(2)] + objects) + text[m.end():]
 
     def _named_call(self, clause: str) -> tuple[list, int] | None:
-        """In words, an action written as its PDDL name (any spelling: "put-down", "putdown",
-        "put_down") followed by its objects' names, small words between ("putdown orange",
-        "overcome object a using object b"): the bracket-less call notation. None when the clause
-        does not start so, or when it names other objects too ("stack the blue block with the red block
-        on top of the yellow block" is no call of stack on two of them)."""
-        named = {m.group(1) for m in self._object_in.finditer(clause)}
+        """An action written as its PDDL name (any spelling: "put-down", "putdown", "put_down",
+        "Put Down") followed by its objects (`arguments`: any separators and small words between,
+        each object in any spelling): "putdown orange", "overcome object a using object b",
+        "Feast: b, c", "unstack - R from B", "feast (b from c)". None when the text does not start
+        so, or when the clause goes on to name other objects ("stack the blue block with the red
+        block on top of the yellow block" is no call of stack on two of them)."""
         for variant, name in self.bare_names:
-            if not clause.startswith(variant) or clause[len(variant):len(variant) + 1] not in ("", " "):
+            arity = self.arity_action[name]
+            if not arity or not clause.startswith(variant):
                 continue
-            arity, pos, args, fillers = self.arity_action[name], len(variant), [], 0
-            while len(args) < arity:
-                m = self._object_at.match(clause, pos)
-                if m:
-                    args.append(self.object_by_name[m.group(1)])
-                    pos, fillers = m.end(), 0
-                    continue
-                m = TOKEN.match(clause, pos)
-                if not m or m.group(1) not in PDDL_FILLERS or fillers >= 3:
-                    break
-                pos, fillers = m.end(), fillers + 1
-            if len(args) == arity and {self.object_by_name[n] for n in named} <= set(args):
-                return [(name, tuple(args))], pos
+            after = clause[len(variant):len(variant) + 1]
+            if after and (after.isalnum() or after in "_'"):
+                continue
+            pos = _AFTER_WORD.match(clause, len(variant)).end()
+            got = self.arguments(clause, pos, arity)
+            if got is None:
+                continue
+            args, end = got
+            close = re.match(r"\s*\)", clause[end:])
+            if close and "(" in clause[len(variant):pos]:
+                end += close.end()
+            stop = SEPARATORS.search(clause, end)
+            rest = clause[end:stop.start() if stop else len(clause)]
+            if {self.object_by_name[m.group(1)] for m in self._object_in.finditer(rest)} <= set(args):
+                return [(name, tuple(args))], end
         return None
 
     def _bare(self, clause: str) -> tuple[list, int] | None:
@@ -421,6 +471,63 @@ class TaskGrammar:
 
 def squash(name: str) -> str:
     return re.sub(r"[-_ ]", "", name)
+
+
+_NAME_TOKEN = re.compile(r"[a-z]+|\d+")
+#: Between the arguments of a notation: separators, and small words or labels ("objects:", "from").
+_ARG_GAP = re.compile(r"[\s,;/|&+]*")
+_ARG_WORD = re.compile(r"[^\s,;/|&+()\[\]]+")
+#: After an action word and before its objects: a colon, a dash or an arrow, an opening bracket.
+_AFTER_WORD = re.compile(r"\s*(?:[:=]|-+>?|,)?\s*\(?\s*")
+_ARG_FILLERS = PDDL_FILLERS | {"and", "object", "objects", "argument", "arguments", "args", "block", "blocks",
+                               "of", "top", "other", "another"}
+
+
+def name_key(name: str) -> str:
+    """A name without its spelling: its words and numbers, lower case, one space apart ("Red_Block",
+    "red-block" -> "red block"; "package0", "package_0" -> "package 0"; "l1-0" -> "l 1 0")."""
+    return " ".join(_NAME_TOKEN.findall(name.lower()))
+
+
+def initials_key(word: str) -> str:
+    """An abbreviation's key: each letter a word, numbers kept ("RB" -> "r b", "p0" -> "p 0")."""
+    return " ".join(t if t.isdigit() else " ".join(t) for t in _NAME_TOKEN.findall(word.lower()))
+
+
+def spellings(name: str) -> set[str]:
+    """Other spellings of a name of several words or a word and a number: the same words joined
+    by spaces, underscores or hyphens, and with letters joined to the number after them
+    ("location_1_0": "location 1 0", "location-1-0", "location1_0", ...)."""
+    toks = _NAME_TOKEN.findall(name)
+    if len(toks) < 2 or "".join(toks) != re.sub(r"[\s_-]", "", name):
+        return set()
+    out = set()
+    for sep in (" ", "_", "-"):
+        out.add(sep.join(toks))
+        joined = toks[0]
+        for prev, t in zip(toks, toks[1:]):
+            joined += ("" if t.isdigit() and prev.isalpha() else sep) + t
+        out.add(joined)
+    out.discard(name)
+    return out
+
+
+def _object_keys(object_by_name: dict, objects, names_in_words: dict) -> tuple[dict, dict]:
+    """(name key -> objects, initials key -> objects): every name and PDDL name by its key; every
+    name in words of two or more words by its initials ("r b", "p 0") and its first initial ("r")."""
+    by_key: dict[str, set] = {}
+    for n, o in object_by_name.items():
+        by_key.setdefault(name_key(n), set()).add(o)
+    for o in objects:
+        by_key.setdefault(name_key(o), set()).add(o)
+    by_initials: dict[str, set] = {}
+    for o, n in names_in_words.items():
+        toks = _NAME_TOKEN.findall(n)
+        if len(toks) < 2 or not toks[0].isalpha():
+            continue
+        for form in (" ".join(t if t.isdigit() else t[0] for t in toks), toks[0][0]):
+            by_initials.setdefault(form, set()).add(o)
+    return by_key, by_initials
 
 def fact_forms(c: str):
     yield c, False

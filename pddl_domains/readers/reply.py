@@ -99,19 +99,22 @@ def _plain_char(c: str) -> str:
         return " "
     if "\uff01" <= c <= "\uff5e":  # full-width ASCII: digits, letters, brackets
         return chr(ord(c) - 0xFEE0)
+    if "\u2080" <= c <= "\u2089":  # subscript digits: "package₀" is package 0 (docs/subtasks.md, rule 3)
+        return chr(ord(c) - 0x2080 + ord("0"))
     return _PUNCTUATION.get(c, c)
 
 
 _SPACES = frozenset("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000")
 _PUNCTUATION = {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"',
                 "\u201d": '"', "\u201e": '"', "\u2033": '"', "\u2010": "-", "\u2011": "-", "\u2012": "-",
-                "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u2024": ".", "\u2044": "/",
+                "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u208b": "-", "\u2024": ".", "\u2044": "/",
                 "\u200b": " ", "\u200c": " ", "\u200d": " ", "\u2060": " ", "\ufeff": " "}
 
 
 def plain(text: str) -> str:
     """``text`` with Unicode spaces (no-break, narrow no-break, thin, zero-width, ideographic) as
-    spaces, typographic quotes and dashes as ASCII, full-width ASCII as ASCII; one character for one,
+    spaces, typographic quotes and dashes as ASCII, full-width ASCII and subscript digits as ASCII
+    ("l₁₋₀" as "l1-0"); one character for one,
     so that offsets into the reply stay offsets into the original."""
     if text.isascii():
         return text

@@ -69,6 +69,7 @@ _SUBJECT_ALONE = re.compile(r"^(?:and\s+|so\s+|now\s+)?(?:i|we|you)$")
 _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
 #: A pronoun standing for the object of the previous step ("then put it down").
 _PRONOUN = re.compile(r"(?<![\w-])it(?![\w'-])")
+_COMMENT = re.compile(r";")
 _WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
 
 
@@ -91,6 +92,7 @@ class LineRead:
     introduces: bool = False  # "So the plan is: ..." starts a new run; "bad": "Then ..." is a step
     indented: bool = False
     withdrawn: bool = False  # a step the line itself withdraws ("(skip this step)"): kept for its number only
+    heading: bool = False  # an all-bold line naming one action: the indented lines below it explain it
 
 
 class StepReader(TaskGrammar):
@@ -103,9 +105,11 @@ class StepReader(TaskGrammar):
 
         ``bare=False`` (a PDDL answer that writes its actions in brackets): words are prose."""
         if self.style == "pddl":
-            s = s.split(";", 1)[0].strip()  # a PDDL comment
+            s = layout.split_depth0(s, _COMMENT)[0].strip()  # a PDDL comment (outside brackets)
         elif self.nl:
             s = self.performed(s)  # "perform x7q on object_0 and object_1"
+        if not (self.style == "pddl" and not bare):
+            s = self._word_call_line(s, bare)
         out: list[str] = []
         content = False
         parts = layout.split_depth0(s, SEPARATORS)
@@ -170,6 +174,25 @@ class StepReader(TaskGrammar):
             raise ParseError(f"a withdrawn or negated step: {s!r}")
         return out
 
+    def _word_call_line(self, s: str, bare: bool) -> str:
+        """``s`` with a leading action word and its objects written across separators ("Feast: b, c",
+        "unstack - R from B") as its PDDL form, when the line's first clause reads as no action
+        (the clauses would part the word from its objects); ``s`` itself otherwise."""
+        head = strip_step_lead_in(s.strip().strip("\"'"))
+        if not head or not self.starts_with_verb(re.sub(r"[:\-(]", " ", head)):
+            return s
+        first = clean(layout.split_depth0(head, SEPARATORS)[0])
+        try:
+            if self.lead(strip_step_lead_in(first), bare=bare) is not None:
+                return s
+        except ParseError:
+            pass
+        r = self._named_call(head)
+        if r is None:
+            return s
+        (cand,), end = r
+        return pddl(*cand) + head[end:]
+
     def resolve_pronoun(self, text: str, previous: str) -> str | None:
         """``text`` with its one pronoun ("it") replaced by the name of the object the ``previous``
         step manipulated (its first argument: the block moved, the package carried); None when
@@ -225,7 +248,10 @@ class StepReader(TaskGrammar):
             return LineRead("neutral", number=number)
         # A numbered line that is all bold ("1. **Unstack yellow from red**") titles the text below it.
         is_title = number is not None and bool(
-            re.fullmatch(r"\s*(?:\d+[.):]|step\s*\d+\s*[:.)\-]?)\s*(\*\*|__)[^*_]+\1\s*:?\s*", ln.raw, re.I))
+            re.fullmatch(r"\s*(?:\d+[.):]|step\s*\d+\s*[:.)\-]?)\s*(\*\*|__)(?:(?!\1)[^*])+\1\s*:?\s*", ln.raw, re.I))
+        # A line that is all bold (after a bullet or a number) heads the indented lines below it.
+        heading = bool(re.fullmatch(r"\s*(?:(?:\d+[.):]|step\s*\d+\s*[:.)\-]?|[-*•+])\s*)?(\*\*|__)(?:(?!\1)[^*])+\1\s*:?\s*",
+                                    ln.raw, re.I))
         if _ALT_MARKER.match(s) and (self._holds_step(s, bare) or self._lead_safe(_ALT_MARKER.sub("", s).strip(" ,:"))):
             raise Alternatives(f"an alternative answer: {s!r}")
         m = _title_split(s)
@@ -259,7 +285,7 @@ class StepReader(TaskGrammar):
                              indented=ln.raw[:1].isspace())
         if acts:
             return LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
-                             marked=marked, introduces=introduces,
+                             heading=heading and len(acts) == 1, marked=marked, introduces=introduces,
                              indented=ln.raw[:1].isspace() and not ln.raw.lstrip().startswith(("```", "~~~")))
         if s.endswith(":") or ln.raw.lstrip().startswith("#"):
             return LineRead("intro", number=number)
@@ -351,6 +377,9 @@ class StepReader(TaskGrammar):
                     new = True  # a numbered list, then unnumbered steps from its first step: a restatement
                 elif info.indented and acts == cur[0][-1:]:
                     acts = []  # an indented line restating its step
+            elif cur is not None and not new and info.indented and info.number is None and acts == cur[0][-1:] \
+                    and cur[1] and not cur[1][-1].raw[:1].isspace():
+                acts = []  # an indented line below a step (a bullet's, a bold line's) restating it
             if withdrawn is not None and not new:
                 raise ParseError(f"a step withdrawn or negated inside the plan: {withdrawn.norm!r}")
             withdrawn = None
@@ -394,7 +423,7 @@ def _under_title(significant: list, i: int) -> bool:
     for j in range(i - 1, -1, -1):
         info = significant[j]
         if info.kind == "action":
-            return info.title is not None
+            return info.title is not None or info.heading
         if not info.indented:
             return False
     return False
