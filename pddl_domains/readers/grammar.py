@@ -159,6 +159,9 @@ class TaskGrammar:
             self.spellings[kind] = {k: next(iter(v)) for k, v in by.items() if len(v) == 1}
         # Words that start a step. In PDDL notation a sentence in words is prose, not a step.
         self.verbs = frozenset(self._verbs() if self.nl else (v for v in variants if " " not in v))
+        # The words of the task's own names ("drop" in a gripper domain): never read as withdrawals.
+        self.vocabulary = frozenset(w for n in (*self.arity_action, *self.arity_atom, *self.objects)
+                                    for w in re.split(r"[\s_-]+", n) if w)
 
     def _build_matchers(self, templates: str) -> tuple[Matcher, ...]:
         ts = self.r.template_set

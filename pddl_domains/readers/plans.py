@@ -20,7 +20,8 @@ from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
 from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, outside_blocks, region,
                                                    region_lines, span_of, strip_number)
-from widthbench.pddl_domains.readers.steps import RETRACTION, Alternatives, StepReader, task_reader
+from widthbench.pddl_domains.readers.steps import Alternatives, StepReader, task_reader
+from widthbench.pddl_domains.readers.withdrawals import removal_by_number, withdrawal
 from widthbench.planners.strips import Task
 
 __all__ = ["read_plan", "read_action_list", "read_single_action"]
@@ -34,7 +35,7 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     if layout.is_empty_answer(region_norm.strip()):
         return [], span_of(lines), "answer-label" if label else "whole-reply"
     bare = not rd.has_forms(lines)
-    lines, withdrawn = _step_withdrawals(lines)
+    lines, withdrawn = _step_withdrawals(rd, lines)
     lines = _without_commentary(rd, lines, bare)
     readings = []  # (actions, lines, rule): every block and the text outside them must agree
     blocks = find_blocks(lines)
@@ -79,23 +80,14 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     return list(acts), span_of(rlines), located(label, rule, whole)
 
 
-_NUMBERS = r"(\d+(?:\s*(?:,|and|&)\s*\d+)*)"
-#: A line that withdraws steps by their numbers: "Remove step 3.", "Skip steps 2 and 4", "Step 3 should
-#: be omitted." (the whole line: "instead of step 1, ..." names no step to withdraw).
-_WITHDRAW_NUMBERED = re.compile(
-    r"^(?:(?:so|please|actually|also|and|note)\s*[,:]?\s+)?(?:remove|skip|omit|delete|drop|cross\s+out|strike)\s+"
-    rf"(?:the\s+)?steps?\s+{_NUMBERS}\s*[.!]?$"
-    rf"|^(?:(?:so|actually|also|note)\s*[,:]?\s+)?steps?\s+{_NUMBERS}\s+(?:should|must|needs\s+to|has\s+to|is\s+to)\s+be\s+"
-    r"(?:removed|skipped|omitted|deleted|dropped|struck)\s*[.!]?$")
-
-
-def _step_withdrawals(lines: list) -> tuple[list, set[int]]:
-    """(the lines with those that withdraw steps by number blanked, the numbers withdrawn)."""
+def _step_withdrawals(rd, lines: list) -> tuple[list, set[int]]:
+    """(the lines with those that only remove steps by number blanked, the numbers removed):
+    "Remove step 3.", "Step 3 is unnecessary, skip it." (`withdrawals.removal_by_number`)."""
     out, numbers = [], set()
     for ln in lines:
-        m = _WITHDRAW_NUMBERED.match(re.sub(r"^[-*•+>]+\s*", "", ln.norm))
-        if m:
-            numbers |= {int(x) for x in re.findall(r"\d+", m.group(1) or m.group(2))}
+        found = removal_by_number(re.sub(r"^[-*•+>]+\s*", "", ln.norm), rd.vocabulary) if ln.norm else None
+        if found:
+            numbers |= found
             ln = Line(ln.start, ln.end, ln.raw, "", ln.fence)
         out.append(ln)
     return out, numbers
@@ -123,16 +115,28 @@ def _without_steps(rd, rlines: list, numbers: set[int], bare: bool) -> list[str]
 _COMMENTARY = re.compile(r"^(?:#+\s*)?(?:[a-z'-]+\s+){0,3}?(?:explanation|explanations|reasoning|rationale|"
                          r"justification|notes?|why\s+(?:this|it)\s+works|verification|how\s+it\s+works)"
                          r"(?:\s+(?:of|for)\s+(?:the\s+|each\s+|this\s+)?(?:plan|steps?|actions?|solution|moves?))?\s*:?\s*$")
-#: Words by which commentary corrects or withdraws the plan ("step 3 should be skipped", "instead ...",
-#: "the correct plan is ...").
-_CORRECTION = re.compile(
-    r"\b(?:skip\w*|remov\w*|omit\w*|drop\w*|delet\w*|replac\w*|cross\w*\s+out)\s+"
-    r"(?:(?:the|this|that|these|those|last|first|second|third|final|previous|extra|\d+\w*)\s+)*(?:steps?|actions?|moves?|lines?)\b"
-    r"|\b(?:steps?|actions?|moves?)\s+\d+\b[^.\n]*?\b(?:skip|remov|omit|drop|delet|replac|unnecessary|not\s+needed)"
-    r"|\b(?:correct|better|new|updated|fixed|real|actual)\s+(?:plan|solution|sequence(?:\s+of\s+actions)?|answer)"
-    r"\s*(?::|is\b|would\s+be\b|should\s+be\b)"
-    r"|\b(?:instead|correction|corrected|revised|revise|mistake|wrong|invalid|incorrect|actually|wait|oops|undo|"
-    r"ignore|rather|alternativ\w*)\b|~~|<\s*(?:s|del|strike)\s*>")
+#: Words by which text offers another plan than the one above it ("the correct plan is ...",
+#: "alternatively", "Instead, ...", struck-through text); withdrawals are `withdrawals.withdrawal`.
+_ANOTHER_PLAN = re.compile(
+    r"\b(?:correct|better|new|updated|fixed|real|actual|revised|corrected|alternative|shorter|simpler)\s+"
+    r"(?:plan|solution|sequence(?:\s+of\s+actions)?|answer)\b"
+    r"|\b(?:alternativ\w*|revised|revise|correction|corrected)\b|(?:^|[.!?;:]\s+|\n)instead\s*,"
+    r"|~~|<\s*(?:s|del|strike)\s*>")
+
+
+def _corrects(rd, text: str):
+    """The words by which ``text`` corrects the plan: a withdrawal of a step, or another plan offered."""
+    w = withdrawal(text, names=rd.vocabulary)
+    if w is not None:
+        return w.words
+    for line in text.split("\n"):  # a verdict with no subject on its line is said of what precedes it
+        w = withdrawal(re.sub(r"^[-*•+>\s]+", "", line), said_of_step=True, names=rd.vocabulary)
+        if w is not None:
+            return w.words
+    m = _ANOTHER_PLAN.search(text)
+    return m.group(0) if m else None
+
+
 #: A line after commentary that introduces a plan again ("**Plan:**", "So the plan is:"): the commentary ends there.
 _PLAN_LABEL = re.compile(r"^(?:#+\s*)?(?:so\s+|thus\s+|therefore\s+|in\s+summary,?\s+)?(?:the\s+|my\s+|our\s+)?"
                          r"(?:final\s+|complete\s+|full\s+|resulting\s+)?(?:plan|solution|action\s+sequence|sequence\s+of\s+actions)"
@@ -146,7 +150,7 @@ def _without_commentary(rd, lines: list, bare: bool) -> list:
     be read step for step). Commentary that corrects or withdraws anything is not set aside: it makes
     the answer unreadable (a `ParseError`), never a silent change of the plan."""
     for i, ln in enumerate(lines):
-        if not _COMMENTARY.match(ln.norm.strip()) or _CORRECTION.search(ln.norm):
+        if not _COMMENTARY.match(ln.norm.strip()) or _corrects(rd, ln.norm):
             continue
         above = [info for info in (rd.read_line(prev, bare) for prev in lines[:i] if prev.norm) if info.kind == "action"]
         if not above:
@@ -157,10 +161,10 @@ def _without_commentary(rd, lines: list, bare: bool) -> list:
         if numbers and any(strip_number(x.norm)[0] == numbers[-1] + 1 and _reads_as_step(rd, x, bare)
                            for x in lines[i + 1:end]):
             return lines  # the numbered steps go on below the heading: it is no commentary on them
-        rest = " ".join(x.norm for x in lines[i + 1:end])
-        hit = _CORRECTION.search(rest) or RETRACTION.search(rest)
+        rest = "\n".join(x.norm for x in lines[i + 1:end])
+        hit = _corrects(rd, rest)
         if hit:
-            raise ParseError(f"the commentary after the plan corrects or withdraws something ({hit.group(0)!r})")
+            raise ParseError(f"the commentary after the plan corrects or withdraws something ({hit!r})")
         told, _ = _told(rd, lines[i + 1:end], bare)
         if told is None or not _in_order(told, [a for info in above for a in info.actions]):
             return lines  # it offers another step or an alternative: no commentary, read as it stands
@@ -177,13 +181,13 @@ def _reads_as_step(rd, line, bare: bool) -> bool:
 
 def _comments_on(rd, lines: list, plan: tuple, bare: bool) -> bool:
     """Whether the text around one marked plan ([PLAN] ... [PLAN END], a code fence) is commentary on
-    it: it corrects, withdraws or offers nothing else (no `_CORRECTION` or `RETRACTION` words, no
+    it: it corrects, withdraws or offers nothing else (`_corrects`: no withdrawal of a step, no
     alternative, no further step opened by "then"), the steps its lines read as are steps of the plan
     in its order, and it explains
     rather than lists (some line says more than its action, or reads as no action at all: a list of
     bare actions that differs from the plan is a second plan)."""
     text = "\n".join(ln.norm for ln in lines)
-    if _CORRECTION.search(text) or RETRACTION.search(text):
+    if _corrects(rd, text):
         return False
     told, explains = _told(rd, lines, bare)
     return told is not None and explains and _in_order(told, plan)

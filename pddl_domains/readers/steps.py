@@ -33,6 +33,7 @@ from widthbench.pddl_domains.readers import layout
 from widthbench.pddl_domains.readers.grammar import (FORM, SEPARATORS, TaskGrammar, clean, pddl,
                                                      strip_step_lead_in)
 from widthbench.pddl_domains.readers.reply import MARK, Line, strip_number
+from widthbench.pddl_domains.readers.withdrawals import removal_by_number, withdrawal
 from widthbench.planners.strips import Task
 
 __all__ = ["task_reader", "StepReader"]
@@ -46,19 +47,6 @@ _STEP_CONNECTIVE = re.compile(r"^(?:then|next|finally|lastly|after\s+that|afterw
 _ALT_MARKER = re.compile(r"^(?:alternatively|or|instead|otherwise|another\s+(?:option|possibility|plan|way|solution)"
                          r"(?:\s+(?:is|would\s+be))?)\b")
 _ALTERNATIVE = re.compile(r"^(?:or|nor|or\s+else)\b")
-#: Words that withdraw or negate a step ("... is not correct, instead", "(wait, no ...)", "this step is
-#: not necessary", "X is not possible, so ..."): a step line or a line inside a plan that holds them
-#: is never read as the action (rule 5: the answer is ambiguous).
-RETRACTION = re.compile(
-    r"\b(?:wait|oops|scratch\s+that|my\s+(?:mistake|bad)|mistake|correction|undo|retract|"
-    r"(?:is|was|would\s+be|are|were|seems)\s+(?:not\s+(?:correct|right|valid|possible|necessary|needed|"
-    r"required|allowed|applicable|legal)|incorrect|wrong|invalid|impossible|unnecessary|redundant|"
-    r"not\s+a\s+valid)|(?:isn't|wasn't|aren't)\s+(?:correct|right|valid|possible|necessary|needed|required|"
-    r"allowed|applicable|legal)|cannot\s+be\s+done|"
-    r"ignore\s+(?:that|this|the\s+(?:previous|last|above))|skip\s+(?:that|this)|never\s*mind)\b")
-#: A line that speaks of a step of the plan: "Wait, ...", "Actually ...", "this step ...", "step 3 ...".
-_WITHDRAWS_STEP = re.compile(r"^(?:wait|oops|hmm+|actually|no\b|scratch)|\b(?:this|that|the\s+(?:previous|last|above|"
-                             r"preceding|second|third|first))\s+(?:step|action|move)\b|\bstep\s+\d+\b")
 #: A step line's own withdrawal after its action: "(skip this step)", "- remove this one", never a
 #: condition ("skip this if ...": which is meant is not said).
 _WITHDRAW_THIS = re.compile(r"[(\[-]?\s*\b(?:skip|remove|omit|delete|drop|ignore)\s+this(?:\s+(?:step|action|move|one|line))?\b"
@@ -111,6 +99,7 @@ class StepReader(TaskGrammar):
         if not (self.style == "pddl" and not bare):
             s = self._word_call_line(s, bare)
         out: list[str] = []
+        said: list[str] = []  # what follows each action in its clause, and the clauses after one
         content = False
         parts = layout.split_depth0(s, SEPARATORS)
         for i, part in enumerate(parts):
@@ -156,9 +145,11 @@ class StepReader(TaskGrammar):
                 if self.starts_with_verb(c) and not FORM.match(c) and not words_are_prose:
                     raise ParseError(f"cannot read the step {c!r}: it reads as no action of this task")
                 self._check_asides(c, out)
+                said.append(" " + part.strip())
                 continue
             (cand,), end = r
             out.append(pddl(*cand))
+            said.append(body[end:])
             rest = body[end:].strip()
             while rest:
                 if _ALTERNATIVE.match(rest):
@@ -170,7 +161,7 @@ class StepReader(TaskGrammar):
                 out.append(pddl(*cand2))
                 rest = rest[end2:].strip()
             self._check_asides(rest, out)
-        if out and RETRACTION.search(s):
+        if out and (withdrawal(s, names=self.vocabulary) or any(withdrawal(x, True, self.vocabulary) for x in said)):
             raise ParseError(f"a withdrawn or negated step: {s!r}")
         return out
 
@@ -335,11 +326,13 @@ class StepReader(TaskGrammar):
                 near = [significant[j].kind for j in (i - 1, i + 1) if 0 <= j < len(significant)]
                 if info.marked or "action" in near or info.introduces:
                     raise ParseError(info.error)
-        withdrawn: Line | None = None  # a line after a step that withdraws or negates a step
+        # A line after a step that withdraws a step of the plan (`withdrawals`): unless another plan
+        # follows (a new run, one more reading), the plan as written is not the answer and what is
+        # meant is not said (a removal by number alone on its line is applied by the plan reader).
+        withdrawn: Line | None = None
         for ln, info in infos:
-            if cur is not None and info.kind not in ("action", "blank", "neutral") and RETRACTION.search(ln.norm):
-                if _WITHDRAWS_STEP.search(strip_number(ln.norm)[1]):
-                    raise ParseError(f"a step withdrawn or negated inside the plan: {ln.norm!r}")
+            if cur is not None and info.kind not in ("action", "blank", "neutral", "intro") \
+                    and withdrawal(ln.norm, names=self.vocabulary) and not removal_by_number(ln.norm, self.vocabulary):
                 withdrawn = ln
             if info.kind == "intro":
                 brk = cur is not None
@@ -380,12 +373,12 @@ class StepReader(TaskGrammar):
             elif cur is not None and not new and info.indented and info.number is None and acts == cur[0][-1:] \
                     and cur[1] and not cur[1][-1].raw[:1].isspace():
                 acts = []  # an indented line below a step (a bullet's, a bold line's) restating it
-            if withdrawn is not None and not new:
-                raise ParseError(f"a step withdrawn or negated inside the plan: {withdrawn.norm!r}")
-            withdrawn = None
             if mixed is not None and not new:
                 raise ParseError(f"cannot read the step {mixed.norm!r}: it does not start with an action")
             mixed = None
+            if withdrawn is not None and not new:
+                raise ParseError(f"a step withdrawn or negated inside the plan: {withdrawn.norm!r}")
+            withdrawn = None
             if new:
                 cur = ([], [])
                 runs.append(cur)
@@ -396,6 +389,8 @@ class StepReader(TaskGrammar):
             last_numbered = info.number is not None or (last_numbered and info.indented and not new)
             if info.number is not None:
                 last_number = info.number
+        if withdrawn is not None:
+            raise ParseError(f"a step withdrawn or negated after the plan: {withdrawn.norm!r}")
         return runs
 
     def _resolve_pronouns(self, infos: list, bare: bool) -> list:
