@@ -37,12 +37,12 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     bare = not rd.has_forms(lines)
     lines, withdrawn = _step_withdrawals(rd, lines)
     lines = _without_commentary(rd, lines, bare)
-    readings = []  # (actions, lines, rule): every block and the text outside them must agree
+    readings = []  # (run, rule): every block and the text outside them must agree
     blocks = find_blocks(lines)
     last = None  # where the last block that reads as a plan starts
     for rule, blines in blocks:
-        for acts, rlines in rd.action_runs(blines, bare):
-            readings.append((acts, rlines, rule))
+        for run in rd.action_runs(blines, bare):
+            readings.append((run, rule))
             last = blines[0].start
     outside = outside_blocks(lines, blocks)
     if last is not None:  # the text before the answer block (reasoning, a draft) is not the answer
@@ -51,16 +51,16 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
         runs, unread = rd.action_runs(outside, bare), None
     except ParseError as exc:
         runs, unread = [], exc
-    marked = {tuple(acts) for acts, _, _ in readings}
-    if len(marked) == 1 and (unread or any(tuple(acts) not in marked for acts, _ in runs)) \
+    marked = {tuple(run.actions) for run, _ in readings}
+    if len(marked) == 1 and (unread or any(tuple(run.actions) not in marked or run.gaps for run in runs)) \
             and _comments_on(rd, outside, next(iter(marked)), bare):
         runs, unread = [], None  # the marked plan is the answer; the text around it comments on it
     if unread is not None:
         raise unread
-    for acts, rlines in runs:
-        readings.append((acts, rlines, None))
+    readings.extend((run, None) for run in runs)
     if not readings:
         raise ParseError("no actions found in the answer")
+    readings = [(run.actions, run.lines, rule) for run, rule in _copies_read_alike(rd, readings, lines)]
     readings = _without_narration(readings)
     distinct = list(dict.fromkeys(tuple(r[0]) for r in readings))
     if withdrawn:
@@ -78,6 +78,55 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
     return list(acts), span_of(rlines), located(label, rule, whole)
+
+
+def _copies_read_alike(rd, readings: list, lines: list) -> list:
+    """The readings without the copies read partly that read like a copy read completely.
+
+    A plan written twice (detailed steps and a summary; a marked block and an explained list) is
+    one answer when its copies read alike: a copy with step lines that read as no action (`Run.gaps`)
+    is the plan of a copy that reads completely when every step it does read is that plan's, in its
+    order, each gap standing for the steps between, and it reads at least as many steps as it leaves
+    unread. A copy read partly that is no copy read
+    completely leaves the answer unreadable (its first unread step is the reason); copies that read
+    completely and differ stay two readings (two plans). A gap whose words correct the plan ("the
+    correct plan is shorter") is no step left unread, and an answer whose other lines correct a plan
+    or offer another has no copies to merge: each copy is read as it stands."""
+    whole = [tuple(run.actions) for run, _ in readings if not run.gaps]
+    steps = {ln.start for run, _ in readings for ln in run.lines}
+    corrected = any(run.gaps for run, _ in readings) and bool(
+        _corrects(rd, "\n".join(ln.norm for ln in lines if ln.start not in steps)))
+    out = []
+    for run, rule in readings:
+        if run.gaps and not corrected and len(run.actions) >= sum(1 for gap in run.gaps if gap[1]) \
+                and any(_aligns(run, plan) for plan in whole):
+            continue
+        if not run.complete:
+            raise run.error()
+        out.append((run, rule))
+    return out
+
+
+def _aligns(run, plan: tuple) -> bool:
+    """Whether ``plan`` is ``run``'s actions with each gap filled by at least its least number of steps."""
+    pattern: list = []
+    for i in range(len(run.actions) + 1):
+        pattern.extend(("gap", gap[1]) for gap in run.gaps if gap[0] == i)
+        if i < len(run.actions):
+            pattern.append(("act", run.actions[i]))
+    memo: dict = {}
+
+    def match(p: int, q: int) -> bool:
+        if (p, q) not in memo:
+            if p == len(pattern):
+                memo[p, q] = q == len(plan)
+            elif pattern[p][0] == "act":
+                memo[p, q] = q < len(plan) and plan[q] == pattern[p][1] and match(p + 1, q + 1)
+            else:
+                memo[p, q] = any(match(p + 1, k) for k in range(q + pattern[p][1], len(plan) + 1))
+        return memo[p, q]
+
+    return match(0, 0)
 
 
 def _step_withdrawals(rd, lines: list) -> tuple[list, set[int]]:

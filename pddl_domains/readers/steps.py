@@ -36,7 +36,7 @@ from widthbench.pddl_domains.readers.reply import MARK, Line, strip_number
 from widthbench.pddl_domains.readers.withdrawals import removal_by_number, withdrawal
 from widthbench.planners.strips import Task
 
-__all__ = ["task_reader", "StepReader"]
+__all__ = ["task_reader", "StepReader", "Run"]
 
 _NEGATION = re.compile(r"^(?:(?:i|we|you)\s+)?(?:do\s+not|don't|dont|never|should\s+not|shouldn't|must\s+not|"
                        r"mustn't|cannot|can't|can\s+not|will\s+not|won't|need\s+not|avoid|no\s+need\s+to|not)"
@@ -59,6 +59,25 @@ _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\
 _PRONOUN = re.compile(r"(?<![\w-])it(?![\w'-])")
 _COMMENT = re.compile(r";")
 _WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
+
+
+@dataclass(slots=True)
+class Run:
+    """A run of step lines: the actions read, the lines, and its gaps: (position in ``actions``, the
+    least number of steps the gap stands for, why, the line's text) for each step line that read as
+    no action (a numbered step in words no rule reads, "put it on it"); a run without gaps (other
+    than a last numbered line that may be a closing remark) reads completely."""
+
+    actions: list
+    lines: list
+    gaps: list
+
+    @property
+    def complete(self) -> bool:
+        return not any(gap[1] for gap in self.gaps)
+
+    def error(self) -> ParseError:
+        return ParseError(next(gap[2] for gap in self.gaps if gap[1]))
 
 
 class Unreadable(ParseError):
@@ -278,8 +297,8 @@ class StepReader(TaskGrammar):
             return LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
                              heading=heading and len(acts) == 1, marked=marked, introduces=introduces,
                              indented=ln.raw[:1].isspace() and not ln.raw.lstrip().startswith(("```", "~~~")))
-        if s.endswith(":") or ln.raw.lstrip().startswith("#"):
-            return LineRead("intro", number=number)
+        if s.endswith(":") or (ln.raw.lstrip().startswith("#") and number is None):
+            return LineRead("intro", number=number)  # a numbered heading in words is a step not read
         return LineRead("mixed" if self._holds_step(s, bare) else "prose", number=number,
                         indented=ln.raw[:1].isspace())
 
@@ -301,10 +320,14 @@ class StepReader(TaskGrammar):
         """True when some line holds a bracketed PDDL action form of the task."""
         return any(name in self.arity_action for ln in lines for name, _ in FORM.findall(ln.norm))
 
-    def action_runs(self, lines: list[Line], bare: bool = True) -> list[tuple[list[str], list[Line]]]:
-        """Runs of step lines; a heading, an introducing line or restarted numbering starts a new run."""
-        runs: list[tuple[list[str], list[Line]]] = []
-        cur = None
+    def action_runs(self, lines: list[Line], bare: bool = True) -> list[Run]:
+        """Runs of step lines; a heading, an introducing line or restarted numbering starts a new run.
+
+        A step line that reads as no action (it starts like a step, or it is numbered between two
+        steps) leaves a gap in its run: the run is a copy of a plan read partly, which the plan
+        reader holds against the copies that read completely (`Run.gaps`)."""
+        runs: list[Run] = []
+        cur: Run | None = None
         last_number = None
         brk = False
         pending_title: str | None = None
@@ -316,8 +339,8 @@ class StepReader(TaskGrammar):
             infos = self._resolve_pronouns(infos, bare)
         significant = [info for _, info in infos if info.kind not in ("blank", "neutral")]
         for i, info in enumerate(significant):
-            # A line that starts like a step but reads as none is an error next to step lines or
-            # when numbered; elsewhere (a preamble: "Put simply, ...") it is prose.
+            # A line that starts like a step but reads as none is a step not read next to step lines
+            # or when numbered; elsewhere (a preamble: "Put simply, ...") it is prose.
             if info.kind in ("bad", "mixed") and info.indented and info.number is None \
                     and _under_title(significant, i):
                 info.kind = "prose"  # an explanation below a step's title, in other words
@@ -325,13 +348,15 @@ class StepReader(TaskGrammar):
             if info.kind == "bad":
                 near = [significant[j].kind for j in (i - 1, i + 1) if 0 <= j < len(significant)]
                 if info.marked or "action" in near or info.introduces:
-                    raise ParseError(info.error)
+                    info.kind = "unread"
+            elif info.kind == "mixed" and info.number is not None:
+                info.kind = "unread"
         # A line after a step that withdraws a step of the plan (`withdrawals`): unless another plan
         # follows (a new run, one more reading), the plan as written is not the answer and what is
         # meant is not said (a removal by number alone on its line is applied by the plan reader).
         withdrawn: Line | None = None
         for ln, info in infos:
-            if cur is not None and info.kind not in ("action", "blank", "neutral", "intro") \
+            if cur is not None and info.kind not in ("action", "blank", "neutral", "intro", "unread") \
                     and withdrawal(ln.norm, names=self.vocabulary) and not removal_by_number(ln.norm, self.vocabulary):
                 withdrawn = ln
             if info.kind == "intro":
@@ -339,58 +364,73 @@ class StepReader(TaskGrammar):
                 pending_title = mixed = None
                 continue
             if info.kind == "mixed":
-                if info.number is not None:
-                    raise ParseError(f"cannot read the step {ln.norm!r}: it does not start with an action")
                 mixed = ln if cur is not None else None
                 continue
-            if info.kind == "prose" and info.number is not None and last_number is not None \
-                    and info.number == last_number + 1 and cur is not None:
+            if info.kind == "prose" and info.number is not None and (
+                    info.number == 1 or (cur is not None and last_number is not None and info.number == last_number + 1)):
+                if numbered_prose is not None and cur is not None:  # two in a row: no step of a plan here
+                    cur.gaps.append((len(cur.actions), 0, "", numbered_prose[1].norm))
                 numbered_prose = (info.number, ln)  # step N of a numbered plan that reads as no action
+                last_number = info.number if info.number == 1 and cur is None else last_number
                 continue
-            if info.kind != "action":
+            if info.kind not in ("action", "unread"):
                 continue
+            gap = None
             if numbered_prose is not None and info.number == numbered_prose[0] + 1:
-                raise ParseError(f"cannot read step {numbered_prose[0]}: {numbered_prose[1].norm!r} "
-                                 "reads as no action of this task")
+                # A numbered step between two steps that reads as no action; the list's first number
+                # may be a preamble ("1. First, look at the goal."): it may stand for no step.
+                gap = (0 if numbered_prose[0] == 1 else 1,
+                       f"cannot read step {numbered_prose[0]}: {numbered_prose[1].norm!r} reads as no action of this task",
+                       numbered_prose[1].norm)
+            elif numbered_prose is not None and cur is not None:
+                cur.gaps.append((len(cur.actions), 0, "", numbered_prose[1].norm))  # the last number of its list
             numbered_prose = None
             acts = info.actions
-            if pending_title is not None and info.number is None and not info.marked:
+            if pending_title is not None and info.number is None and not info.marked and acts:
                 if acts[0] != pending_title:
                     raise ParseError(f"the step's title names {pending_title}, but its text reads {acts[0]}")
                 acts = acts[1:]
             pending_title = info.title
-            new = cur is None or brk or info.introduces
+            new = cur is None or brk or (info.introduces and info.kind == "action")
             if cur is not None and info.number is not None and last_number is not None:
                 if info.number <= last_number:
                     new = True
                 elif info.number == last_number + 1:
                     new = False
-            if cur is not None and last_numbered and info.number is None and not new:
-                if not info.indented and acts[:1] == cur[0][:1]:
+            if cur is not None and last_numbered and info.number is None and not new and acts:
+                if not info.indented and acts[:1] == cur.actions[:1]:
                     new = True  # a numbered list, then unnumbered steps from its first step: a restatement
-                elif info.indented and acts == cur[0][-1:]:
+                elif info.indented and acts == cur.actions[-1:]:
                     acts = []  # an indented line restating its step
-            elif cur is not None and not new and info.indented and info.number is None and acts == cur[0][-1:] \
-                    and cur[1] and not cur[1][-1].raw[:1].isspace():
+            elif cur is not None and not new and info.indented and info.number is None and acts \
+                    and acts == cur.actions[-1:] and cur.lines and not cur.lines[-1].raw[:1].isspace():
                 acts = []  # an indented line below a step (a bullet's, a bold line's) restating it
             if mixed is not None and not new:
-                raise ParseError(f"cannot read the step {mixed.norm!r}: it does not start with an action")
+                gap = gap or (1, f"cannot read the step {mixed.norm!r}: it does not start with an action", mixed.norm)
             mixed = None
             if withdrawn is not None and not new:
                 raise ParseError(f"a step withdrawn or negated inside the plan: {withdrawn.norm!r}")
             withdrawn = None
             if new:
-                cur = ([], [])
+                cur = Run([], [], [])
                 runs.append(cur)
-            if not info.withdrawn:
-                cur[0].extend(acts)
-            cur[1].append(ln)
+            if gap is not None:
+                cur.gaps.append((len(cur.actions), *gap))
+            if info.kind == "unread":
+                cur.gaps.append((len(cur.actions), 1, info.error or
+                                 f"cannot read the step {ln.norm!r}: it does not start with an action", ln.norm))
+            elif not info.withdrawn:
+                cur.actions.extend(acts)
+            cur.lines.append(ln)
             brk = False
             last_numbered = info.number is not None or (last_numbered and info.indented and not new)
             if info.number is not None:
                 last_number = info.number
         if withdrawn is not None:
             raise ParseError(f"a step withdrawn or negated after the plan: {withdrawn.norm!r}")
+        if numbered_prose is not None and cur is not None:
+            # The list's last number reads as no action: a step or a closing remark ("3. Done!").
+            cur.gaps.append((len(cur.actions), 0, "", numbered_prose[1].norm))
         return runs
 
     def _resolve_pronouns(self, infos: list, bare: bool) -> list:

@@ -444,7 +444,8 @@ def two_complete_copies_answer(w: Writer, plan: list[str], other: list[str]) -> 
     rng = w.rng
     first = "\n".join(f"{i}. {w.sentence(a)}" for i, a in enumerate(plan, 1))
     second = "\n".join(f"- {w.sentence(a)}" for a in other)
-    return Answer(f"Plan:\n{first}\n\n{rng.choice(SUMMARY_HEADS)}\n{second}", None, habits=("two-plans",))
+    head = rng.choice([h for h in SUMMARY_HEADS if "final" not in h.lower()])  # a final plan is the answer
+    return Answer(f"Plan:\n{first}\n\n{head}\n{second}", None, habits=("two-plans",))
 
 
 def not_steps_answer(w: Writer, plan: list[str]) -> Answer:
