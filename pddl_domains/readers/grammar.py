@@ -120,21 +120,19 @@ class TaskGrammar:
         for a in task.actions:
             self.by_name.setdefault(a.name, []).append(a)
         self.nl = style == "nl" and not self.r.generic
-        # Object names as the renderer reads them, and in every spelling of their words: spaces,
-        # underscores or hyphens between them, letters joined to their numbers ("package 0",
-        # "package0", "red_block", "object-b"), when that spelling names no other object.
+        # Object names as the renderer reads them, and with spaces for underscores ("package 0",
+        # "location 1 0") when that names no other object. Any other spelling of a name's words
+        # (hyphens, underscores, letters joined to numbers: "red_block", "package0") reads too:
+        # the names are matched by `name_pattern` and looked up by `name_key` (`named`).
         self.object_by_name = dict(self.r._objects_by_name)
-        spelled: dict[str, set] = {}
-        for name, obj in self.object_by_name.items():
-            for v in spellings(name):
-                spelled.setdefault(v, set()).add(obj)
-        for v, objs in spelled.items():
-            if v not in self.object_by_name and len(objs) == 1:
-                self.object_by_name[v] = next(iter(objs))
+        for name, obj in list(self.object_by_name.items()):
+            spaced = name.replace("_", " ")
+            if spaced != name and spaced not in self.object_by_name:
+                self.object_by_name[spaced] = obj
         self._by_key, self._by_initials = _object_keys(self.object_by_name, self.objects,
                                                        self.r.names if self.nl else {})
-        names = sorted(self.object_by_name, key=lambda n: (-len(n), n))
-        alt = self._object_alt = "|".join(re.escape(n) for n in names) or "(?!)"
+        names = sorted({name_pattern(n) for n in self.object_by_name}, key=lambda n: (-len(n), n))
+        alt = self._object_alt = "|".join(names) or "(?!)"
         self._object_at = re.compile(r"\s*(" + alt + r")(?![\w'-])")
         self._object_in = re.compile(r"(?<![\w'-])(" + alt + r")(?![\w'-])")
         self.matchers: tuple[Matcher, ...] = self._build_matchers(templates) if self.nl else ()
@@ -159,14 +157,24 @@ class TaskGrammar:
             self.spellings[kind] = {k: next(iter(v)) for k, v in by.items() if len(v) == 1}
         # Words that start a step. In PDDL notation a sentence in words is prose, not a step.
         self.verbs = frozenset(self._verbs() if self.nl else (v for v in variants if " " not in v))
+        # Nouns that stand for any object of a kind ("object", "another block", "a package", a type's
+        # name): an action written with them in place of its objects is the action in general (a rule).
+        kinds = {"object", "objects", "thing", "item"} | set(dom.types)
+        shared: dict[str, int] = {}
+        for name in self.object_by_name:
+            for w in set(_NAME_TOKEN.findall(name)):
+                shared[w] = shared.get(w, 0) + 1
+        kinds |= {w for w, k in shared.items() if k > 1 and w.isalpha() and len(w) > 2}
+        nouns = "|".join(re.escape(k) + "s?" for k in sorted(kinds, key=len, reverse=True))
+        self._generic = re.compile(rf"(?<![\w-])(?:an?|another|any|some|each|every|other|the\s+other|one)\s+"
+                                   rf"(?:{nouns})(?![\w-])|(?<![\w-])objects?(?![\w-])|\?[a-z]\w*")
         # The words of the task's own names ("drop" in a gripper domain): never read as withdrawals.
         self.vocabulary = frozenset(w for n in (*self.arity_action, *self.arity_atom, *self.objects)
                                     for w in re.split(r"[\s_-]+", n) if w)
 
     def _build_matchers(self, templates: str) -> tuple[Matcher, ...]:
         ts = self.r.template_set
-        names = sorted(self.object_by_name, key=lambda n: (-len(n), n))
-        alt = "|".join(re.escape(n) for n in names) or "(?!)"
+        alt = self._object_alt
         extra_actions, extra_atoms = paraphrase_tables(template_domain(ts.path) or "", templates)
         out, seen = [], set()
         for kind, table, extra, arities in (("action", ts.actions, extra_actions, self.arity_action),
@@ -251,6 +259,15 @@ class TaskGrammar:
         except ParseError:
             return None
 
+    def named(self, text: str) -> str | None:
+        """The object a name matched in any spelling names ("red_block", "Package0"); None when its
+        spelling names several."""
+        obj = self.object_by_name.get(text)
+        if obj is not None:
+            return obj
+        found = self._by_key.get(name_key(text), ())
+        return next(iter(found)) if len(found) == 1 else None
+
     def call_argument(self, word: str) -> str | None:
         """The object an argument of a notation (call notation, the action word and its objects)
         names: its PDDL name or its name in words in any spelling ("red block", "the Red_Block",
@@ -278,9 +295,11 @@ class TaskGrammar:
             pos = _ARG_GAP.match(text, pos).end()
             m = self._object_at.match(text, pos)
             if m:
-                args.append(self.object_by_name[m.group(1)])
-                pos, fillers = m.end(), 0
-                continue
+                obj = self.named(m.group(1))
+                if obj is not None:
+                    args.append(obj)
+                    pos, fillers = m.end(), 0
+                    continue
             m = _ARG_WORD.match(text, pos)
             if not m:
                 return None
@@ -339,7 +358,9 @@ class TaskGrammar:
             mm = mt.lead.match(clause)
             if not mm or mm.end() < best_end:
                 continue
-            given = {i: self.object_by_name[mm.group(f"s{i}")] for i in mt.slots}
+            given = {i: self.named(mm.group(f"s{i}")) for i in mt.slots}
+            if None in given.values():
+                continue
             found = self._resolve(kind, mt.name, mt.arity, given)
             if mm.end() > best_end:
                 best_end, cands = mm.end(), []
@@ -394,7 +415,7 @@ class TaskGrammar:
                 end += close.end()
             stop = SEPARATORS.search(clause, end)
             rest = clause[end:stop.start() if stop else len(clause)]
-            if {self.object_by_name[m.group(1)] for m in self._object_in.finditer(rest)} <= set(args):
+            if {self.named(m.group(1)) for m in self._object_in.finditer(rest)} - {None} <= set(args):
                 return [(name, tuple(args))], end
         return None
 
@@ -424,10 +445,17 @@ class TaskGrammar:
                 pos = m.end()
             if len(args) == arity:
                 return [(name, tuple(args))], pos
-            if variant != name and "-" in name:
-                return None  # "fly airplane a0 from airport l1-0": words, not PDDL
+            if (variant != name and "-" in name) or self.in_general(clause):
+                return None  # "fly airplane a0 from airport l1-0": words, not PDDL; or a rule
             raise ParseError(f"cannot read {clause!r}: {name} takes {arity} object(s) of this task")
         return None
+
+    def in_general(self, clause: str) -> bool:
+        """Whether ``clause`` speaks of an action in general: nouns for any object of a kind in place of
+        its objects, and no object of the task named ("stack a block on another block", "Board
+        object another object: needs at"): a rule, never a step."""
+        return bool(self._generic.search(clause)) and not any(
+            m.group(1) not in layout.ARTICLES for m in self._object_in.finditer(clause))
 
     def starts_with_verb(self, clause: str) -> bool:
         first = re.split(r"[\s(]", clause.strip(), maxsplit=1)[0] if clause.strip() else ""
@@ -497,21 +525,16 @@ def initials_key(word: str) -> str:
     return " ".join(t if t.isdigit() else " ".join(t) for t in _NAME_TOKEN.findall(word.lower()))
 
 
-def spellings(name: str) -> set[str]:
-    """Other spellings of a name of several words or a word and a number: the same words joined
-    by spaces, underscores or hyphens, and with letters joined to the number after them
-    ("location_1_0": "location 1 0", "location-1-0", "location1_0", ...)."""
+def name_pattern(name: str) -> str:
+    """A regular expression for ``name`` in any spelling of its words: spaces, underscores or hyphens
+    between them, letters joined to a number next to them ("location_1_0": "location 1 0",
+    "location-1-0", "location1_0"; "red block": "red_block"); the name itself when it is one word."""
     toks = _NAME_TOKEN.findall(name)
     if len(toks) < 2 or "".join(toks) != re.sub(r"[\s_-]", "", name):
-        return set()
-    out = set()
-    for sep in (" ", "_", "-"):
-        out.add(sep.join(toks))
-        joined = toks[0]
-        for prev, t in zip(toks, toks[1:]):
-            joined += ("" if t.isdigit() and prev.isalpha() else sep) + t
-        out.add(joined)
-    out.discard(name)
+        return re.escape(name)
+    out = re.escape(toks[0])
+    for prev, t in zip(toks, toks[1:]):
+        out += ("[ _-]?" if prev.isalpha() != t.isalpha() else "[ _-]") + re.escape(t)
     return out
 
 

@@ -18,10 +18,10 @@ import re
 from widthbench.errors import ParseError
 from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
-from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, outside_blocks, region,
+from widthbench.pddl_domains.readers.reply import (MARK, Line, answer_end, find_blocks, located, outside_blocks, region,
                                                    region_lines, span_of, strip_number)
 from widthbench.pddl_domains.readers.steps import Alternatives, StepReader, task_reader
-from widthbench.pddl_domains.readers.withdrawals import removal_by_number, withdrawal
+from widthbench.pddl_domains.readers.withdrawals import ANOTHER_PLAN, removal_by_number, withdrawal
 from widthbench.planners.strips import Task
 
 __all__ = ["read_plan", "read_action_list", "read_single_action"]
@@ -30,11 +30,14 @@ __all__ = ["read_plan", "read_action_list", "read_single_action"]
 def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[list[str], tuple[int, int], str]:
     rd = task_reader(task, style, templates)
     t, start, end, label = region(text, rd.states_problem)
-    lines = region_lines(t, start, end)
+    cut, after = answer_end(t, start, end)
+    lines = region_lines(t, start, cut)
     region_norm = "\n".join(ln.norm for ln in lines)
     if layout.is_empty_answer(region_norm.strip()):
         return [], span_of(lines), "answer-label" if label else "whole-reply"
     bare = not rd.has_forms(lines)
+    if after < end:
+        _after_the_end(rd, region_lines(t, after, end), bare)
     lines, withdrawn = _step_withdrawals(rd, lines)
     lines = _without_commentary(rd, lines, bare)
     readings = []  # (run, rule): every block and the text outside them must agree
@@ -78,6 +81,19 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
     return list(acts), span_of(rlines), located(label, rule, whole)
+
+
+def _after_the_end(rd, lines: list, bare: bool) -> None:
+    """The text after the answer's end marker is not the answer (`reply.answer_end`), but the answer
+    is refused when that text takes a step back, offers another plan or an alternative, negates an
+    action, or has a step line that reads as no action: a ParseError, never a plan chosen."""
+    text = "\n".join(ln.norm for ln in lines)
+    hit = _corrects(rd, text)
+    if hit:
+        raise ParseError(f"after the answer's end marker, the reply corrects it or offers another plan ({hit!r})")
+    for run in rd.action_runs(lines, bare):
+        if not run.complete:
+            raise run.error()
 
 
 def _copies_read_alike(rd, readings: list, lines: list) -> list:
@@ -164,15 +180,6 @@ def _without_steps(rd, rlines: list, numbers: set[int], bare: bool) -> list[str]
 _COMMENTARY = re.compile(r"^(?:#+\s*)?(?:[a-z'-]+\s+){0,3}?(?:explanation|explanations|reasoning|rationale|"
                          r"justification|notes?|why\s+(?:this|it)\s+works|verification|how\s+it\s+works)"
                          r"(?:\s+(?:of|for)\s+(?:the\s+|each\s+|this\s+)?(?:plan|steps?|actions?|solution|moves?))?\s*:?\s*$")
-#: Words by which text offers another plan than the one above it ("the correct plan is ...",
-#: "alternatively", "Instead, ...", struck-through text); withdrawals are `withdrawals.withdrawal`.
-_ANOTHER_PLAN = re.compile(
-    r"\b(?:correct|better|new|updated|fixed|real|actual|revised|corrected|alternative|shorter|simpler)\s+"
-    r"(?:plan|solution|sequence(?:\s+of\s+actions)?|answer)\b"
-    r"|\b(?:alternativ\w*|revised|revise|correction|corrected)\b|(?:^|[.!?;:]\s+|\n)instead\s*,"
-    r"|~~|<\s*(?:s|del|strike)\s*>")
-
-
 def _corrects(rd, text: str):
     """The words by which ``text`` corrects the plan: a withdrawal of a step, or another plan offered."""
     w = withdrawal(text, names=rd.vocabulary)
@@ -182,7 +189,7 @@ def _corrects(rd, text: str):
         w = withdrawal(re.sub(r"^[-*•+>\s]+", "", line), said_of_step=True, names=rd.vocabulary)
         if w is not None:
             return w.words
-    m = _ANOTHER_PLAN.search(text)
+    m = ANOTHER_PLAN.search(text)
     return m.group(0) if m else None
 
 

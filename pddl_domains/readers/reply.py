@@ -171,6 +171,24 @@ def region(text: str | None, stated=None) -> tuple[str, int, int, bool]:
     return t, start, end, False
 
 
+_MARK_LINE = re.compile(r"(?m)^[ \t>*_`#-]*\[\s*([a-z][a-z _\-]*?)\s*\][ \t*_`]*$", re.I)
+
+
+def answer_end(t: str, start: int, end: int) -> tuple[int, int]:
+    """(where the answer in ``t[start:end]`` ends, where the text after its end marker starts): the
+    answer ends at a closing marker (``[PLAN END]``) that closes a block the reply never opened (the
+    prompt opened it: "My plan is as follows: [PLAN]"), when text precedes it; else (end, end).
+    What follows the answer's end marker is not the answer (a completion running on into another
+    problem or more lines); the readers still refuse an answer that takes a step back or offers
+    another plan there (docs/subtasks.md, "Flexible reader", rule 1)."""
+    for m in _MARK_LINE.finditer(t, start, end):
+        if not _MARK_END.search(m.group(1).lower()):
+            return end, end  # the reply opens a block itself: its blocks are read (rule 2)
+        if t[start:m.start()].strip():
+            return m.start(), m.end()
+    return end, end
+
+
 def problem_sections(t: str, start: int, stated) -> str:
     """``t`` with the parts that pose and solve another problem blanked out (offsets kept).
 

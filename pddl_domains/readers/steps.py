@@ -58,6 +58,9 @@ _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\
 #: A pronoun standing for the object of the previous step ("then put it down").
 _PRONOUN = re.compile(r"(?<![\w-])it(?![\w'-])")
 _COMMENT = re.compile(r";")
+#: An action as the subject of what it needs: a statement of its preconditions, not a step.
+_REQUIRES = re.compile(r"^\s*(?:requires|needs|would\s+(?:require|need)|has\s+(?:the\s+)?preconditions?|"
+                       r"preconditions?\s+(?:are|is|include)|is\s+possible\s+only\s+(?:if|when))\b")
 _WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
 
 
@@ -90,7 +93,7 @@ class Alternatives(ParseError):
 
 @dataclass(slots=True)
 class LineRead:
-    kind: str  # "blank" | "neutral" | "action" | "prose" | "intro" | "mixed" | "bad"
+    kind: str  # "blank" | "neutral" | "action" | "prose" | "intro" | "mixed" | "bad" | "word"
     actions: list = field(default_factory=list)
     number: int | None = None
     title: str | None = None  # a line that is only a (bold) step title naming this action
@@ -100,6 +103,7 @@ class LineRead:
     indented: bool = False
     withdrawn: bool = False  # a step the line itself withdraws ("(skip this step)"): kept for its number only
     heading: bool = False  # an all-bold line naming one action: the indented lines below it explain it
+    word: str | None = None  # "word": the line is an action's word alone ("**Feast**"); the variant written
 
 
 class StepReader(TaskGrammar):
@@ -158,7 +162,7 @@ class StepReader(TaskGrammar):
                     body = resolved
             if r is None:
                 if first:
-                    if self.starts_with_verb(c) and not words_are_prose:
+                    if self.starts_with_verb(c) and not words_are_prose and not self.in_general(s):
                         raise Unreadable(f"cannot read the step {c!r}: it reads as no action of this task")
                     return []
                 if self.starts_with_verb(c) and not FORM.match(c) and not words_are_prose:
@@ -167,6 +171,8 @@ class StepReader(TaskGrammar):
                 said.append(" " + part.strip())
                 continue
             (cand,), end = r
+            if first and _REQUIRES.match(body[end:]):
+                return []  # "feast b from c requires craves b c": what the action needs, no step
             out.append(pddl(*cand))
             said.append(body[end:])
             rest = body[end:].strip()
@@ -264,6 +270,9 @@ class StepReader(TaskGrammar):
                                     ln.raw, re.I))
         if _ALT_MARKER.match(s) and (self._holds_step(s, bare) or self._lead_safe(_ALT_MARKER.sub("", s).strip(" ,:"))):
             raise Alternatives(f"an alternative answer: {s!r}")
+        word = self.action_word(s)
+        if word is not None:  # "**Feast**", "Attack:": a label, or a step whose objects follow below
+            return LineRead("word", number=number, marked=marked, word=word, indented=ln.raw[:1].isspace())
         m = _title_split(s)
         if m:
             title, body = m
@@ -334,7 +343,7 @@ class StepReader(TaskGrammar):
         mixed: Line | None = None  # a prose line holding a step, after the last step line
         numbered_prose = None
         last_numbered = False
-        infos = [(ln, self.read_line(ln, bare)) for ln in lines]
+        infos = self._word_and_objects([(ln, self.read_line(ln, bare)) for ln in lines], bare)
         if self.nl:
             infos = self._resolve_pronouns(infos, bare)
         significant = [info for _, info in infos if info.kind not in ("blank", "neutral")]
@@ -432,6 +441,36 @@ class StepReader(TaskGrammar):
             # The list's last number reads as no action: a step or a closing remark ("3. Done!").
             cur.gaps.append((len(cur.actions), 0, "", numbered_prose[1].norm))
         return runs
+
+    def action_word(self, s: str) -> str | None:
+        """The action's word when ``s`` is nothing else ("feast", "put down:", "attack action"): the
+        variant written, else None."""
+        t = re.sub(r"(?:\s+action)?\s*[:.]?$", "", s.strip())
+        return next((v for v, name in self.bare_names if t == v and self.arity_action[name]), None)
+
+    def _word_and_objects(self, infos: list, bare: bool) -> list:
+        """An action's word alone on its line ("1. **Feast**") with its objects on the line below
+        ("   - object b from object c", "   Objects: b, c") is one step; a word no objects follow is a
+        label, not a step."""
+        out = list(infos)
+        for i, (ln, info) in enumerate(out):
+            if info.kind != "word":
+                continue
+            j = next((k for k in range(i + 1, len(out)) if out[k][1].kind != "blank"), None)
+            read = None
+            if j is not None and out[j][1].kind in ("prose", "bad", "mixed"):
+                below = strip_number(out[j][0].norm)[1]
+                r = self._named_call(f"{info.word} {below}")
+                if r is not None and not layout.split_depth0(f"{info.word} {below}"[r[1]:], SEPARATORS)[0].strip(" .!"):
+                    read = r
+            if read is None:
+                out[i] = (ln, LineRead("neutral", number=info.number))
+                continue
+            (cand,), _ = read
+            out[i] = (ln, LineRead("action", [pddl(*cand)], info.number, marked=info.marked, indented=info.indented,
+                                   heading=True))
+            out[j] = (out[j][0], LineRead("neutral"))
+        return out
 
     def _resolve_pronouns(self, infos: list, bare: bool) -> list:
         """A line that reads as no action only for a pronoun ("2. Put it on the table.") right after a

@@ -27,11 +27,16 @@ _ORDINAL = (r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tent
             r"above|prior|former|next|\d+(?:st|nd|rd|th))")
 _NOUN = r"(?:step|action|move|one|line|instruction)"
 _NUMBERS = r"\d+(?:\s*(?:,|and|&|or)\s*\d+)*"
-#: A step named: by number, by an ordinal, by a demonstrative, or the plan itself.
-_STEP = (rf"(?:steps?\s+{_NUMBERS}|(?:the\s+|this\s+|that\s+)?{_ORDINAL}\s+{_NOUN}s?"
-         rf"|(?:this|that|these|those)(?:\s+(?:last\s+|extra\s+|additional\s+)?{_NOUN}s?)?"
-         r"|(?:the|this|that|my)\s+(?:whole\s+|above\s+|previous\s+)?(?:plan|solution|answer|sequence)"
-         r"|it(?!\s+to\b)|which)")
+#: A step named: by number, by an ordinal, by a demonstrative with a step's noun, or the plan itself.
+_NAMED = (rf"(?:steps?\s+{_NUMBERS}|(?:the\s+|this\s+|that\s+)?{_ORDINAL}\s+{_NOUN}s?"
+          rf"|(?:this|that|these|those)\s+(?:last\s+|extra\s+|additional\s+)?{_NOUN}s?"
+          r"|(?:the|this|that|my)\s+(?:whole\s+|above\s+|previous\s+)?(?:plan|solution|answer|sequence))")
+#: A pronoun standing for what was just said, never for an object: "that is wrong", "skip it.", not
+#: "remove it from red" or "this makes b clear".
+_PRONOUN = (r"(?:this|that|it|which)(?=\s*(?:[,.;:!?)\]]|$)|'s\b|\s+(?:is|was|are|were|would|will|should|must|can|"
+            r"could|may|needs?|has|have|seems?|looks?|isn't|wasn't|aren't|cannot|can't|won't|too|as\s+well|again|"
+            r"altogether|entirely)\b)")
+_STEP = rf"(?:{_NAMED}|{_PRONOUN})"
 _REMOVED = (r"(?:removed|skipped|omitted|deleted|dropped|ignored|struck(?:\s+out)?|crossed\s+out|discarded|left\s+out|"
             r"taken\s+out|undone)")
 _NEEDLESS = (r"(?:unnecessary|redundant|superfluous|unneeded|not\s+(?:needed|necessary|required)|"
@@ -40,16 +45,18 @@ _WRONG = (r"(?:wrong|incorrect|invalid|impossible|illegal|a\s+mistake|an\s+error
           r"possible|allowed|applicable|legal|executable|feasible)|not\s+a\s+valid\s+\w+)")
 _BE = r"(?:is|was|are|were|would\s+be|will\s+be|seems|seem|looks|'s|is\s+actually|was\s+actually)"
 _MODAL = r"(?:should|must|can|could|may|needs\s+to|need\s+to|has\s+to|have\s+to|is\s+to|are\s+to|ought\s+to)"
-_VERB = (r"(?:remove|skip|omit|delete|drop|ignore|disregard|discard|undo|scratch|strike|cross\s+out|leave\s+out|"
-         r"take\s+out|eliminate|cancel|forget|replace)")
+#: Verbs that withdraw what they are said of; the first set also moves objects ("remove it from red"),
+#: so it withdraws only a step named as one.
+_VERB_NAMED = r"(?:remove|delete|drop|discard|eliminate|strike|cross\s+out|leave\s+out|take\s+out|cancel|replace)"
+_VERB = r"(?:skip|omit|ignore|disregard|undo|scratch|forget)"
 
 #: "<step> is unnecessary", "<step> should be skipped", "remove <step>", "<step> can be left out".
 _REMOVAL = re.compile(
-    rf"\b{_STEP}\s+(?:{_BE}\s+{_NEEDLESS}|{_MODAL}\s+be\s+{_REMOVED}|isn't\s+needed)\b"
-    rf"|\b{_VERB}\s+{_STEP}\b")
+    rf"\b{_STEP}(?:\s+|(?='s))(?:{_BE}\s+{_NEEDLESS}|{_MODAL}\s+be\s+{_REMOVED}|isn't\s+needed)\b"
+    rf"|\b{_VERB_NAMED}\s+{_NAMED}\b|\b{_VERB}\s+(?:{_NAMED}|this|that|it|which)\b")
 #: "<step> is wrong / not possible / a mistake", "instead of <step>".
 _REJECTION = re.compile(
-    rf"\b{_STEP}\s+(?:{_BE}|isn't|wasn't|aren't|cannot|can't|won't)\s+(?:{_WRONG}|be\s+(?:done|performed|applied|"
+    rf"\b{_STEP}(?:\s+|(?='s))(?:{_BE}|isn't|wasn't|aren't|cannot|can't|won't)\s+(?:{_WRONG}|be\s+(?:done|performed|applied|"
     r"executed|taken))\b"
     rf"|\binstead\s+of\s+{_STEP}\b")
 #: A self-correction: what was just said is taken back.
@@ -62,6 +69,15 @@ _SAID_OF_IT = re.compile(
     rf"^\s*[,;:]?\s*(?:which\s+)?(?:{_BE}|isn't|wasn't|cannot|can't)\s+(?:{_WRONG}|{_NEEDLESS}|be\s+(?:done|performed|"
     rf"applied|executed))\b"
     rf"|^\s*[,;:]?\s*(?:which\s+)?{_MODAL}\s+be\s+{_REMOVED}\b")
+#: Words that offer another plan than the one written ("the correct plan is ...", "another plan that
+#: works", "alternatively", "Instead, ...", struck-through text).
+ANOTHER_PLAN = re.compile(
+    r"\b(?:another|alternative)\s+(?:plan|solution|sequence|answer)\b"
+    r"|\b(?:correct|better|new|updated|fixed|real|actual|revised|corrected|shorter|simpler)\s+"
+    r"(?:plan|solution|sequence(?:\s+of\s+actions)?|answer)\s*(?::|is\b|would\s+be\b|should\s+be\b|below\b|"
+    r"as\s+follows\b)"
+    r"|\b(?:alternativ\w*|revised|revise|correction|corrected)\b|(?:^|[.!?;:]\s+|\n)instead\s*,"
+    r"|~~|<\s*(?:s|del|strike)\s*>")
 _NUMBER_WORDS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                  "eighth": 8, "ninth": 9, "tenth": 10}
 

@@ -281,6 +281,13 @@ class Writer:
             f"after this, {minus} is not the case anymore",
         ])
 
+    def requirement(self, a: str) -> str:
+        """What one action needs, said of it: "feast object b from object c requires craves b c"."""
+        act = strips.parse_action(self.task, a)
+        pre = [self.fact(self.task.atoms[i]) for i in range(len(self.task.atoms)) if act.pre >> i & 1]
+        verb = self.rng.choice(["requires", "needs"])
+        return f"{self.sentence(a)} {verb} {', '.join(pre) or 'nothing'}."
+
     def rule(self) -> str:
         """One of the domain's rules, restated in general words (no object of the task)."""
         schema = self.rng.choice(self.task.domain.schemas)
@@ -456,6 +463,8 @@ def not_steps_answer(w: Writer, plan: list[str]) -> Answer:
     facts = [w.fact(a) for a in strips.state_atoms(w.task, final)]
     rng.shuffle(facts)
     rules = "\n".join(w.rule() for _ in range(rng.randint(1, 3)))
+    if rng.random() < 0.5:  # what some steps need, said before the plan
+        rules += "\n" + "\n".join("- " + w.requirement(a) for a in rng.sample(plan, min(len(plan), 2)))
     labels = rng.choice(["**Phase 1: clearing**", "**Plan**", "## Solution", "**Moves:**"])
     steps = "\n".join(steps_text(w, plan, explain=0.2))
     conf = rng.choice(["Final configuration:", "**Final state:**", "Resulting state:", "After these steps:"])
