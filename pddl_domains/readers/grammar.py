@@ -445,16 +445,18 @@ class TaskGrammar:
                 pos = m.end()
             if len(args) == arity:
                 return [(name, tuple(args))], pos
-            if (variant != name and "-" in name) or self.in_general(clause):
-                return None  # "fly airplane a0 from airport l1-0": words, not PDDL; or a rule
+            if variant != name and "-" in name:
+                return None  # "fly airplane a0 from airport l1-0": words, not PDDL
             raise ParseError(f"cannot read {clause!r}: {name} takes {arity} object(s) of this task")
         return None
 
     def in_general(self, clause: str) -> bool:
-        """Whether ``clause`` speaks of an action in general: nouns for any object of a kind in place of
-        its objects, and no object of the task named ("stack a block on another block", "Board
-        object another object: needs at"): a rule, never a step."""
-        return bool(self._generic.search(clause)) and not any(
+        """Whether ``clause`` states a rule of an action in general: nouns for any object of a kind in
+        place of its objects, no object of the task named, and words of a rule (what it needs, when it
+        can be done, what it does: "Stack object on another object: needs clear, holding", "you can
+        only pick up a block if it is clear"): never a step. An action with such nouns and no rule
+        ("4. Succumb object") is a step whose objects are not given."""
+        return bool(self._generic.search(clause)) and bool(_RULE_WORDS.search(clause)) and not any(
             m.group(1) not in layout.ARTICLES for m in self._object_in.finditer(clause))
 
     def starts_with_verb(self, clause: str) -> bool:
@@ -505,6 +507,9 @@ def squash(name: str) -> str:
 
 
 _NAME_TOKEN = re.compile(r"[a-z]+|\d+")
+#: Words of a rule: what an action needs, when it can be done, what it does.
+_RULE_WORDS = re.compile(r"\b(?:requires?|needs?|only|if|when|whenever|must|can|cannot|can't|may|preconditions?|"
+                         r"effects?|will\s+be|becomes?|makes?|adds?|deletes?|true|false|perform(?:ed|ing)?)\b|:\s*\S")
 #: Between the arguments of a notation: separators, and small words or labels ("objects:", "from").
 _ARG_GAP = re.compile(r"[\s,;/|&+]*")
 _ARG_WORD = re.compile(r"[^\s,;/|&+()\[\]]+")

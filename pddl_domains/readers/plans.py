@@ -86,14 +86,21 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
 def _after_the_end(rd, lines: list, bare: bool) -> None:
     """The text after the answer's end marker is not the answer (`reply.answer_end`), but the answer
     is refused when that text takes a step back, offers another plan or an alternative, negates an
-    action, or has a step line that reads as no action: a ParseError, never a plan chosen."""
+    action, or goes on with a step that reads as no action ("Then put it on it."): a ParseError,
+    never a plan chosen."""
     text = "\n".join(ln.norm for ln in lines)
     hit = _corrects(rd, text)
     if hit:
         raise ParseError(f"after the answer's end marker, the reply corrects it or offers another plan ({hit!r})")
-    for run in rd.action_runs(lines, bare):
-        if not run.complete:
-            raise run.error()
+    for ln in lines:
+        try:
+            info = rd.read_line(ln, bare)
+        except Alternatives:
+            raise  # an alternative offered, an action negated
+        except ParseError:
+            continue  # a line that does not read: not the answer
+        if info.kind == "bad" and info.introduces and not info.marked:
+            raise ParseError(info.error)
 
 
 def _copies_read_alike(rd, readings: list, lines: list) -> list:

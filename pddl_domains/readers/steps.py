@@ -119,6 +119,8 @@ class StepReader(TaskGrammar):
             s = layout.split_depth0(s, _COMMENT)[0].strip()  # a PDDL comment (outside brackets)
         elif self.nl:
             s = self.performed(s)  # "perform x7q on object_0 and object_1"
+        if self.in_general(s):
+            return []  # a rule of an action in general, no step
         if not (self.style == "pddl" and not bare):
             s = self._word_call_line(s, bare)
         out: list[str] = []
@@ -162,7 +164,7 @@ class StepReader(TaskGrammar):
                     body = resolved
             if r is None:
                 if first:
-                    if self.starts_with_verb(c) and not words_are_prose and not self.in_general(s):
+                    if self.starts_with_verb(c) and not words_are_prose:
                         raise Unreadable(f"cannot read the step {c!r}: it reads as no action of this task")
                     return []
                 if self.starts_with_verb(c) and not FORM.match(c) and not words_are_prose:
@@ -270,6 +272,8 @@ class StepReader(TaskGrammar):
                                     ln.raw, re.I))
         if _ALT_MARKER.match(s) and (self._holds_step(s, bare) or self._lead_safe(_ALT_MARKER.sub("", s).strip(" ,:"))):
             raise Alternatives(f"an alternative answer: {s!r}")
+        if self.in_general(s):
+            return LineRead("prose", number=number)  # a rule of an action in general, no step
         word = self.action_word(s)
         if word is not None:  # "**Feast**", "Attack:": a label, or a step whose objects follow below
             return LineRead("word", number=number, marked=marked, word=word, indented=ln.raw[:1].isspace())
@@ -451,7 +455,7 @@ class StepReader(TaskGrammar):
     def _word_and_objects(self, infos: list, bare: bool) -> list:
         """An action's word alone on its line ("1. **Feast**") with its objects on the line below
         ("   - object b from object c", "   Objects: b, c") is one step; a word no objects follow is a
-        label, not a step."""
+        step not read when it is an item of a list (numbered or bulleted), else a label."""
         out = list(infos)
         for i, (ln, info) in enumerate(out):
             if info.kind != "word":
@@ -464,7 +468,11 @@ class StepReader(TaskGrammar):
                 if r is not None and not layout.split_depth0(f"{info.word} {below}"[r[1]:], SEPARATORS)[0].strip(" .!"):
                     read = r
             if read is None:
-                out[i] = (ln, LineRead("neutral", number=info.number))
+                if info.number is not None or info.marked:  # "4. **Succumb**": a step whose objects are left out
+                    out[i] = (ln, LineRead("bad", number=info.number, marked=True, indented=info.indented,
+                                           error=f"cannot read the step {ln.norm!r}: its objects are not given"))
+                else:  # "**Attack**" heading what follows: a label
+                    out[i] = (ln, LineRead("neutral"))
                 continue
             (cand,), _ = read
             out[i] = (ln, LineRead("action", [pddl(*cand)], info.number, marked=info.marked, indented=info.indented,

@@ -31,9 +31,10 @@ _NUMBERS = r"\d+(?:\s*(?:,|and|&|or)\s*\d+)*"
 _NAMED = (rf"(?:steps?\s+{_NUMBERS}|(?:the\s+|this\s+|that\s+)?{_ORDINAL}\s+{_NOUN}s?"
           rf"|(?:this|that|these|those)\s+(?:last\s+|extra\s+|additional\s+)?{_NOUN}s?"
           r"|(?:the|this|that|my)\s+(?:whole\s+|above\s+|previous\s+)?(?:plan|solution|answer|sequence))")
-#: A pronoun standing for what was just said, never for an object: "that is wrong", "skip it.", not
-#: "remove it from red" or "this makes b clear".
-_PRONOUN = (r"(?:this|that|it|which)(?=\s*(?:[,.;:!?)\]]|$)|'s\b|\s+(?:is|was|are|were|would|will|should|must|can|"
+#: A demonstrative standing for what was just said, never for an object: "that is wrong", "this is
+#: not needed", not "remove this block" or "this makes b clear" ("it" stands for an object or a fact
+#: as often as for a step: "since it's not needed" after "remove the craving").
+_PRONOUN = (r"(?:this|that|which)(?=\s*(?:[,.;:!?)\]]|$)|'s\b|\s+(?:is|was|are|were|would|will|should|must|can|"
             r"could|may|needs?|has|have|seems?|looks?|isn't|wasn't|aren't|cannot|can't|won't|too|as\s+well|again|"
             r"altogether|entirely)\b)")
 _STEP = rf"(?:{_NAMED}|{_PRONOUN})"
