@@ -456,7 +456,7 @@ class TaskGrammar:
         can be done, what it does: "Stack object on another object: needs clear, holding", "you can
         only pick up a block if it is clear"): never a step. An action with such nouns and no rule
         ("4. Succumb object") is a step whose objects are not given."""
-        return bool(self._generic.search(clause)) and bool(_RULE_WORDS.search(clause)) and not any(
+        return bool(_RULE_WORDS.search(clause)) and bool(self._generic.search(clause)) and not any(
             m.group(1) not in layout.ARTICLES for m in self._object_in.finditer(clause))
 
     def starts_with_verb(self, clause: str) -> bool:

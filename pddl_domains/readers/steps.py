@@ -119,10 +119,26 @@ class StepReader(TaskGrammar):
             s = layout.split_depth0(s, _COMMENT)[0].strip()  # a PDDL comment (outside brackets)
         elif self.nl:
             s = self.performed(s)  # "perform x7q on object_0 and object_1"
-        if self.in_general(s):
-            return []  # a rule of an action in general, no step
-        if not (self.style == "pddl" and not bare):
-            s = self._word_call_line(s, bare)
+        try:
+            out = self._clauses(s, bare)
+        except ParseError as exc:
+            out, failed = [], exc
+        else:
+            failed = None
+            if out is None:
+                return []
+        if not out and not (self.style == "pddl" and not bare):
+            joined = self._word_call_line(s, bare)  # "Feast: b, c": the clauses part the word from its objects
+            if joined != s:
+                return self._clauses(joined, bare) or []
+        if failed is not None:
+            raise failed
+        return out
+
+    def _clauses(self, s: str, bare: bool) -> list[str] | None:
+        """`steps` clause by clause: the first clause must start with an action for the line to be a
+        step line; later clauses add the actions they start with; the rest is explanation. None: the
+        line states what an action needs."""
         out: list[str] = []
         said: list[str] = []  # what follows each action in its clause, and the clauses after one
         content = False
@@ -174,7 +190,7 @@ class StepReader(TaskGrammar):
                 continue
             (cand,), end = r
             if first and _REQUIRES.match(body[end:]):
-                return []  # "feast b from c requires craves b c": what the action needs, no step
+                return None  # "feast b from c requires craves b c": what the action needs, no step
             out.append(pddl(*cand))
             said.append(body[end:])
             rest = body[end:].strip()
@@ -194,17 +210,11 @@ class StepReader(TaskGrammar):
 
     def _word_call_line(self, s: str, bare: bool) -> str:
         """``s`` with a leading action word and its objects written across separators ("Feast: b, c",
-        "unstack - R from B") as its PDDL form, when the line's first clause reads as no action
-        (the clauses would part the word from its objects); ``s`` itself otherwise."""
+        "unstack - R from B") as its PDDL form (`steps` asks when the line's first clause reads as
+        no action: the clauses part the word from its objects); ``s`` itself otherwise."""
         head = strip_step_lead_in(s.strip().strip("\"'"))
         if not head or not self.starts_with_verb(re.sub(r"[:\-(]", " ", head)):
             return s
-        first = clean(layout.split_depth0(head, SEPARATORS)[0])
-        try:
-            if self.lead(strip_step_lead_in(first), bare=bare) is not None:
-                return s
-        except ParseError:
-            pass
         r = self._named_call(head)
         if r is None:
             return s

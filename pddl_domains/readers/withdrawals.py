@@ -93,11 +93,21 @@ class Withdrawal:
     words: str
 
 
+#: A word without which no withdrawal is made (a quick test before the grammar's patterns).
+_ANY = re.compile(r"\b(?:wait|oops|whoops|scratch|mistake|bad|mind|correction|wrong|no|not|instead|second|incorrect|"
+                  r"invalid|impossible|illegal|error|typo|unnecessary|redundant|superfluous|unneeded|isn't|wasn't|"
+                  r"aren't|cannot|can't|won't|let|remove|skip|omit|delete|drop|ignore|disregard|discard|undo|"
+                  r"eliminate|strike|cross|leave|take|cancel|forget|replace|removed|skipped|omitted|deleted|dropped|"
+                  r"ignored|struck|crossed|discarded|left|taken|undone)\b")
+
+
 def withdrawal(text: str, said_of_step: bool = False, names: frozenset[str] = frozenset()) -> Withdrawal | None:
     """The withdrawal ``text`` (normalised, lower case) makes, or None. ``said_of_step``: the text
     follows a step's action on its own line, so words said of it ("is not correct", ", which is
     wrong") withdraw that step. ``names``: words of the task's vocabulary (a domain whose action is
     "drop" or "wait"): a withdrawing word that is one of them names the action instead."""
+    if not _ANY.search(text):
+        return None
     if said_of_step:
         m = _SAID_OF_IT.search(text)
         if m:
