@@ -131,7 +131,8 @@ class TaskGrammar:
                 self.object_by_name[spaced] = obj
         self._by_key, self._by_initials = _object_keys(self.object_by_name, self.objects,
                                                        self.r.names if self.nl else {})
-        names = sorted({name_pattern(n) for n in self.object_by_name}, key=lambda n: (-len(n), n))
+        written = set(self.object_by_name) | (self.objects if style == "pddl" else set())  # PDDL names in PDDL answers
+        names = sorted({name_pattern(n) for n in written}, key=lambda n: (-len(n), n))
         alt = self._object_alt = "|".join(names) or "(?!)"
         self._object_at = re.compile(r"\s*(" + alt + r")(?![\w'-])")
         self._object_in = re.compile(r"(?<![\w'-])(" + alt + r")(?![\w'-])")
@@ -275,7 +276,10 @@ class TaskGrammar:
         the one object it abbreviates ("R", "RB" for the red block, "p0" for package_0: the first
         letters of its words, its numbers kept); None when it names none or several (a PDDL name
         that another object's initials also spell names two)."""
-        w = re.sub(r"^(?:the|a|an)\s+", "", " ".join(word.split()))
+        w = " ".join(word.split())
+        if self.style == "pddl" and w in self.objects:
+            return w
+        w = re.sub(r"^(?:the|a|an)\s+", "", w)
         if not w:
             return None
         key = name_key(w)
@@ -304,7 +308,7 @@ class TaskGrammar:
             if not m:
                 return None
             word = m.group(0).rstrip(".:!?") or m.group(0)
-            if word in self.objects and (self.style == "pddl" or word not in layout.ARTICLES):
+            if word in self.objects and self.style == "pddl":
                 obj = word
             elif word in _ARG_FILLERS and fillers < 3:
                 pos, fillers = m.end(), fillers + 1  # a small word, or a label ("objects:")
@@ -338,7 +342,10 @@ class TaskGrammar:
                 args, words = (inner.strip(),), True  # pick_up(the yellow block)
             if name in arities:
                 if len(args) == arities[name]:
-                    args = tuple(a if a in self.objects and not words else self.call_argument(a) or a for a in args)
+                    named = tuple(a if a in self.objects and not words else self.call_argument(a) for a in args)
+                    if None not in named:
+                        return [(name, named)], m.end()
+                    args = tuple(n or a for n, a in zip(named, args))
                 if len(args) != arities[name] or any(a not in self.objects for a in args):
                     # Any separators or small words between the arguments ("feast(b from c)",
                     # "stack(R; B)", "(stack a on b)"), each argument in any spelling.
@@ -348,9 +355,8 @@ class TaskGrammar:
                 if len(args) != arities[name]:
                     raise ParseError(f"{name} takes {arities[name]} argument(s), got {len(args)} in {m.group(0)!r}")
                 bad = [a for a in args if a not in self.objects]
-                if bad:
-                    raise ParseError(f"unknown object {bad[0]!r} in {m.group(0)!r}")
-                return [(name, args)], m.end()
+                raise ParseError(f"unknown object {bad[0]!r} in {m.group(0)!r}" if bad else
+                                 f"{m.group(0)!r} names an argument that names several objects")
         best_end, cands = -1, []
         for mt in self.matchers:
             if mt.kind != kind:

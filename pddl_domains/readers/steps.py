@@ -392,7 +392,7 @@ class StepReader(TaskGrammar):
             if info.kind == "prose" and info.number is not None and (
                     info.number == 1 or (cur is not None and last_number is not None and info.number == last_number + 1)):
                 if numbered_prose is not None and cur is not None:  # two in a row: no step of a plan here
-                    cur.gaps.append((len(cur.actions), 0, "", numbered_prose[1].norm))
+                    cur.gaps.append(self._prose_gap(len(cur.actions), numbered_prose, 0))
                 numbered_prose = (info.number, ln)  # step N of a numbered plan that reads as no action
                 last_number = info.number if info.number == 1 and cur is None else last_number
                 continue
@@ -402,11 +402,9 @@ class StepReader(TaskGrammar):
             if numbered_prose is not None and info.number == numbered_prose[0] + 1:
                 # A numbered step between two steps that reads as no action; the list's first number
                 # may be a preamble ("1. First, look at the goal."): it may stand for no step.
-                gap = (0 if numbered_prose[0] == 1 else 1,
-                       f"cannot read step {numbered_prose[0]}: {numbered_prose[1].norm!r} reads as no action of this task",
-                       numbered_prose[1].norm)
+                gap = self._prose_gap(None, numbered_prose, 0 if numbered_prose[0] == 1 else 1)[1:]
             elif numbered_prose is not None and cur is not None:
-                cur.gaps.append((len(cur.actions), 0, "", numbered_prose[1].norm))  # the last number of its list
+                cur.gaps.append(self._prose_gap(len(cur.actions), numbered_prose, 0))  # the last number of its list
             numbered_prose = None
             acts = info.actions
             if pending_title is not None and info.number is None and not info.marked and acts:
@@ -453,8 +451,17 @@ class StepReader(TaskGrammar):
             raise ParseError(f"a step withdrawn or negated after the plan: {withdrawn.norm!r}")
         if numbered_prose is not None and cur is not None:
             # The list's last number reads as no action: a step or a closing remark ("3. Done!").
-            cur.gaps.append((len(cur.actions), 0, "", numbered_prose[1].norm))
+            cur.gaps.append(self._prose_gap(len(cur.actions), numbered_prose, 0))
         return runs
+
+    def _prose_gap(self, at: int | None, numbered: tuple, least: int) -> tuple:
+        """The gap a numbered line in words leaves: it stands for ``least`` steps or more, and for one
+        at least when it starts with an action's word ("1. Pick-up object" in a PDDL answer): a step
+        not read, never a preamble or a closing remark."""
+        number, ln = numbered
+        if self.starts_with_verb(strip_number(ln.norm)[1]):
+            least = 1
+        return (at, least, f"cannot read step {number}: {ln.norm!r} reads as no action of this task", ln.norm)
 
     def action_word(self, s: str) -> str | None:
         """The action's word when ``s`` is nothing else ("feast", "put down:", "attack action"): the

@@ -30,18 +30,19 @@ SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 SPACES = ["\u00a0", "\u202f", "\u2009", "\u3000"]
 
 
-@dataclass(frozen=True)
 class Vocabulary:
-    """A task as the model sees it (``label`` names the domain for messages)."""
+    """A task as the model sees it (``label`` names the domain for messages; a plain class, so that
+    a failing example prints its name, not the whole task)."""
 
-    label: str
-    task: Task
-    style: str
-    templates: str
+    def __init__(self, label: str, task: Task, style: str, templates: str):
+        self.label, self.task, self.style, self.templates = label, task, style, templates
 
     @functools.cached_property
     def r(self) -> Renderer:
         return Renderer(self.task, self.style, self.templates)
+
+    def __repr__(self) -> str:
+        return f"Vocabulary({self.label!r}, {self.task.problem_name!r}, {self.style!r}, {self.templates!r})"
 
 
 @dataclass(frozen=True)
@@ -521,6 +522,22 @@ def withdrawn_answer(w: Writer, plan: list[str]) -> Answer:
     return Answer("Here is the plan:\n" + "\n".join(lines), None, withdrawn=(extra,), habits=("withdrawn",))
 
 
+REMOVALS = ["Step {k} is unnecessary, skip it.", "Remove step {k}.", "Skip step {k}.", "Step {k} should be omitted.",
+            "Actually, step {k} is not needed.", "Please delete step {k}!"]
+
+
+def removed_answer(w: Writer, plan: list[str]) -> Answer:
+    """The plan with one step too many, and a line after it that removes that step by its number:
+    the plan without it."""
+    rng = w.rng
+    extra = rng.choice(w.task.actions)
+    at = rng.randrange(0, len(plan) + 1)
+    written = plan[:at] + [str(extra)] + plan[at:]
+    lines = steps_text(w, written, numbering=rng.choice(["{i}. ", "Step {i}: ", "{i}) "]), explain=0.2)
+    text = "\n".join(lines) + "\n\n" + rng.choice(REMOVALS).format(k=at + 1)
+    return Answer(text, tuple(plan), habits=("removed",))
+
+
 ATTEMPT_INTROS = ["However, a revised plan:", "But wait, a simpler plan:", "Let me reconsider. New plan:",
                   "On second thought, here is a better plan:"]
 
@@ -552,7 +569,7 @@ def word_alone_answer(w: Writer, plan: list[str]) -> Answer:
 
 WRITERS = {
     "plain": plain_answer, "effects": effects_answer, "twice": twice_answer, "block-copy": block_then_copy_answer,
-    "not-steps": not_steps_answer, "word-alone": word_alone_answer,
+    "not-steps": not_steps_answer, "word-alone": word_alone_answer, "removed": removed_answer,
 }
 PAIRED = {"two-plans": two_complete_copies_answer, "run-on": run_on_answer, "attempts": attempts_answer}
 
