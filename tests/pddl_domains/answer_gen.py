@@ -447,6 +447,57 @@ def block_then_copy_answer(w: Writer, plan: list[str]) -> Answer:
     return Answer(f"{rng.choice(PREAMBLES)}\n\n{block}\n\n{copy}".strip(), tuple(plan), habits=("block-copy", kind))
 
 
+def list_then_copy_answer(w: Writer, plan: list[str]) -> Answer:
+    """A numbered list, then the same plan again in other forms: a narrative paragraph ("First, we
+    ..., then ..."), a checklist, a one-line chain ("a → b → c"), a table, or a JSON list."""
+    rng = w.rng
+    listed = "\n".join(steps_text(w, plan, numbering=rng.choice(["{i}. ", "**{i}.** ", "Step {i} — "]), explain=0.3))
+    kind = rng.choice(["narrative", "checklist", "chain", "table", "json"])
+    if kind == "narrative" and w.v.style == "nl":
+        links = ["First, we "] + [rng.choice(["then we ", "next, we ", "after that, we ", "and finally we "])
+                                  for _ in plan[1:]]
+        copy = "In words: " + ", ".join(f"{lk}{w.sentence(a)}" for lk, a in zip(links, plan)) + "."
+    elif kind == "checklist":
+        mark = rng.choice(["- [x] ", "✅ ", "✓ "])
+        copy = "Checklist:\n" + "\n".join(f"{mark}{w.action(a)}" for a in plan)
+    elif kind == "chain":
+        copy = rng.choice(["Plan: ", "In short: ", "Sequence: "]) + rng.choice([" → ", " -> "]).join(
+            w.action(a, "call" if rng.random() < 0.5 else "sentence") for a in plan)
+    elif kind == "table":
+        copy = "| Step | Action |\n|---|---|\n" + "\n".join(f"| {i} | {w.sentence(a)} |" for i, a in enumerate(plan, 1))
+    else:
+        copy = "```json\n[" + ", ".join(f'"{w.sentence(a)}"' for a in plan) + "]\n```"
+    return Answer(f"{rng.choice(PREAMBLES)}\n\n{listed}\n\n{copy}".strip(), tuple(plan), habits=("list-copy", kind))
+
+
+def verbose_answer(w: Writer, plan: list[str]) -> Answer:
+    """Everything a verbose model writes at once: the rules restated, a bold plan heading, detailed
+    steps (titles, effects below them as bullets, a step told by its subject: "Object b succumbs"),
+    a summary in another notation, the final configuration, an epilogue."""
+    rng = w.rng
+    states = states_along(w.task, plan)
+    rules = "\n".join("- " + w.rule() for _ in range(rng.randint(0, 2)))
+    lines = []
+    for i, a in enumerate(plan, 1):
+        act = strips.parse_action(w.task, a)
+        added = [w.fact(w.task.atoms[j]) for j in range(len(w.task.atoms)) if act.add >> j & 1 and not states[i - 1] >> j & 1]
+        deleted = [w.fact(w.task.atoms[j]) for j in range(len(w.task.atoms)) if act.dele >> j & 1 and states[i - 1] >> j & 1]
+        head = rng.choice(["### Step {i}: **{x}**", "{i}. **{x}**", "**Step {i}:** {x}"]).format(i=i, x=w.action(a))
+        lines.append(head)
+        if added or deleted:
+            lines.append(f"   - Removes: {', '.join(deleted) or 'nothing'}")
+            lines.append(f"   - Adds: {', '.join(added) or 'nothing'}")
+        if rng.random() < 0.3:
+            lines.append(f"   - {rng.choice(['This undoes', 'This drops', 'We no longer need'])} "
+                         f"{deleted[0] if deleted else 'anything'}.")
+    summary = "\n".join(f"{i}. {w.action(a, 'call' if rng.random() < 0.5 else None)}" for i, a in enumerate(plan, 1))
+    facts = [w.fact(x) for x in strips.state_atoms(w.task, states[-1])][:5]
+    text = (f"{rng.choice(PREAMBLES)}\n\n" + (f"Rules:\n{rules}\n\n" if rules else "") + "## Plan\n\n" + "\n".join(lines)
+            + f"\n\n{rng.choice(SUMMARY_HEADS)}\n{summary}\n\n**Final configuration:**\n"
+            + "\n".join(f"- {f}" for f in facts) + f"\n\n{rng.choice(EPILOGUES)}")
+    return Answer(text.strip(), tuple(plan), habits=("verbose",))
+
+
 def two_complete_copies_answer(w: Writer, plan: list[str], other: list[str]) -> Answer:
     """Two copies that each read completely and differ: two plans (a parse error)."""
     rng = w.rng
@@ -570,6 +621,7 @@ def word_alone_answer(w: Writer, plan: list[str]) -> Answer:
 WRITERS = {
     "plain": plain_answer, "effects": effects_answer, "twice": twice_answer, "block-copy": block_then_copy_answer,
     "not-steps": not_steps_answer, "word-alone": word_alone_answer, "removed": removed_answer,
+    "list-copy": list_then_copy_answer, "verbose": verbose_answer,
 }
 PAIRED = {"two-plans": two_complete_copies_answer, "run-on": run_on_answer, "attempts": attempts_answer}
 
