@@ -357,6 +357,7 @@ class StepReader(TaskGrammar):
         mixed: Line | None = None  # a prose line holding a step, after the last step line
         numbered_prose = None
         last_numbered = False
+        words_are_prose = self.style == "pddl" and not bare  # sentences beside bracketed actions describe them
         infos = self._word_and_objects([(ln, self.read_line(ln, bare)) for ln in lines], bare)
         if self.nl:
             infos = self._resolve_pronouns(infos, bare)
@@ -391,9 +392,13 @@ class StepReader(TaskGrammar):
                 continue
             if info.kind == "prose" and info.number is not None and (
                     info.number == 1 or (cur is not None and last_number is not None and info.number == last_number + 1)):
-                if numbered_prose is not None and cur is not None:  # two in a row: no step of a plan here
+                if numbered_prose is not None and numbered_prose[2]:  # two in a row: no step of a plan here
                     cur.gaps.append(self._prose_gap(len(cur.actions), numbered_prose, 0))
-                numbered_prose = (info.number, ln)  # step N of a numbered plan that reads as no action
+                # Step N of a numbered plan that reads as no action; whether it goes on with the run's
+                # numbering (in a PDDL answer, sentences beside bracketed actions describe them: they
+                # go on with it only after numbered step lines).
+                numbered_prose = (info.number, ln, cur is not None and info.number != 1
+                                  and (last_numbered or not words_are_prose))
                 last_number = info.number if info.number == 1 and cur is None else last_number
                 continue
             if info.kind not in ("action", "unread"):
@@ -403,7 +408,7 @@ class StepReader(TaskGrammar):
                 # A numbered step between two steps that reads as no action; the list's first number
                 # may be a preamble ("1. First, look at the goal."): it may stand for no step.
                 gap = self._prose_gap(None, numbered_prose, 0 if numbered_prose[0] == 1 else 1)[1:]
-            elif numbered_prose is not None and cur is not None:
+            elif numbered_prose is not None and numbered_prose[2]:
                 cur.gaps.append(self._prose_gap(len(cur.actions), numbered_prose, 0))  # the last number of its list
             numbered_prose = None
             acts = info.actions
@@ -449,7 +454,7 @@ class StepReader(TaskGrammar):
                 last_number = info.number
         if withdrawn is not None:
             raise ParseError(f"a step withdrawn or negated after the plan: {withdrawn.norm!r}")
-        if numbered_prose is not None and cur is not None:
+        if numbered_prose is not None and numbered_prose[2]:
             # The list's last number reads as no action: a step or a closing remark ("3. Done!").
             cur.gaps.append(self._prose_gap(len(cur.actions), numbered_prose, 0))
         return runs
@@ -458,7 +463,7 @@ class StepReader(TaskGrammar):
         """The gap a numbered line in words leaves: it stands for ``least`` steps or more, and for one
         at least when it starts with an action's word ("1. Pick-up object" in a PDDL answer): a step
         not read, never a preamble or a closing remark."""
-        number, ln = numbered
+        number, ln, _ = numbered
         if self.starts_with_verb(strip_number(ln.norm)[1]):
             least = 1
         return (at, least, f"cannot read step {number}: {ln.norm!r} reads as no action of this task", ln.norm)
