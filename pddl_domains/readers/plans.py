@@ -4,8 +4,10 @@ Over `reply` (the region, blocks, lines) and `steps` (step lines and runs): ever
 the text outside the blocks that read as a plan must read the same plan (rule 2), except that the
 text before the last block that reads is reasoning, not the answer, and text that comments on one
 marked plan (explains its steps in order, corrects nothing: `_comments_on`) or stands under a
-commentary heading (`_without_commentary`) is not a second plan; steps struck through or withdrawn
-by number are withdrawn (`_step_withdrawals`); several different plans raise `readers.Ambiguous`
+commentary heading (`_without_commentary`) is not a second plan; a copy of the plan read partly is
+the plan of a copy read completely that it reads like (`_copies_read_alike`); the text after the
+answer's end marker is not the answer (`reply.answer_end`, `_after_the_end`); steps struck through or
+removed by number are withdrawn (`_step_withdrawals`); several different plans raise `readers.Ambiguous`
 (judged when every reading gets the same verdict, `readers.judged_alike`); an empty answer ("none")
 is the empty plan, and one action is the one distinct action read (or, when no line starts with an
 action, the one action the region mentions). Rules: docs/subtasks.md, "Flexible reader".

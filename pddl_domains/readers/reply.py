@@ -10,7 +10,8 @@ Flexible policy (docs/subtasks.md, "Flexible reader", rules 1-2): Unicode spacin
 read as ASCII (`plain`: offsets kept); a reply that opens ``<think>`` and
 never closes it holds no answer; a reply that goes on to pose a new problem (``[STATEMENT]``) ends
 there; the region is what follows the last answer label (also ``Final plan:``), else the whole reply
-(`region`). Inside it, blocks marked ``[PLAN]`` ... ``[PLAN END]`` (any ``[X]`` / ``[X END]``,
+(`region`); a closing marker of a block the reply never opened ends the answer (`answer_end`).
+Inside it, blocks marked ``[PLAN]`` ... ``[PLAN END]`` (any ``[X]`` / ``[X END]``,
 ``_END``; a closing marker alone closes what precedes it) and code fences are found by `find_blocks`;
 `strip_number` drops numbering ("1.", "1)", "Step 1:") and bullets and returns the number.
 """

@@ -14,13 +14,18 @@ Rules (docs/subtasks.md, "Flexible reader", rules 3-5):
    reads as an action must name the action of its step.
    Also a step: an action's PDDL name in any spelling followed by its objects ("putdown orange",
    `grammar.TaskGrammar._named_call`), an action performed on its objects ("perform x on a and b",
-   `performed`), a clause whose leading connective is a name of the vocabulary ("next a b"). A step
-   line that ends in its own withdrawal ("(skip this step)") is withdrawn (`LineRead.withdrawn`).
-5. Never a guess, always a ``ParseError`` with the reason: two different plans (runs of action lines
-   that a heading, an introducing line ending in ":" or restarted numbering separates, or two marked
-   blocks) -- the same plan restated is one reading; "pick up a or b"; a negated action ("do not
-   unstack a"); a line next to steps or numbered that starts with an action verb but reads as no
-   action ("put it down"), or that holds a step after prose; a title or aside naming another action.
+   `performed`), a clause whose leading connective is a name of the vocabulary ("next a b"); the
+   action's word and its objects across separators ("Feast: b, c") or on the line below the word
+   ("1. **Feast**" / "   - b from c"). A step line that ends in its own withdrawal ("(skip this
+   step)") is withdrawn (`LineRead.withdrawn`); any other withdrawal on or after a step
+   (`withdrawals`) is a ParseError. A line that states a rule of an action in general, or what an
+   action needs, is no step (`TaskGrammar.in_general`, `_REQUIRES`).
+5. Never a guess: two different plans (runs of action lines that a heading, an introducing line
+   ending in ":" or restarted numbering separates, or two marked blocks) -- the same plan restated
+   is one reading; "pick up a or b"; a negated action ("do not unstack a"); a title or aside naming
+   another action. A line next to steps or numbered that starts with an action verb but reads as no
+   action ("put it down"), or that holds a step after prose, leaves a gap in its run (`Run.gaps`):
+   the plan reader takes the run as a copy read partly, or raises the gap's reason.
 """
 
 from __future__ import annotations
