@@ -63,6 +63,8 @@ _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\
 #: A pronoun standing for the object of the previous step ("then put it down").
 _PRONOUN = re.compile(r"(?<![\w-])it(?![\w'-])")
 _COMMENT = re.compile(r";")
+#: A step's number inside a line, after the step before it: "1) feast b from c 2) succumb b".
+_INLINE_NUMBER = re.compile(r"(?<=\S)\s+(?:step\s*)?\(?(\d+)[.):](?=\s+\S)")
 #: An action as the subject of what it needs: a statement of its preconditions, not a step.
 _REQUIRES = re.compile(r"^\s*(?:requires|needs|would\s+(?:require|need)|has\s+(?:the\s+)?preconditions?|"
                        r"preconditions?\s+(?:are|is|include)|is\s+possible\s+only\s+(?:if|when))\b")
@@ -363,6 +365,7 @@ class StepReader(TaskGrammar):
         numbered_prose = None
         last_numbered = False
         words_are_prose = self.style == "pddl" and not bare  # sentences beside bracketed actions describe them
+        lines = [part for ln in lines for part in _inline_steps(ln)]
         infos = self._word_and_objects([(ln, self.read_line(ln, bare)) for ln in lines], bare)
         if self.nl:
             infos = self._resolve_pronouns(infos, bare)
@@ -524,6 +527,23 @@ class StepReader(TaskGrammar):
                 last = None
             out.append((ln, info))
         return out
+
+
+def _inline_steps(ln: Line) -> list[Line]:
+    """A numbered line whose numbering goes on inside it ("1) feast b from c 2) succumb b 3) ...")
+    as one line per number; any other line as it is."""
+    number, _ = strip_number(ln.norm)
+    if number is None or not _INLINE_NUMBER.search(ln.norm):
+        return [ln]
+    cuts, expect = [], number + 1
+    for m in _INLINE_NUMBER.finditer(ln.norm):
+        if int(m.group(1)) == expect:
+            cuts.append(m.start())
+            expect += 1
+    if not cuts:
+        return [ln]
+    bounds = [0, *cuts, len(ln.norm)]
+    return [Line(ln.start, ln.end, ln.norm[a:b].strip(), ln.norm[a:b].strip(), ln.fence) for a, b in zip(bounds, bounds[1:])]
 
 
 def _under_title(significant: list, i: int) -> bool:

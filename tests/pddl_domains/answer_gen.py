@@ -372,8 +372,11 @@ def plain_answer(w: Writer, plan: list[str]) -> Answer:
     """Preamble, the steps in one notation with explanations, an epilogue."""
     rng = w.rng
     how = rng.choice([None, "call", "word", "sentence"])
-    lines = steps_text(w, plan, how=how, explain=0.3, titles=0.15 if w.v.style == "nl" else 0)
-    text = wrap(rng, "\n".join(lines))
+    one_line = rng.random() < 0.1  # "1) feast b from c 2) succumb b"
+    lines = steps_text(w, plan, how=how, explain=0.0 if one_line else 0.3,
+                       numbering=rng.choice(["{i}) ", "{i}. "]) if one_line else None,
+                       titles=0.15 if w.v.style == "nl" and not one_line else 0)
+    text = wrap(rng, (" " if one_line else "\n").join(lines))
     pre, post = rng.choice(PREAMBLES), rng.choice(EPILOGUES)
     return Answer("\n\n".join(x for x in (pre, text, post) if x), tuple(plan), habits=("plain", how or "mixed"))
 
