@@ -22,7 +22,7 @@ from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
 from widthbench.pddl_domains.readers.reply import (MARK, Line, answer_end, find_blocks, located, outside_blocks, region,
                                                    region_lines, span_of, strip_number)
-from widthbench.pddl_domains.readers.steps import Alternatives, StepReader, task_reader
+from widthbench.pddl_domains.readers.steps import Alternatives, Run, StepReader, task_reader
 from widthbench.pddl_domains.readers.withdrawals import ANOTHER_PLAN, removal_by_number, withdrawal
 from widthbench.planners.strips import Task
 
@@ -114,16 +114,21 @@ def _copies_read_alike(rd, readings: list, lines: list) -> list:
     order, each gap standing for the steps between, and it reads at least as many steps as it leaves
     unread. A copy read partly that is no copy read
     completely leaves the answer unreadable (its first unread step is the reason); copies that read
-    completely and differ stay two readings (two plans). A gap whose words correct the plan ("the
-    correct plan is shorter") is no step left unread, and an answer whose other lines correct a plan
-    or offer another has no copies to merge: each copy is read as it stands."""
-    whole = [tuple(run.actions) for run, _ in readings if not run.gaps]
+    completely and differ stay two readings (two plans). Sentences that tell the plan and say more
+    than its steps (`Run.narration`) are such a copy, with a gap between any two steps. An answer
+    whose other lines (or the narration itself) correct a plan or offer another has no copies to
+    merge: each copy is read as it stands."""
+    whole = [tuple(run.actions) for run, _ in readings if not run.gaps and not run.narration]
     steps = {ln.start for run, _ in readings for ln in run.lines}
-    corrected = any(run.gaps for run, _ in readings) and bool(
-        _corrects(rd, "\n".join(ln.norm for ln in lines if ln.start not in steps)))
+    partly = [run for run, _ in readings if run.gaps or run.narration]
+    corrected = bool(partly) and bool(_corrects(rd, "\n".join(ln.norm for ln in lines if ln.start not in steps)))
     out = []
     for run, rule in readings:
-        if run.gaps and not corrected and len(run.actions) >= sum(1 for gap in run.gaps if gap[1]) \
+        mergeable = not corrected
+        if run.narration:  # sentences that say more than their steps may leave steps untold
+            run = Run(run.actions, run.lines, run.gaps + [(i, 0, "", "") for i in range(len(run.actions) + 1)])
+            mergeable = mergeable and not _corrects(rd, "\n".join(ln.norm for ln in run.lines))
+        if run.gaps and mergeable and len(run.actions) >= sum(1 for gap in run.gaps if gap[1]) \
                 and any(_aligns(run, plan) for plan in whole):
             continue
         if not run.complete:

@@ -63,6 +63,7 @@ _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\
 #: A pronoun standing for the object of the previous step ("then put it down").
 _PRONOUN = re.compile(r"(?<![\w-])it(?![\w'-])")
 _COMMENT = re.compile(r";")
+_WORD = re.compile(r"[a-z]{2,}")
 #: A step's number inside a line, after the step before it: "1) feast b from c 2) succumb b".
 _INLINE_NUMBER = re.compile(r"(?<=\S)\s+(?:step\s*)?\(?(\d+)[.):](?=\s+\S)")
 #: An action as the subject of what it needs: a statement of its preconditions, not a step.
@@ -81,6 +82,14 @@ class Run:
     actions: list
     lines: list
     gaps: list
+    listed: bool = False  # some line of the run is numbered or bulleted
+    explains: bool = False  # some line says more than its actions
+
+    @property
+    def narration(self) -> bool:
+        """Sentences that tell the plan and say more than its steps ("First we unstack a from b,
+        then we free the hand, and finally ..."): a copy that may leave steps untold."""
+        return self.explains and not self.listed
 
     @property
     def complete(self) -> bool:
@@ -111,6 +120,7 @@ class LineRead:
     withdrawn: bool = False  # a step the line itself withdraws ("(skip this step)"): kept for its number only
     heading: bool = False  # an all-bold line naming one action: the indented lines below it explain it
     word: str | None = None  # "word": the line is an action's word alone ("**Feast**"); the variant written
+    explains: bool = False  # "action": the line says more than its actions (clauses that read as no action)
 
 
 class StepReader(TaskGrammar):
@@ -122,28 +132,33 @@ class StepReader(TaskGrammar):
         """The actions of one line's text (numbering already removed); [] when it is not a step line.
 
         ``bare=False`` (a PDDL answer that writes its actions in brackets): words are prose."""
+        return self.told(s, bare)[0]
+
+    def told(self, s: str, bare: bool = True) -> tuple[list[str], bool]:
+        """(`steps`, whether the line says more than its actions: words after them or between them
+        that read as no action)."""
         if self.style == "pddl":
             s = layout.split_depth0(s, _COMMENT)[0].strip()  # a PDDL comment (outside brackets)
         elif self.nl:
             s = self.performed(s)  # "perform x7q on object_0 and object_1"
         try:
-            out = self._clauses(s, bare)
+            read = self._clauses(s, bare)
         except ParseError as exc:
-            out, failed = [], exc
+            read, failed = ([], False), exc
         else:
             failed = None
-            if out is None:
-                return []
-        if not out and not (self.style == "pddl" and not bare):
+            if read is None:
+                return [], False
+        if not read[0] and not (self.style == "pddl" and not bare):
             joined = self._word_call_line(s, bare)  # "Feast: b, c": the clauses part the word from its objects
             if joined != s:
-                return self._clauses(joined, bare) or []
+                return self._clauses(joined, bare) or ([], False)
         if failed is not None:
             raise failed
-        return out
+        return read
 
-    def _clauses(self, s: str, bare: bool) -> list[str] | None:
-        """`steps` clause by clause: the first clause must start with an action for the line to be a
+    def _clauses(self, s: str, bare: bool) -> tuple[list[str], bool] | None:
+        """`told` clause by clause: the first clause must start with an action for the line to be a
         step line; later clauses add the actions they start with; the rest is explanation. None: the
         line states what an action needs."""
         out: list[str] = []
@@ -189,7 +204,7 @@ class StepReader(TaskGrammar):
                 if first:
                     if self.starts_with_verb(c) and not words_are_prose:
                         raise Unreadable(f"cannot read the step {c!r}: it reads as no action of this task")
-                    return []
+                    return [], False
                 if self.starts_with_verb(c) and not FORM.match(c) and not words_are_prose:
                     raise ParseError(f"cannot read the step {c!r}: it reads as no action of this task")
                 self._check_asides(c, out)
@@ -213,7 +228,7 @@ class StepReader(TaskGrammar):
             self._check_asides(rest, out)
         if out and (withdrawal(s, names=self.vocabulary) or any(withdrawal(x, True, self.vocabulary) for x in said)):
             raise ParseError(f"a withdrawn or negated step: {s!r}")
-        return out
+        return out, any(_WORD.search(x) for x in said)
 
     def _word_call_line(self, s: str, bare: bool) -> str:
         """``s`` with a leading action word and its objects written across separators ("Feast: b, c",
@@ -239,8 +254,14 @@ class StepReader(TaskGrammar):
         return _PRONOUN.sub(lambda m: name, text)
 
     def _lead_safe(self, text: str, bare: bool = True, lead_in: bool = True):
+        """The action ``text`` starts with (after a lead-in, or a subject: "we unstack ..."), or None."""
         try:
-            return self.lead(strip_step_lead_in(clean(text)) if lead_in else text, bare=bare)
+            if not lead_in:
+                return self.lead(text, bare=bare)
+            body = strip_step_lead_in(clean(text))
+            r = self.lead(body, bare=bare)
+            subject = _SUBJECT.match(body) if r is None else None
+            return self.lead(body[subject.end():], bare=bare) if subject else r
         except ParseError:
             return None
 
@@ -316,7 +337,7 @@ class StepReader(TaskGrammar):
                     s = body
                     introduces = bool(_INTRO_WORDS.search(title))
         try:
-            acts = self.steps(s, bare)
+            acts, says_more = self.told(s, bare)
         except Unreadable as exc:
             if s.endswith(":"):
                 return LineRead("intro", number=number)
@@ -326,6 +347,7 @@ class StepReader(TaskGrammar):
         if acts:
             return LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
                              heading=heading and len(acts) == 1, marked=marked, introduces=introduces,
+                             explains=says_more,
                              indented=ln.raw[:1].isspace() and not ln.raw.lstrip().startswith(("```", "~~~")))
         if s.endswith(":") or (ln.raw.lstrip().startswith("#") and number is None):
             return LineRead("intro", number=number)  # a numbered heading in words is a step not read
@@ -456,6 +478,8 @@ class StepReader(TaskGrammar):
             elif not info.withdrawn:
                 cur.actions.extend(acts)
             cur.lines.append(ln)
+            cur.listed = cur.listed or info.number is not None or info.marked
+            cur.explains = cur.explains or info.explains
             brk = False
             last_numbered = info.number is not None or (last_numbered and info.indented and not new)
             if info.number is not None:

@@ -74,6 +74,8 @@ _SAID_OF_IT = re.compile(
 #: works", "alternatively", "Instead, ...", struck-through text).
 ANOTHER_PLAN = re.compile(
     r"\b(?:another|alternative)\s+(?:plan|solution|sequence|answer)\b"
+    r"|\b(?:another|an\s+alternative|a\s+shorter|a\s+simpler|a\s+better|a\s+different|a\s+faster)\s+"
+    r"(?:way|option|approach|route|order)\b"
     r"|\b(?:correct|better|new|updated|fixed|real|actual|revised|corrected|shorter|simpler)\s+"
     r"(?:plan|solution|sequence(?:\s+of\s+actions)?|answer)\s*(?::|is\b|would\s+be\b|should\s+be\b|below\b|"
     r"as\s+follows\b)"

@@ -459,7 +459,11 @@ def list_then_copy_answer(w: Writer, plan: list[str]) -> Answer:
     if kind == "narrative" and w.v.style == "nl":
         links = ["First, we "] + [rng.choice(["then we ", "next, we ", "after that, we ", "and finally we "])
                                   for _ in plan[1:]]
-        copy = "In words: " + ", ".join(f"{lk}{w.sentence(a)}" for lk, a in zip(links, plan)) + "."
+        told = [f"{lk}{w.sentence(a)}" for lk, a in zip(links, plan)]
+        if len(told) > 1 and rng.random() < 0.5:  # one step told by its purpose only: a copy read partly
+            k = rng.randrange(1, len(told))
+            told[k] = links[k] + rng.choice(["get the next object ready", "make room for the goal", "free the way"])
+        copy = "In words: " + ", ".join(told) + "."
     elif kind == "checklist":
         mark = rng.choice(["- [x] ", "✅ ", "✓ "])
         copy = "Checklist:\n" + "\n".join(f"{mark}{w.action(a)}" for a in plan)

@@ -59,6 +59,27 @@ test_a_plan_written_twice_detailed_then_summarised_is_one_plan = _habit("twice")
 test_a_plan_block_then_a_narrative_checklist_or_explained_list_is_one_plan = _habit("block-copy")
 
 
+test_a_list_then_a_narrative_checklist_chain_table_or_json_copy_is_one_plan = _habit("list-copy")
+test_a_verbose_answer_with_rules_effects_a_summary_and_the_final_state_is_one_plan = _habit("verbose")
+
+
+@SETTINGS
+@given(v=st.sampled_from(NL), rng=st.randoms(use_true_random=False),
+       offer=st.sampled_from(["A shorter way: ", "Another option: ", "Alternatively, "]))
+def test_a_narrative_that_offers_another_way_is_no_copy(v, rng, offer):
+    """Sentences after the plan that tell fewer steps and offer them as another way: two plans, never
+    merged into the list's plan."""
+    plan = gen.true_plan(v.task, rng)
+    if len(plan) < 3 or [plan[0], plan[-1]] == plan[:2]:
+        return  # the way offered must differ from the plan
+    w = gen.Writer(v, rng)
+    listed = "\n".join(f"{i}. {w.sentence(a)}" for i, a in enumerate(plan, 1))
+    told = f"{offer}we {w.sentence(plan[0])}, and then we {w.sentence(plan[-1])}, which also works."
+    with pytest.raises(ParseError):
+        got = _read(v, f"{listed}\n\n{told}")
+        pytest.fail(f"read {got} from\n{listed}\n\n{told}")
+
+
 @SETTINGS
 @given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False))
 def test_two_copies_that_read_completely_and_differ_are_two_plans(v, rng):
