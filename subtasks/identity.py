@@ -23,7 +23,10 @@ from widthbench.subtasks.prompts import context_for, prompt_digest
 
 # Bumped whenever a change to the readers can change a verdict on an answer already recorded, so
 # that a run resumed across the change is refused instead of mixing two readers' verdicts.
-READER_VERSION = 2  # 2: issue 29's readers (answer blocks, commentary, PDDL-name calls, withdrawals, same-verdict readings)
+# 2: issue 29's readers (answer blocks, commentary, PDDL-name calls, withdrawals, same-verdict readings);
+# 3: issue 40's readers by principle (copies of one plan, withdrawals that name a step, any notation and
+# spelling that names an action's objects, rules and labels no steps, the answer's end marker).
+READER_VERSION = 3
 
 
 def digest(*parts: str | bytes) -> str:

@@ -10,6 +10,8 @@ One grammar, two policies (docs/subtasks.md, "Readers"; docs/rendering.md):
 - `grammar`: what one task's actions and facts look like in a reply: templates, paraphrases
   (``pddl_domains/*.paraphrases.toml``), PDDL and call notation, lead-ins.
 - `steps`: the step reader (which lines are steps, their actions, runs of steps) over `grammar`;
+- `withdrawals`: the words by which a reply takes a step of its plan back (and those that offer
+  another plan);
 - `plans`: plans, action lists and one action read from a reply (`steps` over `reply`).
 - `facts`: the state / fact reader and successor mappings.
 - `verdicts`: yes/no verdicts, novelty decisions and whole numbers.

@@ -147,14 +147,19 @@ class TaskGrammar:
             self.by_name.setdefault(a.name, []).append(a)
         self.nl = style == "nl" and not self.r.generic
         # Object names as the renderer reads them, and with spaces for underscores ("package 0",
-        # "location 1 0") when that names no other object.
+        # "location 1 0") when that names no other object. Any other spelling of a name's words
+        # (hyphens, underscores, letters joined to numbers: "red_block", "package0") reads too:
+        # the names are matched by `name_pattern` and looked up by `name_key` (`named`).
         self.object_by_name = dict(self.r._objects_by_name)
         for name, obj in list(self.object_by_name.items()):
             spaced = name.replace("_", " ")
             if spaced != name and spaced not in self.object_by_name:
                 self.object_by_name[spaced] = obj
-        names = sorted(self.object_by_name, key=lambda n: (-len(n), n))
-        alt = self._object_alt = "|".join(re.escape(n) for n in names) or "(?!)"
+        self._by_key, self._by_initials = _object_keys(self.object_by_name, self.objects,
+                                                       self.r.names if self.nl else {})
+        written = set(self.object_by_name) | (self.objects if style == "pddl" else set())  # PDDL names in PDDL answers
+        names = sorted({name_pattern(n) for n in written}, key=lambda n: (-len(n), n))
+        alt = self._object_alt = "|".join(names) or "(?!)"
         self._object_at = re.compile(r"\s*(" + alt + r")(?![\w'-])")
         self._object_in = re.compile(r"(?<![\w'-])(" + alt + r")(?![\w'-])")
         self.matchers: tuple[Matcher, ...] = self._build_matchers(templates) if self.nl else ()
@@ -179,15 +184,27 @@ class TaskGrammar:
             self.spellings[kind] = {k: next(iter(v)) for k, v in by.items() if len(v) == 1}
         # Words that start a step. In PDDL notation a sentence in words is prose, not a step.
         self.verbs = frozenset(self._verbs() if self.nl else (v for v in variants if " " not in v))
+        # Nouns that stand for any object of a kind ("object", "another block", "a package", a type's
+        # name): an action written with them in place of its objects is the action in general (a rule).
+        kinds = {"object", "objects", "thing", "item"} | set(dom.types)
+        shared: dict[str, int] = {}
+        for name in self.object_by_name:
+            for w in set(_NAME_TOKEN.findall(name)):
+                shared[w] = shared.get(w, 0) + 1
+        kinds |= {w for w, k in shared.items() if k > 1 and w.isalpha() and len(w) > 2}
+        nouns = "|".join(re.escape(k) + "s?" for k in sorted(kinds, key=len, reverse=True))
+        self._generic = re.compile(rf"(?<![\w-])(?:an?|another|any|some|each|every|other|the\s+other|one)\s+"
+                                   rf"(?:{nouns})(?![\w-])|(?<![\w-])objects?(?![\w-])|\?[a-z]\w*")
+        # The words of the task's own names ("drop" in a gripper domain): never read as withdrawals.
+        self.vocabulary = frozenset(w for n in (*self.arity_action, *self.arity_atom, *self.objects)
+                                    for w in re.split(r"[\s_-]+", n) if w)
 
     def _build_matchers(self, templates: str) -> tuple[Matcher, ...]:
         ts = self.r.template_set
-        names = sorted(self.object_by_name, key=lambda n: (-len(n), n))
-        alt = "|".join(re.escape(n) for n in names) or "(?!)"
         tables = tuple((kind, tuple((name, arity, tuple(table.get(name, ()))) for name, arity in arities.items()))
                        for kind, table, arities in (("action", ts.actions, self.arity_action),
                                                     ("atom", ts.predicates, self.arity_atom)))
-        return _compile_matchers(template_domain(ts.path) or "", templates, tables, alt)
+        return _compile_matchers(template_domain(ts.path) or "", templates, tables, self._object_alt)
 
     def _verbs(self):
         for name in self.arity_action:
@@ -254,17 +271,66 @@ class TaskGrammar:
         except ParseError:
             return None
 
-    def call_argument(self, word: str) -> str | None:
-        """The object a call-notation argument names: its PDDL name, its name in words ("red
-        block", "the red block"), or the one object whose name in words starts with it ("red" for
-        "red block"); None when it names none or several."""
-        w = re.sub(r"^(?:the|a|an)\s+", "", " ".join(word.split()))
-        if w in self.objects:
-            return w
-        if w in self.object_by_name:
-            return self.object_by_name[w]
-        found = {obj for n, obj in self.object_by_name.items() if n.startswith(w + " ")}
+    def named(self, text: str) -> str | None:
+        """The object a name matched in any spelling names ("red_block", "Package0"); None when its
+        spelling names several."""
+        obj = self.object_by_name.get(text)
+        if obj is not None:
+            return obj
+        found = self._by_key.get(name_key(text), ())
         return next(iter(found)) if len(found) == 1 else None
+
+    def call_argument(self, word: str) -> str | None:
+        """The object an argument of a notation (call notation, the action word and its objects)
+        names: its PDDL name or its name in words in any spelling ("red block", "the Red_Block",
+        "package₀"), the one object whose name in words starts with it ("red" for "red block"), or
+        the one object it abbreviates ("R", "RB" for the red block, "p0" for package_0: the first
+        letters of its words, its numbers kept); None when it names none or several (a PDDL name
+        that another object's initials also spell names two)."""
+        w = " ".join(word.split())
+        if self.style == "pddl" and w in self.objects:
+            return w
+        w = re.sub(r"^(?:the|a|an)\s+", "", w)
+        if not w:
+            return None
+        key = name_key(w)
+        found = set(self._by_key.get(key, ()))
+        if w not in layout.ARTICLES and re.fullmatch(r"[a-z]{1,3}(?:[ _-]?\d+)*", w):
+            found |= self._by_initials.get(initials_key(w), set())
+        if not found:
+            found = {obj for n, obj in self.object_by_name.items() if name_key(n).startswith(key + " ")}
+        return next(iter(found)) if len(found) == 1 else None
+
+    def arguments(self, text: str, pos: int, count: int) -> tuple[list[str], int] | None:
+        """``count`` objects named from ``text[pos:]`` on, with separators (``, ; / | &``, "and")
+        and small words ("from", "on top of", "objects:") between them, each by `call_argument`:
+        (objects, end) or None."""
+        args, fillers = [], 0
+        while len(args) < count:
+            pos = _ARG_GAP.match(text, pos).end()
+            m = self._object_at.match(text, pos)
+            if m:
+                obj = self.named(m.group(1))
+                if obj is not None:
+                    args.append(obj)
+                    pos, fillers = m.end(), 0
+                    continue
+            m = _ARG_WORD.match(text, pos)
+            if not m:
+                return None
+            word = m.group(0).rstrip(".:!?") or m.group(0)
+            if word in self.objects and self.style == "pddl":
+                obj = word
+            elif word in _ARG_FILLERS and fillers < 3:
+                pos, fillers = m.end(), fillers + 1  # a small word, or a label ("objects:")
+                continue
+            else:
+                obj = self.call_argument(word)
+            if obj is None:
+                return None
+            args.append(obj)
+            pos, fillers = m.start() + len(word), 0
+        return args, pos
 
     def lead(self, clause: str, kind: str = "action", bare: bool = True) -> tuple[list, int] | None:
         """The action (fact) that ``clause`` starts with: (candidates, end) or None.
@@ -286,14 +352,22 @@ class TaskGrammar:
             if name in arities and m.re is FUNCTIONAL and len(args) != arities[name] == 1:
                 args, words = (inner.strip(),), True  # pick_up(the yellow block)
             if name in arities:
+                if len(args) == arities[name]:
+                    named = tuple(a if a in self.objects and not words else self.call_argument(a) for a in args)
+                    if None not in named:
+                        return [(name, named)], m.end()
+                    args = tuple(n or a for n, a in zip(named, args))
+                if len(args) != arities[name] or any(a not in self.objects for a in args):
+                    # Any separators or small words between the arguments ("feast(b from c)",
+                    # "stack(R; B)", "(stack a on b)"), each argument in any spelling.
+                    got = self.arguments(inner, 0, arities[name])
+                    if got is not None and not _ARG_GAP.sub("", inner[got[1]:]).strip():
+                        return [(name, tuple(got[0]))], m.end()
                 if len(args) != arities[name]:
                     raise ParseError(f"{name} takes {arities[name]} argument(s), got {len(args)} in {m.group(0)!r}")
-                if words:
-                    args = tuple(self.call_argument(a) or a for a in args)
                 bad = [a for a in args if a not in self.objects]
-                if bad:
-                    raise ParseError(f"unknown object {bad[0]!r} in {m.group(0)!r}")
-                return [(name, args)], m.end()
+                raise ParseError(f"unknown object {bad[0]!r} in {m.group(0)!r}" if bad else
+                                 f"{m.group(0)!r} names an argument that names several objects")
         best_end, cands = -1, []
         for mt in self.matchers:
             if mt.kind != kind:
@@ -301,7 +375,9 @@ class TaskGrammar:
             mm = mt.lead.match(clause)
             if not mm or mm.end() < best_end:
                 continue
-            given = {i: self.object_by_name[mm.group(f"s{i}")] for i in mt.slots}
+            given = {i: self.named(mm.group(f"s{i}")) for i in mt.slots}
+            if None in given.values():
+                continue
             found = self._resolve(kind, mt.name, mt.arity, given)
             if mm.end() > best_end:
                 best_end, cands = mm.end(), []
@@ -333,28 +409,31 @@ class TaskGrammar:
         return m.group(1) + " ".join([m.group(2)] + objects) + text[m.end():]
 
     def _named_call(self, clause: str) -> tuple[list, int] | None:
-        """In words, an action written as its PDDL name (any spelling: "put-down", "putdown",
-        "put_down") followed by its objects' names, small words between ("putdown orange",
-        "overcome object a using object b"): the bracket-less call notation. None when the clause
-        does not start so, or when it names other objects too ("stack the blue block with the red block
-        on top of the yellow block" is no call of stack on two of them)."""
-        named = {m.group(1) for m in self._object_in.finditer(clause)}
+        """An action written as its PDDL name (any spelling: "put-down", "putdown", "put_down",
+        "Put Down") followed by its objects (`arguments`: any separators and small words between,
+        each object in any spelling): "putdown orange", "overcome object a using object b",
+        "Feast: b, c", "unstack - R from B", "feast (b from c)". None when the text does not start
+        so, or when the clause goes on to name other objects ("stack the blue block with the red
+        block on top of the yellow block" is no call of stack on two of them)."""
         for variant, name in self.bare_names:
-            if not clause.startswith(variant) or clause[len(variant):len(variant) + 1] not in ("", " "):
+            arity = self.arity_action[name]
+            if not arity or not clause.startswith(variant):
                 continue
-            arity, pos, args, fillers = self.arity_action[name], len(variant), [], 0
-            while len(args) < arity:
-                m = self._object_at.match(clause, pos)
-                if m:
-                    args.append(self.object_by_name[m.group(1)])
-                    pos, fillers = m.end(), 0
-                    continue
-                m = TOKEN.match(clause, pos)
-                if not m or m.group(1) not in PDDL_FILLERS or fillers >= 3:
-                    break
-                pos, fillers = m.end(), fillers + 1
-            if len(args) == arity and {self.object_by_name[n] for n in named} <= set(args):
-                return [(name, tuple(args))], pos
+            after = clause[len(variant):len(variant) + 1]
+            if after and (after.isalnum() or after in "_'"):
+                continue
+            pos = _AFTER_WORD.match(clause, len(variant)).end()
+            got = self.arguments(clause, pos, arity)
+            if got is None:
+                continue
+            args, end = got
+            close = re.match(r"\s*\)", clause[end:])
+            if close and "(" in clause[len(variant):pos]:
+                end += close.end()
+            stop = SEPARATORS.search(clause, end)
+            rest = clause[end:stop.start() if stop else len(clause)]
+            if {self.named(m.group(1)) for m in self._object_in.finditer(rest)} - {None} <= set(args):
+                return [(name, tuple(args))], end
         return None
 
     def _bare(self, clause: str) -> tuple[list, int] | None:
@@ -387,6 +466,15 @@ class TaskGrammar:
                 return None  # "fly airplane a0 from airport l1-0": words, not PDDL
             raise ParseError(f"cannot read {clause!r}: {name} takes {arity} object(s) of this task")
         return None
+
+    def in_general(self, clause: str) -> bool:
+        """Whether ``clause`` states a rule of an action in general: nouns for any object of a kind in
+        place of its objects, no object of the task named, and words of a rule (what it needs, when it
+        can be done, what it does: "Stack object on another object: needs clear, holding", "you can
+        only pick up a block if it is clear"): never a step. An action with such nouns and no rule
+        ("4. Succumb object") is a step whose objects are not given."""
+        return bool(_RULE_WORDS.search(clause)) and bool(self._generic.search(clause)) and not any(
+            m.group(1) not in layout.ARTICLES for m in self._object_in.finditer(clause))
 
     def starts_with_verb(self, clause: str) -> bool:
         first = re.split(r"[\s(]", clause.strip(), maxsplit=1)[0] if clause.strip() else ""
@@ -433,6 +521,61 @@ class TaskGrammar:
 
 def squash(name: str) -> str:
     return re.sub(r"[-_ ]", "", name)
+
+
+_NAME_TOKEN = re.compile(r"[a-z]+|\d+")
+#: Words of a rule: what an action needs, when it can be done, what it does.
+_RULE_WORDS = re.compile(r"\b(?:requires?|needs?|only|if|when|whenever|must|can|cannot|can't|may|preconditions?|"
+                         r"effects?|will\s+be|becomes?|makes?|adds?|deletes?|true|false|perform(?:ed|ing)?)\b|:\s*\S")
+#: Between the arguments of a notation: separators, and small words or labels ("objects:", "from").
+_ARG_GAP = re.compile(r"[\s,;/|&+]*")
+_ARG_WORD = re.compile(r"[^\s,;/|&+()\[\]]+")
+#: After an action word and before its objects: a colon, a dash or an arrow, an opening bracket.
+_AFTER_WORD = re.compile(r"\s*(?:[:=]|-+>?|,)?\s*\(?\s*")
+_ARG_FILLERS = PDDL_FILLERS | {"and", "object", "objects", "argument", "arguments", "args", "block", "blocks",
+                               "of", "top", "other", "another"}
+
+
+def name_key(name: str) -> str:
+    """A name without its spelling: its words and numbers, lower case, one space apart ("Red_Block",
+    "red-block" -> "red block"; "package0", "package_0" -> "package 0"; "l1-0" -> "l 1 0")."""
+    return " ".join(_NAME_TOKEN.findall(name.lower()))
+
+
+def initials_key(word: str) -> str:
+    """An abbreviation's key: each letter a word, numbers kept ("RB" -> "r b", "p0" -> "p 0")."""
+    return " ".join(t if t.isdigit() else " ".join(t) for t in _NAME_TOKEN.findall(word.lower()))
+
+
+def name_pattern(name: str) -> str:
+    """A regular expression for ``name`` in any spelling of its words: spaces, underscores or hyphens
+    between them, letters joined to a number next to them ("location_1_0": "location 1 0",
+    "location-1-0", "location1_0"; "red block": "red_block"); the name itself when it is one word."""
+    toks = _NAME_TOKEN.findall(name)
+    if len(toks) < 2 or "".join(toks) != re.sub(r"[\s_-]", "", name):
+        return re.escape(name)
+    out = re.escape(toks[0])
+    for prev, t in zip(toks, toks[1:]):
+        out += ("[ _-]?" if prev.isalpha() != t.isalpha() else "[ _-]") + re.escape(t)
+    return out
+
+
+def _object_keys(object_by_name: dict, objects, names_in_words: dict) -> tuple[dict, dict]:
+    """(name key -> objects, initials key -> objects): every name and PDDL name by its key; every
+    name in words of two or more words by its initials ("r b", "p 0") and its first initial ("r")."""
+    by_key: dict[str, set] = {}
+    for n, o in object_by_name.items():
+        by_key.setdefault(name_key(n), set()).add(o)
+    for o in objects:
+        by_key.setdefault(name_key(o), set()).add(o)
+    by_initials: dict[str, set] = {}
+    for o, n in names_in_words.items():
+        toks = _NAME_TOKEN.findall(n)
+        if len(toks) < 2 or not toks[0].isalpha():
+            continue
+        for form in (" ".join(t if t.isdigit() else t[0] for t in toks), toks[0][0]):
+            by_initials.setdefault(form, set()).add(o)
+    return by_key, by_initials
 
 def fact_forms(c: str):
     yield c, False

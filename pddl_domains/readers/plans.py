@@ -4,8 +4,10 @@ Over `reply` (the region, blocks, lines) and `steps` (step lines and runs): ever
 the text outside the blocks that read as a plan must read the same plan (rule 2), except that the
 text before the last block that reads is reasoning, not the answer, and text that comments on one
 marked plan (explains its steps in order, corrects nothing: `_comments_on`) or stands under a
-commentary heading (`_without_commentary`) is not a second plan; steps struck through or withdrawn
-by number are withdrawn (`_step_withdrawals`); several different plans raise `readers.Ambiguous`
+commentary heading (`_without_commentary`) is not a second plan; a copy of the plan read partly is
+the plan of a copy read completely that it reads like (`_copies_read_alike`); the text after the
+answer's end marker is not the answer (`reply.answer_end`, `_after_the_end`); steps struck through or
+removed by number are withdrawn (`_step_withdrawals`); several different plans raise `readers.Ambiguous`
 (judged when every reading gets the same verdict, `readers.judged_alike`); an empty answer ("none")
 is the empty plan, and one action is the one distinct action read (or, when no line starts with an
 action, the one action the region mentions). Rules: docs/subtasks.md, "Flexible reader".
@@ -18,9 +20,10 @@ import re
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
-from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, outside_blocks, region,
+from widthbench.pddl_domains.readers.reply import (MARK, Line, answer_end, find_blocks, located, outside_blocks, region,
                                                    region_lines, span_of, strip_number)
-from widthbench.pddl_domains.readers.steps import RETRACTION, Alternatives, StepReader, task_reader
+from widthbench.pddl_domains.readers.steps import Alternatives, Run, StepReader, task_reader
+from widthbench.pddl_domains.readers.withdrawals import ANOTHER_PLAN, removal_by_number, withdrawal
 from widthbench.planners.strips import Task
 
 __all__ = ["read_plan", "read_action_list", "read_single_action"]
@@ -29,19 +32,22 @@ __all__ = ["read_plan", "read_action_list", "read_single_action"]
 def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[list[str], tuple[int, int], str]:
     rd = task_reader(task, style, templates)
     t, start, end, label = region(text, rd.states_problem)
-    lines = region_lines(t, start, end)
+    cut, after = answer_end(t, start, end)
+    lines = region_lines(t, start, cut)
     region_norm = "\n".join(ln.norm for ln in lines)
     if layout.is_empty_answer(region_norm.strip()):
         return [], span_of(lines), "answer-label" if label else "whole-reply"
     bare = not rd.has_forms(lines)
-    lines, withdrawn = _step_withdrawals(lines)
+    if after < end:
+        _after_the_end(rd, region_lines(t, after, end), bare)
+    lines, withdrawn = _step_withdrawals(rd, lines)
     lines = _without_commentary(rd, lines, bare)
-    readings = []  # (actions, lines, rule): every block and the text outside them must agree
+    readings = []  # (run, rule): every block and the text outside them must agree
     blocks = find_blocks(lines)
     last = None  # where the last block that reads as a plan starts
     for rule, blines in blocks:
-        for acts, rlines in rd.action_runs(blines, bare):
-            readings.append((acts, rlines, rule))
+        for run in rd.action_runs(blines, bare):
+            readings.append((run, rule))
             last = blines[0].start
     outside = outside_blocks(lines, blocks)
     if last is not None:  # the text before the answer block (reasoning, a draft) is not the answer
@@ -50,16 +56,16 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
         runs, unread = rd.action_runs(outside, bare), None
     except ParseError as exc:
         runs, unread = [], exc
-    marked = {tuple(acts) for acts, _, _ in readings}
-    if len(marked) == 1 and (unread or any(tuple(acts) not in marked for acts, _ in runs)) \
+    marked = {tuple(run.actions) for run, _ in readings}
+    if len(marked) == 1 and (unread or any(tuple(run.actions) not in marked or run.gaps for run in runs)) \
             and _comments_on(rd, outside, next(iter(marked)), bare):
         runs, unread = [], None  # the marked plan is the answer; the text around it comments on it
     if unread is not None:
         raise unread
-    for acts, rlines in runs:
-        readings.append((acts, rlines, None))
+    readings.extend((run, None) for run in runs)
     if not readings:
         raise ParseError("no actions found in the answer")
+    readings = [(run.actions, run.lines, rule) for run, rule in _copies_read_alike(rd, readings, lines)]
     readings = _without_narration(readings)
     distinct = list(dict.fromkeys(tuple(r[0]) for r in readings))
     if withdrawn:
@@ -79,23 +85,88 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     return list(acts), span_of(rlines), located(label, rule, whole)
 
 
-_NUMBERS = r"(\d+(?:\s*(?:,|and|&)\s*\d+)*)"
-#: A line that withdraws steps by their numbers: "Remove step 3.", "Skip steps 2 and 4", "Step 3 should
-#: be omitted." (the whole line: "instead of step 1, ..." names no step to withdraw).
-_WITHDRAW_NUMBERED = re.compile(
-    r"^(?:(?:so|please|actually|also|and|note)\s*[,:]?\s+)?(?:remove|skip|omit|delete|drop|cross\s+out|strike)\s+"
-    rf"(?:the\s+)?steps?\s+{_NUMBERS}\s*[.!]?$"
-    rf"|^(?:(?:so|actually|also|note)\s*[,:]?\s+)?steps?\s+{_NUMBERS}\s+(?:should|must|needs\s+to|has\s+to|is\s+to)\s+be\s+"
-    r"(?:removed|skipped|omitted|deleted|dropped|struck)\s*[.!]?$")
+def _after_the_end(rd, lines: list, bare: bool) -> None:
+    """The text after the answer's end marker is not the answer (`reply.answer_end`), but the answer
+    is refused when that text takes a step back, offers another plan or an alternative, negates an
+    action, or goes on with a step that reads as no action ("Then put it on it."): a ParseError,
+    never a plan chosen."""
+    text = "\n".join(ln.norm for ln in lines)
+    hit = _corrects(rd, text)
+    if hit:
+        raise ParseError(f"after the answer's end marker, the reply corrects it or offers another plan ({hit!r})")
+    for ln in lines:
+        try:
+            info = rd.read_line(ln, bare)
+        except Alternatives:
+            raise  # an alternative offered, an action negated
+        except ParseError:
+            continue  # a line that does not read: not the answer
+        if info.kind == "bad" and info.introduces and not info.marked:
+            raise ParseError(info.error)
 
 
-def _step_withdrawals(lines: list) -> tuple[list, set[int]]:
-    """(the lines with those that withdraw steps by number blanked, the numbers withdrawn)."""
+def _copies_read_alike(rd, readings: list, lines: list) -> list:
+    """The readings without the copies read partly that read like a copy read completely.
+
+    A plan written twice (detailed steps and a summary; a marked block and an explained list) is
+    one answer when its copies read alike: a copy with step lines that read as no action (`Run.gaps`)
+    is the plan of a copy that reads completely when every step it does read is that plan's, in its
+    order, each gap standing for the steps between, and it reads at least as many steps as it leaves
+    unread. A copy read partly that is no copy read
+    completely leaves the answer unreadable (its first unread step is the reason); copies that read
+    completely and differ stay two readings (two plans). Sentences that tell the plan and say more
+    than its steps (`Run.narration`) are such a copy, with a gap between any two steps. An answer
+    whose other lines (or the narration itself) correct a plan or offer another has no copies to
+    merge: each copy is read as it stands."""
+    whole = [tuple(run.actions) for run, _ in readings if not run.gaps and not run.narration]
+    steps = {ln.start for run, _ in readings for ln in run.lines}
+    partly = [run for run, _ in readings if run.gaps or run.narration]
+    corrected = bool(partly) and bool(_corrects(rd, "\n".join(ln.norm for ln in lines if ln.start not in steps)))
+    out = []
+    for run, rule in readings:
+        mergeable = not corrected
+        if run.narration:  # sentences that say more than their steps may leave steps untold
+            run = Run(run.actions, run.lines, run.gaps + [(i, 0, "", "") for i in range(len(run.actions) + 1)])
+            mergeable = mergeable and not _corrects(rd, "\n".join(ln.norm for ln in run.lines))
+        if run.gaps and mergeable and len(run.actions) >= sum(1 for gap in run.gaps if gap[1]) \
+                and any(_aligns(run, plan) for plan in whole):
+            continue
+        if not run.complete:
+            raise run.error()
+        out.append((run, rule))
+    return out
+
+
+def _aligns(run, plan: tuple) -> bool:
+    """Whether ``plan`` is ``run``'s actions with each gap filled by at least its least number of steps."""
+    pattern: list = []
+    for i in range(len(run.actions) + 1):
+        pattern.extend(("gap", gap[1]) for gap in run.gaps if gap[0] == i)
+        if i < len(run.actions):
+            pattern.append(("act", run.actions[i]))
+    memo: dict = {}
+
+    def match(p: int, q: int) -> bool:
+        if (p, q) not in memo:
+            if p == len(pattern):
+                memo[p, q] = q == len(plan)
+            elif pattern[p][0] == "act":
+                memo[p, q] = q < len(plan) and plan[q] == pattern[p][1] and match(p + 1, q + 1)
+            else:
+                memo[p, q] = any(match(p + 1, k) for k in range(q + pattern[p][1], len(plan) + 1))
+        return memo[p, q]
+
+    return match(0, 0)
+
+
+def _step_withdrawals(rd, lines: list) -> tuple[list, set[int]]:
+    """(the lines with those that only remove steps by number blanked, the numbers removed):
+    "Remove step 3.", "Step 3 is unnecessary, skip it." (`withdrawals.removal_by_number`)."""
     out, numbers = [], set()
     for ln in lines:
-        m = _WITHDRAW_NUMBERED.match(re.sub(r"^[-*•+>]+\s*", "", ln.norm))
-        if m:
-            numbers |= {int(x) for x in re.findall(r"\d+", m.group(1) or m.group(2))}
+        found = removal_by_number(re.sub(r"^[-*•+>]+\s*", "", ln.norm), rd.vocabulary) if ln.norm else None
+        if found:
+            numbers |= found
             ln = Line(ln.start, ln.end, ln.raw, "", ln.fence)
         out.append(ln)
     return out, numbers
@@ -123,16 +194,19 @@ def _without_steps(rd, rlines: list, numbers: set[int], bare: bool) -> list[str]
 _COMMENTARY = re.compile(r"^(?:#+\s*)?(?:[a-z'-]+\s+){0,3}?(?:explanation|explanations|reasoning|rationale|"
                          r"justification|notes?|why\s+(?:this|it)\s+works|verification|how\s+it\s+works)"
                          r"(?:\s+(?:of|for)\s+(?:the\s+|each\s+|this\s+)?(?:plan|steps?|actions?|solution|moves?))?\s*:?\s*$")
-#: Words by which commentary corrects or withdraws the plan ("step 3 should be skipped", "instead ...",
-#: "the correct plan is ...").
-_CORRECTION = re.compile(
-    r"\b(?:skip\w*|remov\w*|omit\w*|drop\w*|delet\w*|replac\w*|cross\w*\s+out)\s+"
-    r"(?:(?:the|this|that|these|those|last|first|second|third|final|previous|extra|\d+\w*)\s+)*(?:steps?|actions?|moves?|lines?)\b"
-    r"|\b(?:steps?|actions?|moves?)\s+\d+\b[^.\n]*?\b(?:skip|remov|omit|drop|delet|replac|unnecessary|not\s+needed)"
-    r"|\b(?:correct|better|new|updated|fixed|real|actual)\s+(?:plan|solution|sequence(?:\s+of\s+actions)?|answer)"
-    r"\s*(?::|is\b|would\s+be\b|should\s+be\b)"
-    r"|\b(?:instead|correction|corrected|revised|revise|mistake|wrong|invalid|incorrect|actually|wait|oops|undo|"
-    r"ignore|rather|alternativ\w*)\b|~~|<\s*(?:s|del|strike)\s*>")
+def _corrects(rd, text: str):
+    """The words by which ``text`` corrects the plan: a withdrawal of a step, or another plan offered."""
+    w = withdrawal(text, names=rd.vocabulary)
+    if w is not None:
+        return w.words
+    for line in text.split("\n"):  # a verdict with no subject on its line is said of what precedes it
+        w = withdrawal(re.sub(r"^[-*•+>\s]+", "", line), said_of_step=True, names=rd.vocabulary)
+        if w is not None:
+            return w.words
+    m = ANOTHER_PLAN.search(text)
+    return m.group(0) if m else None
+
+
 #: A line after commentary that introduces a plan again ("**Plan:**", "So the plan is:"): the commentary ends there.
 _PLAN_LABEL = re.compile(r"^(?:#+\s*)?(?:so\s+|thus\s+|therefore\s+|in\s+summary,?\s+)?(?:the\s+|my\s+|our\s+)?"
                          r"(?:final\s+|complete\s+|full\s+|resulting\s+)?(?:plan|solution|action\s+sequence|sequence\s+of\s+actions)"
@@ -146,7 +220,7 @@ def _without_commentary(rd, lines: list, bare: bool) -> list:
     be read step for step). Commentary that corrects or withdraws anything is not set aside: it makes
     the answer unreadable (a `ParseError`), never a silent change of the plan."""
     for i, ln in enumerate(lines):
-        if not _COMMENTARY.match(ln.norm.strip()) or _CORRECTION.search(ln.norm):
+        if not _COMMENTARY.match(ln.norm.strip()) or _corrects(rd, ln.norm):
             continue
         above = [info for info in (rd.read_line(prev, bare) for prev in lines[:i] if prev.norm) if info.kind == "action"]
         if not above:
@@ -157,10 +231,10 @@ def _without_commentary(rd, lines: list, bare: bool) -> list:
         if numbers and any(strip_number(x.norm)[0] == numbers[-1] + 1 and _reads_as_step(rd, x, bare)
                            for x in lines[i + 1:end]):
             return lines  # the numbered steps go on below the heading: it is no commentary on them
-        rest = " ".join(x.norm for x in lines[i + 1:end])
-        hit = _CORRECTION.search(rest) or RETRACTION.search(rest)
+        rest = "\n".join(x.norm for x in lines[i + 1:end])
+        hit = _corrects(rd, rest)
         if hit:
-            raise ParseError(f"the commentary after the plan corrects or withdraws something ({hit.group(0)!r})")
+            raise ParseError(f"the commentary after the plan corrects or withdraws something ({hit!r})")
         told, _ = _told(rd, lines[i + 1:end], bare)
         if told is None or not _in_order(told, [a for info in above for a in info.actions]):
             return lines  # it offers another step or an alternative: no commentary, read as it stands
@@ -177,13 +251,13 @@ def _reads_as_step(rd, line, bare: bool) -> bool:
 
 def _comments_on(rd, lines: list, plan: tuple, bare: bool) -> bool:
     """Whether the text around one marked plan ([PLAN] ... [PLAN END], a code fence) is commentary on
-    it: it corrects, withdraws or offers nothing else (no `_CORRECTION` or `RETRACTION` words, no
+    it: it corrects, withdraws or offers nothing else (`_corrects`: no withdrawal of a step, no
     alternative, no further step opened by "then"), the steps its lines read as are steps of the plan
     in its order, and it explains
     rather than lists (some line says more than its action, or reads as no action at all: a list of
     bare actions that differs from the plan is a second plan)."""
     text = "\n".join(ln.norm for ln in lines)
-    if _CORRECTION.search(text) or RETRACTION.search(text):
+    if _corrects(rd, text):
         return False
     told, explains = _told(rd, lines, bare)
     return told is not None and explains and _in_order(told, plan)

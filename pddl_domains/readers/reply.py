@@ -10,7 +10,8 @@ Flexible policy (docs/subtasks.md, "Flexible reader", rules 1-2): Unicode spacin
 read as ASCII (`plain`: offsets kept); a reply that opens ``<think>`` and
 never closes it holds no answer; a reply that goes on to pose a new problem (``[STATEMENT]``) ends
 there; the region is what follows the last answer label (also ``Final plan:``), else the whole reply
-(`region`). Inside it, blocks marked ``[PLAN]`` ... ``[PLAN END]`` (any ``[X]`` / ``[X END]``,
+(`region`); a closing marker of a block the reply never opened ends the answer (`answer_end`).
+Inside it, blocks marked ``[PLAN]`` ... ``[PLAN END]`` (any ``[X]`` / ``[X END]``,
 ``_END``; a closing marker alone closes what precedes it) and code fences are found by `find_blocks`;
 `strip_number` drops numbering ("1.", "1)", "Step 1:") and bullets and returns the number.
 """
@@ -99,19 +100,22 @@ def _plain_char(c: str) -> str:
         return " "
     if "\uff01" <= c <= "\uff5e":  # full-width ASCII: digits, letters, brackets
         return chr(ord(c) - 0xFEE0)
+    if "\u2080" <= c <= "\u2089":  # subscript digits: "package₀" is package 0 (docs/subtasks.md, rule 3)
+        return chr(ord(c) - 0x2080 + ord("0"))
     return _PUNCTUATION.get(c, c)
 
 
 _SPACES = frozenset("\u00a0\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f\u205f\u3000")
 _PUNCTUATION = {"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"',
                 "\u201d": '"', "\u201e": '"', "\u2033": '"', "\u2010": "-", "\u2011": "-", "\u2012": "-",
-                "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u2024": ".", "\u2044": "/",
+                "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-", "\u208b": "-", "\u2024": ".", "\u2044": "/",
                 "\u200b": " ", "\u200c": " ", "\u200d": " ", "\u2060": " ", "\ufeff": " "}
 
 
 def plain(text: str) -> str:
     """``text`` with Unicode spaces (no-break, narrow no-break, thin, zero-width, ideographic) as
-    spaces, typographic quotes and dashes as ASCII, full-width ASCII as ASCII; one character for one,
+    spaces, typographic quotes and dashes as ASCII, full-width ASCII and subscript digits as ASCII
+    ("l₁₋₀" as "l1-0"); one character for one,
     so that offsets into the reply stay offsets into the original."""
     if text.isascii():
         return text
@@ -166,6 +170,24 @@ def region(text: str | None, stated=None) -> tuple[str, int, int, bool]:
             raise ParseError("nothing after the last 'Answer:' label")
         return t, start + last.end(), end, True
     return t, start, end, False
+
+
+_MARK_LINE = re.compile(r"(?m)^[ \t>*_`#-]*\[\s*([a-z][a-z _\-]*?)\s*\][ \t*_`]*$", re.I)
+
+
+def answer_end(t: str, start: int, end: int) -> tuple[int, int]:
+    """(where the answer in ``t[start:end]`` ends, where the text after its end marker starts): the
+    answer ends at a closing marker (``[PLAN END]``) that closes a block the reply never opened (the
+    prompt opened it: "My plan is as follows: [PLAN]"), when text precedes it; else (end, end).
+    What follows the answer's end marker is not the answer (a completion running on into another
+    problem or more lines); the readers still refuse an answer that takes a step back or offers
+    another plan there (docs/subtasks.md, "Flexible reader", rule 1)."""
+    for m in _MARK_LINE.finditer(t, start, end):
+        if not _MARK_END.search(m.group(1).lower()):
+            return end, end  # the reply opens a block itself: its blocks are read (rule 2)
+        if t[start:m.start()].strip():
+            return m.start(), m.end()
+    return end, end
 
 
 def problem_sections(t: str, start: int, stated) -> str:

@@ -14,13 +14,18 @@ Rules (docs/subtasks.md, "Flexible reader", rules 3-5):
    reads as an action must name the action of its step.
    Also a step: an action's PDDL name in any spelling followed by its objects ("putdown orange",
    `grammar.TaskGrammar._named_call`), an action performed on its objects ("perform x on a and b",
-   `performed`), a clause whose leading connective is a name of the vocabulary ("next a b"). A step
-   line that ends in its own withdrawal ("(skip this step)") is withdrawn (`LineRead.withdrawn`).
-5. Never a guess, always a ``ParseError`` with the reason: two different plans (runs of action lines
-   that a heading, an introducing line ending in ":" or restarted numbering separates, or two marked
-   blocks) -- the same plan restated is one reading; "pick up a or b"; a negated action ("do not
-   unstack a"); a line next to steps or numbered that starts with an action verb but reads as no
-   action ("put it down"), or that holds a step after prose; a title or aside naming another action.
+   `performed`), a clause whose leading connective is a name of the vocabulary ("next a b"); the
+   action's word and its objects across separators ("Feast: b, c") or on the line below the word
+   ("1. **Feast**" / "   - b from c"). A step line that ends in its own withdrawal ("(skip this
+   step)") is withdrawn (`LineRead.withdrawn`); any other withdrawal on or after a step
+   (`withdrawals`) is a ParseError. A line that states a rule of an action in general, or what an
+   action needs, is no step (`TaskGrammar.in_general`, `_REQUIRES`).
+5. Never a guess: two different plans (runs of action lines that a heading, an introducing line
+   ending in ":" or restarted numbering separates, or two marked blocks) -- the same plan restated
+   is one reading; "pick up a or b"; a negated action ("do not unstack a"); a title or aside naming
+   another action. A line next to steps or numbered that starts with an action verb but reads as no
+   action ("put it down"), or that holds a step after prose, leaves a gap in its run (`Run.gaps`):
+   the plan reader takes the run as a copy read partly, or raises the gap's reason.
 """
 
 from __future__ import annotations
@@ -33,9 +38,10 @@ from widthbench.pddl_domains.readers import layout
 from widthbench.pddl_domains.readers.grammar import (FORM, SEPARATORS, TaskGrammar, clean, pddl,
                                                      strip_step_lead_in)
 from widthbench.pddl_domains.readers.reply import MARK, Line, strip_number
+from widthbench.pddl_domains.readers.withdrawals import removal_by_number, withdrawal
 from widthbench.planners.strips import Task
 
-__all__ = ["task_reader", "StepReader"]
+__all__ = ["task_reader", "StepReader", "Run"]
 
 _NEGATION = re.compile(r"^(?:(?:i|we|you)\s+)?(?:do\s+not|don't|dont|never|should\s+not|shouldn't|must\s+not|"
                        r"mustn't|cannot|can't|can\s+not|will\s+not|won't|need\s+not|avoid|no\s+need\s+to|not)"
@@ -46,19 +52,6 @@ _STEP_CONNECTIVE = re.compile(r"^(?:then|next|finally|lastly|after\s+that|afterw
 _ALT_MARKER = re.compile(r"^(?:alternatively|or|instead|otherwise|another\s+(?:option|possibility|plan|way|solution)"
                          r"(?:\s+(?:is|would\s+be))?)\b")
 _ALTERNATIVE = re.compile(r"^(?:or|nor|or\s+else)\b")
-#: Words that withdraw or negate a step ("... is not correct, instead", "(wait, no ...)", "this step is
-#: not necessary", "X is not possible, so ..."): a step line or a line inside a plan that holds them
-#: is never read as the action (rule 5: the answer is ambiguous).
-RETRACTION = re.compile(
-    r"\b(?:wait|oops|scratch\s+that|my\s+(?:mistake|bad)|mistake|correction|undo|retract|"
-    r"(?:is|was|would\s+be|are|were|seems)\s+(?:not\s+(?:correct|right|valid|possible|necessary|needed|"
-    r"required|allowed|applicable|legal)|incorrect|wrong|invalid|impossible|unnecessary|redundant|"
-    r"not\s+a\s+valid)|(?:isn't|wasn't|aren't)\s+(?:correct|right|valid|possible|necessary|needed|required|"
-    r"allowed|applicable|legal)|cannot\s+be\s+done|"
-    r"ignore\s+(?:that|this|the\s+(?:previous|last|above))|skip\s+(?:that|this)|never\s*mind)\b")
-#: A line that speaks of a step of the plan: "Wait, ...", "Actually ...", "this step ...", "step 3 ...".
-_WITHDRAWS_STEP = re.compile(r"^(?:wait|oops|hmm+|actually|no\b|scratch)|\b(?:this|that|the\s+(?:previous|last|above|"
-                             r"preceding|second|third|first))\s+(?:step|action|move)\b|\bstep\s+\d+\b")
 #: A step line's own withdrawal after its action: "(skip this step)", "- remove this one", never a
 #: condition ("skip this if ...": which is meant is not said).
 _WITHDRAW_THIS = re.compile(r"[(\[-]?\s*\b(?:skip|remove|omit|delete|drop|ignore)\s+this(?:\s+(?:step|action|move|one|line))?\b"
@@ -69,7 +62,41 @@ _SUBJECT_ALONE = re.compile(r"^(?:and\s+|so\s+|now\s+)?(?:i|we|you)$")
 _RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
 #: A pronoun standing for the object of the previous step ("then put it down").
 _PRONOUN = re.compile(r"(?<![\w-])it(?![\w'-])")
+_COMMENT = re.compile(r";")
+_WORD = re.compile(r"[a-z]{2,}")
+#: A step's number inside a line, after the step before it: "1) feast b from c 2) succumb b".
+_INLINE_NUMBER = re.compile(r"(?<=\S)\s+(?:step\s*)?\(?(\d+)[.):](?=\s+\S)")
+#: An action as the subject of what it needs: a statement of its preconditions, not a step.
+_REQUIRES = re.compile(r"^\s*(?:requires|needs|would\s+(?:require|need)|has\s+(?:the\s+)?preconditions?|"
+                       r"preconditions?\s+(?:are|is|include)|is\s+possible\s+only\s+(?:if|when))\b")
 _WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
+
+
+@dataclass(slots=True)
+class Run:
+    """A run of step lines: the actions read, the lines, and its gaps: (position in ``actions``, the
+    least number of steps the gap stands for, why, the line's text) for each step line that read as
+    no action (a numbered step in words no rule reads, "put it on it"); a run without gaps (other
+    than a last numbered line that may be a closing remark) reads completely."""
+
+    actions: list
+    lines: list
+    gaps: list
+    listed: bool = False  # some line of the run is numbered or bulleted
+    explains: bool = False  # some line says more than its actions
+
+    @property
+    def narration(self) -> bool:
+        """Sentences that tell the plan and say more than its steps ("First we unstack a from b,
+        then we free the hand, and finally ..."): a copy that may leave steps untold."""
+        return self.explains and not self.listed
+
+    @property
+    def complete(self) -> bool:
+        return not any(gap[1] for gap in self.gaps)
+
+    def error(self) -> ParseError:
+        return ParseError(next(gap[2] for gap in self.gaps if gap[1]))
 
 
 class Unreadable(ParseError):
@@ -82,7 +109,7 @@ class Alternatives(ParseError):
 
 @dataclass(slots=True)
 class LineRead:
-    kind: str  # "blank" | "neutral" | "action" | "prose" | "intro" | "mixed" | "bad"
+    kind: str  # "blank" | "neutral" | "action" | "prose" | "intro" | "mixed" | "bad" | "word"
     actions: list = field(default_factory=list)
     number: int | None = None
     title: str | None = None  # a line that is only a (bold) step title naming this action
@@ -91,6 +118,9 @@ class LineRead:
     introduces: bool = False  # "So the plan is: ..." starts a new run; "bad": "Then ..." is a step
     indented: bool = False
     withdrawn: bool = False  # a step the line itself withdraws ("(skip this step)"): kept for its number only
+    heading: bool = False  # an all-bold line naming one action: the indented lines below it explain it
+    word: str | None = None  # "word": the line is an action's word alone ("**Feast**"); the variant written
+    explains: bool = False  # "action": the line says more than its actions (clauses that read as no action)
 
 
 class StepReader(TaskGrammar):
@@ -102,11 +132,37 @@ class StepReader(TaskGrammar):
         """The actions of one line's text (numbering already removed); [] when it is not a step line.
 
         ``bare=False`` (a PDDL answer that writes its actions in brackets): words are prose."""
+        return self.told(s, bare)[0]
+
+    def told(self, s: str, bare: bool = True) -> tuple[list[str], bool]:
+        """(`steps`, whether the line says more than its actions: words after them or between them
+        that read as no action)."""
         if self.style == "pddl":
-            s = s.split(";", 1)[0].strip()  # a PDDL comment
+            s = layout.split_depth0(s, _COMMENT)[0].strip()  # a PDDL comment (outside brackets)
         elif self.nl:
             s = self.performed(s)  # "perform x7q on object_0 and object_1"
+        try:
+            read = self._clauses(s, bare)
+        except ParseError as exc:
+            read, failed = ([], False), exc
+        else:
+            failed = None
+            if read is None:
+                return [], False
+        if not read[0] and not (self.style == "pddl" and not bare):
+            joined = self._word_call_line(s, bare)  # "Feast: b, c": the clauses part the word from its objects
+            if joined != s:
+                return self._clauses(joined, bare) or ([], False)
+        if failed is not None:
+            raise failed
+        return read
+
+    def _clauses(self, s: str, bare: bool) -> tuple[list[str], bool] | None:
+        """`told` clause by clause: the first clause must start with an action for the line to be a
+        step line; later clauses add the actions they start with; the rest is explanation. None: the
+        line states what an action needs."""
         out: list[str] = []
+        said: list[str] = []  # what follows each action in its clause, and the clauses after one
         content = False
         parts = layout.split_depth0(s, SEPARATORS)
         for i, part in enumerate(parts):
@@ -148,13 +204,17 @@ class StepReader(TaskGrammar):
                 if first:
                     if self.starts_with_verb(c) and not words_are_prose:
                         raise Unreadable(f"cannot read the step {c!r}: it reads as no action of this task")
-                    return []
+                    return [], False
                 if self.starts_with_verb(c) and not FORM.match(c) and not words_are_prose:
                     raise ParseError(f"cannot read the step {c!r}: it reads as no action of this task")
                 self._check_asides(c, out)
+                said.append(" " + part.strip())
                 continue
             (cand,), end = r
+            if first and _REQUIRES.match(body[end:]):
+                return None  # "feast b from c requires craves b c": what the action needs, no step
             out.append(pddl(*cand))
+            said.append(body[end:])
             rest = body[end:].strip()
             while rest:
                 if _ALTERNATIVE.match(rest):
@@ -166,9 +226,22 @@ class StepReader(TaskGrammar):
                 out.append(pddl(*cand2))
                 rest = rest[end2:].strip()
             self._check_asides(rest, out)
-        if out and RETRACTION.search(s):
+        if out and (withdrawal(s, names=self.vocabulary) or any(withdrawal(x, True, self.vocabulary) for x in said)):
             raise ParseError(f"a withdrawn or negated step: {s!r}")
-        return out
+        return out, any(_WORD.search(x) for x in said)
+
+    def _word_call_line(self, s: str, bare: bool) -> str:
+        """``s`` with a leading action word and its objects written across separators ("Feast: b, c",
+        "unstack - R from B") as its PDDL form (`steps` asks when the line's first clause reads as
+        no action: the clauses part the word from its objects); ``s`` itself otherwise."""
+        head = strip_step_lead_in(s.strip().strip("\"'"))
+        if not head or not self.starts_with_verb(re.sub(r"[:\-(]", " ", head)):
+            return s
+        r = self._named_call(head)
+        if r is None:
+            return s
+        (cand,), end = r
+        return pddl(*cand) + head[end:]
 
     def resolve_pronoun(self, text: str, previous: str) -> str | None:
         """``text`` with its one pronoun ("it") replaced by the name of the object the ``previous``
@@ -181,8 +254,14 @@ class StepReader(TaskGrammar):
         return _PRONOUN.sub(lambda m: name, text)
 
     def _lead_safe(self, text: str, bare: bool = True, lead_in: bool = True):
+        """The action ``text`` starts with (after a lead-in, or a subject: "we unstack ..."), or None."""
         try:
-            return self.lead(strip_step_lead_in(clean(text)) if lead_in else text, bare=bare)
+            if not lead_in:
+                return self.lead(text, bare=bare)
+            body = strip_step_lead_in(clean(text))
+            r = self.lead(body, bare=bare)
+            subject = _SUBJECT.match(body) if r is None else None
+            return self.lead(body[subject.end():], bare=bare) if subject else r
         except ParseError:
             return None
 
@@ -225,9 +304,17 @@ class StepReader(TaskGrammar):
             return LineRead("neutral", number=number)
         # A numbered line that is all bold ("1. **Unstack yellow from red**") titles the text below it.
         is_title = number is not None and bool(
-            re.fullmatch(r"\s*(?:\d+[.):]|step\s*\d+\s*[:.)\-]?)\s*(\*\*|__)[^*_]+\1\s*:?\s*", ln.raw, re.I))
+            re.fullmatch(r"\s*(?:\d+[.):]|step\s*\d+\s*[:.)\-]?)\s*(\*\*|__)(?:(?!\1)[^*])+\1\s*:?\s*", ln.raw, re.I))
+        # A line that is all bold (after a bullet or a number) heads the indented lines below it.
+        heading = bool(re.fullmatch(r"\s*(?:(?:\d+[.):]|step\s*\d+\s*[:.)\-]?|[-*•+])\s*)?(\*\*|__)(?:(?!\1)[^*])+\1\s*:?\s*",
+                                    ln.raw, re.I))
         if _ALT_MARKER.match(s) and (self._holds_step(s, bare) or self._lead_safe(_ALT_MARKER.sub("", s).strip(" ,:"))):
             raise Alternatives(f"an alternative answer: {s!r}")
+        if self.in_general(s):
+            return LineRead("prose", number=number)  # a rule of an action in general, no step
+        word = self.action_word(s)
+        if word is not None:  # "**Feast**", "Attack:": a label, or a step whose objects follow below
+            return LineRead("word", number=number, marked=marked, word=word, indented=ln.raw[:1].isspace())
         m = _title_split(s)
         if m:
             title, body = m
@@ -250,7 +337,7 @@ class StepReader(TaskGrammar):
                     s = body
                     introduces = bool(_INTRO_WORDS.search(title))
         try:
-            acts = self.steps(s, bare)
+            acts, says_more = self.told(s, bare)
         except Unreadable as exc:
             if s.endswith(":"):
                 return LineRead("intro", number=number)
@@ -259,10 +346,11 @@ class StepReader(TaskGrammar):
                              indented=ln.raw[:1].isspace())
         if acts:
             return LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
-                             marked=marked, introduces=introduces,
+                             heading=heading and len(acts) == 1, marked=marked, introduces=introduces,
+                             explains=says_more,
                              indented=ln.raw[:1].isspace() and not ln.raw.lstrip().startswith(("```", "~~~")))
-        if s.endswith(":") or ln.raw.lstrip().startswith("#"):
-            return LineRead("intro", number=number)
+        if s.endswith(":") or (ln.raw.lstrip().startswith("#") and number is None):
+            return LineRead("intro", number=number)  # a numbered heading in words is a step not read
         return LineRead("mixed" if self._holds_step(s, bare) else "prose", number=number,
                         indented=ln.raw[:1].isspace())
 
@@ -284,23 +372,29 @@ class StepReader(TaskGrammar):
         """True when some line holds a bracketed PDDL action form of the task."""
         return any(name in self.arity_action for ln in lines for name, _ in FORM.findall(ln.norm))
 
-    def action_runs(self, lines: list[Line], bare: bool = True) -> list[tuple[list[str], list[Line]]]:
-        """Runs of step lines; a heading, an introducing line or restarted numbering starts a new run."""
-        runs: list[tuple[list[str], list[Line]]] = []
-        cur = None
+    def action_runs(self, lines: list[Line], bare: bool = True) -> list[Run]:
+        """Runs of step lines; a heading, an introducing line or restarted numbering starts a new run.
+
+        A step line that reads as no action (it starts like a step, or it is numbered between two
+        steps) leaves a gap in its run: the run is a copy of a plan read partly, which the plan
+        reader holds against the copies that read completely (`Run.gaps`)."""
+        runs: list[Run] = []
+        cur: Run | None = None
         last_number = None
         brk = False
         pending_title: str | None = None
         mixed: Line | None = None  # a prose line holding a step, after the last step line
         numbered_prose = None
         last_numbered = False
-        infos = [(ln, self.read_line(ln, bare)) for ln in lines]
+        words_are_prose = self.style == "pddl" and not bare  # sentences beside bracketed actions describe them
+        lines = [part for ln in lines for part in _inline_steps(ln)]
+        infos = self._word_and_objects([(ln, self.read_line(ln, bare)) for ln in lines], bare)
         if self.nl:
             infos = self._resolve_pronouns(infos, bare)
         significant = [info for _, info in infos if info.kind not in ("blank", "neutral")]
         for i, info in enumerate(significant):
-            # A line that starts like a step but reads as none is an error next to step lines or
-            # when numbered; elsewhere (a preamble: "Put simply, ...") it is prose.
+            # A line that starts like a step but reads as none is a step not read next to step lines
+            # or when numbered; elsewhere (a preamble: "Put simply, ...") it is prose.
             if info.kind in ("bad", "mixed") and info.indented and info.number is None \
                     and _under_title(significant, i):
                 info.kind = "prose"  # an explanation below a step's title, in other words
@@ -308,66 +402,137 @@ class StepReader(TaskGrammar):
             if info.kind == "bad":
                 near = [significant[j].kind for j in (i - 1, i + 1) if 0 <= j < len(significant)]
                 if info.marked or "action" in near or info.introduces:
-                    raise ParseError(info.error)
-        withdrawn: Line | None = None  # a line after a step that withdraws or negates a step
+                    info.kind = "unread"
+            elif info.kind == "mixed" and info.number is not None:
+                info.kind = "unread"
+        # A line after a step that withdraws a step of the plan (`withdrawals`): unless another plan
+        # follows (a new run, one more reading), the plan as written is not the answer and what is
+        # meant is not said (a removal by number alone on its line is applied by the plan reader).
+        withdrawn: Line | None = None
         for ln, info in infos:
-            if cur is not None and info.kind not in ("action", "blank", "neutral") and RETRACTION.search(ln.norm):
-                if _WITHDRAWS_STEP.search(strip_number(ln.norm)[1]):
-                    raise ParseError(f"a step withdrawn or negated inside the plan: {ln.norm!r}")
+            if cur is not None and info.kind not in ("action", "blank", "neutral", "intro", "unread") \
+                    and withdrawal(ln.norm, names=self.vocabulary) and not removal_by_number(ln.norm, self.vocabulary):
                 withdrawn = ln
             if info.kind == "intro":
                 brk = cur is not None
                 pending_title = mixed = None
                 continue
             if info.kind == "mixed":
-                if info.number is not None:
-                    raise ParseError(f"cannot read the step {ln.norm!r}: it does not start with an action")
                 mixed = ln if cur is not None else None
                 continue
-            if info.kind == "prose" and info.number is not None and last_number is not None \
-                    and info.number == last_number + 1 and cur is not None:
-                numbered_prose = (info.number, ln)  # step N of a numbered plan that reads as no action
+            if info.kind == "prose" and info.number is not None and (
+                    info.number == 1 or (cur is not None and last_number is not None and info.number == last_number + 1)):
+                if numbered_prose is not None and numbered_prose[2]:  # two in a row: no step of a plan here
+                    cur.gaps.append(self._prose_gap(len(cur.actions), numbered_prose, 0))
+                # Step N of a numbered plan that reads as no action; whether it goes on with the run's
+                # numbering (in a PDDL answer, sentences beside bracketed actions describe them: they
+                # go on with it only after numbered step lines).
+                numbered_prose = (info.number, ln, cur is not None and info.number != 1
+                                  and (last_numbered or not words_are_prose))
+                last_number = info.number if info.number == 1 and cur is None else last_number
                 continue
-            if info.kind != "action":
+            if info.kind not in ("action", "unread"):
                 continue
+            gap = None
             if numbered_prose is not None and info.number == numbered_prose[0] + 1:
-                raise ParseError(f"cannot read step {numbered_prose[0]}: {numbered_prose[1].norm!r} "
-                                 "reads as no action of this task")
+                # A numbered step between two steps that reads as no action; the list's first number
+                # may be a preamble ("1. First, look at the goal."): it may stand for no step.
+                gap = self._prose_gap(None, numbered_prose, 0 if numbered_prose[0] == 1 else 1)[1:]
+            elif numbered_prose is not None and numbered_prose[2]:
+                cur.gaps.append(self._prose_gap(len(cur.actions), numbered_prose, 0))  # the last number of its list
             numbered_prose = None
             acts = info.actions
-            if pending_title is not None and info.number is None and not info.marked:
+            if pending_title is not None and info.number is None and not info.marked and acts:
                 if acts[0] != pending_title:
                     raise ParseError(f"the step's title names {pending_title}, but its text reads {acts[0]}")
                 acts = acts[1:]
             pending_title = info.title
-            new = cur is None or brk or info.introduces
+            new = cur is None or brk or (info.introduces and info.kind == "action")
             if cur is not None and info.number is not None and last_number is not None:
                 if info.number <= last_number:
                     new = True
                 elif info.number == last_number + 1:
                     new = False
-            if cur is not None and last_numbered and info.number is None and not new:
-                if not info.indented and acts[:1] == cur[0][:1]:
+            if cur is not None and last_numbered and info.number is None and not new and acts:
+                if not info.indented and acts[:1] == cur.actions[:1]:
                     new = True  # a numbered list, then unnumbered steps from its first step: a restatement
-                elif info.indented and acts == cur[0][-1:]:
+                elif info.indented and acts == cur.actions[-1:]:
                     acts = []  # an indented line restating its step
+            elif cur is not None and not new and info.indented and info.number is None and acts \
+                    and acts == cur.actions[-1:] and cur.lines and not cur.lines[-1].raw[:1].isspace():
+                acts = []  # an indented line below a step (a bullet's, a bold line's) restating it
+            if mixed is not None and not new:
+                gap = gap or (1, f"cannot read the step {mixed.norm!r}: it does not start with an action", mixed.norm)
+            mixed = None
             if withdrawn is not None and not new:
                 raise ParseError(f"a step withdrawn or negated inside the plan: {withdrawn.norm!r}")
             withdrawn = None
-            if mixed is not None and not new:
-                raise ParseError(f"cannot read the step {mixed.norm!r}: it does not start with an action")
-            mixed = None
             if new:
-                cur = ([], [])
+                cur = Run([], [], [])
                 runs.append(cur)
-            if not info.withdrawn:
-                cur[0].extend(acts)
-            cur[1].append(ln)
+            if gap is not None:
+                cur.gaps.append((len(cur.actions), *gap))
+            if info.kind == "unread":
+                cur.gaps.append((len(cur.actions), 1, info.error or
+                                 f"cannot read the step {ln.norm!r}: it does not start with an action", ln.norm))
+            elif not info.withdrawn:
+                cur.actions.extend(acts)
+            cur.lines.append(ln)
+            cur.listed = cur.listed or info.number is not None or info.marked
+            cur.explains = cur.explains or info.explains
             brk = False
             last_numbered = info.number is not None or (last_numbered and info.indented and not new)
             if info.number is not None:
                 last_number = info.number
+        if withdrawn is not None:
+            raise ParseError(f"a step withdrawn or negated after the plan: {withdrawn.norm!r}")
+        if numbered_prose is not None and numbered_prose[2]:
+            # The list's last number reads as no action: a step or a closing remark ("3. Done!").
+            cur.gaps.append(self._prose_gap(len(cur.actions), numbered_prose, 0))
         return runs
+
+    def _prose_gap(self, at: int | None, numbered: tuple, least: int) -> tuple:
+        """The gap a numbered line in words leaves: it stands for ``least`` steps or more, and for one
+        at least when it starts with an action's word ("1. Pick-up object" in a PDDL answer): a step
+        not read, never a preamble or a closing remark."""
+        number, ln, _ = numbered
+        if self.starts_with_verb(strip_number(ln.norm)[1]):
+            least = 1
+        return (at, least, f"cannot read step {number}: {ln.norm!r} reads as no action of this task", ln.norm)
+
+    def action_word(self, s: str) -> str | None:
+        """The action's word when ``s`` is nothing else ("feast", "put down:", "attack action"): the
+        variant written, else None."""
+        t = re.sub(r"(?:\s+action)?\s*[:.]?$", "", s.strip())
+        return next((v for v, name in self.bare_names if t == v and self.arity_action[name]), None)
+
+    def _word_and_objects(self, infos: list, bare: bool) -> list:
+        """An action's word alone on its line ("1. **Feast**") with its objects on the line below
+        ("   - object b from object c", "   Objects: b, c") is one step; a word no objects follow is a
+        step not read when it is an item of a list (numbered or bulleted), else a label."""
+        out = list(infos)
+        for i, (ln, info) in enumerate(out):
+            if info.kind != "word":
+                continue
+            j = next((k for k in range(i + 1, len(out)) if out[k][1].kind != "blank"), None)
+            read = None
+            if j is not None and out[j][1].kind in ("prose", "bad", "mixed"):
+                below = strip_number(out[j][0].norm)[1]
+                r = self._named_call(f"{info.word} {below}")
+                if r is not None and not layout.split_depth0(f"{info.word} {below}"[r[1]:], SEPARATORS)[0].strip(" .!"):
+                    read = r
+            if read is None:
+                if info.number is not None or info.marked:  # "4. **Succumb**": a step whose objects are left out
+                    out[i] = (ln, LineRead("bad", number=info.number, marked=True, indented=info.indented,
+                                           error=f"cannot read the step {ln.norm!r}: its objects are not given"))
+                else:  # "**Attack**" heading what follows: a label
+                    out[i] = (ln, LineRead("neutral"))
+                continue
+            (cand,), _ = read
+            out[i] = (ln, LineRead("action", [pddl(*cand)], info.number, marked=info.marked, indented=info.indented,
+                                   heading=True))
+            out[j] = (out[j][0], LineRead("neutral"))
+        return out
 
     def _resolve_pronouns(self, infos: list, bare: bool) -> list:
         """A line that reads as no action only for a pronoun ("2. Put it on the table.") right after a
@@ -388,13 +553,30 @@ class StepReader(TaskGrammar):
         return out
 
 
+def _inline_steps(ln: Line) -> list[Line]:
+    """A numbered line whose numbering goes on inside it ("1) feast b from c 2) succumb b 3) ...")
+    as one line per number; any other line as it is."""
+    number, _ = strip_number(ln.norm)
+    if number is None or not _INLINE_NUMBER.search(ln.norm):
+        return [ln]
+    cuts, expect = [], number + 1
+    for m in _INLINE_NUMBER.finditer(ln.norm):
+        if int(m.group(1)) == expect:
+            cuts.append(m.start())
+            expect += 1
+    if not cuts:
+        return [ln]
+    bounds = [0, *cuts, len(ln.norm)]
+    return [Line(ln.start, ln.end, ln.norm[a:b].strip(), ln.norm[a:b].strip(), ln.fence) for a, b in zip(bounds, bounds[1:])]
+
+
 def _under_title(significant: list, i: int) -> bool:
     """Whether line ``i`` stands below a step's title (a numbered, bold line naming one action) with
     only lines indented like it between: it explains that step."""
     for j in range(i - 1, -1, -1):
         info = significant[j]
         if info.kind == "action":
-            return info.title is not None
+            return info.title is not None or info.heading
         if not info.indented:
             return False
     return False

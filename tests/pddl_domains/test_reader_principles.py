@@ -1,0 +1,250 @@
+"""Readers by principle (issue 40): each principle of docs/subtasks.md ("Flexible reader", "Readers by
+principle") is a property over answers written by `answer_gen` -- true plans of random instances of
+Blocksworld (both template sets), Logistics, a Mystery renaming (pddl_domains/obfuscate.py) and, with
+the reference data, PlanBench's Mystery config and ACPBench's typed ferry domain (generated
+templates), in both styles -- never over quoted answers. The reader returns exactly the plan written,
+or a parse error when the text is genuinely ambiguous, and never credits a withdrawn step.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.pddl_domains import answer_gen as gen
+from tests.subtasks.test_flexible import SETTINGS
+from widthbench.core.errors import ParseError
+from widthbench.generators import generate
+from widthbench.pddl_domains.render import Renderer
+from widthbench.planners import strips
+from widthbench.subtasks import flexible, strict
+
+VOCABULARIES = gen.vocabularies(0) + gen.vocabularies(1)
+NL = [v for v in VOCABULARIES if v.style == "nl"]
+
+
+def _read(v: gen.Vocabulary, text: str):
+    return flexible.read_plan(v.task, text, v.style, v.templates).value
+
+
+def _reads_as_written(v: gen.Vocabulary, answer: gen.Answer) -> None:
+    """The answer reads as the plan written; an ambiguous one is a parse error; a withdrawn step is
+    never in a reading."""
+    try:
+        got = _read(v, answer.text)
+    except ParseError as exc:
+        assert answer.plan is None, f"{v.label}/{v.style}: {exc}\n{answer.text}"
+        return
+    assert not set(answer.withdrawn) & set(got), f"false credit: {got}\n{answer.text}"
+    assert answer.plan is not None or answer.withdrawn, f"read {got} from an ambiguous answer:\n{answer.text}"
+    if answer.plan is not None:
+        assert got == list(answer.plan), f"{v.label}/{v.style}: read {got}\n{answer.text}"
+
+
+def _habit(habit: str):
+    @SETTINGS
+    @given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False))
+    def check(v, rng):
+        _reads_as_written(v, gen.write(v, rng, habit))
+
+    return check
+
+
+# ---------------------------------------------------------------------------------------------
+# An answer's copies of one plan are one plan; a second copy is another plan only when it reads
+# completely and differs.
+
+test_a_plan_written_twice_detailed_then_summarised_is_one_plan = _habit("twice")
+test_a_plan_block_then_a_narrative_checklist_or_explained_list_is_one_plan = _habit("block-copy")
+
+
+test_a_list_then_a_narrative_checklist_chain_table_or_json_copy_is_one_plan = _habit("list-copy")
+test_a_verbose_answer_with_rules_effects_a_summary_and_the_final_state_is_one_plan = _habit("verbose")
+
+
+@SETTINGS
+@given(v=st.sampled_from(NL), rng=st.randoms(use_true_random=False),
+       offer=st.sampled_from(["A shorter way: ", "Another option: ", "Alternatively, "]))
+def test_a_narrative_that_offers_another_way_is_no_copy(v, rng, offer):
+    """Sentences after the plan that tell fewer steps and offer them as another way: two plans, never
+    merged into the list's plan."""
+    plan = gen.true_plan(v.task, rng)
+    if len(plan) < 3 or [plan[0], plan[-1]] == plan[:2]:
+        return  # the way offered must differ from the plan
+    w = gen.Writer(v, rng)
+    listed = "\n".join(f"{i}. {w.sentence(a)}" for i, a in enumerate(plan, 1))
+    told = f"{offer}we {w.sentence(plan[0])}, and then we {w.sentence(plan[-1])}, which also works."
+    with pytest.raises(ParseError):
+        got = _read(v, f"{listed}\n\n{told}")
+        pytest.fail(f"read {got} from\n{listed}\n\n{told}")
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False))
+def test_two_copies_that_read_completely_and_differ_are_two_plans(v, rng):
+    answer = gen.write(v, rng, "two-plans")
+    if answer.plan is not None:  # the instance drew the same plan twice
+        return
+    with pytest.raises(ParseError, match="two different plans"):
+        got = _read(v, answer.text)
+        pytest.fail(f"read {got} from\n{answer.text}")
+
+
+@SETTINGS
+@given(v=st.sampled_from(NL), rng=st.randoms(use_true_random=False), k=st.integers(0, 10))
+def test_a_copy_read_partly_that_differs_where_it_reads_is_no_copy(v, rng, k):
+    """A detailed copy with a step in words no rule reads, and another step that differs from the
+    summary: the answer is unreadable (the copies do not read alike), never the summary's plan."""
+    plan = gen.true_plan(v.task, rng)
+    other = next((str(a) for a in rng.sample(v.task.actions, len(v.task.actions)) if str(a) not in plan), None)
+    if other is None or len(plan) < 2:
+        return
+    w = gen.Writer(v, rng)
+    detailed = [f"{i}. {w.sentence(a)}" for i, a in enumerate(plan, 1)]
+    gap, wrong = rng.sample(range(len(plan)), 2)
+    detailed[gap] = f"{gap + 1}. Now get the next object ready for the goal."
+    detailed[wrong] = f"{wrong + 1}. {w.sentence(other)}"
+    text = "\n".join(detailed) + "\n\n**Summary:**\n" + "\n".join(f"- {w.sentence(a)}" for a in plan)
+    with pytest.raises(ParseError):
+        got = _read(v, text)
+        pytest.fail(f"read {got} from\n{text}")
+
+
+# ---------------------------------------------------------------------------------------------
+# A withdrawal names a step of the plan and withdraws it; words about effects, a goal or the state
+# never withdraw anything.
+
+test_words_about_an_actions_effects_withdraw_nothing = _habit("effects")
+test_a_withdrawn_step_is_never_credited = _habit("withdrawn")
+test_a_step_removed_by_its_number_is_left_out = _habit("removed")
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       words=st.sampled_from(["removing", "deleting", "dropping", "undoing", "which undoes", "so that",
+                              "rather than keeping", "instead of keeping"]))
+def test_effect_words_name_no_step(v, rng, words):
+    """Words that elsewhere withdraw ("remove", "drop", "undo", "instead") said of facts after each
+    step: the plan as written."""
+    plan = gen.true_plan(v.task, rng)
+    w = gen.Writer(v, rng)
+    states = gen.states_along(v.task, plan)
+    lines = []
+    for i, a in enumerate(plan, 1):
+        act = strips.parse_action(v.task, a)
+        gone = [v.task.atoms[j] for j in range(len(v.task.atoms)) if act.dele >> j & 1 and states[i - 1] >> j & 1]
+        fact = w.fact(gone[0]) if gone else "nothing"
+        lines.append(f"{i}. {w.sentence(a)}, {words} {fact}")
+    assert _read(v, "\n".join(lines)) == plan
+
+
+# ---------------------------------------------------------------------------------------------
+# An action is read from any writing that names it and its arguments unambiguously.
+
+test_call_notation_the_action_word_and_objects_in_any_spelling_read = _habit("plain")
+test_the_action_word_alone_with_its_objects_below_reads = _habit("word-alone")
+
+
+EIGHT_BLOCKS = [i.task() for i in generate("blocksworld", 3, 7, blocks=8, optimal=False)]  # blue and black blocks
+
+
+@SETTINGS
+@given(rng=st.randoms(use_true_random=False), k=st.integers(0, 2), tpl=st.sampled_from(["widthbench", "planbench"]))
+def test_an_initial_that_two_objects_share_is_never_read(rng, k, tpl):
+    """"B" for the blue block reads when no other object's initials are B; with a black block too it
+    names two objects: a parse error, never a choice."""
+    task = EIGHT_BLOCKS[k]
+    r = Renderer(task, "nl", tpl)
+    by_colour = {n.split()[0]: o for o, n in r.names.items()}
+    assert {"blue", "black"} <= set(by_colour)
+    other = rng.choice([c for c in by_colour if c[0] not in "bc"])
+    pick = next((a for a in task.actions if a.name == "stack" and set(a.args) == {by_colour["blue"], by_colour[other]}
+                 and a.args[0] == by_colour[other]), None)
+    assert pick is not None
+    text = f"1. Stack({other[0].upper()}, B)"
+    with pytest.raises(ParseError):
+        got = flexible.read_plan(task, text, "nl", tpl).value
+        pytest.fail(f"read {got} from {text!r}")
+    text = f"1. Stack({other[0].upper()}, Blue)"
+    assert flexible.read_plan(task, text, "nl", tpl).value == [str(pick)]
+
+
+# ---------------------------------------------------------------------------------------------
+# A line is a step only if it reads as an action; text after the answer's end marker is not the answer.
+
+test_rules_labels_and_a_final_configuration_are_no_steps = _habit("not-steps")
+test_a_completion_that_runs_on_past_the_end_marker_is_not_the_answer = _habit("run-on")
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       after=st.sampled_from(["Wait, step {k} is wrong.", "Another plan that works:\n1. {x}", "Do not {x}.",
+                              "Alternatively, {x}."]))
+def test_a_withdrawal_or_another_plan_after_the_end_marker_still_refuses_the_answer(v, rng, after):
+    plan = gen.true_plan(v.task, rng)
+    w = gen.Writer(v, rng)
+    text = "\n".join(w.sentence(a) for a in plan) + "\n[PLAN END]\n\n" + after.format(
+        k=rng.randint(1, len(plan)), x=w.sentence(str(rng.choice(v.task.actions))))
+    with pytest.raises(ParseError):
+        got = _read(v, text)
+        pytest.fail(f"read {got} from\n{text}")
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False))
+def test_a_step_left_without_its_objects_in_a_list_is_never_dropped(v, rng):
+    """"3. **Succumb**" or "3. Succumb object" in a numbered plan is a step not read: the answer is a
+    parse error, never the plan without that step."""
+    plan = gen.true_plan(v.task, rng)
+    if len(plan) < 2:
+        return
+    w = gen.Writer(v, rng)
+    at = rng.randrange(len(plan))
+    name = strips.parse_atom_text(plan[at])[0]
+    lines = [f"{i}. {w.sentence(a)}" for i, a in enumerate(plan, 1)]
+    lines[at] = f"{at + 1}. " + rng.choice([f"**{name.capitalize()}**", f"{name.capitalize()} object"])
+    text = "\n".join(lines)
+    with pytest.raises(ParseError):
+        got = _read(v, text)
+        pytest.fail(f"read {got} from\n{text}")
+
+
+# ---------------------------------------------------------------------------------------------
+# The principles already in force: several attempts are two plans unless one is final; any habit,
+# and the data's vocabularies (PlanBench's Mystery config, ACPBench's ferry).
+
+test_several_attempts_are_two_plans_unless_one_is_final = _habit("attempts")
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False))
+def test_answers_in_any_habit_read_as_written(v, rng):
+    _reads_as_written(v, gen.write(v, rng))
+
+
+@SETTINGS
+@given(k=st.integers(0, 2), which=st.integers(0, 3), rng=st.randoms(use_true_random=False))
+def test_answers_in_any_habit_read_as_written_in_the_datas_vocabularies(k, which, rng):
+    from tests.conftest import need_data
+
+    need_data()
+    v = gen.data_vocabularies(k)[which]
+    _reads_as_written(v, gen.write(v, rng))
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False))
+def test_the_strict_reader_keeps_its_meaning(v, rng):
+    """The strict reader reads the plan written as the prompt asks ("Answer:" and one action a line,
+    in the prompt's words), and what it reads of a plan written once the flexible reader reads alike
+    (the strict reader knows no copies: a plan written twice is one long plan to it)."""
+    plan = gen.true_plan(v.task, rng)
+    r = Renderer(v.task, v.style, v.templates)
+    assert r.parse_plan(strict.answer_section("Answer:\n" + r.plan(plan))) == plan
+    answer = gen.write(v, rng, "plain")
+    try:
+        read = r.parse_plan(strict.answer_section(answer.text))
+    except ParseError:
+        return
+    assert _read(v, answer.text) == read == list(answer.plan)
