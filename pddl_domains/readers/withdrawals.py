@@ -14,7 +14,11 @@ red block on the blue block is not possible, so ..."); and it withdraws it in on
 
 Words about what an action does ("restores its province, removing its pain", "which undoes the
 craving", "the red block is no longer clear"), about the goal or the state withdraw nothing: they
-name no step, or say nothing against one. A removal by number is applied by the plan reader; any
+name no step, or say nothing against one. A *concession* keeps the step: a step said to be not needed
+and then, after "but" (or "though", "yet"), kept for a reason ("this step is not necessary, but it is
+here to show that b is clear") is a remark on a step of the plan as written, like "this step is
+optional" — unless what follows the "but" withdraws, removes or offers another way itself ("but the
+plan would also work without it", "but instead ..."). A removal by number is applied by the plan reader; any
 other withdrawal makes the answer unreadable (a `ParseError`): a withdrawn step is never credited.
 """
 
@@ -103,6 +107,25 @@ _ANY = re.compile(r"\b(?:wait|oops|whoops|scratch|mistake|bad|mind|correction|wr
                   r"ignored|struck|crossed|discarded|left|taken|undone)\b")
 
 
+_CONCESSION = re.compile(r"\s*[,;]?\s*(?:-+\s*)?(?:but|though|although|yet)\b(?P<tail>.*)", re.S)
+#: What the kept-for-a-reason clause of a concession may not say: another way of doing the plan
+#: ("would also work without it", "can start from the next action", "instead, ...").
+_OTHER_WAY = re.compile(r"\b(?:can|could|would|might|may|should|instead|without|directly|rather|better|optimi[sz]ed|"
+                        r"shorter|simpler|skip\w*|omit\w*|remov\w*|delet\w*|drop\w*|start\w*)\b")
+
+
+def _conceded(text: str, m: re.Match, names: frozenset[str]) -> bool:
+    """Whether the needless-step words ``m`` are conceded: "… not necessary, but <a reason to keep
+    it>", the reason withdrawing nothing and offering no other way (module docstring)."""
+    if not re.search(_NEEDLESS, m.group(0)):
+        return False
+    c = _CONCESSION.match(text[m.end():])
+    if not c:
+        return False
+    tail = c.group("tail")
+    return not _OTHER_WAY.search(tail) and not ANOTHER_PLAN.search(tail) and withdrawal(tail, names=names) is None
+
+
 def withdrawal(text: str, said_of_step: bool = False, names: frozenset[str] = frozenset()) -> Withdrawal | None:
     """The withdrawal ``text`` (normalised, lower case) makes, or None. ``said_of_step``: the text
     follows a step's action on its own line, so words said of it ("is not correct", ", which is
@@ -112,7 +135,7 @@ def withdrawal(text: str, said_of_step: bool = False, names: frozenset[str] = fr
         return None
     if said_of_step:
         m = _SAID_OF_IT.search(text)
-        if m:
+        if m and not _conceded(text, m, names):
             return Withdrawal("rejection", frozenset(), m.group(0).strip())
     for pattern, kind in ((_INTERJECTION, "rejection"), (_REJECTION, "rejection"), (_REMOVAL, "removal")):
         for m in pattern.finditer(text):
@@ -121,6 +144,8 @@ def withdrawal(text: str, said_of_step: bool = False, names: frozenset[str] = fr
                 continue
             if first and first.group(1) == "it" and re.match(r"\s+to\b", text[m.end():]):
                 continue  # "it is not possible to pick up b": the "it" of a sentence, no step
+            if kind == "removal" and _conceded(text, m, names):
+                continue
             return Withdrawal(kind, _numbers(m) if kind != "rejection" or pattern is _REJECTION else frozenset(),
                               m.group(0).strip())
     return None

@@ -596,6 +596,29 @@ def removed_answer(w: Writer, plan: list[str]) -> Answer:
     return Answer(text, tuple(plan), habits=("removed",))
 
 
+CONCESSIONS = ["(this step is not necessary, but I keep it so that the plan is easy to follow)",
+               "-- not needed, though it does no harm",
+               "(this action is not required, but it is a legal move and keeps the hand free)",
+               "(this one is unnecessary, yet it is here to show that {f})",
+               "(not strictly necessary, but it follows the rules of the problem)"]
+OTHER_WAYS = ["(this step is not necessary, but the plan would also work without it)",
+              "(this action is not needed, but you could start from the next step)",
+              "(this step is unnecessary, but instead we can go straight to the next one)"]
+
+
+def conceded_answer(w: Writer, plan: list[str]) -> Answer:
+    """A step of the plan said to be not needed and kept ("..., but I keep it ..."): the plan as
+    written. Kept but with another way offered ("... would also work without it"): a parse error."""
+    rng = w.rng
+    at = rng.randrange(len(plan))
+    lines = [f"{i}. {w.sentence(a)}" for i, a in enumerate(plan, 1)]
+    other = rng.random() < 0.3
+    remark = rng.choice(OTHER_WAYS if other else CONCESSIONS)
+    fact = w.fact(sorted(strips.state_atoms(w.task, w.task.init))[0]) if "{f}" in remark else ""
+    lines[at] += " " + remark.format(f=fact)
+    return Answer("Here is the plan:\n" + "\n".join(lines), None if other else tuple(plan), habits=("conceded",))
+
+
 ATTEMPT_INTROS = ["However, a revised plan:", "But wait, a simpler plan:", "Let me reconsider. New plan:",
                   "On second thought, here is a better plan:"]
 
@@ -628,7 +651,7 @@ def word_alone_answer(w: Writer, plan: list[str]) -> Answer:
 WRITERS = {
     "plain": plain_answer, "effects": effects_answer, "twice": twice_answer, "block-copy": block_then_copy_answer,
     "not-steps": not_steps_answer, "word-alone": word_alone_answer, "removed": removed_answer,
-    "list-copy": list_then_copy_answer, "verbose": verbose_answer,
+    "list-copy": list_then_copy_answer, "verbose": verbose_answer, "conceded": conceded_answer,
 }
 PAIRED = {"two-plans": two_complete_copies_answer, "run-on": run_on_answer, "attempts": attempts_answer}
 

@@ -118,6 +118,7 @@ def test_a_copy_read_partly_that_differs_where_it_reads_is_no_copy(v, rng, k):
 test_words_about_an_actions_effects_withdraw_nothing = _habit("effects")
 test_a_withdrawn_step_is_never_credited = _habit("withdrawn")
 test_a_step_removed_by_its_number_is_left_out = _habit("removed")
+test_a_step_said_unneeded_but_kept_is_a_step_and_another_way_offered_is_refused = _habit("conceded")
 
 
 @SETTINGS
