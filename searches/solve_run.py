@@ -28,7 +28,7 @@ from pathlib import Path
 from widthbench.core.errors import UserError
 from widthbench.llm.ledger import ledger_from_calls
 from widthbench.core.runstore import RunStore, latest_records
-from widthbench.subtasks import identity
+from widthbench.subtasks import identity, item_ids
 from widthbench.searches.broker import LLM, Broker
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.graph import write_tree
@@ -244,6 +244,7 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         "pruned_pre": 0, "pruned_post": 0, "expanded": 0}
     item = {
         "id": problem.id,
+        "item_id": solve_item_id(problem),  # the same problem in any run (subtasks.item_ids)
         "domain": problem.domain,
         "method": config.method,
         "config": config.label(),
@@ -285,6 +286,18 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         if rest:
             item["tokens_outside_nodes"] = rest
     return item
+
+
+def solve_item_id(problem) -> str:
+    """``solve-<digest>`` of what the problem is, not its name: a STRIPS instance's content
+    (`item_ids.task_digest`), a Game of 24 puzzle's numbers (sorted), a task's question."""
+    if getattr(problem, "puzzle", None) is not None:
+        content = identity.digest("game24", *map(str, sorted(problem.puzzle.numbers)))
+    elif getattr(problem, "question", None) is not None:
+        content = identity.digest("task", problem.question)
+    else:
+        content = item_ids.task_digest(problem.task)
+    return item_ids.item_id("solve", content, {})
 
 
 def _thinking_checked(problem, thinking: list) -> dict:

@@ -31,7 +31,7 @@ from widthbench.llm.ledger import call_entry, ledger_from_calls, request_key
 from widthbench.llm.types import on_off
 from widthbench.planners import strips
 from widthbench.core.runstore import RunStore, answered, latest_records
-from widthbench.subtasks import api, identity, prompts
+from widthbench.subtasks import api, identity, item_ids, prompts
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.harness.frozen import read_export
 from widthbench.subtasks.obfuscation import identity as obfuscation_identity  # issue 29
@@ -135,6 +135,15 @@ def record_key(rec: dict) -> tuple:
 def read_records(run_dir: str | os.PathLike) -> list[dict]:
     """The latest record per (item, mode) of a run's items.jsonl (a torn last line is ignored)."""
     return latest_records(Path(run_dir) / ITEMS, record_key)
+
+
+def stable_ids(records: list[dict], items: dict[str, list]) -> list[dict]:
+    """``records`` with the ids of a run made before item ids were stable (``plan-generation-0007``,
+    `item_ids.is_positional`) replaced by the stable ids of ``items``, the run's own items (an
+    unchanged run identity builds the same items in the same order)."""
+    by_place = {item_ids.positional_id(sub, it.index): it.id for sub, its in items.items() for it in its}
+    return [dict(r, item_id=by_place[r["item_id"]]) if item_ids.is_positional(r) and r["item_id"] in by_place
+            else r for r in records]
 
 
 def prompt_budget_for(config: ScoreConfig, context_length: int | None) -> tuple[int, str]:
@@ -308,8 +317,8 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                             config.max_tokens, constrained=config.constrained, registry=registry)
 
     # Failed and skipped item-modes are asked again (a skipped prompt may fit a rerun's server).
-    recorded = {record_key(r): r for r in store.records() if answered(r)}
     all_units = [(item, mode) for sub, its in items.items() for mode in config.modes(sub) for item in its]
+    recorded = {record_key(r): r for r in stable_ids(store.records(), items) if answered(r)}
     units = []
     changed = []
     for item, mode in all_units:
