@@ -207,6 +207,20 @@ def test_two_runs_side_by_side_list_the_items_that_changed_verdict(browser, runs
     assert not _errors(browser)
 
 
+def test_the_cells_whose_difference_is_significant_are_marked(browser, contrast, tmp_path):
+    page = write_html([contrast["oracle"], contrast["yes"]], tmp_path)
+    _open(browser, page)
+    _tab(browser, "compare")
+    cells = _css(browser, "#view-compare td.cell")
+    marked = [td for td in cells if td.get_attribute("data-significant") == "yes"]
+    # each mode's cell: 30/30 against about 15/30, exact McNemar p < 0.001 before and after Holm
+    assert len(cells) == 4 and marked == cells
+    assert all(" *" in td.text and "p (Holm)" in td.get_attribute("title") for td in marked)
+    assert all("detectable at 80% power" in td.get_attribute("title") for td in marked)
+    assert "detect with 80% power" in _css(browser, "#view-compare p.sig-note")[0].text
+    assert not _errors(browser)
+
+
 def test_search_runs_show_table_3_4_and_the_trees(browser, runs, tmp_path):
     from selenium.webdriver.common.by import By
 

@@ -39,6 +39,7 @@ from importlib import resources
 from pathlib import Path
 
 from widthbench.reports import search
+from widthbench.reports.compare_tables import significance
 from widthbench.reports import curves as difficulty
 from widthbench.core.runfiles import make_output_dir
 from widthbench.subtasks.results import tables as score_report
@@ -193,7 +194,14 @@ def payload(runs, features=None, bins=None) -> dict:
     return {"title": title(out_runs), "simulated": simulated, "models": models,
             "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "strings": strings.texts, "runs": out_runs, "solve_tables": _solve_tables(runs),
-            "difficulty": _difficulty(runs, features, bins)}
+            "difficulty": _difficulty(runs, features, bins), "significance": _significance(runs)}
+
+
+def _significance(runs: list[Run]) -> dict:
+    """{"i|j": `compare_tables.significance` of runs i and j (i < j, indices into the page's runs)}
+    for every pair of score runs: the run comparison marks the cells whose difference is significant."""
+    score = [i for i, r in enumerate(runs) if r.kind == "score"]
+    return {f"{i}|{j}": significance(runs[i], runs[j]) for n, i in enumerate(score) for j in score[n + 1:]}
 
 
 def title(runs: list[dict]) -> str:
