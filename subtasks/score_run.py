@@ -35,7 +35,7 @@ from widthbench.subtasks import api, identity, item_ids, prompts
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.harness.frozen import read_export
 from widthbench.subtasks.obfuscation import identity as obfuscation_identity  # issue 29
-from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, derive_seed, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
+from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
                                       NotEnoughItems, Pool, Strata, build_items, record_item)
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.results.rows import NO_THINKING, summarise
@@ -137,10 +137,7 @@ def record_key(rec: dict) -> tuple:
     return (rec["subtask"], rec["item_id"], rec["style"], rec["thinking"], rec["extension"], rec.get("sample", 0))
 
 
-def sample_seed(seed: int, sample: int) -> int:
-    """The seed of sample ``sample`` of a --samples run, from which each of its requests derives
-    its own sampling seed (`scoring.requests_for`): distinct samples, distinct requests."""
-    return derive_seed(seed, "sample", sample)
+sample_seed = identity.sample_seed  # sample k's requests derive their seeds from it (`scoring.requests_for`)
 
 
 def read_records(run_dir: str | os.PathLike) -> list[dict]:

@@ -116,3 +116,42 @@ def test_samples_below_one_and_a_changed_sample_count_are_refused(servers, tmp_p
     assert _score(servers, "sim:noisy:0.3", tmp_path / "r2", "--samples", "3", "--no-cache") == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "samples" in err
+
+
+def _solve(servers, out, *extra):
+    return main(["solve", "--method", "naive", "--domain", "blocksworld", "--count", "4", "--seed", "1",
+                 "--model", "openai:sim:noisy:0.3", "--base-url", servers["sim:noisy:0.3"], "--out", str(out),
+                 "--quiet", *extra])
+
+
+def test_solve_samples_are_searched_apart_recorded_and_resumed_exactly(servers, tmp_path):
+    url = servers["sim:noisy:0.3"]
+    before = _asked(url)
+    assert _solve(servers, tmp_path / "whole", "--samples", "3", "--no-cache") == 0
+    assert _asked(url) - before == 12  # naive: one call per search, 4 instances x 3 samples
+    recs = _records(tmp_path / "whole")
+    by_id = defaultdict(list)
+    for r in recs:
+        by_id[r["id"]].append(r)
+    assert len(by_id) == 4
+    for rs in by_id.values():
+        assert sorted(r["sample"] for r in rs) == [0, 1, 2]
+        assert len({r["calls"][0]["key"] for r in rs}) == 3 and len({r["item_id"] for r in rs}) == 1
+    summary = json.loads((tmp_path / "whole" / "summary.json").read_text())
+    sampled = summary["sampled"]
+    assert summary["n"] == 12 and sampled["items"] == 4 and sampled["samples"] == 3
+    assert sampled["pass@1"] == sampled["mean_accuracy"] == summary["success_rate"]
+    assert sampled["pass@3"] >= sampled["pass@1"] >= sampled["pass^3"]
+
+    out = tmp_path / "cut"
+    assert _solve(servers, out, "--samples", "3", "--no-cache") == 0
+    lines = (out / "items.jsonl").read_text().splitlines()
+    (out / "items.jsonl").write_text("\n".join(lines[:7]) + "\n")
+    before = _asked(url)
+    assert _solve(servers, out, "--samples", "3", "--no-cache") == 0
+    assert _asked(url) - before == 5
+
+    def plans(folder):
+        return {(r["id"], r["sample"]): (r["plan"], r["solved"]) for r in _records(folder)}
+
+    assert plans(out) == plans(tmp_path / "whole")
