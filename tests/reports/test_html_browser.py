@@ -91,7 +91,7 @@ def _tab(driver, name: str) -> None:
 
 def _rec_key(r: dict) -> str:
     return "|".join([r["subtask"], r["item_id"], r["style"], "on" if r["thinking"] else "off",
-                     "true" if r["extension"] else "false"])
+                     "true" if r["extension"] else "false", str(r.get("sample", 0))])
 
 
 def _cell_records(recs: list[dict], row: dict) -> list[dict]:
@@ -218,6 +218,23 @@ def test_the_cells_whose_difference_is_significant_are_marked(browser, contrast,
     assert all(" *" in td.text and "p (Holm)" in td.get_attribute("title") for td in marked)
     assert all("detectable at 80% power" in td.get_attribute("title") for td in marked)
     assert "detect with 80% power" in _css(browser, "#view-compare p.sig-note")[0].text
+    assert not _errors(browser)
+
+
+def test_a_cell_of_a_sampled_run_lists_every_sample(browser, tmp_path):
+    from widthbench.cli import main
+
+    run = tmp_path / "sampled"
+    assert main(["score", "--model", "sim:noisy:0.3", "--subtask", "plan-verification", "--count", "3",
+                 "--style", "pddl", "--thinking", "off", "--samples", "4", "--no-cache", "--quiet",
+                 "--out", str(run)]) == 0
+    _open(browser, write_html([run], tmp_path))
+    (row,) = summary(run)["rows"]
+    (td,) = _css(browser, "td.cell")
+    td.click()
+    shown = _css(browser, "#items-list details.item")
+    assert len(shown) == 12 == row["n"]  # 3 items x 4 samples, none hidden behind another
+    assert sorted(d.get_attribute("data-key") for d in shown) == sorted(_rec_key(r) for r in records(run))
     assert not _errors(browser)
 
 

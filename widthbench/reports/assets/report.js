@@ -65,7 +65,8 @@
   const thinkOf = r => (r.thinking === true || r.thinking === "on") ? "on" : "off";
   const colKey = r => r.style + "/" + thinkOf(r);
   const colName = k => COLNAMES[k] || k.replace("/", " thinking ");
-  const recKey = r => [r.subtask, r.item_id, r.style, thinkOf(r), !!r.extension].join("|");
+  // one record per item-mode, or per sample of one (score --samples N)
+  const recKey = r => [r.subtask, r.item_id, r.style, thinkOf(r), !!r.extension, r.sample || 0].join("|");
   const cellKey = r => [r.subtask, r.style, thinkOf(r), !!r.extension, r.domain, r.model].join("|");
   function colOrder(a, b) {
     const [sa, ta] = a.split("/"), [sb, tb] = b.split("/");
