@@ -52,10 +52,13 @@ def _by_item_mode(recs):
     return out
 
 
-def test_five_samples_are_five_requests_five_records_and_five_cache_entries(servers, tmp_path):
+def test_five_samples_are_five_requests_five_records_and_five_cache_entries(servers, tmp_path, capsys):
     url, cache = servers["sim:noisy:0.3"], tmp_path / "cache"
     before = _asked(url)
     assert _score(servers, "sim:noisy:0.3", tmp_path / "run", "--samples", "5", "--cache-dir", str(cache)) == 0
+    printed = capsys.readouterr().out
+    assert "plan-verification accuracy (pddl, thinking off): 4 items x 5 samples, mean accuracy" in printed
+    assert "pass@5" in printed and "counted wrong" in printed
     assert _asked(url) - before == 5 * 8  # 4 items x 2 sub-tasks, one request each, five times
     groups = _by_item_mode(_records(tmp_path / "run"))
     assert len(groups) == 8

@@ -269,6 +269,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         model.close()
     print(format_table(summary))
+    if config.samples > 1:  # issue 43: the table's k/n counts samples
+        print(sampled_lines(summary))
     if args.table:
         from widthbench.reports.curves import write_difficulty
         from widthbench.reports.html import write_html
@@ -280,6 +282,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"run folder: {args.out} (items.jsonl, summary.json, tokens.json); "
               f"`widthbench report {args.out}` writes the tables and report.html")
     return incomplete_exit(failed_item_modes(config, args.out))
+
+
+def sampled_lines(summary: dict) -> str:
+    """Per headline row of a --samples run: its mean accuracy with the clustered interval and
+    pass@N, pass^N, maj@N (every k is in summary.json)."""
+    out = []
+    for r in summary["rows"]:
+        if "samples" not in r:
+            continue
+        k = r["samples"]
+        lo, hi = r["mean_accuracy_ci"]
+        out.append(f"  {r['subtask']} {r['metric']} ({r['style']}, thinking {r['thinking']}"
+                   f"{', extension' if r['extension'] else ''}): {r['items']} items x {k} samples, mean accuracy "
+                   f"{r['mean_accuracy']:.3f} [{lo:.3f}, {hi:.3f}], pass@{k} {r[f'pass@{k}']:.3f}, "
+                   f"pass^{k} {r[f'pass^{k}']:.3f}, maj@{k} {r[f'maj@{k}']:.3f} (ties {r[f'maj@{k}_ties']:.3f}, counted wrong)")
+    head = ("samples: k/n above counts samples; intervals clustered by item; pass@k, pass^k and maj@k for every k "
+            "are in summary.json")
+    return "\n".join([head, *out])
 
 
 def described_from_args(args: argparse.Namespace, spec) -> dict:
