@@ -238,3 +238,13 @@ def test_the_run_comparison_carries_each_cells_significance_as_compare_computes_
     plain = report_html.payload(report_html.load_runs([contrast["oracle"], contrast["yes"]]))["significance"]["0|1"]
     marked = {k for k, c in plain["cells"].items() if c["significant"]}
     assert "plan-verification|accuracy|pddl|off|off|blocksworld" in marked
+
+
+def test_cli_report_states_per_pair_what_differs_and_what_the_items_can_detect(contrast, tmp_path, capsys):
+    assert main(["report", str(contrast["oracle"]), str(contrast["yes"]), "--out", str(tmp_path / "r")]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("compare ")]
+    assert len(lines) == 1
+    m = re.search(r": (\d+) of (\d+) cells differ significantly \(Holm\), 30 items in common; "
+                  r"detectable at 80% power: ±([\d.]+) to ±([\d.]+) points", lines[0])
+    assert m and int(m.group(1)) >= 4 and int(m.group(2)) == 8  # 4 modes: accuracy and tokens
+    assert 0 < float(m.group(3)) <= float(m.group(4)) <= 100
