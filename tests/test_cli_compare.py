@@ -86,3 +86,18 @@ def test_a_run_made_before_stable_ids_is_aligned_by_place_only_when_its_items_ar
     assert all(r["n"] == "200" and float(r["p"]) < 0.01 for r in _csv(out) if r["metric"] == "accuracy")
     assert main(["compare", str(tmp_path / "old"), str(runs / "c"), "--out", str(tmp_path / "z")]) == 2
     assert "made before item ids were stable and its items differ" in capsys.readouterr().err
+
+
+def test_two_solve_runs_compare_their_success_on_the_same_instances(tmp_path, capsys):
+    for name, model in (("a", "sim:noisy:0.1"), ("b", "sim:noisy:0.6")):
+        assert main(["solve", "--method", "naive", "--domain", "blocksworld", "--count", "20", "--seed", "1",
+                     "--model", model, "--no-cache", "--out", str(tmp_path / name), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "c")]) == 0
+    assert "solve --count " in capsys.readouterr().out
+    (row,) = [r for r in _csv(tmp_path / "c") if r["metric"] == "success"]
+    a = json.loads((tmp_path / "a" / "summary.json").read_text())
+    b = json.loads((tmp_path / "b" / "summary.json").read_text())
+    assert row["n"] == "20" and (int(row["a"]), int(row["b"])) == (a["correct"], b["correct"])
+    assert row["test"] == "mcnemar-exact" and float(row["diff"]) < 0
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "c"), "--out", str(tmp_path / "d")]) == 2

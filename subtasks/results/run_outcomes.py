@@ -6,7 +6,8 @@
 A score run's cells are its summary rows' (sub-task, style, thinking, extension, domain) and metric,
 read by the run's headline reader; each item contributes its right answers over its answers (one
 answer, or the N samples of ``score --samples N``), and a cell ``completion_tokens`` compares the
-tokens per answer. A solve run's cells are its domain with ``solved`` and ``completion_tokens``.
+tokens per answer. A solve run's cells are its domain with ``success`` (a valid plan, or no plan on a
+certified unsolvable instance, as its ``success_rate`` counts) and ``completion_tokens``.
 Items are named by their stable id (`subtasks.item_ids`); a run made before ids were stable names
 them by place, which names the same question only when both runs built the same items (equal
 item identities): such runs are aligned by place, and otherwise refused with one line.
@@ -25,7 +26,7 @@ from widthbench.subtasks.results.paired import RESAMPLES
 from widthbench.subtasks.results.rows import metrics_of, reading, record_readers
 
 TOKENS = "completion_tokens"  # the amount metric: completion tokens per answer
-SOLVED = "solved"
+SUCCESS = "success"  # a solve run's right answers, as its success_rate counts them
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,8 @@ def cell_outcomes(run, key=_stable_key, reader: str | None = None) -> dict[tuple
             if rec.get("request_error"):
                 continue
             where = dict(subtask="solve", style="-", thinking="-", extension="-", domain=str(rec.get("domain")))
-            for metric, kind, right, n in ((SOLVED, RATE, int(bool(rec.get("solved"))), 1),
+            right = int(bool(rec.get("correct", rec.get("solved"))))  # no plan is right on an unsolvable instance
+            for metric, kind, right, n in ((SUCCESS, RATE, right, 1),
                                            (TOKENS, AMOUNT, _tokens(rec.get("tokens_detail")), 1)):
                 acc = sums[(Cell(metric=metric, **where), kind)][key(rec)]
                 acc[0] += right

@@ -59,6 +59,6 @@ def run(args: argparse.Namespace) -> int:
         detect = ("no difference at this discordance" if r.detectable is None
                   else f"±{100 * r.detectable:.1f} points")
         advice = ("" if r.needed is None else
-                  f"; for ±{100 * r.target:.1f} points: score --count {r.needed}")
+                  f"; for ±{100 * r.target:.1f} points: {run_a.kind} --count {r.needed}")
         print(f"  {where}: n {r.n}, diff {100 * r.diff:+.1f} points; detectable at {POWER:.0%} power: {detect}{advice}")
     return 0
