@@ -101,3 +101,17 @@ def test_two_solve_runs_compare_their_success_on_the_same_instances(tmp_path, ca
     assert row["n"] == "20" and (int(row["a"]), int(row["b"])) == (a["correct"], b["correct"])
     assert row["test"] == "mcnemar-exact" and float(row["diff"]) < 0
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "c"), "--out", str(tmp_path / "d")]) == 2
+
+
+def test_solve_runs_made_before_item_ids_align_by_instance_id_only_on_the_same_problems(tmp_path, capsys):
+    for name, seed in (("a", "1"), ("b", "1"), ("c", "2")):
+        assert main(["solve", "--method", "naive", "--domain", "blocksworld", "--count", "5", "--seed", seed,
+                     "--model", "sim:noisy:0.3", "--no-cache", "--out", str(tmp_path / name), "--quiet"]) == 0
+        items = tmp_path / name / "items.jsonl"
+        old = [{k: v for k, v in json.loads(x).items() if k != "item_id"} for x in items.read_text().splitlines()]
+        items.write_text("".join(json.dumps(r) + "\n" for r in old))
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "ab")]) == 0
+    assert "aligned by their ids in the set" in (tmp_path / "ab" / "compare.md").read_text()
+    assert {r["n"] for r in _csv(tmp_path / "ab")} == {"5"}
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "c"), "--out", str(tmp_path / "ac")]) == 2
+    assert "its problems differ" in capsys.readouterr().err

@@ -53,7 +53,7 @@ def _place_key(rec: dict) -> str:
 
 
 def _solve_key(rec: dict) -> str:
-    return rec.get("item_id") or rec["id"]
+    return rec["item_id"]
 
 
 def headline_reader(run) -> str:
@@ -110,11 +110,22 @@ def _outcomes(sums) -> dict[tuple[Cell, str], list[Outcome]]:
 def _key_for(run_a, run_b):
     """How items are named across the two runs: stable ids, or places when a run predates them."""
     if run_a.kind == "solve":
-        return _solve_key, None
-    old = [r for r in (run_a, run_b) if any(item_ids.is_positional(rec) for rec in r.records)]
+        old = [r for r in (run_a, run_b) if any("item_id" not in rec for rec in r.records)]
+        part = "problems"
+    else:
+        old = [r for r in (run_a, run_b) if any(item_ids.is_positional(rec) for rec in r.records)]
+        part = "items"
     if not old:
-        return _stable_key, None
-    items_a, items_b = run_a.identity.get("items"), run_b.identity.get("items")
+        return (_solve_key if run_a.kind == "solve" else _stable_key), None
+    if run_a.kind == "solve":  # its records name instances by their set's ids (bw-0001)
+        same = run_a.identity.get(part) is not None and run_a.identity.get(part) == run_b.identity.get(part)
+        if not same:
+            raise UserError(f"{old[0].dir} was made before item ids were stable and its problems differ from "
+                            "the other run's: its instances cannot be aligned by id (solve them again to compare)")
+        return (lambda rec: rec["id"]), (f"{', '.join(r.dir for r in old)} was made before item ids were stable: "
+                                         "its instances are aligned by their ids in the set, which name the same "
+                                         "problems here because both runs read the same problems")
+    items_a, items_b = run_a.identity.get(part), run_b.identity.get(part)
     if items_a is None or items_a != items_b:
         raise UserError(f"{old[0].dir} was made before item ids were stable and its items differ from the other "
                         "run's: its items cannot be aligned by id (score it again to compare it)")
