@@ -85,6 +85,8 @@ def test_five_samples_are_five_requests_five_records_and_five_cache_entries(serv
         assert row["maj_ties"] == "counted wrong"
         lo, hi = row["pass@1_ci"]
         assert lo <= row["pass@1"] <= hi
+        # the row's own interval is clustered by item too: the same as the mean accuracy's here
+        assert row["interval"] == "clustered by item" and [row["ci_low"], row["ci_high"]] == row["mean_accuracy_ci"]
     assert any(row["pass@5"] > row["pass@1"] for row in summary["rows"])  # noise: some item right only sometimes
 
 

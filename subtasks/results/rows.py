@@ -23,7 +23,7 @@ import json
 from widthbench.llm.types import on_off
 from widthbench.subtasks.registry import Metric, Registry, inferred_metric
 from widthbench.subtasks.results.sampled import Samples, summarise_samples
-from widthbench.subtasks.results.stats import wilson
+from widthbench.subtasks.results.stats import clustered_wilson, wilson
 from widthbench.subtasks.traces import summarise_traces
 
 NO_THINKING = "thinking requested, none produced"
@@ -159,7 +159,8 @@ def _reading_key(rec: dict):
 def sampled_fields(metric: Metric, answered: list[dict]) -> dict:
     """The fields of a row of a --samples run (`sampled.summarise_samples`): ``items`` (distinct
     items) and ``answers`` (their answered samples), ``samples`` (k goes up to the fewest answered
-    samples of an item), ``mean_accuracy``, and ``pass@k``, ``pass^k``, ``maj@k`` for every
+    samples of an item), the row's k/n interval clustered by item (``ci_low``, ``ci_high``, said in
+    ``interval``), ``mean_accuracy``, and ``pass@k``, ``pass^k``, ``maj@k`` for every
     k <= samples, each with its 95% interval clustered by item (``<name>_ci``); a sample is right
     when the metric is entirely right on it. In maj@k a tie between readings is wrong, and the
     share of k-draws that tied is ``maj@k_ties``."""
@@ -171,8 +172,12 @@ def sampled_fields(metric: Metric, answered: list[dict]) -> dict:
     cells = [Samples(item_id, tuple(_reading_key(r) for r in recs),
                      tuple(metric.right((r.get("metrics") or {}).get(metric.name)) for r in recs))
              for item_id, recs in by_item.items()]
-    return {"items": len(by_item), "answers": len(answered), **summarise_samples(cells).as_row(),
-            "maj_ties": "counted wrong"}
+    # the row's own k/n interval, clustered by item too (its samples are not independent answers)
+    counts = [tally(metric, recs) for recs in by_item.values()]
+    lo, hi = clustered_wilson([c for c, _ in counts], [n for _, n in counts],
+                              samples=[len(recs) for recs in by_item.values()])
+    return {"items": len(by_item), "answers": len(answered), "ci_low": round(lo, 4), "ci_high": round(hi, 4),
+            "interval": "clustered by item", **summarise_samples(cells).as_row(), "maj_ties": "counted wrong"}
 
 
 def all_rows(summary: dict) -> list[dict]:
