@@ -115,3 +115,19 @@ def test_solve_runs_made_before_item_ids_align_by_instance_id_only_on_the_same_p
     assert {r["n"] for r in _csv(tmp_path / "ab")} == {"5"}
     assert main(["compare", str(tmp_path / "a"), str(tmp_path / "c"), "--out", str(tmp_path / "ac")]) == 2
     assert "its problems differ" in capsys.readouterr().err
+
+
+def test_across_thinking_compares_the_modes_of_one_run_item_by_item(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert main(["score", "--model", "sim:noisy:0.2", "--subtask", "plan-verification", "--count", "30", "--style",
+                 "pddl", "--thinking", "both", "--no-cache", "--quiet", "--out", str(run)]) == 0
+    assert main(["compare", str(run), str(run), "--across", "thinking", "--out", str(tmp_path / "c")]) == 0
+    (row,) = [r for r in _csv(tmp_path / "c") if r["metric"] == "accuracy"]
+    recs = [json.loads(x) for x in (run / "items.jsonl").read_text().splitlines()]
+    right = {t: sum(bool(r["correct"]) for r in recs if r["thinking"] is t) for t in (False, True)}
+    assert (row["thinking"], row["n"], int(row["a"]), int(row["b"])) == ("off->on", "30", right[False], right[True])
+    assert "across thinking: A's cells with thinking off against B's with thinking on" in \
+        (tmp_path / "c" / "compare.md").read_text()
+    # without --across the run against itself differs by nothing
+    assert main(["compare", str(run), str(run), "--out", str(tmp_path / "same")]) == 0
+    assert {float(r["p"]) for r in _csv(tmp_path / "same")} == {1.0}

@@ -16,7 +16,7 @@ item identities): such runs are aligned by place, and otherwise refused with one
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from widthbench.core.errors import UserError
 from widthbench.llm.types import on_off
@@ -26,6 +26,8 @@ from widthbench.subtasks.results.paired import RESAMPLES
 from widthbench.subtasks.results.rows import metrics_of, reading, record_readers
 
 TOKENS = "completion_tokens"  # the amount metric: completion tokens per answer
+# --across DIM: A's cells with the first value against B's with the second (the same run or two)
+ACROSS = {"style": ("pddl", "nl"), "thinking": ("off", "on"), "extension": ("off", "on")}
 SUCCESS = "success"  # a solve run's right answers, as its success_rate counts them
 
 
@@ -134,9 +136,22 @@ def _key_for(run_a, run_b):
                         "the same items")
 
 
+def _across(outcomes: dict, dim: str, value: str, label: str) -> dict:
+    """The cells of ``outcomes`` whose ``dim`` is ``value``, with ``dim`` relabelled ``label``."""
+    return {(replace(cell, **{dim: label}), kind): outs for (cell, kind), outs in outcomes.items()
+            if getattr(cell, dim) == value}
+
+
 def compare_runs(run_a, run_b, *, seed: int = 0, target: float | None = None,
-                 resamples: int = RESAMPLES) -> RunComparison:
-    """Every cell and metric the two runs share, compared item by item (`compare_cells`)."""
+                 resamples: int = RESAMPLES, across: str | None = None) -> RunComparison:
+    """Every cell and metric the two runs share, compared item by item (`compare_cells`).
+    ``across`` (a key of `ACROSS`): each of A's cells with that setting's first value against B's
+    same cell with the second (thinking off against on; A and B may be one run), the setting's
+    column reading "off->on"."""
+    if across is not None and across not in ACROSS:
+        raise UserError(f"--across must be one of {', '.join(ACROSS)}, got {across!r}")
+    if across is not None and run_a.kind != "score":
+        raise UserError("--across compares the modes of score runs; solve runs are one mode each")
     if run_a.kind != run_b.kind:
         raise UserError(f"cannot compare a {run_a.kind} run ({run_a.dir}) with a {run_b.kind} run ({run_b.dir})")
     key, note = _key_for(run_a, run_b)
@@ -145,6 +160,10 @@ def compare_runs(run_a, run_b, *, seed: int = 0, target: float | None = None,
         reader = headline_reader(run_b)
     a = cell_outcomes(run_a, key, reader)
     b = cell_outcomes(run_b, key, reader)
+    if across is not None:
+        first, second = ACROSS[across]
+        a = _across(a, across, first, f"{first}->{second}")
+        b = _across(b, across, second, f"{first}->{second}")
     shared = [ck for ck in a if ck in b]
     if not shared:
         raise UserError(f"no cell in common: A ({run_a.dir}) has {_cells_text(a)}; B ({run_b.dir}) has "
@@ -160,6 +179,9 @@ def compare_runs(run_a, run_b, *, seed: int = 0, target: float | None = None,
              "its items answered in both runs"]
     if run_a.kind == "score":
         notes.append(f"read by the {reader} reader")
+    if across is not None:
+        first, second = ACROSS[across]
+        notes.append(f"across {across}: A's cells with {across} {first} against B's with {across} {second}")
     only = sorted({f"{c.subtask} ({c.style}, thinking {c.thinking})" for c, _ in set(a) ^ set(b)})
     if only:
         notes.append(f"cells in one run only, not compared: {', '.join(only)}")

@@ -13,7 +13,9 @@ DESCRIPTION = (
     "p-value for one right/wrong answer per item, else a paired sign-flip permutation test (samples, "
     "counts, tokens); Holm's correction over every test of the table. Writes compare.md, compare.csv and "
     "compare.tex to --out, and prints the smallest difference each cell's items can detect at 80% power "
-    "and the `score --count` a --target difference needs. docs/compare.md explains how to read it."
+    "and the `score --count` a --target difference needs. --across thinking (style, extension) compares "
+    "the modes instead: thinking off in RUN_A against on in RUN_B, which may be the same run. "
+    "docs/compare.md explains how to read it."
 )
 
 
@@ -21,6 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_a", metavar="RUN_A", help="run folder (or harness log) A")
     parser.add_argument("run_b", metavar="RUN_B", help="run folder (or harness log) B; diff = B - A")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for compare.md, compare.csv, compare.tex")
+    parser.add_argument("--across", default=None, choices=("style", "thinking", "extension"),
+                        help="compare modes instead of runs: each cell of RUN_A with style pddl / thinking off / "
+                        "extension off against the same cell of RUN_B with nl / on / on (RUN_B may be RUN_A: "
+                        "thinking off against on within one run)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap and permutation draws (default 0)")
     parser.add_argument("--target", type=float, default=None, metavar="DIFF",
                         help="the difference to plan for, as a fraction in (0, 1] (0.1 = 10 points): the items "
@@ -41,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         raise UserError(f"--target {args.target:g} is not a difference in (0, 1] (0.1 = 10 points)")
     folder_a, folder_b = import_runs([args.run_a, args.run_b])
     run_a, run_b = load_run(folder_a, "A"), load_run(folder_b, "B")
-    result = compare_runs(run_a, run_b, seed=args.seed, target=args.target)
+    result = compare_runs(run_a, run_b, seed=args.seed, target=args.target, across=args.across)
     rows = result.rows
     for path in write_compare(rows, args.out, label_a=f"{args.run_a} ({run_a.summary.get('model', '?')})",
                               label_b=f"{args.run_b} ({run_b.summary.get('model', '?')})", seed=args.seed,
