@@ -217,6 +217,8 @@ def test_the_cells_whose_difference_is_significant_are_marked(browser, contrast,
     assert len(cells) == 4 and marked == cells
     assert all(" *" in td.text and "p (Holm)" in td.get_attribute("title") for td in marked)
     assert all("detectable at 80% power" in td.get_attribute("title") for td in marked)
+    assert all("with 80% power: " in td.get_attribute("title") and "(score --count)" in td.get_attribute("title")
+               for td in marked)
     assert "detect with 80% power" in _css(browser, "#view-compare p.sig-note")[0].text
     assert not _errors(browser)
 

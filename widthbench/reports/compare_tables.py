@@ -37,7 +37,8 @@ def cell_key(row: Comparison) -> str:
 def significance(run_a, run_b, *, seed: int = 0, resamples: int = PAGE_RESAMPLES) -> dict:
     """What report.html's run comparison shows of two score runs (`run_outcomes.compare_runs`): per
     cell key (`cell_key`) the test, p, Holm's p, whether it is `significant`, the 95% interval of
-    B − A and the difference its items detect at 80% power; or ``error`` when the runs share no item."""
+    B − A, the difference its items detect at 80% power and the items (``needed``) that detect the
+    observed difference (``target``) with 80% power; or ``error`` when the runs share no item."""
     from widthbench.core.errors import UserError
     from widthbench.subtasks.results.run_outcomes import compare_runs
 
@@ -46,7 +47,8 @@ def significance(run_a, run_b, *, seed: int = 0, resamples: int = PAGE_RESAMPLES
     except UserError as exc:
         return {"error": str(exc)}
     cells = {cell_key(r): {"n": r.n, "test": r.test, "p": r.p, "p_adjusted": r.p_adjusted,
-                           "significant": significant(r), "ci": [r.ci_low, r.ci_high], "detectable": r.detectable}
+                           "significant": significant(r), "ci": [r.ci_low, r.ci_high], "detectable": r.detectable,
+                           "needed": r.needed, "target": r.target}
              for r in result.rows if r.p is not None}
     return {"common": result.common, "tests": len(cells), "seed": seed, "resamples": resamples, "cells": cells}
 

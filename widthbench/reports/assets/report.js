@@ -657,7 +657,8 @@
     const ci = reversed ? [-s.ci[1], -s.ci[0]] : s.ci;
     return `${s.test}: p = ${s.p.toPrecision(3)}, p (Holm) = ${s.p_adjusted.toPrecision(3)} on ${s.n} common items; ` +
       `95% CI of the difference [${pt(ci[0])}, ${pt(ci[1])}] pp` +
-      (s.test === "mcnemar-exact" ? `; detectable at 80% power: ${s.detectable === null ? "none at this discordance" : "±" + (100 * s.detectable).toFixed(1) + " pp"}` : "");
+      (s.test === "mcnemar-exact" ? `; detectable at 80% power: ${s.detectable === null ? "none at this discordance" : "±" + (100 * s.detectable).toFixed(1) + " pp"}` +
+        (s.needed === null ? "" : `; items that detect ±${(100 * s.target).toFixed(1)} pp with 80% power: ${s.needed} (score --count)`) : "");
   }
   function sigNote(S) {
     if (!S) return "";
