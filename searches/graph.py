@@ -80,7 +80,8 @@ def write_tree(run_dir, item: dict) -> Path | None:
         return None
     import networkx as nx
 
-    path = tree_path(run_dir, str(item["id"]))
+    # one tree per sample of an instance (solve --samples N)
+    path = tree_path(run_dir, str(item["id"]) + (f"-sample{item['sample']}" if "sample" in item else ""))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".graphml.tmp")
     nx.write_graphml(tree_graph(item), tmp)

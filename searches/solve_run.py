@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import json
 import random
 import sys
 import time
@@ -28,7 +29,7 @@ from pathlib import Path
 from widthbench.core.errors import UserError
 from widthbench.llm.ledger import ledger_from_calls
 from widthbench.core.runstore import RunStore, latest_records
-from widthbench.subtasks import identity
+from widthbench.subtasks import identity, item_ids
 from widthbench.searches.broker import LLM, Broker
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.graph import write_tree
@@ -41,6 +42,7 @@ from widthbench.searches.naive import naive
 from widthbench.searches.strips_problem import StripsProblem
 from widthbench.searches.tot import tot_bfs, tot_dfs
 from widthbench.subtasks.prompts import with_prompts
+from widthbench.subtasks.results.sampled import Samples, summarise_samples
 
 ITEMS = "items.jsonl"
 SUMMARY = "summary.json"
@@ -207,9 +209,11 @@ def _node_tokens(tree, problem, charges: dict) -> tuple[dict, dict]:
 
 # ---- one instance -----------------------------------------------------------------------------
 
-async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bool) -> dict:
-    llm = LLM(broker, seed=config.seed, thinking=config.thinking, max_tokens=config.max_tokens)
-    rng = random.Random(f"{config.seed}/{problem.id}")
+async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bool, sample: int | None = None) -> dict:
+    """One search of ``problem``; ``sample`` (--samples N): which sample, searched with its own seed."""
+    seed = config.seed if sample is None else identity.sample_seed(config.seed, sample)
+    llm = LLM(broker, seed=seed, thinking=config.thinking, max_tokens=config.max_tokens)
+    rng = random.Random(f"{seed}/{problem.id}")
     start = time.perf_counter()
     tree, goal, stats, width, reply_text = None, None, {}, None, None
     if config.method == "naive":
@@ -244,6 +248,7 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         "pruned_pre": 0, "pruned_post": 0, "expanded": 0}
     item = {
         "id": problem.id,
+        "item_id": solve_item_id(problem),  # the same problem in any run (subtasks.item_ids)
         "domain": problem.domain,
         "method": config.method,
         "config": config.label(),
@@ -274,6 +279,8 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
     item.update(unsolvable.judge(item, unsolvable.instance_solvable(getattr(problem, "instance", None)),
                                  reply=reply_text))
     item.update(_thinking_checked(problem, llm.log.thinking))
+    if sample is not None:
+        item["sample"] = sample
     if width is not None:
         item["novelty_width"] = width
     if "answer" in check:
@@ -285,6 +292,18 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
         if rest:
             item["tokens_outside_nodes"] = rest
     return item
+
+
+def solve_item_id(problem) -> str:
+    """``solve-<digest>`` of what the problem is, not its name: a STRIPS instance's content
+    (`item_ids.task_digest`), a Game of 24 puzzle's numbers (sorted), a task's question."""
+    if getattr(problem, "puzzle", None) is not None:
+        content = identity.digest("game24", *map(str, sorted(problem.puzzle.numbers)))
+    elif getattr(problem, "question", None) is not None:
+        content = identity.digest("task", problem.question)
+    else:
+        content = item_ids.task_digest(problem.task)
+    return item_ids.item_id("solve", content, {})
 
 
 def _thinking_checked(problem, thinking: list) -> dict:
@@ -314,7 +333,8 @@ def read_items(run_dir: Path) -> list[dict]:
 
 
 def item_key(item: dict):
-    return item["id"]
+    """(instance id, sample): one record per instance, or per sample of one with ``--samples N``."""
+    return (item["id"], item.get("sample", 0))
 
 
 def run_identity(config: SearchConfig, problems: list, model, source: dict | None) -> dict:
@@ -337,19 +357,27 @@ def run_identity(config: SearchConfig, problems: list, model, source: dict | Non
 
 def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 64,
           source: dict | None = None, progress: bool | None = None, executor=None,
-          model_factory=None, described: dict | None = None) -> dict:
+          model_factory=None, described: dict | None = None, samples: int = 1) -> dict:
     """Run ``config`` on ``problems``; returns the summary (also written to RUN/summary.json).
     ``executor`` + ``model_factory`` (a picklable callable that opens the model in a worker): the
     instances are searched by the executor's workers (see the module docstring). ``described``:
-    how the run is made (servers, executor, jobs), recorded beside the identity."""
+    how the run is made (servers, executor, jobs), recorded beside the identity. ``samples`` (issue
+    43): each instance searched that many times, sample k with its own seed (`identity.sample_seed`),
+    each a record with its index; the summary adds pass@k, pass^k and maj@k over the samples."""
+    if samples < 1:
+        raise UserError(f"--samples must be at least 1, got {samples}")
     config.check()
     check_config(config, problems)
     simulated = bool(model.simulated)
-    store = RunStore.open(out, kind="solve", identity=run_identity(config, problems, model, source),
+    ident = run_identity(config, problems, model, source)
+    if samples != 1:  # the samples' seeds decide their answers
+        ident["samples"] = samples
+    store = RunStore.open(out, kind="solve", identity=ident,
                           described={**(described or {}), "simulated": simulated, "started": time.time()},
                           key=item_key)
     done = store.done()
-    todo = [p for p in problems if p.id not in done]
+    units = [(p, k if samples > 1 else None) for p in problems for k in range(samples)]
+    todo = [(p, k) for p, k in units if (p.id, k or 0) not in done]
     started = time.perf_counter()
     write = lambda it: _write_item(store, it)  # noqa: E731
     if todo and executor is not None and executor.parallel and model_factory is not None:
@@ -364,9 +392,12 @@ def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 6
         asyncio.run(_run_all(config, todo, model, write, parallel, simulated, progress, store.run_id))
     elapsed = time.perf_counter() - started
     order = {p.id: n for n, p in enumerate(problems)}  # the summary lists instances in the run's order,
-    items = sorted((it for it in store.records() if it["id"] in order), key=lambda it: order[it["id"]])
+    items = sorted((it for it in store.records() if it["id"] in order),
+                   key=lambda it: (order[it["id"]], it.get("sample", 0)))
     # not in the order they finished (which depends on the executor and the model's latency)
     summary = summarise(items, config, model.spec, simulated, source)
+    if samples > 1:
+        summary.update(sampled_summary(items))
     summary["run_wall_time"] = round(elapsed, 3)
     summary["run_id"] = store.run_id
     store.write_json(SUMMARY, summary)
@@ -374,8 +405,9 @@ def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 6
     return summary
 
 
-async def _run_all(config, problems, model, write, parallel: int, simulated: bool,
+async def _run_all(config, units, model, write, parallel: int, simulated: bool,
                    progress: bool | None, tag: str | None = None) -> None:
+    """Search every (problem, sample) of ``units`` (sample None: a run without --samples)."""
     broker = Broker(model, tag=tag)
     sem = asyncio.Semaphore(max(1, parallel))
     show = sys.stderr.isatty() if progress is None else progress
@@ -383,17 +415,17 @@ async def _run_all(config, problems, model, write, parallel: int, simulated: boo
     if show:
         from tqdm import tqdm
 
-        bar = tqdm(total=len(problems), desc=config.label(), unit="inst", file=sys.stderr, leave=False)
+        bar = tqdm(total=len(units), desc=config.label(), unit="inst", file=sys.stderr, leave=False)
 
-    async def one(problem):
+    async def one(unit):
         async with sem:
-            item = await solve_one(problem, config, broker, simulated)
+            item = await solve_one(unit[0], config, broker, simulated, sample=unit[1])
         write(item)
         if bar is not None:
             bar.update(1)
 
     try:
-        await asyncio.gather(*(one(p) for p in problems))
+        await asyncio.gather(*(one(u) for u in units))
     finally:
         await broker.close()
         if bar is not None:
@@ -406,28 +438,43 @@ def _write_item(store: RunStore, item: dict) -> None:
 
 
 def _solve_batch(job) -> list[dict]:
-    """A worker's part of `solve`: the items of a batch of instances, searched with its own model."""
-    config, problems, model_factory, simulated, parallel, tag = job
+    """A worker's part of `solve`: the items of a batch of (instance, sample), searched with its own model."""
+    config, units, model_factory, simulated, parallel, tag = job
     model = model_factory()
     try:
-        return asyncio.run(_solve_items(config, problems, model, simulated, parallel, tag))
+        return asyncio.run(_solve_items(config, units, model, simulated, parallel, tag))
     finally:
         model.close()
 
 
-async def _solve_items(config, problems, model, simulated: bool, parallel: int,
+async def _solve_items(config, units, model, simulated: bool, parallel: int,
                        tag: str | None = None) -> list[dict]:
     broker = Broker(model, tag=tag)
     sem = asyncio.Semaphore(max(1, parallel))
 
-    async def one(problem):
+    async def one(unit):
         async with sem:
-            return await solve_one(problem, config, broker, simulated)
+            return await solve_one(unit[0], config, broker, simulated, sample=unit[1])
 
     try:
-        return list(await asyncio.gather(*(one(p) for p in problems)))
+        return list(await asyncio.gather(*(one(u) for u in units)))
     finally:
         await broker.close()
+
+
+def sampled_summary(items: list[dict]) -> dict:
+    """pass@k, pass^k and maj@k over the samples of each instance (`sampled.summarise_samples`): a
+    sample is right as the summary counts it (a valid plan; no plan on a certified unsolvable
+    instance), and votes with its plan ("no plan" is a reading too)."""
+    by_id: dict[str, list[dict]] = {}
+    for it in items:
+        if not it.get("request_error"):
+            by_id.setdefault(it.get("item_id") or it["id"], []).append(it)
+    if not by_id:
+        return {}
+    cells = [Samples(i, tuple(json.dumps(it.get("plan")) if it.get("plan") is not None else "no plan" for it in its),
+                     tuple(bool(it.get("correct", it["solved"])) for it in its)) for i, its in by_id.items()]
+    return {"sampled": {"items": len(by_id), **summarise_samples(cells).as_row(), "maj_ties": "counted wrong"}}
 
 
 def ledger_totals(items: list[dict], run_id: str) -> dict:

@@ -38,6 +38,13 @@ def digest(*parts: str | bytes) -> str:
     return h.hexdigest()[:16]
 
 
+def sample_seed(seed: int, sample: int) -> int:
+    """The seed of sample ``sample`` of a ``--samples N`` run (score and solve), from the run seed: each
+    sample's requests derive their sampling seeds from it, so no two samples are one request (and
+    one cached reply)."""
+    return int(digest(str(seed), "sample", str(sample)), 16) % 2**31
+
+
 def path_digest(path: str | Path) -> str:
     """A file's bytes, or every file below a folder with its relative name (a MATH folder)."""
     path = Path(path)

@@ -44,6 +44,7 @@ from widthbench.planners.iw import iterated_width, iw
 from widthbench.planners.state_model import StripsModel
 from widthbench.subtasks.results.difficulty import bin_of, item_features
 from widthbench.subtasks.exact import random_walk
+from widthbench.subtasks import item_ids
 from widthbench.subtasks.registry import Registry
 
 INVALID_KINDS = ("non-goal", "inapplicable", "mixed")
@@ -84,9 +85,20 @@ class Item:
     info: dict = field(default_factory=dict, compare=False)
     features: dict = field(default_factory=dict, compare=False)  # difficulty (subtasks.difficulty)
 
-    @property
-    def id(self) -> str:
-        return f"{self.subtask}-{self.index:04d}"
+    # the stable item id (`subtasks.item_ids`): the sub-task, the instance's content and the payload
+    id: str = field(init=False, default="", compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "id", item_ids.item_id(self.subtask, item_ids.task_digest(self.task), payload(self)))
+
+
+def payload(item: Item) -> dict:
+    """What the question asks about besides its instance (the states as atom lists): the part of
+    the item id that tells two questions on one instance apart."""
+    task = item.task
+    return {"state": None if item.state is None else strips.state_atoms(task, item.state),
+            "actions": list(item.actions), "plan": list(item.plan),
+            "previous": [strips.state_atoms(task, s) for s in item.previous], "width": item.width}
 
 
 # ---------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from widthbench.llm.ledger import call_entry, ledger_from_calls, request_key
 from widthbench.llm.types import on_off
 from widthbench.planners import strips
 from widthbench.core.runstore import RunStore, answered, latest_records
-from widthbench.subtasks import api, identity, prompts
+from widthbench.subtasks import api, identity, item_ids, prompts
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.harness.frozen import read_export
 from widthbench.subtasks.obfuscation import identity as obfuscation_identity  # issue 29
@@ -112,6 +112,9 @@ class ScoreConfig:
     # prompt_digest(prompt_dir, novelty_prompt) is their identity)
     prompt_dir: str | None = None
     novelty_prompt: str | None = None
+    # --samples N (issue 43): each item-mode asked N times, each sample with its own seeded requests
+    # (`sample_seed`) so that no two samples share a reply in the cache; part of the run's identity.
+    samples: int = 1
 
     def grid(self) -> dict:
         """The sub-tasks and modes asked (not part of the identity: a rerun may add to them)."""
@@ -124,17 +127,31 @@ class ScoreConfig:
         return [Mode(s, t, e) for e in exts for s in self.styles for t in self.thinking]
 
 
-def _key(subtask: str, item_id: str, mode: Mode) -> tuple:
-    return (subtask, item_id, mode.style, mode.thinking, mode.extension)
+def _key(subtask: str, item_id: str, mode: Mode, sample: int = 0) -> tuple:
+    return (subtask, item_id, mode.style, mode.thinking, mode.extension, sample)
 
 
 def record_key(rec: dict) -> tuple:
-    return (rec["subtask"], rec["item_id"], rec["style"], rec["thinking"], rec["extension"])
+    """(sub-task, item id, style, thinking, extension, sample): one record per sample of an
+    item-mode (a run without --samples: sample 0, which its records do not write)."""
+    return (rec["subtask"], rec["item_id"], rec["style"], rec["thinking"], rec["extension"], rec.get("sample", 0))
+
+
+sample_seed = identity.sample_seed  # sample k's requests derive their seeds from it (`scoring.requests_for`)
 
 
 def read_records(run_dir: str | os.PathLike) -> list[dict]:
     """The latest record per (item, mode) of a run's items.jsonl (a torn last line is ignored)."""
     return latest_records(Path(run_dir) / ITEMS, record_key)
+
+
+def stable_ids(records: list[dict], items: dict[str, list]) -> list[dict]:
+    """``records`` with the ids of a run made before item ids were stable (``plan-generation-0007``,
+    `item_ids.is_positional`) replaced by the stable ids of ``items``, the run's own items (an
+    unchanged run identity builds the same items in the same order)."""
+    by_place = {item_ids.positional_id(sub, it.index): it.id for sub, its in items.items() for it in its}
+    return [dict(r, item_id=by_place[r["item_id"]]) if item_ids.is_positional(r) and r["item_id"] in by_place
+            else r for r in records]
 
 
 def prompt_budget_for(config: ScoreConfig, context_length: int | None) -> tuple[int, str]:
@@ -173,7 +190,9 @@ def run_identity(config: ScoreConfig, model) -> dict:
             "constrained": config.constrained, "request_seeds": config.request_seeds,
             "reader": config.reader, "reader_version": identity.READER_VERSION,
             # --obfuscate: {mode, seed} and the renaming it makes (subtasks.obfuscation)
-            **obfuscation_identity(config.obfuscate, config.domain, config.instances, config.domain_file)}
+            **obfuscation_identity(config.obfuscate, config.domain, config.instances, config.domain_file),
+            # --samples N: its samples' seeds decide their answers (a run of one sample leaves it out)
+            **({"samples": config.samples} if config.samples != 1 else {})}
 
 
 def _domain_model(config: ScoreConfig):
@@ -279,6 +298,8 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
         raise UserError(f"unknown --reader {config.reader!r} (known: {', '.join(READERS)})")
     if config.count < 1:
         raise UserError(f"--count must be at least 1, got {config.count}")
+    if config.samples < 1:
+        raise UserError(f"--samples must be at least 1, got {config.samples}")
     if config.invalid_kind not in INVALID_KINDS:
         raise UserError(f"unknown --invalid-kind {config.invalid_kind!r} (known: {', '.join(INVALID_KINDS)})")
     context = getattr(model, "context_length", None)
@@ -303,26 +324,31 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
     t_items = time.perf_counter() - t0
     _log(f"score: built items for {len(items)} sub-task(s) in {t_items:.1f} s", quiet)
 
-    def requests_of(item, mode):
-        return requests_for(item, mode, config.seed if config.request_seeds else None,
-                            config.max_tokens, constrained=config.constrained, registry=registry)
+    def requests_of(item, mode, sample=0):
+        if config.samples > 1:  # every sample seeded apart, so the cache never gives one reply twice
+            seed = sample_seed(config.seed, sample)
+        else:
+            seed = config.seed if config.request_seeds else None
+        return requests_for(item, mode, seed, config.max_tokens, constrained=config.constrained, registry=registry)
 
     # Failed and skipped item-modes are asked again (a skipped prompt may fit a rerun's server).
-    recorded = {record_key(r): r for r in store.records() if answered(r)}
-    all_units = [(item, mode) for sub, its in items.items() for mode in config.modes(sub) for item in its]
+    all_units = [(item, mode, k) for sub, its in items.items() for mode in config.modes(sub) for item in its
+                 for k in range(config.samples)]
+    recorded = {record_key(r): r for r in stable_ids(store.records(), items) if answered(r)}
     units = []
     changed = []
-    for item, mode in all_units:
-        old = recorded.get(_key(item.subtask, item.id, mode))
+    for item, mode, k in all_units:
+        old = recorded.get(_key(item.subtask, item.id, mode, k))
         if old is None:
-            units.append((item, mode))
-        elif old.get("request_digest") != _request_digest(requests_of(item, mode)):
-            changed.append(f"{item.subtask} {item.id} {mode.label}")
+            units.append((item, mode, k))
+        elif old.get("request_digest") != _request_digest(requests_of(item, mode, k)):
+            changed.append(f"{item.subtask} {item.id} {mode.label}" + (f" sample {k}" if config.samples > 1 else ""))
     if changed:
         raise UserError(f"{store.path}: the prompts of {len(changed)} recorded item-mode(s) differ from "
                         f"this run's (first: {changed[0]}); use another --out")
     total = len(all_units)
-    _log(f"score: {total - len(units)} of {total} item-modes already done; {len(units)} to ask "
+    what = "item-mode samples" if config.samples > 1 else "item-modes"
+    _log(f"score: {total - len(units)} of {total} {what} already done; {len(units)} to ask "
          f"{model.spec}{' (SIMULATED)' if model.simulated else ''}", quiet)
 
     limit = chunk_requests or max(32, 8 * getattr(model, "concurrency", 8))
@@ -332,22 +358,23 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
     while start < len(units):
         chunk, n_req = [], 0
         while start < len(units) and (not chunk or n_req < limit):
-            item, mode = units[start]
-            reqs = requests_of(item, mode)
-            chunk.append((item, mode, reqs))
+            item, mode, k = units[start]
+            reqs = requests_of(item, mode, k)
+            chunk.append((item, mode, k, reqs))
             n_req += len(reqs)
             start += 1
-        flat = [r for _, _, reqs in chunk for r in reqs]
+        flat = [r for *_, reqs in chunk for r in reqs]
         replies = model.run(flat, progress=False, tag=store.run_id)
         pos = 0
         out = []
-        for item, mode, reqs in chunk:
+        for item, mode, k, reqs in chunk:
             mine = replies[pos:pos + len(reqs)]
             pos += len(reqs)
-            out.append(answer_record(item, mode, reqs, mine, model, reader=config.reader, registry=registry))
+            rec = answer_record(item, mode, reqs, mine, model, reader=config.reader, registry=registry)
+            out.append({**rec, "sample": k} if config.samples > 1 else rec)
         store.append(out)
         finished += len(chunk)
-        _log(f"score: {finished}/{len(units)} item-modes ({time.perf_counter() - t1:.1f} s)", quiet)
+        _log(f"score: {finished}/{len(units)} {what} ({time.perf_counter() - t1:.1f} s)", quiet)
     elapsed = time.perf_counter() - t0
 
     records = store.records()
@@ -364,7 +391,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                **config.grid(), "request_seeds": config.request_seeds,
                                "constrained": config.constrained, "prompt_budget_source": budget_source,
                                "max_width": config.max_width, "max_width_used": _max_width(config),
-                               "reader": config.reader, "domain_file": config.domain_file,
+                               "reader": config.reader, "domain_file": config.domain_file, "samples": config.samples,
                                "context_file": config.context_file, "templates_file": config.templates_file,
                                # which context the prompts carry: hand-written:NAME, file:PATH or generated
                                "context": None if config.items else prompts.context_label(_domain_model(config)),

@@ -97,6 +97,8 @@ INPUT_PATHS = {
     ("widths", "target"): name_or_path(("game24", *_GENERATED), "target", folders=True),
     ("widths", "domain"): file,
     ("report", "runs"): file_or_folder,  # a run folder, or a harness log (an inspect .eval file)
+    ("compare", "run_a"): file_or_folder,  # a run folder, or a harness log
+    ("compare", "run_b"): file_or_folder,
     ("rescore", "files"): file,
     ("rescore", "instances"): folder,
     ("score", "domain"): name_or_path(_GENERATED),

@@ -33,6 +33,7 @@ COMMANDS = [
     "sim-server",
     "score",
     "report",
+    "compare",
     "solve",
     "rescore",
     "traces",

@@ -37,6 +37,7 @@ from widthbench.core.errors import UserError, listed
 from widthbench.llm.types import Reply
 from widthbench.core.runfiles import read_jsonl
 from widthbench.subtasks.items import item_to_json
+from widthbench.subtasks import item_ids
 from widthbench.subtasks.harness import frozen
 from widthbench.subtasks.registry import Registry
 from widthbench.core.runstore import RunStore
@@ -321,14 +322,20 @@ def _inspect_items(info: dict, f: Path, registry) -> dict:
                             "their problems are needed to judge the replies")
         if frozen.read_export(folder).get("items_digest") != info.get("items_digest"):
             raise UserError(f"{f}: the items of {folder} differ from those the log asked (items_digest)")
-        return {i.id: i for i in frozen.read_items(folder, [sub])[sub]}
+        return _by_id(frozen.read_items(folder, [sub])[sub])
     s = info.get("settings") or {}
     builtin = s.get("domain") in ("blocksworld", "logistics")
     config = ScoreConfig(subtasks=(sub,), count=int(s["count"]), seed=int(s["seed"]),
                          domain=s["domain"] if builtin else "blocksworld", instances=s.get("instances"),
                          domain_file=None if builtin else s.get("domain"),
                          invalid_kind=s.get("invalid_kind", "non-goal"))
-    return {i.id: i for i in build_all_items(config, registry)[sub]}
+    return _by_id(build_all_items(config, registry)[sub])
+
+
+def _by_id(items: list) -> dict:
+    """Item id -> item, by the stable id and by the id by place a log made before it holds
+    (`item_ids.positional_id`)."""
+    return {**{item_ids.positional_id(i.subtask, i.index): i for i in items}, **{i.id: i for i in items}}
 
 
 def _inspect_sample(sample, info: dict, items: dict, model: str, f: Path) -> Asked | None:

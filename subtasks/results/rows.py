@@ -18,9 +18,12 @@ The runs a report reads are loaded once each by `widthbench.subtasks.results.loa
 
 from __future__ import annotations
 
+import json
+
 from widthbench.llm.types import on_off
 from widthbench.subtasks.registry import Metric, Registry, inferred_metric
-from widthbench.subtasks.results.stats import wilson
+from widthbench.subtasks.results.sampled import Samples, summarise_samples
+from widthbench.subtasks.results.stats import clustered_wilson, wilson
 from widthbench.subtasks.traces import summarise_traces
 
 NO_THINKING = "thinking requested, none produced"
@@ -138,10 +141,43 @@ def _row(metric: Metric, cell: tuple, model_spec, simulated, reader, recs, answe
     if thinking and answered and all(r.get("thinking_produced") is False for r in answered):
         row["thinking_produced"] = False
         row["note"] = NO_THINKING
+    if any("sample" in r for r in answered):
+        row.update(sampled_fields(metric, answered))
     if reader == "flexible":
         row["only_flexible"] = sum(1 for r in answered if not r.get("parse_error")
                                    and (r.get("readings") or {}).get("strict", {}).get("parse_error"))
     return row
+
+
+def _reading_key(rec: dict):
+    """A sample's reading as a vote of maj@k: equal readings, equal keys; None when unread."""
+    if rec.get("parse_error") or rec.get("parsed") is None:
+        return None
+    return json.dumps(rec["parsed"], sort_keys=True, default=str)
+
+
+def sampled_fields(metric: Metric, answered: list[dict]) -> dict:
+    """The fields of a row of a --samples run (`sampled.summarise_samples`): ``items`` (distinct
+    items) and ``answers`` (their answered samples), ``samples`` (k goes up to the fewest answered
+    samples of an item), the row's k/n interval clustered by item (``ci_low``, ``ci_high``, said in
+    ``interval``), ``mean_accuracy``, and ``pass@k``, ``pass^k``, ``maj@k`` for every
+    k <= samples, each with its 95% interval clustered by item (``<name>_ci``); a sample is right
+    when the metric is entirely right on it. In maj@k a tie between readings is wrong, and the
+    share of k-draws that tied is ``maj@k_ties``."""
+    by_item: dict[str, list[dict]] = {}
+    for r in answered:
+        by_item.setdefault(r["item_id"], []).append(r)
+    if not by_item:
+        return {}
+    cells = [Samples(item_id, tuple(_reading_key(r) for r in recs),
+                     tuple(metric.right((r.get("metrics") or {}).get(metric.name)) for r in recs))
+             for item_id, recs in by_item.items()]
+    # the row's own k/n interval, clustered by item too (its samples are not independent answers)
+    counts = [tally(metric, recs) for recs in by_item.values()]
+    lo, hi = clustered_wilson([c for c, _ in counts], [n for _, n in counts],
+                              samples=[len(recs) for recs in by_item.values()])
+    return {"items": len(by_item), "answers": len(answered), "ci_low": round(lo, 4), "ci_high": round(hi, 4),
+            "interval": "clustered by item", **summarise_samples(cells).as_row(), "maj_ties": "counted wrong"}
 
 
 def all_rows(summary: dict) -> list[dict]:

@@ -56,3 +56,13 @@ def grid(tmp_path_factory) -> Path:
                  "--max-plan-length", "6", "--model", "sim:noisy:0.2", "--out", str(out), "--quiet",
                  "--cache-dir", str(out.parent / "cache")]) == 0
     return out
+
+
+@pytest.fixture(scope="session")
+def contrast(tmp_path_factory) -> dict[str, Path]:
+    """Two score runs of 30 plan-verification items (each style and thinking mode) whose difference is plain:
+    sim:oracle (all right) and sim:const:yes (right on the valid plans only)."""
+    root = tmp_path_factory.mktemp("contrast")
+    return {name: score_run(root / name, model, count=30, subtasks="plan-verification", extension="off",
+                            cache=root / "cache")
+            for name, model in (("oracle", "sim:oracle"), ("yes", "sim:const:yes"))}

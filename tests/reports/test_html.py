@@ -217,3 +217,34 @@ def test_a_real_model_run_is_not_labelled_simulated(runs):
     page = report_html.build_html([run])
     assert "SIMULATED" not in re.search(r"<title>(.*?)</title>", page).group(1)
     assert _payload(page)["simulated"] is False
+
+
+def test_the_run_comparison_carries_each_cells_significance_as_compare_computes_it(runs, contrast):
+    """Every pair of score runs gets, per cell, the p-values and marker of `widthbench compare`
+    (same seed, fewer resamples); a score run and a solve run are no pair."""
+    from widthbench.reports.compare_tables import cell_key, significant
+    from widthbench.subtasks.results.run_outcomes import compare_runs
+
+    loaded = report_html.load_runs([runs["oracle"], runs["noisy"], runs["bfs"]])
+    data = report_html.payload(loaded)
+    assert list(data["significance"]) == ["0|1"]
+    pair = data["significance"]["0|1"]
+    rows = [r for r in compare_runs(loaded[0], loaded[1], seed=0, resamples=2000).rows if r.p is not None]
+    assert pair["tests"] == len(rows) and pair["common"] > 0
+    for r in rows:
+        got = pair["cells"][cell_key(r)]
+        assert (got["p"], got["p_adjusted"], got["significant"]) == (r.p, r.p_adjusted, significant(r))
+    assert "* marks a cell whose difference is significant" in report_html.build_html(loaded[:2])
+    plain = report_html.payload(report_html.load_runs([contrast["oracle"], contrast["yes"]]))["significance"]["0|1"]
+    marked = {k for k, c in plain["cells"].items() if c["significant"]}
+    assert "plan-verification|accuracy|pddl|off|off|blocksworld" in marked
+
+
+def test_cli_report_states_per_pair_what_differs_and_what_the_items_can_detect(contrast, tmp_path, capsys):
+    assert main(["report", str(contrast["oracle"]), str(contrast["yes"]), "--out", str(tmp_path / "r")]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("compare ")]
+    assert len(lines) == 1
+    m = re.search(r": (\d+) of (\d+) cells differ significantly \(Holm\), 30 items in common; "
+                  r"detectable at 80% power: ±([\d.]+) to ±([\d.]+) points", lines[0])
+    assert m and int(m.group(1)) >= 4 and int(m.group(2)) == 8  # 4 modes: accuracy and tokens
+    assert 0 < float(m.group(3)) <= float(m.group(4)) <= 100

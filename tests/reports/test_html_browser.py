@@ -91,7 +91,7 @@ def _tab(driver, name: str) -> None:
 
 def _rec_key(r: dict) -> str:
     return "|".join([r["subtask"], r["item_id"], r["style"], "on" if r["thinking"] else "off",
-                     "true" if r["extension"] else "false"])
+                     "true" if r["extension"] else "false", str(r.get("sample", 0))])
 
 
 def _cell_records(recs: list[dict], row: dict) -> list[dict]:
@@ -204,6 +204,39 @@ def test_two_runs_side_by_side_list_the_items_that_changed_verdict(browser, runs
     shown = _css(browser, "#view-compare #items-list details.item")
     assert len(shown) == 2 * int(cells[0].get_attribute("data-changed"))
     assert {d.get_attribute("data-verdict") for d in shown} <= {"correct", "wrong"}
+    assert not _errors(browser)
+
+
+def test_the_cells_whose_difference_is_significant_are_marked(browser, contrast, tmp_path):
+    page = write_html([contrast["oracle"], contrast["yes"]], tmp_path)
+    _open(browser, page)
+    _tab(browser, "compare")
+    cells = _css(browser, "#view-compare td.cell")
+    marked = [td for td in cells if td.get_attribute("data-significant") == "yes"]
+    # each mode's cell: 30/30 against about 15/30, exact McNemar p < 0.001 before and after Holm
+    assert len(cells) == 4 and marked == cells
+    assert all(" *" in td.text and "p (Holm)" in td.get_attribute("title") for td in marked)
+    assert all("detectable at 80% power" in td.get_attribute("title") for td in marked)
+    assert all("with 80% power: " in td.get_attribute("title") and "(score --count)" in td.get_attribute("title")
+               for td in marked)
+    assert "detect with 80% power" in _css(browser, "#view-compare p.sig-note")[0].text
+    assert not _errors(browser)
+
+
+def test_a_cell_of_a_sampled_run_lists_every_sample(browser, tmp_path):
+    from widthbench.cli import main
+
+    run = tmp_path / "sampled"
+    assert main(["score", "--model", "sim:noisy:0.3", "--subtask", "plan-verification", "--count", "3",
+                 "--style", "pddl", "--thinking", "off", "--samples", "4", "--no-cache", "--quiet",
+                 "--out", str(run)]) == 0
+    _open(browser, write_html([run], tmp_path))
+    (row,) = summary(run)["rows"]
+    (td,) = _css(browser, "td.cell")
+    td.click()
+    shown = _css(browser, "#items-list details.item")
+    assert len(shown) == 12 == row["n"]  # 3 items x 4 samples, none hidden behind another
+    assert sorted(d.get_attribute("data-key") for d in shown) == sorted(_rec_key(r) for r in records(run))
     assert not _errors(browser)
 
 

@@ -3,7 +3,9 @@ in the middle of a JSON-lines file they read (an lm-eval log's samples, an expor
 rows that an inspect log and `score --items` read) is one line naming the file and the line, exit 2.
 Before, `read_jsonl` skipped it: the lm-eval import judged one item fewer without a word, and a
 frozen set was refused only as "the items differ from those exported", naming neither file nor line. The logs here are made without a server: lm-eval's samples file is
-written as lm-eval writes it, inspect's log by inspect's mock model."""
+written as lm-eval writes it, inspect's log by inspect's mock model. A log read back names its items
+by the stable item ids the exports carry as sample ids, so `compare` aligns it with a native run
+item by item (issue 43)."""
 
 from __future__ import annotations
 
@@ -101,3 +103,51 @@ def test_a_damaged_item_row_behind_an_inspect_log_is_one_line_naming_it(tmp_path
     _damage(rows, 2)
     assert main(["report", str(tmp_path / "logs")]) == 2
     _one_error(capsys, f"{rows}:2")
+
+
+def _native(tmp_path: Path) -> tuple[Path, set]:
+    """The exported items scored natively (built again from the same settings, not read from the export)."""
+    out = tmp_path / "native"
+    assert main(["score", *EXPORT, "--model", "sim:oracle", "--no-cache", "--out", str(out), "--quiet"]) == 0
+    ids = {json.loads(x)["item_id"] for x in (out / "items.jsonl").read_text().splitlines()}
+    assert len(ids) == 3
+    return out, ids
+
+
+def _compared(capsys, native: Path, log: Path, out: Path) -> dict:
+    capsys.readouterr()
+    assert main(["compare", str(native), str(log), "--out", str(out)]) == 0
+    (row,) = [r for r in (out / "compare.csv").read_text().splitlines()[1:] if ",accuracy," in r]
+    assert "3 items in common (3 answered in A, 3 in B)" in (out / "compare.md").read_text()
+    return dict(zip((out / "compare.csv").read_text().splitlines()[0].split(","), row.split(",")))
+
+
+def test_a_native_run_and_its_lm_eval_log_read_back_align_every_item_by_id(tmp_path, capsys):
+    export = _export("lm-eval", tmp_path / "tasks")
+    native, ids = _native(tmp_path)
+    rows = [json.loads(x) for x in (export / "data" / "plan-verification" / "pddl.jsonl").read_text().splitlines()]
+    assert {r["id"] for r in rows} == {r["item_id"] for r in rows} == ids  # the export's sample ids
+    _lm_eval_log(export, tmp_path / "logs")
+    row = _compared(capsys, native, tmp_path / "logs", tmp_path / "cmp")
+    assert row["n"] == "3" and row["a"] == "3"  # the oracle is right on all three; the log said "yes" to each
+
+
+def test_a_native_run_and_its_inspect_log_read_back_align_every_item_by_id(tmp_path, capsys):
+    inspect_ai = pytest.importorskip("inspect_ai", reason="inspect-ai is not installed (pip install -e '.[inspect]')")
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    from widthbench.subtasks.harness import inspect_tasks
+
+    def reply(messages, tools, tool_choice, config):
+        out = ModelOutput.from_content(model="mockllm", content="Answer: yes")
+        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return out
+
+    export = _export("inspect", tmp_path / "tasks")
+    native, ids = _native(tmp_path)
+    task = inspect_tasks.frozen_task(export, "plan-verification", "pddl", False)
+    (log,) = inspect_ai.eval(task, model="mockllm/model", model_args={"custom_outputs": reply},
+                             log_dir=str(tmp_path / "logs"), display="none")
+    assert {s.id for s in inspect_ai.log.read_eval_log(log.location).samples} == ids  # the sample ids
+    row = _compared(capsys, native, tmp_path / "logs", tmp_path / "cmp")
+    assert row["n"] == "3" and row["a"] == "3"

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from widthbench.core.errors import UserError, one_line
-    from widthbench.reports.html import write_html
+    from widthbench.reports.html import pair_significance, write_html
     from widthbench.reports.records import from_records
     from widthbench.core.runfiles import check_output_dir
     from widthbench.subtasks.harness.logs import import_runs
@@ -101,13 +101,36 @@ def run(args: argparse.Namespace) -> int:
 
         for path in write_search_report(solve, out) or ():
             print(f"wrote {path}")
-    print(f"wrote {write_html(runs, out, features=features, bins=bins)}")
+    significance = pair_significance(runs)
+    for line in significance_lines(runs, significance):
+        print(line)
+    print(f"wrote {write_html(runs, out, features=features, bins=bins, significance=significance)}")
     if formats:
         from widthbench.reports.paper import write_paper
 
         for path in write_paper(runs, out, formats, reader=args.reader):
             print(f"wrote {path}")
     return 0
+
+
+def significance_lines(runs, significance: dict) -> list[str]:
+    """Per pair of score runs (issue 43): how many cells differ significantly after Holm's correction
+    and the differences their items can detect at 80% power (report.html marks the cells)."""
+    out = []
+    for pair, s in significance.items():
+        i, j = map(int, pair.split("|"))
+        head = f"compare {runs[i].label} -> {runs[j].label}: "
+        if s.get("error"):
+            out.append(head + f"not compared ({s['error']})")
+            continue
+        cells = s["cells"].values()
+        exact = [c for c in cells if c["test"] == "mcnemar-exact"]  # the cells power is planned for
+        detect = [100 * c["detectable"] for c in exact if c["detectable"] is not None]
+        reach = (f"; detectable at 80% power: ±{min(detect):.1f} to ±{max(detect):.1f} points" if detect
+                 else "; no cell's items detect a difference at 80% power at their discordance" if exact else "")
+        out.append(head + f"{sum(c['significant'] for c in cells)} of {s['tests']} cells differ significantly "
+                   f"(Holm), {s['common']} items in common{reach} (widthbench compare: the full table)")
+    return out
 
 
 # ---- paper-ready tables (issue 32) ----

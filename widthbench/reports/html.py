@@ -39,6 +39,7 @@ from importlib import resources
 from pathlib import Path
 
 from widthbench.reports import search
+from widthbench.reports.compare_tables import significance
 from widthbench.reports import curves as difficulty
 from widthbench.core.runfiles import make_output_dir
 from widthbench.subtasks.results import tables as score_report
@@ -179,10 +180,10 @@ def _difficulty(runs: list[Run], features=None, bins=None) -> list[dict] | None:
     return difficulty.tables(score, features, bins) if score else None
 
 
-def payload(runs, features=None, bins=None) -> dict:
+def payload(runs, features=None, bins=None, significance: dict | None = None) -> dict:
     """The data the page shows (JSON-serialisable) of loaded runs (or run folders);
     ``features``/``bins``: the difficulty curves' (default: `subtasks.difficulty.DEFAULT_FEATURES`,
-    automatic bins)."""
+    automatic bins); ``significance``: `pair_significance` of these runs when already computed."""
     runs = as_runs(runs)
     strings = _Strings()
     out_runs = []
@@ -193,7 +194,14 @@ def payload(runs, features=None, bins=None) -> dict:
     return {"title": title(out_runs), "simulated": simulated, "models": models,
             "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "strings": strings.texts, "runs": out_runs, "solve_tables": _solve_tables(runs),
-            "difficulty": _difficulty(runs, features, bins)}
+            "difficulty": _difficulty(runs, features, bins), "significance": pair_significance(runs) if significance is None else significance}
+
+
+def pair_significance(runs: list[Run]) -> dict:
+    """{"i|j": `compare_tables.significance` of runs i and j (i < j, indices into the page's runs)}
+    for every pair of score runs: the run comparison marks the cells whose difference is significant."""
+    score = [i for i, r in enumerate(runs) if r.kind == "score"]
+    return {f"{i}|{j}": significance(runs[i], runs[j]) for n, i in enumerate(score) for j in score[n + 1:]}
 
 
 def title(runs: list[dict]) -> str:
@@ -220,21 +228,22 @@ def _script_json(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def build_html(runs, features=None, bins=None) -> str:
+def build_html(runs, features=None, bins=None, significance: dict | None = None) -> str:
     """The whole page for loaded runs (`load_runs`): one HTML string, nothing outside it."""
     if not runs:
         raise ValueError("no runs")
-    data = payload(runs, features, bins)
+    data = payload(runs, features, bins, significance)
     # difficulty.js (the curves by difficulty) defines a view that report.js adds as a tab.
     parts = {"TITLE": _html_escape(data["title"]), "CSS": _asset("report.css"),
              "JS": _asset("difficulty.js") + "\n" + _asset("report.js"), "DATA": _script_json(data)}
     return re.sub(r"\{\{(TITLE|CSS|JS|DATA)\}\}", lambda m: parts[m.group(1)], _asset("report.html"))
 
 
-def write_html(run_dirs, out: str | os.PathLike | None = None, features=None, bins=None) -> Path:
+def write_html(run_dirs, out: str | os.PathLike | None = None, features=None, bins=None,
+               significance: dict | None = None) -> Path:
     """Write ``report.html`` for loaded runs or run folders into ``out`` (default: the first run)."""
     runs = as_runs(run_dirs)
     dest = make_output_dir(out if out is not None else runs[0].dir)
     path = dest / REPORT
-    path.write_text(build_html(runs, features, bins), encoding="utf-8")
+    path.write_text(build_html(runs, features, bins, significance), encoding="utf-8")
     return path

@@ -65,7 +65,8 @@
   const thinkOf = r => (r.thinking === true || r.thinking === "on") ? "on" : "off";
   const colKey = r => r.style + "/" + thinkOf(r);
   const colName = k => COLNAMES[k] || k.replace("/", " thinking ");
-  const recKey = r => [r.subtask, r.item_id, r.style, thinkOf(r), !!r.extension].join("|");
+  // one record per item-mode, or per sample of one (score --samples N)
+  const recKey = r => [r.subtask, r.item_id, r.style, thinkOf(r), !!r.extension, r.sample || 0].join("|");
   const cellKey = r => [r.subtask, r.style, thinkOf(r), !!r.extension, r.domain, r.model].join("|");
   function colOrder(a, b) {
     const [sa, ta] = a.split("/"), [sb, tb] = b.split("/");
@@ -606,6 +607,7 @@
         .sort((x, y) => x.domain.localeCompare(y.domain) || x.order - y.order);
       const cols = [...new Set(keys.map(k => (ra.get(k) || rb.get(k)).col))].sort(colOrder);
       const sim = A.simulated || B.simulated;
+      const S = (D.significance || {})[`${Math.min(A.index, B.index)}|${Math.max(A.index, B.index)}`];
       const t = h("table", {class: "compare"}, caption(`${A.name} → ${B.name}: k/n in each, difference in accuracy points; click a cell for the items whose verdict changed`, sim),
         h("tr", null, h("th", null, "Sub-task"), cols.map(c => h("th", null, colName(c)))));
       let changedTotal = 0;
@@ -619,9 +621,12 @@
           const changed = changedItems(A, B, pa.row, pb.row);
           const nChanged = changed.length / 2;  // each changed item-mode shows its answer in both runs
           changedTotal += nChanged;
-          const td = h("td", {class: "cell", "data-delta": d === null ? "" : d.toFixed(1), "data-changed": nChanged},
+          const s = sigCell(S, pa.row);
+          const td = h("td", {class: "cell", "data-delta": d === null ? "" : d.toFixed(1), "data-changed": nChanged,
+                              "data-significant": s && s.significant ? "yes" : "no", title: sigTitle(s, a > b)},
             h("div", null, `${pa.row.correct}/${pa.row.n} → ${pb.row.correct}/${pb.row.n}`),
-            h("div", {class: d > 0 ? "delta-pos" : d < 0 ? "delta-neg" : "muted"}, d === null ? "n/a" : `${d > 0 ? "+" : ""}${d.toFixed(0)} pp`),
+            h("div", {class: d > 0 ? "delta-pos" : d < 0 ? "delta-neg" : "muted"}, d === null ? "n/a" : `${d > 0 ? "+" : ""}${d.toFixed(0)} pp`,
+              s && s.significant ? h("span", {class: "sig"}, " *") : null),
             h("div", {class: "acc"}, `${nChanged} changed verdict`));
           td.addEventListener("click", () => {
             document.querySelectorAll("#view-compare td.cell.selected").forEach(y => y.classList.remove("selected"));
@@ -634,11 +639,35 @@
         t.appendChild(tr);
       });
       slot.appendChild(h("p", null, `${changedTotal} item-modes changed verdict in total (per cell and metric).`));
+      slot.appendChild(h("p", {class: "sig-note"}, sigNote(S)));
       slot.appendChild(h("div", {class: "grid-wrap"}, t));
       slot.appendChild(items);
     }
     draw();
     return root;
+  }
+  // significance of a pair of runs, computed by widthbench (reports/compare_tables.py `significance`)
+  function sigCell(S, row) {
+    if (!S || !S.cells) return null;
+    return S.cells[[row.subtask, row.metric, row.style, row.thinking, row.extension ? "on" : "off", row.domain].join("|")] || null;
+  }
+  function sigTitle(s, reversed) {
+    if (!s) return "";
+    const pt = x => `${x > 0 ? "+" : ""}${(100 * x).toFixed(1)}`;
+    const ci = reversed ? [-s.ci[1], -s.ci[0]] : s.ci;
+    return `${s.test}: p = ${s.p.toPrecision(3)}, p (Holm) = ${s.p_adjusted.toPrecision(3)} on ${s.n} common items; ` +
+      `95% CI of the difference [${pt(ci[0])}, ${pt(ci[1])}] pp` +
+      (s.test === "mcnemar-exact" ? `; detectable at 80% power: ${s.detectable === null ? "none at this discordance" : "±" + (100 * s.detectable).toFixed(1) + " pp"}` +
+        (s.needed === null ? "" : `; items that detect ±${(100 * s.target).toFixed(1)} pp with 80% power: ${s.needed} (score --count)`) : "");
+  }
+  function sigNote(S) {
+    if (!S) return "";
+    if (S.error) return `No significance test: ${S.error}`;
+    const det = Object.values(S.cells).filter(c => c.test === "mcnemar-exact" && c.detectable !== null).map(c => 100 * c.detectable);
+    const range = det.length ? ` The smallest difference these items detect with 80% power (exact McNemar, level 0.05, at each cell's observed discordance): ±${Math.min(...det).toFixed(1)} to ±${Math.max(...det).toFixed(1)} pp; hover a cell for its own.` : "";
+    return `* marks a cell whose difference is significant: p < 0.05 after Holm's correction over the ${S.tests} tests of this pair ` +
+      `(exact McNemar for one right/wrong answer per item, else a paired sign-flip test; ${S.common} items in common; ` +
+      `intervals from a paired bootstrap of ${S.resamples} resamples, seed ${S.seed}; widthbench compare writes the full table, docs/compare.md).` + range;
   }
   function changedItems(A, B, rowA, rowB) {
     const out = [];
