@@ -33,6 +33,7 @@ __all__ = [
     "goal_check_prompt", "parse_yes_no",
     "novelty_estimate_prompt", "width_estimate_prompt", "parse_integer",
     "plan_generation_prompt", "formalize_problem_prompt", "formalize_goal_prompt",
+    "formalize_domain_prompt",
     "renderer", "objects_text", "previous_states_text", "listed_states", "novelty_width_of",
     "check_thinking", "chain_of_thought", "reasoning_of",
 ]
@@ -202,6 +203,21 @@ def formalize_goal_prompt(task: Task, style: str) -> list[dict]:
     user = _user(task, "formalize_goal", style, domain_pddl=task.domain.text.strip(),
                  problem=task_problem_text(task, with_goal=False).strip(), names=names, goal=r.goal())
     return _prompts.messages(_domain(task), user)
+
+
+def formalize_domain_prompt(task: Task, style: str) -> list[dict]:
+    """Write the domain file of ``task``'s domain from its description in words
+    (`context.domain_in_words`, with the run's NL templates) and ``task`` as an example problem. The
+    system message is the template's own: a domain context would show the domain."""
+    from widthbench.pddl_domains.context import domain_in_words
+
+    r = renderer(task, style)
+    dom = task.domain
+    user = _user(task, "formalize_domain", style, name=dom.name,
+                 description=domain_in_words(dom, dom.templates_file or "widthbench"),
+                 state=r.state(task.init), goal=r.goal())
+    system = _prompts.load_kind("formalize_domain", dom.prompt_dir or None)["system"]
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def goal_check_prompt(task: Task, state: int, style: str) -> list[dict]:

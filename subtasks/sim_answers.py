@@ -304,6 +304,63 @@ def _formalize_goal(q, mode, corrupt, rng):
     return _goal_form(rng.sample(goal, len(goal))), note
 
 
+#: injection kind -> the classes `planners.domain_equivalence` may find (a transition, or a goal status, differs)
+DOMAIN_INJECTIONS = {"drop-effect": ("transitions-differ", "goal-differs")}
+
+
+def _renamed_domain(dom: strips.Domain, rng, drop: str | None = None) -> tuple[str, str]:
+    """The domain with its predicates, actions and parameters renamed and every list reordered
+    (parameters included), as PDDL text; ``drop`` ("effect": one effect of one action left out,
+    "deletes": every delete effect left out). Returns (text, what was dropped, in the new names)."""
+    from widthbench.pddl_domains.context import domain_pddl
+
+    preds = [p for p in dom.predicates if p != "="]
+    fresh = [f"fact{k}" for k in range(1, len(preds) + 1)]
+    rng.shuffle(fresh)
+    pmap = {**dict(zip(preds, fresh)), "=": "="}
+    schemas, dropped = [], ""
+    lose = rng.randrange(len(dom.schemas)) if drop == "effect" else None
+    for k, sch in enumerate(dom.schemas):
+        order = rng.sample(range(len(sch.params)), len(sch.params))
+        vmap = {sch.params[j]: f"?v{n}" for n, j in enumerate(order)}
+
+        def lit(x: strips.Literal) -> strips.Literal:
+            return strips.Literal(x.positive, pmap[x.predicate], tuple(vmap.get(a, a) for a in x.args))
+
+        pre, add, dele = ([lit(x) for x in rng.sample(part, len(part))] for part in (sch.pre, sch.add, sch.dele))
+        if k == lose and add + dele:
+            j = rng.randrange(len(add) + len(dele))
+            gone = (add + dele)[j]
+            dropped = f"({' '.join((gone.predicate, *gone.args))})" + (" (a delete effect)" if j >= len(add) else "")
+            add, dele = [x for x in add if x is not gone], [x for x in dele if x is not gone]
+        if drop == "deletes":
+            dele = []
+        schemas.append(dataclasses.replace(
+            sch, name=f"act{k + 1}", params=tuple(vmap[sch.params[j]] for j in order),
+            param_types=tuple(sch.param_types[j] for j in order), pre=tuple(pre), add=tuple(add),
+            dele=tuple(dele), pre_or=tuple(tuple(lit(x) for x in alt) for alt in sch.pre_or)))
+        if k == lose:
+            dropped = f"act{k + 1} {dropped}"
+    rng.shuffle(schemas)
+    signatures = {pmap[p]: sig for p, sig in dom.signatures.items() if p in pmap}
+    renamed = dataclasses.replace(
+        dom, predicates={pmap[p]: dom.predicates[p] for p in rng.sample(preds, len(preds))},
+        schemas=tuple(schemas), static_predicates=frozenset(pmap[p] for p in dom.static_predicates if p in pmap),
+        signatures=signatures)
+    return domain_pddl(renamed), dropped
+
+
+def _formalize_domain(q, mode, corrupt, rng):
+    dom = q.domain
+    if mode == "random":
+        text, _ = _renamed_domain(dom, rng, drop="deletes")
+        return text, "I write the actions without what they make false."
+    text, dropped = _renamed_domain(dom, rng, drop="effect" if corrupt else None)
+    if corrupt:
+        return text, f"Injected: drop-effect {dropped}"
+    return text, "I write the types, the facts and every action's rules."
+
+
 ANSWERS = {
     "action_generation": _action_generation,
     "next_action": _next_action,
@@ -316,4 +373,5 @@ ANSWERS = {
     "width_estimate": _width_estimate,
     "formalize_problem": _formalize_problem,
     "formalize_goal": _formalize_goal,
+    "formalize_domain": _formalize_domain,
 }

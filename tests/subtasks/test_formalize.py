@@ -16,7 +16,7 @@ from widthbench.planners.strips import load_domain, parse_problem_text
 from widthbench.simulated import open_model
 from widthbench.subtasks import sim_answers
 from widthbench.subtasks.answers import PDDL_GOAL
-from widthbench.subtasks.definitions import formalize
+from widthbench.subtasks.definitions import formalize, formalize_domain
 from widthbench.subtasks.items import Item
 from widthbench.subtasks.results.rows import summarise
 from widthbench.subtasks.score_run import ScoreConfig, read_records, run_score
@@ -120,3 +120,37 @@ def test_an_undecided_verdict_is_counted_apart_never_right_or_wrong(tmp_path, mo
     rows = summarise([undecided, *records[1:]], model_spec="sim:oracle", simulated=True)["rows"]
     row = next(r for r in rows if r["metric"] == "equivalent")
     assert (row["correct"], row["n"], row["items"], row["undecided"]) == (2, 2, 3, 1)
+
+
+# --------------------------------------------------------------------------------------------
+# formalize-domain
+
+
+@pytest.mark.parametrize("domain", ["blocksworld", "logistics"])
+def test_oracle_writes_an_equivalent_domain_with_every_name_changed(tmp_path, domain):
+    summary = _run(tmp_path, "sim:oracle", subtasks=("formalize-domain",), domain=domain, count=2, seed=3,
+                   thinking=(False,))
+    for r in summary["rows"]:
+        assert r["correct"] == r["n"] == 2 and r["parse_errors"] == 0, r
+    for rec in read_records(tmp_path / "run"):
+        m = rec["metrics"]
+        assert m["reason"] == "equivalent" and len(rec["truth"]["instances"]) == formalize_domain.JUDGED_ON
+        assert all(a["truth"] != a["model"] for a in m["actions"])  # matched by what they do, not by name
+        assert all(k != v for k, v in m["predicates"].items() if k != "=")
+
+
+def test_noisy_domain_with_an_effect_dropped_is_not_equivalent_naming_instance_and_transition(tmp_path):
+    summary = _run(tmp_path, "sim:noisy:1.0", subtasks=("formalize-domain",), domain="blocksworld", count=4,
+                   seed=5, thinking=(True,))
+    assert all(r["correct"] == 0 for r in summary["rows"] if r["metric"] == "equivalent")
+    for rec in read_records(tmp_path / "run"):
+        m = re.search(r"Injected: (\S+) (act\d+) ", rec["reasoning"])
+        assert m, rec["reasoning"]
+        metrics = rec["metrics"]
+        assert metrics["reason"] in sim_answers.DOMAIN_INJECTIONS[m.group(1)], metrics["message"]
+        t = metrics["transition"]
+        assert t["instance"] in metrics["message"] and t["instance"] in rec["info"]["judged_on"] + [
+            x[1].split("(problem ", 1)[1].split(")")[0] for x in rec["truth"]["instances"]]
+        # the action whose effect was dropped is the one the differing transition takes
+        model_of = {a["model"]: a["truth"] for a in metrics["actions"]}
+        assert t["action"].strip("()").split()[0] == model_of[m.group(2)]

@@ -141,6 +141,8 @@ class PromptReader:
                 dom, extension = prompts.domain_of_system_message(system, self.prompt_dir)
             except (ValueError, UserError):
                 dom = None
+        if dom is None:
+            dom = self.described_domain(user)
         if dom is not None:
             try:
                 kind, style, fields = prompts.match_user_message(user, self.prompt_dir)
@@ -166,6 +168,22 @@ class PromptReader:
             q = other(system, user, ReadPrompt)
             if q is not None:
                 return q
+        return None
+
+    def described_domain(self, user: str) -> strips.Domain | None:
+        """The domain a formalize-domain prompt describes in words (its system message names no
+        domain): the one of the run's domains, or of the built-in ones, that the description is of."""
+        from widthbench.pddl_domains.context import domain_in_words
+
+        try:
+            kind, _, fields = prompts.match_user_message(user, self.prompt_dir)
+        except ValueError:
+            return None
+        if kind != "formalize_domain":
+            return None
+        for dom in (*self.domains, strips.load_domain("blocksworld"), strips.load_domain("logistics")):
+            if domain_in_words(dom, dom.templates_file or "widthbench") == fields["description"].strip():
+                return dom
         return None
 
     def run_domain(self, system: str):
