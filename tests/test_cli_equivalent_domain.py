@@ -78,3 +78,9 @@ def test_bad_input_is_one_line_exit_2(case, capsys, tmp_path, problems):
     code = main(["equivalent-domain", *argv])
     out, err = capsys.readouterr()
     assert code == 2 and not out and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_past_its_budgets_the_verdict_is_unknown_exit_3(capsys, tmp_path, problems):
+    model = renamed().replace("(not (grasped ?ob))))\n\n  (:action take-off", "))\n\n  (:action take-off")
+    code, out, _ = run(capsys, tmp_path, model, problems, "--max-states", "2")
+    assert code == 3 and out.startswith("UNKNOWN (unknown)"), out
