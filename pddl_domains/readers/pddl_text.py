@@ -11,8 +11,8 @@ read is the form's text as written; whether it means the right thing is the judg
 - Flexible policy: in the answer region (`reply.region`: after the last answer label, else the whole
   reply), every form of the kind asked; a goal may also sit inside a whole problem the reply writes.
   One form, or several that are the same text up to spacing, case and comments, is the answer;
-  several different ones are a parse error, since they would be judged apart and reading never
-  picks one (`Ambiguous`); none is a parse error.
+  several different ones are `Ambiguous`, a parse error unless the scorer judges every one alike
+  (`subtasks.scoring`): reading never picks one; none is a parse error.
 """
 
 from __future__ import annotations
