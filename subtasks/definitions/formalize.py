@@ -29,7 +29,7 @@ wrong on every metric. The error analysis counts the verdicts' classes and the a
 
 from __future__ import annotations
 
-from widthbench.core.errors import ParseError, UserError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains import obfuscate
 from widthbench.planners.bfs import SearchLimit, shortest_plan
 from widthbench.planners.equivalence import Equivalence, problem_equivalence, read_candidate
@@ -37,7 +37,7 @@ from widthbench.planners.problem_writer import task_problem_text, with_goal
 from widthbench.planners.strips import goal_atoms
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.definitions.shared import mean, pattern, result, simulated, text_tokens
-from widthbench.subtasks.items import base_item
+from widthbench.subtasks.items import NotEnoughItems, base_item
 from widthbench.subtasks.registry import COUNTS, PER_ITEM, Metric, SubTask
 
 MAX_STATES = 200_000
@@ -48,8 +48,9 @@ def _build(name: str):
     def build(pool, i, index, count, options):
         task = pool.task(i)
         if obfuscate.is_obfuscated(task):
-            raise UserError(f"{name} shows the domain file, which --obfuscate would have to rename as well; "
-                            "leave --obfuscate out of formalization runs")
+            # a grouped run (--subtask all) leaves it out with this reason; asked by name, one line
+            raise NotEnoughItems(f"{name} shows the domain file, which --obfuscate would have to rename as well; "
+                                 "leave --obfuscate out of formalization runs")
         truth = {"problem": task_problem_text(task), "goal": goal_atoms(task)}
         return base_item(name, pool, i, index, state=task.init, truth=truth,
                          info={"objects": len(task.objects), "init_atoms": bin(task.init).count("1")

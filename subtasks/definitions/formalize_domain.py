@@ -18,14 +18,14 @@ successors).
 
 from __future__ import annotations
 
-from widthbench.core.errors import ParseError, UserError
+from widthbench.core.errors import ParseError
 from widthbench.pddl_domains import obfuscate
 from widthbench.planners.domain_equivalence import DEFAULT_MAX_CHECKS, domain_equivalence
 from widthbench.planners.problem_writer import task_problem_text
 from widthbench.planners.strips import FAULTS
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.definitions.shared import result, simulated, text_tokens
-from widthbench.subtasks.items import base_item
+from widthbench.subtasks.items import NotEnoughItems, base_item
 from widthbench.subtasks.registry import COUNTS, PER_ITEM, Metric, SubTask
 
 JUDGED_ON = 3  # instances per item
@@ -36,8 +36,9 @@ UNDECIDED = ("unknown", "unsupported")
 def build(pool, i, index, count, options):
     task = pool.task(i)
     if obfuscate.is_obfuscated(task):
-        raise UserError("formalize-domain describes the domain, which --obfuscate would have to rename as well; "
-                        "leave --obfuscate out of formalization runs")
+        # a grouped run (--subtask all) leaves it out with this reason; asked by name, one line
+        raise NotEnoughItems("formalize-domain describes the domain, which --obfuscate would have to rename as "
+                             "well; leave --obfuscate out of formalization runs")
     judged = [i]
     j = i + 1
     while len(judged) < JUDGED_ON and (not pool.fixed or j < len(pool)):

@@ -154,3 +154,19 @@ def test_noisy_domain_with_an_effect_dropped_is_not_equivalent_naming_instance_a
         # the action whose effect was dropped is the one the differing transition takes
         model_of = {a["model"]: a["truth"] for a in metrics["actions"]}
         assert t["action"].strip("()").split()[0] == model_of[m.group(2)]
+
+
+def test_obfuscated_runs_leave_the_formalizations_out_with_the_reason(tmp_path, capsys):
+    from widthbench.cli import main
+
+    summary = _run(tmp_path, "sim:oracle", subtasks=("action-single", *FORMALIZE, "formalize-domain"),
+                   skippable=(*FORMALIZE, "formalize-domain"), domain="blocksworld", count=2, seed=1,
+                   styles=("pddl",), thinking=(False,), obfuscate=("mystery", 1))
+    assert {r["subtask"] for r in summary["rows"]} == {"action-single"}
+    assert set(summary["not_built"]) == {*FORMALIZE, "formalize-domain"}
+    assert all("--obfuscate" in why for why in summary["not_built"].values())
+    capsys.readouterr()
+    code = main(["score", "--model", "sim:oracle", "--subtask", "formalize-goal", "--count", "2", "--obfuscate",
+                 "mystery", "--out", str(tmp_path / "named")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "--obfuscate" in err[0]
