@@ -171,10 +171,21 @@ def _join(items: list[str], word: str = "and") -> str:
 
 def generated_context(domain: Domain, templates: str = "widthbench", include_domain_file: bool = False) -> str:
     """The system message describing ``domain`` (module docstring)."""
-    w = _Words(domain, templates)
     out = [f'You are solving problems in the planning domain "{domain.name}". The domain is given '
            "below in PDDL and then in words. Each problem names its objects, a state (a set of facts) "
-           "and a goal.", "", MARK, domain_pddl(domain), "", "The same domain in words."]
+           "and a goal.", "", MARK, domain_pddl(domain), "", "The same domain in words.",
+           domain_in_words(domain, templates)]
+    if include_domain_file:
+        out += ["", "The domain file as given:", domain.text or domain_pddl(domain)]
+    return "\n".join(out)
+
+
+def domain_in_words(domain: Domain, templates: str = "widthbench") -> str:
+    """The domain in words (the second part of a generated context, and the description a
+    formalize-domain prompt gives): kinds of objects, constants, each predicate as a fact form in
+    PDDL and in words, each action with its parameters, requirements and effects in words."""
+    w = _Words(domain, templates)
+    out = []
     if domain.types:
         kinds = []
         for t, parent in sorted(domain.types.items()):
@@ -216,8 +227,6 @@ def generated_context(domain: Domain, templates: str = "widthbench", include_dom
     out.append("An action can be taken only when everything it requires holds. Each action changes only "
                "the facts listed for it; every other fact stays as it was. Parameters of an action may "
                "name the same object unless the rules say they differ.")
-    if include_domain_file:
-        out += ["", "The domain file as given:", domain.text or domain_pddl(domain)]
     return "\n".join(out)
 
 

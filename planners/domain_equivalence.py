@@ -79,6 +79,14 @@ class DomainEquivalence:
     transition: Transition | None = None
     states: int = 0
 
+    def line(self) -> str:
+        """The verdict in one line, as `widthbench equivalent-domain` prints it."""
+        if self.equivalent:
+            return f"EQUIVALENT: {self.message}"
+        if self.equivalent is None:
+            return f"UNKNOWN ({self.reason}): {self.message}"
+        return f"NOT EQUIVALENT ({self.reason}): {self.message}"
+
     def to_json(self) -> dict:
         t = self.transition
         return {"equivalent": self.equivalent, "reason": self.reason, "message": self.message,

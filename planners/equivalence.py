@@ -14,7 +14,8 @@ How it is decided, cheapest first:
 2. The initial states as atom graphs (an object node per object, labelled by its type, and by its
    name for a constant; a node per true atom, labelled by its predicate, with an edge to each
    argument labelled by its positions): no isomorphism (networkx's VF2) means not equivalent,
-   class ``init-differs``, with the atoms that differ under the best bijection a local search finds.
+   class ``init-differs``, with the atoms that differ under the best bijection found (an embedding of
+   one initial state in the other when one only lacks atoms, else a local search).
 3. The same graphs with the goal literals marked: an isomorphism maps init to init and goal to goal,
    hence goal states to goal states: equivalent, whatever the size of the state space.
 4. Otherwise the reachable states of both are enumerated (`bfs.reachable_states`, up to
@@ -299,7 +300,7 @@ def _listed(atoms) -> str:
 
 
 def _init_differs(a: _Facts, b: _Facts) -> Equivalence:
-    sigma = _best_init_bijection(a, b)
+    sigma = _embedding(a, b) or _best_init_bijection(a, b)
     mapped = _map_facts(a.init_flags(), sigma)
     have = set(b.init_flags())
     missing = sorted(atom_str(*x) for x in mapped - have)
@@ -316,6 +317,47 @@ def _init_differs(a: _Facts, b: _Facts) -> Equivalence:
 
 def _map_facts(flags: dict, sigma: dict) -> set:
     return {(p, tuple(sigma[x] for x in args)) for p, args in flags}
+
+
+EMBEDDING_BUDGET = 50_000  # node comparisons the embedding search may make
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _embedding(a: _Facts, b: _Facts, budget: int = EMBEDDING_BUDGET) -> dict | None:
+    """A bijection of the objects under which one initial state is the other less some atoms (a
+    candidate that left facts out, or added some): a VF2 monomorphism of the smaller atom graph into
+    the larger, so exactly the atoms left out differ. None when the atoms of one are not fewer, of
+    the same predicates, than the other's, when there is none, or past ``budget`` node comparisons
+    (the explanation then falls back on the local search)."""
+    from networkx.algorithms.isomorphism import DiGraphMatcher
+
+    fa, fb = a.init_flags(), b.init_flags()
+    preds_a, preds_b = Counter(p for p, _ in fa), Counter(p for p, _ in fb)
+    if len(fa) == len(fb) or not (preds_a - preds_b == Counter() or preds_b - preds_a == Counter()):
+        return None
+    big, small = (a, b) if len(fa) > len(fb) else (b, a)
+    g_big, g_small = big.graph(big.init_flags()), small.graph(small.init_flags())
+    calls = [0]
+
+    def same(x, y) -> bool:
+        calls[0] += 1
+        if calls[0] > budget:
+            raise _OutOfBudget
+        return x["label"] == y["label"]
+
+    matcher = DiGraphMatcher(g_big, g_small, node_match=same, edge_match=lambda x, y: x["pos"] == y["pos"])
+    try:
+        mapping = next(matcher.subgraph_monomorphisms_iter(), None)
+    except _OutOfBudget:
+        return None
+    if mapping is None:
+        return None
+    kb, ks = g_big.graph["keys"], g_small.graph["keys"]
+    pairs = {kb[x][1]: ks[y][1] for x, y in mapping.items() if kb[x][0] == "o"}
+    return pairs if big is a else {v: k for k, v in pairs.items()}
 
 
 def _best_init_bijection(a: _Facts, b: _Facts, passes: int = 20) -> dict:

@@ -25,7 +25,7 @@ from typing import Any, Callable
 
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains import obfuscate
-from widthbench.pddl_domains.readers import Reading, impossible
+from widthbench.pddl_domains.readers import Reading, impossible, pddl_text
 from widthbench.subtasks import api, flexible
 
 READERS = ("flexible", "strict")
@@ -194,6 +194,19 @@ VERDICT = _on_text("verdict", api.parse_verdict, "read_verdict", _yes_no_constra
 YES_NO = _on_text("yes-no", api.parse_yes_no, "read_yes_no", _yes_no_constraint)
 NOVELTY = _on_text("novelty", api.parse_novelty, "read_novelty", _yes_no_constraint)
 INTEGER = _on_text("integer", api.parse_integer, "read_integer", _integer_constraint)
+
+
+def _pddl(name: str, form: str) -> AnswerKind:
+    """PDDL the model writes (formalization): the text of one ``form`` (`readers.pddl_text`); no
+    constraint (the language of problem or domain files is no regular expression)."""
+    return AnswerKind(name, strict=lambda item, text, style: pddl_text.strict(text, form),
+                      flexible=lambda item, text, style: pddl_text.read(text, form),
+                      constraint=lambda item, style: None)
+
+
+PDDL_PROBLEM = _pddl("pddl-problem", "problem")
+PDDL_GOAL = _pddl("pddl-goal", "goal")
+PDDL_DOMAIN = _pddl("pddl-domain", "domain")
 
 
 @dataclass(frozen=True, slots=True)

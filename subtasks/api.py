@@ -32,7 +32,8 @@ __all__ = [
     "novelty_prompt", "parse_novelty",
     "goal_check_prompt", "parse_yes_no",
     "novelty_estimate_prompt", "width_estimate_prompt", "parse_integer",
-    "plan_generation_prompt",
+    "plan_generation_prompt", "formalize_problem_prompt", "formalize_goal_prompt",
+    "formalize_domain_prompt",
     "renderer", "objects_text", "previous_states_text", "listed_states", "novelty_width_of",
     "check_thinking", "chain_of_thought", "reasoning_of",
 ]
@@ -177,6 +178,46 @@ def plan_generation_prompt(task: Task, style: str, may_be_unsolvable: bool = Fal
     kind = "plan_generation_or_none" if may_be_unsolvable else "plan_generation"
     user = _user(task, kind, style, state=r.state(task.init), goal=r.goal())
     return _prompts.messages(_domain(task), user)
+
+
+# ---------------------------------------------------------------------------------------------
+# Formalization (docs/formalization.md): the model writes PDDL
+
+
+def formalize_problem_prompt(task: Task, style: str) -> list[dict]:
+    """Write the whole problem file that the description of ``task`` (objects, initial state with
+    its static facts, goal) states, given the domain file."""
+    r = renderer(task, style)
+    user = _user(task, "formalize_problem", style, domain_pddl=task.domain.text.strip(),
+                 state=r.state(task.init), goal=r.goal())
+    return _prompts.messages(_domain(task), user)
+
+
+def formalize_goal_prompt(task: Task, style: str) -> list[dict]:
+    """Write the goal of ``task``, given the domain file, the problem file without its goal, the
+    goal described, and (in words) the names that call each object."""
+    from widthbench.planners.problem_writer import task_problem_text
+
+    r = renderer(task, style)
+    names = "\n".join(f"{o}: {r.names[o]}" for o in sorted(task.object_names, key=natural_key))
+    user = _user(task, "formalize_goal", style, domain_pddl=task.domain.text.strip(),
+                 problem=task_problem_text(task, with_goal=False).strip(), names=names, goal=r.goal())
+    return _prompts.messages(_domain(task), user)
+
+
+def formalize_domain_prompt(task: Task, style: str) -> list[dict]:
+    """Write the domain file of ``task``'s domain from its description in words
+    (`context.domain_in_words`, with the run's NL templates) and ``task`` as an example problem. The
+    system message is the template's own: a domain context would show the domain."""
+    from widthbench.pddl_domains.context import domain_in_words
+
+    r = renderer(task, style)
+    dom = task.domain
+    user = _user(task, "formalize_domain", style, name=dom.name,
+                 description=domain_in_words(dom, dom.templates_file or "widthbench"),
+                 state=r.state(task.init), goal=r.goal())
+    system = _prompts.load_kind("formalize_domain", dom.prompt_dir or None)["system"]
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 
 def goal_check_prompt(task: Task, state: int, style: str) -> list[dict]:

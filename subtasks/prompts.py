@@ -48,7 +48,7 @@ STYLES = ("pddl", "nl")
 #: Template kinds (file stems under llm/prompts/).
 KINDS = ("action_generation", "next_action", "successor", "successor_mapping", "verification",
          "goal_check", "novelty", "novelty_estimate", "width_estimate", "plan_generation",
-         "plan_generation_or_none")
+         "plan_generation_or_none", "formalize_problem", "formalize_goal", "formalize_domain")
 _FIELD = re.compile(r"\{([a-z_]+)\}")
 #: --novelty-prompt values: widthbench's own (defines novelty) or the paper's Listing 1, verbatim.
 NOVELTY_PROMPTS = ("widthbench", "paper")

@@ -18,6 +18,8 @@ or ``random``), whether to corrupt the answer, and the request's random generato
 
 from __future__ import annotations
 
+import dataclasses
+
 from widthbench.core.errors import UserError
 from widthbench.planners import strips
 from widthbench.subtasks import api
@@ -169,6 +171,196 @@ def _off_by_one(value: int, rng) -> int:
     return value + 1 if value <= 1 or rng.random() < 0.5 else value - 1
 
 
+# ---------------------------------------------------------------------------------------------
+# Formalization: PDDL written from a description (docs/formalization.md). The oracle renames the
+# objects and reorders every list, so that only an equivalence judge scores it right; noisy makes
+# one error whose class is known when it is made (`PROBLEM_INJECTIONS`, `GOAL_INJECTIONS`) and says
+# which, in the candidate's names, in its note: "Injected: <kind> <atom>".
+
+#: injection kind -> the class `planners.equivalence` must find
+PROBLEM_INJECTIONS = {"drop-init": "init-differs", "add-init": "init-differs", "drop-goal": "goal-admits-other",
+                      "wrong-arity": "wrong-arity"}
+GOAL_INJECTIONS = {"drop-goal": "goal-admits-other", "wrong-arity": "wrong-arity", "unknown-object": "unknown-object"}
+
+
+def _literal(atom: str) -> tuple[bool, str, tuple]:
+    """(negated, predicate, arguments) of an atom or a ``(not ...)`` literal."""
+    negated = atom.startswith("(not ")
+    pred, args = strips.parse_atom_text(atom[5:-1].strip() if negated else atom)
+    return negated, pred, tuple(args)
+
+
+def _written(negated: bool, pred: str, args) -> str:
+    atom = strips.atom_str(pred, tuple(args))
+    return f"(not {atom})" if negated else atom
+
+
+def _atom_renamed(atom: str, names: dict) -> str:
+    negated, pred, args = _literal(atom)
+    return _written(negated, pred, (names.get(x, x) for x in args))
+
+
+def _problem_parts(task: strips.Task, state: int | None = None):
+    """(objects as (name, type), init atoms with the statics, goal literals) of a task."""
+    constants = {c for c, _ in task.domain.constants}
+    objects = [(n, t) for n, t in task.objects if n not in constants]
+    init = strips.state_atoms(task, task.init if state is None else state) + list(task.static_atoms)
+    goal = strips.state_atoms(task, task.goal) + [f"(not {a})" for a in strips.state_atoms(task, task.goal_neg)]
+    return objects, init, goal
+
+
+def _goal_form(goal) -> str:
+    return "(:goal (and " + " ".join(goal) + "))"
+
+
+def _droppable_goal_atom(task: strips.Task, goal: list, rng) -> str | None:
+    """A positive goal atom whose absence admits another reachable state: the rest of the goal is
+    reached with it false (breadth-first search, small bound); None if none is found."""
+    from widthbench.planners.bfs import SearchLimit, shortest_plan
+
+    positive = [a for a in goal if not a.startswith("(not ")]
+    for atom in rng.sample(positive, len(positive)):
+        bit = 1 << task.atom_index[atom]
+        probe = dataclasses.replace(task, goal=task.goal & ~bit, goal_neg=task.goal_neg | bit)
+        try:
+            if shortest_plan(probe, max_states=20_000).plan is not None:
+                return atom
+        except SearchLimit:
+            continue
+    return None
+
+
+def _wrong_arity(atom: str) -> str:
+    negated, pred, args = _literal(atom)
+    return _written(negated, pred, args[:-1])
+
+
+def _inject(task, kinds, init, goal, rng):
+    """One error of a kind among ``kinds`` that the task allows: (init, goal, kind, atom)."""
+    fluent_absent = [a for a in task.atoms if a not in set(init)]
+    for kind in rng.sample(list(kinds), len(kinds)):
+        if kind == "drop-init" and init:
+            atom = rng.choice(init)
+            return [a for a in init if a != atom], goal, kind, atom
+        if kind == "add-init" and fluent_absent:
+            atom = rng.choice(fluent_absent)
+            return init + [atom], goal, kind, atom
+        if kind == "drop-goal" and goal:
+            atom = _droppable_goal_atom(task, goal, rng)
+            if atom is not None:
+                return init, [a for a in goal if a != atom], kind, atom
+        with_args = [k for k, a in enumerate(goal) if _literal(a)[2]]
+        if kind == "wrong-arity" and with_args:
+            k = rng.choice(with_args)
+            bad = _wrong_arity(goal[k])
+            return init, goal[:k] + [bad] + goal[k + 1:], kind, bad
+        if kind == "unknown-object" and with_args:
+            k = rng.choice(with_args)
+            negated, pred, args = _literal(goal[k])
+            bad = _written(negated, pred, ("nosuchobject",) + args[1:])
+            return init, goal[:k] + [bad] + goal[k + 1:], kind, bad
+    raise ValueError("no error of the kinds asked can be put into this problem")
+
+
+def _random_goal(task, rng) -> list:
+    from widthbench.subtasks.exact import random_walk
+
+    state, _ = random_walk(task, rng, rng.randint(1, 6), skip_noops=False)
+    atoms = strips.state_atoms(task, state)
+    return rng.sample(atoms, min(len(atoms), max(1, len(strips.state_atoms(task, task.goal)))))
+
+
+def _formalize_problem(q, mode, corrupt, rng):
+    from widthbench.planners.problem_writer import problem_text
+
+    task = q.task
+    objects, init, goal = _problem_parts(task)
+    note = "I write the objects, every fact of the initial state and the goal."
+    if mode == "random":
+        goal = _random_goal(task, rng)
+    elif corrupt:
+        init, goal, kind, atom = _inject(task, PROBLEM_INJECTIONS, init, goal, rng)
+    fresh = [f"x{k}" for k in range(1, len(objects) + 1)]
+    rng.shuffle(fresh)
+    names = {o: fresh[k] for k, (o, _) in enumerate(objects)}
+    typed = "typing" in task.domain.requirements
+    shown = [f"{names[o]} - {t}" if typed else names[o] for o, t in rng.sample(objects, len(objects))]
+    init = [_atom_renamed(a, names) for a in rng.sample(init, len(init))]
+    goal = [_atom_renamed(a, names) for a in rng.sample(goal, len(goal))]
+    if mode != "random" and corrupt:
+        note = f"Injected: {kind} {_atom_renamed(atom, names)}"
+    return problem_text("formalized", task.domain.name, shown, init, goal), note
+
+
+def _formalize_goal(q, mode, corrupt, rng):
+    task = q.base
+    _, init, goal = _problem_parts(task)
+    note = "I write the goal with the problem's names."
+    if mode == "random":
+        goal = _random_goal(task, rng)
+    elif corrupt:
+        _, goal, kind, atom = _inject(task, GOAL_INJECTIONS, init, goal, rng)
+        note = f"Injected: {kind} {atom}"
+    return _goal_form(rng.sample(goal, len(goal))), note
+
+
+#: injection kind -> the classes `planners.domain_equivalence` may find (a transition, or a goal status, differs)
+DOMAIN_INJECTIONS = {"drop-effect": ("transitions-differ", "goal-differs")}
+
+
+def _renamed_domain(dom: strips.Domain, rng, drop: str | None = None) -> tuple[str, str]:
+    """The domain with its predicates, actions and parameters renamed and every list reordered
+    (parameters included), as PDDL text; ``drop`` ("effect": one effect of one action left out,
+    "deletes": every delete effect left out). Returns (text, what was dropped, in the new names)."""
+    from widthbench.pddl_domains.context import domain_pddl
+
+    preds = [p for p in dom.predicates if p != "="]
+    fresh = [f"fact{k}" for k in range(1, len(preds) + 1)]
+    rng.shuffle(fresh)
+    pmap = {**dict(zip(preds, fresh)), "=": "="}
+    schemas, dropped = [], ""
+    lose = rng.randrange(len(dom.schemas)) if drop == "effect" else None
+    for k, sch in enumerate(dom.schemas):
+        order = rng.sample(range(len(sch.params)), len(sch.params))
+        vmap = {sch.params[j]: f"?v{n}" for n, j in enumerate(order)}
+
+        def lit(x: strips.Literal) -> strips.Literal:
+            return strips.Literal(x.positive, pmap[x.predicate], tuple(vmap.get(a, a) for a in x.args))
+
+        pre, add, dele = ([lit(x) for x in rng.sample(part, len(part))] for part in (sch.pre, sch.add, sch.dele))
+        if k == lose and add + dele:
+            j = rng.randrange(len(add) + len(dele))
+            gone = (add + dele)[j]
+            dropped = f"({' '.join((gone.predicate, *gone.args))})" + (" (a delete effect)" if j >= len(add) else "")
+            add, dele = [x for x in add if x is not gone], [x for x in dele if x is not gone]
+        if drop == "deletes":
+            dele = []
+        schemas.append(dataclasses.replace(
+            sch, name=f"act{k + 1}", params=tuple(vmap[sch.params[j]] for j in order),
+            param_types=tuple(sch.param_types[j] for j in order), pre=tuple(pre), add=tuple(add),
+            dele=tuple(dele), pre_or=tuple(tuple(lit(x) for x in alt) for alt in sch.pre_or)))
+        if k == lose:
+            dropped = f"act{k + 1} {dropped}"
+    rng.shuffle(schemas)
+    signatures = {pmap[p]: sig for p, sig in dom.signatures.items() if p in pmap}
+    renamed = dataclasses.replace(
+        dom, predicates={pmap[p]: dom.predicates[p] for p in rng.sample(preds, len(preds))},
+        schemas=tuple(schemas), static_predicates=frozenset(pmap[p] for p in dom.static_predicates if p in pmap),
+        signatures=signatures)
+    return domain_pddl(renamed), dropped
+
+
+def _formalize_domain(q, mode, corrupt, rng):
+    dom = q.domain
+    if mode == "random":
+        text, _ = _renamed_domain(dom, rng, drop="deletes")
+        return text, "I write the actions without what they make false."
+    text, dropped = _renamed_domain(dom, rng, drop="effect" if corrupt else None)
+    if corrupt:
+        return text, f"Injected: drop-effect {dropped}"
+    return text, "I write the types, the facts and every action's rules."
+
+
 ANSWERS = {
     "action_generation": _action_generation,
     "next_action": _next_action,
@@ -179,4 +371,7 @@ ANSWERS = {
     "novelty": _novelty,
     "novelty_estimate": _novelty_estimate,
     "width_estimate": _width_estimate,
+    "formalize_problem": _formalize_problem,
+    "formalize_goal": _formalize_goal,
+    "formalize_domain": _formalize_domain,
 }

@@ -27,6 +27,7 @@ COMMANDS = [
     "render",
     "validate",
     "equivalent",
+    "equivalent-domain",
     "plan",
     "widths",
     "chat",

@@ -175,6 +175,30 @@ def test_changing_one_initial_atom_to_another_predicate_makes_the_initial_states
         assert (verdict.missing, verdict.extra) == ((removed,), (added,))
 
 
+@SETTINGS
+@given(st.data())
+def test_an_initial_atom_left_out_or_added_is_the_one_atom_named_under_any_renaming(data):
+    truth = data.draw(st.sampled_from(pool()))
+    seed, fresh = data.draw(DRAW)
+    rng = random.Random(seed)
+    objects, init, goal = parts(truth)
+    names = renaming(objects, rng, fresh)
+    absent = [a for a in truth.atoms if a not in set(init)]
+    if data.draw(st.booleans()) or not absent:
+        atom = rng.choice(init)
+        changed, named = [a for a in init if a != atom], "missing"
+    else:
+        atom = rng.choice(absent)
+        changed, named = init + [atom], "extra"
+    verdict = problem_equivalence(truth, write(truth, objects, changed, goal, names, rng))
+    assert verdict.reason == "init-differs", verdict
+    # exactly one atom differs under the embedding found (the one changed, or one like it under a
+    # symmetry of the initial state): of the same predicate
+    listed = verdict.missing if named == "missing" else verdict.extra
+    assert len(listed) == 1 and not (verdict.extra if named == "missing" else verdict.missing), verdict
+    assert parse_atom_text(listed[0])[0] == parse_atom_text(atom)[0]
+
+
 def brute_force_isomorphic(objects, init_a: set, init_b: set) -> bool:
     names = [o for o, _ in objects]
     for perm in itertools.permutations(names):

@@ -152,6 +152,9 @@ def test_constraint_languages_are_read_by_the_strict_reader(domain, style):
         kind = reg.get(sub).answer
         for item in items:
             constraint = kind.constraint(item, style)
+            if constraint is None:  # PDDL files (formalization) have no regular language
+                assert kind.name.startswith("pddl-"), sub
+                continue
             assert set(constraint) <= {"choice", "regex"}
             for _ in range(15):
                 text = _sample(constraint, item, style, rng)

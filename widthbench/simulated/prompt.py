@@ -141,6 +141,8 @@ class PromptReader:
                 dom, extension = prompts.domain_of_system_message(system, self.prompt_dir)
             except (ValueError, UserError):
                 dom = None
+        if dom is None:
+            dom = self.described_domain(user)
         if dom is not None:
             try:
                 kind, style, fields = prompts.match_user_message(user, self.prompt_dir)
@@ -155,12 +157,33 @@ class PromptReader:
             state_field = "state" if "state" in fields else "new_state"
             # Sub-task answers use the task of the prompt's state; search answers load the
             # state fields they need (`ReadPrompt.load`), some of them having none.
-            problem = self.problem(dom, style, fields, state_field)[0] if family == "subtask" else None
+            if family == "subtask" and "problem" in fields:  # the problem is given as a PDDL file
+                problem = self.given_problem(dom, style, fields)
+            elif family == "subtask":
+                problem = self.problem(dom, style, fields, state_field)[0]
+            else:
+                problem = None
             return ReadPrompt(kind, fields, table[kind], problem, style, family, extension, self, dom, state_field)
         for other in self.other_readers:
             q = other(system, user, ReadPrompt)
             if q is not None:
                 return q
+        return None
+
+    def described_domain(self, user: str) -> strips.Domain | None:
+        """The domain a formalize-domain prompt describes in words (its system message names no
+        domain): the one of the run's domains, or of the built-in ones, that the description is of."""
+        from widthbench.pddl_domains.context import domain_in_words
+
+        try:
+            kind, _, fields = prompts.match_user_message(user, self.prompt_dir)
+        except ValueError:
+            return None
+        if kind != "formalize_domain":
+            return None
+        for dom in (*self.domains, strips.load_domain("blocksworld"), strips.load_domain("logistics")):
+            if domain_in_words(dom, dom.templates_file or "widthbench") == fields["description"].strip():
+                return dom
         return None
 
     def run_domain(self, system: str):
@@ -229,6 +252,23 @@ class PromptReader:
         _bounded(self._problems, self.MAX_PROBLEMS)
         self._problems[key] = p
         return p, self.parse_state(p, fields[state_field])
+
+    def given_problem(self, dom: strips.Domain, style: str, fields: dict) -> Problem:
+        """The problem of a prompt that gives its problem file without the goal (``{problem}``) and
+        the goal apart (``{goal}``, read with the renderer of the problem file's task)."""
+        from widthbench.planners.problem_writer import with_goal
+
+        key = ("given", dom.text, style, fields["problem"], fields.get("goal", ""))
+        p = self._problems.get(key)
+        if p is None:
+            base = strips.parse_problem_text(dom, with_goal(fields["problem"], "(:goal (and))"), source="prompt")
+            goal = Renderer(base, style).parse_atoms(fields["goal"]) if "goal" in fields else []
+            task = strips.parse_problem_text(dom, with_goal(fields["problem"], "(:goal (and " + " ".join(goal) + "))"),
+                                             source="prompt")
+            p = Problem(task, Renderer(task, style))
+            _bounded(self._problems, self.MAX_PROBLEMS)
+            self._problems[key] = p
+        return p
 
     def listed_statics(self, dom: strips.Domain, style: str, objects_text: str, text: str) -> frozenset:
         """The static facts a state text lists (memoised: novelty prompts repeat their states)."""
