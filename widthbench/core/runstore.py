@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 import uuid
 from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
@@ -186,6 +187,7 @@ class RunStore:
             f.write(lines)
             f.flush()
             os.fsync(f.fileno())
+        _hold_for_tests(self.records_path)
 
     def write_json(self, name: str, data: Any) -> Path:
         write_json(self.path / name, data)
@@ -193,6 +195,24 @@ class RunStore:
 
     def read_json(self, name: str) -> dict | None:
         return read_json(self.path / name)
+
+
+#: The tests' handle on a run in mid-write (tests/test_run_store.py): with ``WIDTHBENCH_HOLD_AT=N`` in
+#: the environment, a process whose records file reaches N lines stops there and waits for a signal,
+#: so that a test interrupts it at a point it chose, on a machine of any speed.
+HOLD_AT = "WIDTHBENCH_HOLD_AT"
+
+
+def _hold_for_tests(path: Path) -> None:
+    at = os.environ.get(HOLD_AT)
+    if not at:
+        return
+    with open(path, "rb") as f:
+        if f.read().count(b"\n") < int(at):
+            return
+    os.environ.pop(HOLD_AT)
+    while True:  # until a signal ends the process (SIGINT: KeyboardInterrupt, exit 130)
+        time.sleep(0.05)
 
 
 def latest_records(path: str | os.PathLike, key: Callable[[dict], Hashable]) -> list[dict]:
