@@ -40,6 +40,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
 from widthbench.core.errors import UserError
+from widthbench.generators.domains import DomainRegistry
 from widthbench.llm.types import PRESETS, mode_name
 from widthbench.subtasks.items import item_to_json
 from widthbench.subtasks.harness import frozen
@@ -91,9 +92,10 @@ def widthbench_task(subtask: str, *, style: str = "nl", thinking="off", count: i
     think = _thinking(thinking)
     if style not in ("nl", "pddl"):
         raise UserError(f"style must be nl or pddl, got {style!r}")
-    builtin = domain in ("blocksworld", "logistics")
+    domains = DomainRegistry.default()
+    builtin = domain in domains
     if not builtin and not instances and not items:
-        raise UserError(f"domain {domain!r}: generated instances are blocksworld or logistics; "
+        raise UserError(f"domain {domain!r}: generated instances are {domains.listed()}; "
                         "give a domain file together with instances=DIR")
     config = ScoreConfig(subtasks=(subtask,), styles=(style,), thinking=(think,), count=int(count),
                          seed=int(seed), domain=domain if builtin else "blocksworld", instances=instances,
