@@ -101,6 +101,7 @@ class SubTask:
                                                            the default max_tokens (`score.requests_for`)
     no_item                                                why an instance may yield no item: text,
                                                            or no_item(pool, options) -> text
+    item_options                                           the `ItemOptions` it reads (task parameters)
     """
 
     name: str
@@ -117,6 +118,9 @@ class SubTask:
     answer_tokens: Callable[..., int] | None = None
     # why an instance may yield no item (said when none does): text, or (pool, options) -> text
     no_item: Any = None
+    # item options it reads beyond count, seed and domain (`ItemOptions` field names, such as
+    # "invalid_kind"): the harness tasks take each as a parameter
+    item_options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", tuple(self.metrics))

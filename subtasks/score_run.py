@@ -119,8 +119,10 @@ class ScoreConfig:
                 "thinking": [on_off(t) for t in self.thinking],
                 "prompt_extension": ["on" if e else "off" for e in self.extensions]}
 
-    def modes(self, subtask: str) -> list[Mode]:
-        exts = self.extensions if subtask == "action-single" else (False,)
+    def modes(self, subtask: str, registry: Registry | None = None) -> list[Mode]:
+        """The modes ``subtask`` is asked in: styles x thinking, and the prompt extension's values for
+        a sub-task that takes it (`SubTask.extensions`)."""
+        exts = self.extensions if (registry or Registry.default()).get(subtask).extensions else (False,)
         return [Mode(s, t, e) for e in exts for s in self.styles for t in self.thinking]
 
 
@@ -295,8 +297,9 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
     items = build_all_items(config, registry, not_built, executor=executor)
     for sub, why in not_built.items():
         _log(f"score: {sub} not built: {why}", False)
-    if True in config.extensions and "action-single" in items:
-        dom = items["action-single"][0].domain
+    extended = [sub for sub, its in items.items() if its and registry.get(sub).extensions]
+    if True in config.extensions and extended:
+        dom = items[extended[0]][0].domain
         if not prompts.extension_available(dom):
             raise UserError(f"--prompt-extension: no prompt extension for domain {dom!r} "
                             "(only Blocksworld has one: the paper's pick-up-versus-unstack example)")
@@ -309,7 +312,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
 
     # Failed and skipped item-modes are asked again (a skipped prompt may fit a rerun's server).
     recorded = {record_key(r): r for r in store.records() if answered(r)}
-    all_units = [(item, mode) for sub, its in items.items() for mode in config.modes(sub) for item in its]
+    all_units = [(item, mode) for sub, its in items.items() for mode in config.modes(sub, registry) for item in its]
     units = []
     changed = []
     for item, mode in all_units:
