@@ -17,14 +17,13 @@ that way, or `Registry.from_modules([...])` from module files).
 from __future__ import annotations
 
 import functools
-import importlib
 import importlib.util
-import pkgutil
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from widthbench.core.discovery import records_in
 from widthbench.core.errors import UserError, listed
 from widthbench.subtasks.answers import AnswerKind
 
@@ -170,12 +169,7 @@ class Registry:
     @functools.cache
     def default() -> "Registry":
         """The built-in sub-tasks (every module of `widthbench.subtasks.definitions`)."""
-        package = importlib.import_module(TASKS_PACKAGE)
-        records = []
-        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-            module = importlib.import_module(f"{TASKS_PACKAGE}.{info.name}")
-            records += list(getattr(module, "SUBTASKS", ()))
-        return Registry(records)
+        return Registry(records_in(TASKS_PACKAGE, "SUBTASKS"))
 
     @classmethod
     def from_modules(cls, paths, base: "Registry | None" = None) -> "Registry":

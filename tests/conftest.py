@@ -80,6 +80,41 @@ def two_small_instances(tmp_path_factory):
     return d
 
 
+@pytest.fixture
+def toy_files():
+    """write({path: text}): a toy extension's files written into the source checkout (the
+    registries scan its packages, so a fresh interpreter finds them), removed after the test; a
+    path that is already there skips the test rather than overwrite it."""
+    import textwrap
+
+    written = []
+
+    def write(files: dict) -> None:
+        taken = [p for p in files if Path(p).exists()]
+        if taken:
+            pytest.skip(f"{taken[0]} is already there")
+        for path, text in files.items():
+            written.append(Path(path))
+            Path(path).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+
+    yield write
+    for path in written:
+        path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def fresh_cli():
+    """run(*args, cwd=DIR): `python -m widthbench ARGS` in a fresh interpreter, whose registries scan
+    their packages anew."""
+    import subprocess
+    import sys
+
+    def run(*args, cwd):
+        return subprocess.run([sys.executable, "-m", "widthbench", *args], cwd=cwd, capture_output=True,
+                              text=True, timeout=300)
+
+    return run
+
 
 def pytest_collection_finish(session):
     """Say up front (even under -q) when this run builds the vLLM CPU environment: the first run is

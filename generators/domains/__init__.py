@@ -18,13 +18,12 @@ value: `DomainRegistry.default()` scans the package once.
 from __future__ import annotations
 
 import functools
-import importlib
-import pkgutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
+from widthbench.core.discovery import records_in
 from widthbench.core.errors import UserError
 
 DOMAINS_PACKAGE = "widthbench.generators.domains"
@@ -116,12 +115,7 @@ class DomainRegistry:
     @functools.cache
     def default() -> "DomainRegistry":
         """The built-in domains (every module of `widthbench.generators.domains`)."""
-        package = importlib.import_module(DOMAINS_PACKAGE)
-        records = []
-        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-            module = importlib.import_module(f"{DOMAINS_PACKAGE}.{info.name}")
-            records += list(getattr(module, "DOMAINS", ()))
-        return DomainRegistry(records)
+        return DomainRegistry(records_in(DOMAINS_PACKAGE, "DOMAINS"))
 
     def __contains__(self, name) -> bool:
         return name in self._records

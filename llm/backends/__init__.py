@@ -16,14 +16,13 @@ scans the package once.
 from __future__ import annotations
 
 import functools
-import importlib
 import os
-import pkgutil
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from widthbench.core.discovery import records_in
 from widthbench.core.errors import UserError
 
 BACKENDS_PACKAGE = "widthbench.llm.backends"
@@ -83,12 +82,7 @@ class BackendRegistry:
     @functools.cache
     def default() -> "BackendRegistry":
         """The built-in backends (every module of `widthbench.llm.backends`)."""
-        package = importlib.import_module(BACKENDS_PACKAGE)
-        records = []
-        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-            module = importlib.import_module(f"{BACKENDS_PACKAGE}.{info.name}")
-            records += list(getattr(module, "BACKENDS", ()))
-        return BackendRegistry(records)
+        return BackendRegistry(records_in(BACKENDS_PACKAGE, "BACKENDS"))
 
     def __iter__(self):
         return (self._records[p] for p in self.prefixes)

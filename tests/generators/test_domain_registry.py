@@ -4,9 +4,6 @@ under generators/domains/ plus its data files (docs/design.md, "Extension paths"
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -104,36 +101,17 @@ def test_a_domain_defined_twice_or_without_its_domain_file_is_refused():
         DomainRegistry([BuiltinDomain(name="no-such-domain", title="None", generate=bw.generate)])
 
 
-@pytest.fixture
-def toy_domain():
-    """The toy domain's module and data files written into the checkout (the registry scans the
-    package), removed after the test."""
-    if not PACKAGE_DIR.is_dir() or any(p.exists() for p in TOY_FILES):
-        pytest.skip("needs a writable source checkout without a corridor domain")
-    try:
-        for path, text in TOY_FILES.items():
-            path.write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
-        yield
-    finally:
-        for path in TOY_FILES:
-            path.unlink(missing_ok=True)
-
-
-def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "widthbench", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
-
-
-def test_a_toy_builtin_domain_is_one_module_plus_data_files(toy_domain, tmp_path):
+def test_a_toy_builtin_domain_is_one_module_plus_data_files(toy_files, fresh_cli, tmp_path):
+    toy_files(TOY_FILES)
     # CLI choices and help come from the registry
-    helped = _cli("generate", "--help", cwd=tmp_path)
+    helped = fresh_cli("generate", "--help", cwd=tmp_path)
     assert helped.returncode == 0 and "{blocksworld,logistics,corridor}" in helped.stdout
     assert "--cells N|LO-HI" in helped.stdout and "cells in the corridor (default 4)" in helped.stdout
-    assert "corridor, 4 cells" in _cli("score", "--help", cwd=tmp_path).stdout.replace("\n", " ").replace("  ", "")
-    wrong = _cli("generate", "corridor", "--blocks", "3", "--count", "1", "--seed", "0", "--out", "x", cwd=tmp_path)
+    assert "corridor, 4 cells" in fresh_cli("score", "--help", cwd=tmp_path).stdout.replace("\n", " ").replace("  ", "")
+    wrong = fresh_cli("generate", "corridor", "--blocks", "3", "--count", "1", "--seed", "0", "--out", "x", cwd=tmp_path)
     assert wrong.returncode == 2 and wrong.stderr.strip() == "widthbench generate: error: --blocks does not apply to corridor"
 
-    made = _cli("generate", "corridor", "--count", "4", "--cells", "3-4", "--seed", "5", "--out", "set", "--quiet",
+    made = fresh_cli("generate", "corridor", "--count", "4", "--cells", "3-4", "--seed", "5", "--out", "set", "--quiet",
                 cwd=tmp_path)
     assert made.returncode == 0, made.stderr
     assert "wrote 4 corridor instances" in made.stdout
@@ -142,7 +120,7 @@ def test_a_toy_builtin_domain_is_one_module_plus_data_files(toy_domain, tmp_path
     assert all(r["domain"] == "corridor" and r["optimal_length"] == len(r["optimal_plan"]) >= 1 for r in rows)
     assert (tmp_path / "set" / "domain.pddl").read_text() == TOY_DOMAIN
 
-    scored = _cli("score", "--model", "sim:oracle", "--domain", "corridor", "--subtask",
+    scored = fresh_cli("score", "--model", "sim:oracle", "--domain", "corridor", "--subtask",
                   "action-generation,successor-separate", "--style", "both", "--thinking", "off", "--count", "3",
                   "--seed", "1", "--out", "run", "--no-cache", cwd=tmp_path)
     assert scored.returncode == 0, scored.stderr

@@ -4,9 +4,6 @@ llm/backends/ (docs/design.md, "Extension paths")."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -72,30 +69,13 @@ def test_a_backend_defined_twice_is_refused():
         BackendRegistry([b, b])
 
 
-@pytest.fixture
-def toy_backend():
-    """The toy backend's module written into the checkout (the registry scans the package),
-    removed after the test."""
-    if not PACKAGE_DIR.is_dir() or TOY_FILE.exists():
-        pytest.skip("needs a writable source checkout without a canned backend")
-    try:
-        TOY_FILE.write_text(textwrap.dedent(TOY_MODULE).lstrip(), encoding="utf-8")
-        yield
-    finally:
-        TOY_FILE.unlink(missing_ok=True)
-
-
-def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "widthbench", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
-
-
-def test_a_toy_backend_is_one_module(toy_backend, tmp_path):
-    assert "canned:TEXT" in _cli("score", "--help", cwd=tmp_path).stdout
-    wrong = _cli("score", "--model", "nope:x", "--out", "bad", cwd=tmp_path)
+def test_a_toy_backend_is_one_module(toy_files, fresh_cli, tmp_path):
+    toy_files({TOY_FILE: TOY_MODULE})
+    assert "canned:TEXT" in fresh_cli("score", "--help", cwd=tmp_path).stdout
+    wrong = fresh_cli("score", "--model", "nope:x", "--out", "bad", cwd=tmp_path)
     assert wrong.returncode == 2 and "or canned:TEXT" in wrong.stderr and len(wrong.stderr.splitlines()) == 1
 
-    scored = _cli("score", "--model", "canned:valid", "--subtask", "plan-verification", "--style", "pddl",
+    scored = fresh_cli("score", "--model", "canned:valid", "--subtask", "plan-verification", "--style", "pddl",
                   "--thinking", "off", "--count", "4", "--seed", "2", "--out", "run", "--no-cache", cwd=tmp_path)
     assert scored.returncode == 0, scored.stderr
     recs = [json.loads(x) for x in (tmp_path / "run" / "items.jsonl").read_text().splitlines()]

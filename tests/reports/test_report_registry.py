@@ -3,9 +3,6 @@ report is adding one module under widthbench/reports/ (docs/design.md, "Extensio
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -48,28 +45,13 @@ def test_a_writer_is_called_with_the_runs_of_its_kinds_only(tmp_path):
     assert seen == [("b", True)]  # no solve run: the solve writer is not called
 
 
-@pytest.fixture
-def toy_report():
-    if not PACKAGE_DIR.is_dir() or TOY_FILE.exists():
-        pytest.skip("needs a writable source checkout without the toy report")
-    try:
-        TOY_FILE.write_text(textwrap.dedent(TOY_MODULE).lstrip(), encoding="utf-8")
-        yield
-    finally:
-        TOY_FILE.unlink(missing_ok=True)
-
-
-def _cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "widthbench", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
-
-
-def test_a_toy_report_is_one_module(toy_report, tmp_path):
+def test_a_toy_report_is_one_module(toy_files, fresh_cli, tmp_path):
+    toy_files({TOY_FILE: TOY_MODULE})
     for seed in ("1", "2"):
-        made = _cli("score", "--model", "sim:oracle", "--subtask", "action-single", "--style", "pddl", "--thinking",
+        made = fresh_cli("score", "--model", "sim:oracle", "--subtask", "action-single", "--style", "pddl", "--thinking",
                     "off", "--count", "3", "--seed", seed, "--out", f"run{seed}", "--no-cache", cwd=tmp_path)
         assert made.returncode == 0, made.stderr
-    done = _cli("report", "run1", "run2", "--out", "rep", cwd=tmp_path)
+    done = fresh_cli("report", "run1", "run2", "--out", "rep", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     said = [line.split("/")[-1] for line in done.stdout.splitlines() if line.startswith("wrote ")]
     # in report order: after the score tables and curves, before the page

@@ -6,6 +6,7 @@ import json
 import random
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -242,38 +243,16 @@ SUBTASKS = (SubTask(name="toy-object-count", build=build, prompts=prompts, answe
 '''
 
 
-@pytest.fixture
-def toy_subtask():
-    """The toy sub-task's one module written into the checkout's definitions (the registry scans
-    the package), removed after the test."""
-    from pathlib import Path
-
-    import widthbench.subtasks.definitions as definitions
-
-    path = Path(definitions.__file__).parent / "toy_object_count.py"
-    if path.exists():
-        pytest.skip("a toy_object_count module is already there")
-    try:
-        path.write_text(textwrap.dedent(TOY_BUILTIN).lstrip(), encoding="utf-8")
-        yield path
-    finally:
-        path.unlink(missing_ok=True)
+DEFINITIONS_DIR = Path(__file__).resolve().parents[2] / "subtasks" / "definitions"
 
 
-def _cli(*args, cwd):
-    import subprocess
-    import sys
-
-    return subprocess.run([sys.executable, "-m", "widthbench", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)
-
-
-def test_a_builtin_toy_subtask_with_a_new_answer_kind_is_one_module(toy_subtask, tmp_path):
+def test_a_builtin_toy_subtask_with_a_new_answer_kind_is_one_module(toy_files, fresh_cli, tmp_path):
     """One file (the module) is the whole sub-task: score, its two metrics' rows, report, both
     harness exports and the registered inspect task pick it up."""
+    toy_files({DEFINITIONS_DIR / "toy_object_count.py": TOY_BUILTIN})
     common = ("--subtask", "toy-object-count", "--style", "pddl", "--thinking", "off", "--count", "4",
               "--seed", "1", "--blocks", "4-5")
-    scored = _cli("score", "--model", "sim:const:I count 4 objects.", *common, "--out", "run", "--no-cache",
+    scored = fresh_cli("score", "--model", "sim:const:I count 4 objects.", *common, "--out", "run", "--no-cache",
                   cwd=tmp_path)
     assert scored.returncode == 0, scored.stderr
     recs = [json.loads(x) for x in (tmp_path / "run" / "items.jsonl").read_text().splitlines()]
@@ -285,15 +264,15 @@ def test_a_builtin_toy_subtask_with_a_new_answer_kind_is_one_module(toy_subtask,
     fours = sum(r["truth"] == 4 for r in recs)
     assert rows["exact"]["correct"] == fours and rows["exact"]["n"] == 4
     assert rows["close"]["correct"] == 4 and rows["close"]["n"] == 4  # 4 is within one of 4 and of 5
-    report = _cli("report", "run", "--out", "rep", cwd=tmp_path)
+    report = fresh_cli("report", "run", "--out", "rep", cwd=tmp_path)
     assert report.returncode == 0, report.stderr
     assert "Toy Object Count (within one)" in report.stdout + "".join(
         p.read_text(errors="replace") for p in (tmp_path / "rep").rglob("*.md"))
 
-    lm = _cli("export", "lm-eval", *common, "--out", "lm", cwd=tmp_path)
+    lm = fresh_cli("export", "lm-eval", *common, "--out", "lm", cwd=tmp_path)
     assert lm.returncode == 0, lm.stderr
     assert (tmp_path / "lm" / "widthbench_blocksworld_toy_object_count_pddl_nothink.yaml").is_file()
-    ins = _cli("export", "inspect", *common, "--out", "ins", cwd=tmp_path)
+    ins = fresh_cli("export", "inspect", *common, "--out", "ins", cwd=tmp_path)
     assert ins.returncode == 0, ins.stderr
     assert "widthbench_blocksworld_toy_object_count_pddl_nothink" in (tmp_path / "ins" / "widthbench_tasks.py").read_text()
     listed = subprocess_tasks(tmp_path)

@@ -15,11 +15,11 @@ identity differs from the others'), and keys its tables, csvs and charts by that
 from __future__ import annotations
 
 import functools
-import importlib
-import pkgutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+
+from widthbench.core.discovery import records_in
 
 REPORTS_PACKAGE = "widthbench.reports"
 
@@ -58,14 +58,11 @@ class Report:
 @functools.cache
 def report_writers() -> tuple[Report, ...]:
     """Every report writer of the package's modules, in report order."""
-    package = importlib.import_module(REPORTS_PACKAGE)
     found: dict[str, Report] = {}
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{REPORTS_PACKAGE}.{info.name}")
-        for report in getattr(module, "REPORTS", ()):
-            if report.name in found:
-                raise ValueError(f"report {report.name!r} is defined twice")
-            found[report.name] = report
+    for report in records_in(REPORTS_PACKAGE, "REPORTS"):
+        if report.name in found:
+            raise ValueError(f"report {report.name!r} is defined twice")
+        found[report.name] = report
     return tuple(sorted(found.values(), key=lambda r: (r.order, r.name)))
 
 
