@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from widthbench.core.discovery import records_in
+from widthbench.core.discovery import keyed, records_in
 from widthbench.core.errors import UserError, listed
 from widthbench.subtasks.answers import AnswerKind
 
@@ -153,12 +153,7 @@ class Registry:
     """An ordered, immutable set of sub-task records."""
 
     def __init__(self, subtasks: Iterable[SubTask]):
-        records: dict[str, SubTask] = {}
-        for s in subtasks:
-            if s.name in records:
-                raise ValueError(f"sub-task {s.name!r} is defined twice")
-            records[s.name] = s
-        self._records = MappingProxyType(records)
+        self._records = records = keyed(subtasks, "name", "sub-task")
         order = sorted(records.values(), key=lambda s: min((o for o, _ in s.labels.values()), default=10**6))
         self.names: tuple[str, ...] = tuple(s.name for s in order)
         self.paper: tuple[str, ...] = tuple(n for n in self.names if records[n].paper)

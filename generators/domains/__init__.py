@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from widthbench.core.discovery import records_in
+from widthbench.core.discovery import keyed, records_in
 from widthbench.core.errors import UserError
 
 DOMAINS_PACKAGE = "widthbench.generators.domains"
@@ -101,14 +101,10 @@ class DomainRegistry:
     """An ordered, immutable set of built-in domain records."""
 
     def __init__(self, domains: Iterable[BuiltinDomain]):
-        records: dict[str, BuiltinDomain] = {}
-        for d in domains:
-            if d.name in records:
-                raise ValueError(f"built-in domain {d.name!r} is defined twice")
+        self._records = records = keyed(domains, "name", "built-in domain")
+        for d in records.values():
             if not d.domain_file.is_file():
                 raise ValueError(f"built-in domain {d.name!r}: no domain file {d.domain_file}")
-            records[d.name] = d
-        self._records = MappingProxyType(records)
         self.names: tuple[str, ...] = tuple(sorted(records, key=lambda n: (records[n].order, n)))
 
     @staticmethod

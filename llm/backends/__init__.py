@@ -19,10 +19,9 @@ import functools
 import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Any
 
-from widthbench.core.discovery import records_in
+from widthbench.core.discovery import keyed, records_in
 from widthbench.core.errors import UserError
 
 BACKENDS_PACKAGE = "widthbench.llm.backends"
@@ -70,12 +69,7 @@ class BackendRegistry:
     """An ordered, immutable set of model backends, by spec prefix."""
 
     def __init__(self, backends: Iterable[ModelBackend]):
-        records: dict[str, ModelBackend] = {}
-        for b in backends:
-            if b.prefix in records:
-                raise ValueError(f"model backend {b.prefix!r} is defined twice")
-            records[b.prefix] = b
-        self._records = MappingProxyType(records)
+        self._records = records = keyed(backends, "prefix", "model backend")
         self.prefixes: tuple[str, ...] = tuple(sorted(records, key=lambda p: (records[p].order, p)))
 
     @staticmethod

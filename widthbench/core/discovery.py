@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from types import MappingProxyType
 
 
 def records_in(package: str, attribute: str) -> list:
@@ -19,3 +20,15 @@ def records_in(package: str, attribute: str) -> list:
     for info in sorted(pkgutil.iter_modules(importlib.import_module(package).__path__), key=lambda m: m.name):
         found += list(getattr(importlib.import_module(f"{package}.{info.name}"), attribute, ()))
     return found
+
+
+def keyed(records, key: str, what: str) -> MappingProxyType:
+    """{record's ``key``: record}, read-only, in the records' order; a key defined twice is a
+    ValueError naming ``what`` ("sub-task 'novelty' is defined twice")."""
+    out: dict = {}
+    for record in records:
+        name = getattr(record, key)
+        if name in out:
+            raise ValueError(f"{what} {name!r} is defined twice")
+        out[name] = record
+    return MappingProxyType(out)

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from widthbench.core.discovery import records_in
+from widthbench.core.discovery import keyed, records_in
 
 REPORTS_PACKAGE = "widthbench.reports"
 
@@ -58,11 +58,7 @@ class Report:
 @functools.cache
 def report_writers() -> tuple[Report, ...]:
     """Every report writer of the package's modules, in report order."""
-    found: dict[str, Report] = {}
-    for report in records_in(REPORTS_PACKAGE, "REPORTS"):
-        if report.name in found:
-            raise ValueError(f"report {report.name!r} is defined twice")
-        found[report.name] = report
+    found = keyed(records_in(REPORTS_PACKAGE, "REPORTS"), "name", "report")
     return tuple(sorted(found.values(), key=lambda r: (r.order, r.name)))
 
 
