@@ -160,7 +160,7 @@ def run_identity(config: ScoreConfig, model) -> dict:
     digests), the max_tokens policy, constrained decoding, request seeds and the readers."""
     items = {"domain": config.domain, "count": config.count, "seed": config.seed,
              "invalid_kind": config.invalid_kind, "prompt_budget": config.prompt_budget,
-             "max_width": _max_width(config), "generator_options": dict(config.generator_options),
+             "max_width": max_width_of(config), "generator_options": dict(config.generator_options),
              "stratify": config.strata.identity() if config.strata is not None else None}
     shown = {"templates": identity.prompt_templates_digest(config.prompt_dir, config.novelty_prompt)}
     if config.items:
@@ -197,10 +197,10 @@ def _instances(config: ScoreConfig, count: int) -> Pool:
                                   context_file=config.context_file, templates_file=config.templates_file)
         if not insts:
             raise UserError(f"no instances in {config.instances}")
-        return Pool(None, config.seed, instances=insts, max_width=_max_width(config),
+        return Pool(None, config.seed, instances=insts, max_width=max_width_of(config),
                     obfuscation=config.obfuscate, prompts=_prompts(config))
     return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count,
-                max_width=_max_width(config), obfuscation=config.obfuscate, prompts=_prompts(config))
+                max_width=max_width_of(config), obfuscation=config.obfuscate, prompts=_prompts(config))
 
 
 def _prompts(config: ScoreConfig) -> dict:
@@ -208,7 +208,7 @@ def _prompts(config: ScoreConfig) -> dict:
     return {"prompt_dir": config.prompt_dir, "novelty_prompt": config.novelty_prompt}
 
 
-def _max_width(config: ScoreConfig) -> int:
+def max_width_of(config: ScoreConfig) -> int:
     return DEFAULT_MAX_WIDTH if config.max_width is None else config.max_width
 
 
@@ -366,7 +366,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options),
                                **config.grid(), "request_seeds": config.request_seeds,
                                "constrained": config.constrained, "prompt_budget_source": budget_source,
-                               "max_width": config.max_width, "max_width_used": _max_width(config),
+                               "max_width": config.max_width, "max_width_used": max_width_of(config),
                                "reader": config.reader, "domain_file": config.domain_file,
                                "context_file": config.context_file, "templates_file": config.templates_file,
                                # which context the prompts carry: hand-written:NAME, file:PATH or generated
