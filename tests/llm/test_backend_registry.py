@@ -84,7 +84,9 @@ def test_a_toy_backend_is_one_module(toy_files, fresh_cli, tmp_path):
     assert {r["truth"] for r in recs} == {True, False}  # the toy's answer is right on some items only
     words = [sum(len(m["content"].split()) for m in r["prompt"]) for r in recs]
     tokens = json.loads((tmp_path / "run" / "tokens.json").read_text())
-    assert json.dumps(sum(words)) in json.dumps(tokens)  # the ledger counts what the backend reported
+    # the ledger counts what the backend reported, and the run is not labelled simulated
+    assert tokens["total"]["prompt"] == sum(words) and tokens["total"]["completion"] == 4
+    assert tokens["total"]["sent"] == 4 and tokens["simulated"] is False
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     row = next(r for r in summary["rows"] if r["subtask"] == "plan-verification")
     assert row["n"] == 4 and row["correct"] == sum(r["truth"] is True for r in recs)
