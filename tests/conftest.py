@@ -107,6 +107,24 @@ def toy_files():
 
 
 @pytest.fixture
+def extension_files():
+    """files(extension, name) -> the paths docs/design.md's "Extension paths" row of ``extension``
+    names in backquotes, with ``<name>`` replaced by ``name`` (what a toy-extension test checks its
+    own files against)."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "design.md").read_text(encoding="utf-8")
+    table = text[text.index("## Extension paths"):]
+
+    def files(extension: str, name: str) -> set[str]:
+        row = next(line for line in table.splitlines() if line.startswith(f"| {extension} |"))
+        row = row.split(" | ")[1]  # the files column
+        return {p.replace("<name>", name) for p in re.findall(r"`([\w/<>.]+\.(?:py|pddl|txt|toml))`", row)}
+
+    return files
+
+
+@pytest.fixture
 def fresh_cli():
     """run(*args, cwd=DIR): `python -m widthbench ARGS` in a fresh interpreter, whose registries scan
     their packages anew."""

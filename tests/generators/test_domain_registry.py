@@ -134,6 +134,11 @@ def test_a_toy_builtin_domain_is_one_module_plus_data_files(toy_files, fresh_cli
     assert all(r["accuracy"] == 1.0 for r in summary["rows"])
 
 
+def test_the_design_card_lists_the_toy_domains_files(extension_files):
+    root = PACKAGE_DIR.parents[1]
+    assert {str(p.relative_to(root)) for p in TOY_FILES} <= extension_files("built-in domain", "corridor")
+
+
 def test_the_toy_is_gone_after_its_test():
     assert "corridor" not in DomainRegistry.default()
     assert not any(p.exists() for p in TOY_FILES)

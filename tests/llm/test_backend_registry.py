@@ -92,5 +92,9 @@ def test_a_toy_backend_is_one_module(toy_files, fresh_cli, tmp_path):
     assert row["n"] == 4 and row["correct"] == sum(r["truth"] is True for r in recs)
 
 
+def test_the_design_card_lists_the_toy_backends_file(extension_files):
+    assert {str(TOY_FILE.relative_to(PACKAGE_DIR.parents[1]))} == extension_files("model backend", "canned")
+
+
 def test_the_toy_backend_is_gone_after_its_test():
     assert "canned" not in BackendRegistry.default().prefixes and not TOY_FILE.exists()

@@ -59,5 +59,9 @@ def test_a_toy_report_is_one_module(toy_files, fresh_cli, tmp_path):
     assert (tmp_path / "rep" / "records.txt").read_text() == "seed 1: 3 records\nseed 2: 3 records\n"
 
 
+def test_the_design_card_lists_the_toy_reports_file(extension_files):
+    assert {str(TOY_FILE.relative_to(PACKAGE_DIR.parents[1]))} == extension_files("report", "toy_record_counts")
+
+
 def test_the_toy_report_is_gone_after_its_test():
     assert not TOY_FILE.exists() and "record-counts" not in [r.name for r in report_writers()]

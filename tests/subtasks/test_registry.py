@@ -279,6 +279,12 @@ def test_a_builtin_toy_subtask_with_a_new_answer_kind_is_one_module(toy_files, f
     assert "toy_object_count" in listed and "plan_verification" in listed
 
 
+def test_the_design_card_lists_the_toy_subtasks_file(extension_files):
+    toy = str((DEFINITIONS_DIR / "toy_object_count.py").relative_to(DEFINITIONS_DIR.parents[1]))
+    assert toy in extension_files("sub-task with a new answer kind", "toy_object_count")
+    assert extension_files("metric", "toy_object_count") == set()  # a metric is a line in the sub-task's module
+
+
 ENTRY_POINT_TASKS = """
 from importlib.metadata import entry_points
 from inspect_ai._util.registry import registry_find, registry_info
