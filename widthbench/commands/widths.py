@@ -62,8 +62,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     gen = p.add_argument_group("generated instances (TARGET = a domain name)")
     gen.add_argument("--count", type=int, metavar="N", help="number of instances")
     gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    for o in _generator_options():
-        gen.add_argument(f"--{o}", metavar="N|LO-HI", help=f"generator option {o}")
+    for option, names in DomainRegistry.default().options():
+        gen.add_argument(option.flag, dest=option.name, metavar=option.metavar,
+                         help=f"{', '.join(names)}: {option.help}")
     from widthbench.planners.executor import add_executor_arguments
 
     add_executor_arguments(p)
