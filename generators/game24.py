@@ -14,7 +14,7 @@ from pathlib import Path
 
 from widthbench.core.errors import UserError
 from widthbench.planners.game24_model import (TARGET, Game24Model, Game24State, Number, StateSpace,  # noqa: F401
-                                        Step, _operand, make_state, number_text, state_numbers,
+                                        Step, operand_text, make_state, number_text, state_numbers,
                                         state_text)
 
 DATA = Path(__file__).resolve().parent / "data" / "24.csv"

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from widthbench.core.errors import UserError
 from widthbench.generators.common import solve
+from widthbench.generators.domains import DomainRegistry
 from widthbench.planners import strips
 from widthbench.planners.problem_writer import problem_text
 from widthbench.core.runfiles import make_output_dir
@@ -38,7 +39,6 @@ from widthbench.planners.problem_writer import task_problem_text
 
 MANIFEST = "manifest.jsonl"
 DOMAIN_FILE = "domain.pddl"
-BUILTIN_DOMAINS = ("blocksworld", "logistics")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +154,7 @@ def builtin_name(domain: strips.Domain) -> str | None:
     """The built-in domain this one is equivalent to, if any: the same predicates and the same action
     schemas up to the names of their parameters and the order of their literals."""
     mine = _canonical(domain)
-    for name in BUILTIN_DOMAINS:
+    for name in DomainRegistry.default().names:
         if _canonical(strips.load_domain(name)) == mine:
             return name
     return None

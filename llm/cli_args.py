@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+from widthbench.llm.backends import BackendRegistry
 from widthbench.llm.model import open_model
 from widthbench.llm.types import SAMPLING_OPTIONS, merge_sampling, parse_per_mode
 from widthbench.core.runfiles import check_output_dir
@@ -13,8 +14,7 @@ def add_model_arguments(parser: argparse.ArgumentParser, *, required: bool = Tru
                         concurrency: int = 8, retries: int = 8) -> None:
     g = parser.add_argument_group("model")
     g.add_argument("--model", required=required, metavar="SPEC",
-                   help="openai:NAME, vllm-batch:NAME, or sim:oracle | sim:noisy:P | sim:random | "
-                   "sim:const:TEXT | sim:gibberish | sim:echo (see docs/llm.md)")
+                   help=f"{BackendRegistry.default().usage()}; see docs/llm.md")
     g.add_argument("--base-url", action="append", default=None, metavar="URL",
                    help="OpenAI-compatible server, e.g. http://127.0.0.1:8000/v1; repeat or "
                    "comma-separate to balance over several (default $WIDTHBENCH_BASE_URL)")

@@ -8,7 +8,8 @@ retry budget comes back as a Reply with `error` set (not cached, so a rerun retr
 cached or not, is added to the model's token ledger.
 
 Specs: openai:NAME (any OpenAI-compatible server, `base_urls`), vllm-batch:NAME (vLLM's offline
-batch runner), sim:oracle | sim:noisy:P | sim:random | sim:const:TEXT | sim:gibberish | sim:echo.
+batch runner), sim:oracle | sim:noisy:P | sim:random | sim:const:TEXT | sim:gibberish | sim:echo;
+the spec's prefix picks its backend in the backend registry (`widthbench.llm.backends`).
 """
 
 from __future__ import annotations
@@ -25,21 +26,13 @@ from typing import Any
 
 from widthbench.core.errors import UserError
 from widthbench.llm.backend import FatalError, Pending, RetryableError
+from widthbench.llm.backends import BackendOptions, BackendRegistry, split_urls
 from widthbench.llm.cache import ReplyCache, default_cache_dir
 from widthbench.llm.ledger import Ledger
 from widthbench.llm.types import PRESETS, Reply, Request, cache_key, mode_params, resolve_params
 from widthbench.llm.sync import run_sync
 
-BACKENDS = ("openai", "vllm-batch", "sim")
 MAX_ERRORS_SHOWN = 5
-
-
-def _split_urls(base_urls: str | Sequence[str] | None) -> list[str]:
-    if base_urls is None:
-        base_urls = os.environ.get("WIDTHBENCH_BASE_URL", "")
-    if isinstance(base_urls, str):
-        base_urls = [base_urls]
-    return [u.strip() for item in base_urls for u in item.split(",") if u.strip()]
 
 
 def open_model(
@@ -88,34 +81,17 @@ def open_model(
     max_model_len: the context in tokens when a server does not report one (vLLM does, in
       /v1/models; with both, the smaller counts); see `Model.context_length`.
     """
-    kind, sep, name = spec.partition(":")
-    if not sep or not name or kind not in BACKENDS:
-        raise UserError(
-            f"unknown model spec {spec!r}: use openai:NAME, vllm-batch:NAME or sim:KIND "
-            "(sim:oracle, sim:noisy:P, sim:random, sim:const:TEXT, sim:gibberish, sim:echo)")
+    record, name = BackendRegistry.default().for_spec(spec)
     if preset not in PRESETS:
         raise UserError(f"unknown sampling preset {preset!r} (known: {', '.join(PRESETS)})")
     if concurrency < 1:
         raise UserError(f"concurrency must be at least 1, got {concurrency}")
     if max_model_len is not None and max_model_len < 1:
         raise UserError(f"max_model_len must be at least 1, got {max_model_len}")
-    if kind == "sim":
-        from widthbench.llm.sim_backend import SimBackend
-
-        name = spec
-        backend: Any = SimBackend(spec, simulator)
-    elif kind == "openai":
-        from widthbench.llm.online import OpenAIBackend
-
-        backend = OpenAIBackend(name, _split_urls(base_urls), timeout=timeout, api_key=api_key,
-                                preflight=preflight, concurrency=concurrency,
-                                max_model_len=max_model_len)
-    else:
-        from widthbench.llm.batch import VLLMBatchBackend
-
-        backend = VLLMBatchBackend(name, command=batch_cmd, batch_size=batch_size,
-                                   work_dir=work_dir or cache_dir, model_dir=model_dir,
-                                   reuse_output=use_cache)
+    backend = record.open(name, BackendOptions(
+        spec=spec, base_urls=split_urls(base_urls), timeout=timeout, api_key=api_key, preflight=preflight,
+        concurrency=concurrency, max_model_len=max_model_len, batch_cmd=batch_cmd, batch_size=batch_size,
+        work_dir=work_dir or cache_dir, model_dir=model_dir, use_cache=use_cache, simulator=simulator))
     cache = None
     if use_cache:
         cache = ReplyCache(cache_dir if cache_dir is not None else default_cache_dir())

@@ -369,7 +369,7 @@ def view(task: Task) -> View:
         objects=tuple(sorted((objs[o], _type(r, t)) for o, t in task.objects)),
         atoms=atoms, actions=actions, static_atoms=tuple(ren(a, "predicate") for a in task.static_atoms),
         atom_index={a: i for i, a in enumerate(atoms)}, action_index={str(a): a for a in actions},
-        _triggers=strips._build_triggers(actions, len(atoms)))
+        _triggers=strips.build_triggers(actions, len(atoms)))
     out = View(vtask, r, objs, back_heads, back_objects)
     task.views[VIEW_KEY] = out
     return out

@@ -402,7 +402,9 @@ class _Template:
     arity: int
 
 
-def _compile(text: str, slot_regex: str) -> str:
+def template_regex_text(text: str, slot_regex: str) -> str:
+    """The regular expression, as text, of one NL template whose slots match ``slot_regex`` (the
+    template's articles are optional)."""
     parts, article = [], False
     for w in text.split():
         if w in ARTICLES:
@@ -428,8 +430,8 @@ def _compile_templates(tables: tuple, names: tuple) -> tuple[_Template, ...]:
     for kind, name, arity, templates in tables:
         for t in templates:
             if t:
-                out.append(_Template(kind, name, t, re.compile(_compile(t, alt)),
-                                     re.compile(_compile(t, ".+?")), arity))
+                out.append(_Template(kind, name, t, re.compile(template_regex_text(t, alt)),
+                                     re.compile(template_regex_text(t, ".+?")), arity))
     return tuple(out)
 
 

@@ -60,7 +60,7 @@ def number_text(x: Number) -> str:
     return str(x[0]) if x[1] == 1 else f"{x[0]}/{x[1]}"
 
 
-def _operand(x: Number) -> str:
+def operand_text(x: Number) -> str:
     return number_text(x) if x[1] == 1 and x[0] >= 0 else f"({number_text(x)})"
 
 
@@ -98,7 +98,7 @@ class Step:
         self.x, self.op, self.y, self.result, self.child = x, op, y, result, child
 
     def __str__(self) -> str:
-        return (f"{_operand(self.x)} {self.op} {_operand(self.y)} = {number_text(self.result)} "
+        return (f"{operand_text(self.x)} {self.op} {operand_text(self.y)} = {number_text(self.result)} "
                 f"(left: {state_text(self.child)})")
 
     __repr__ = __str__

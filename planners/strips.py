@@ -644,7 +644,7 @@ def ground(dom: Domain, objects, init, goal, name: str = "problem", goal_neg=(),
         static_atoms=tuple(atom_str(p, a) for p, a in static_true),
         atom_index={s: i for i, s in enumerate(atom_strs)},
         action_index={str(a): a for a in actions},
-        _triggers=_build_triggers(actions, len(atoms), pre_bits),
+        _triggers=build_triggers(actions, len(atoms), pre_bits),
     )
     return task
 
@@ -1019,7 +1019,7 @@ def _masks(s: Schema, b: dict, index: dict, init_atoms: set, static: frozenset):
     return pre, neg, add, dele, tuple(impossible)
 
 
-def _build_triggers(actions, n_atoms: int, pre_bits=None) -> tuple:
+def build_triggers(actions, n_atoms: int, pre_bits=None) -> tuple:
     """Index each action under one of its precondition atoms (the one shared by fewest actions, the
     lowest among equals), so that applicable_actions only tests actions whose trigger atom is true in
     the state. ``pre_bits``: each action's precondition atoms, ascending, if the caller has them."""

@@ -34,8 +34,9 @@ from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.render import Renderer
 from widthbench.subtasks import flexible
 from widthbench.subtasks import strict as strict_parse
-from widthbench.subtasks.planbench.judge import (DISAGREEMENT_CLASSES, Instances, _style, counts, disagreement,
-                                         judge, load_result_file)
+from widthbench.subtasks.planbench.files import load_result_file
+from widthbench.subtasks.planbench.judge import DISAGREEMENT_CLASSES, counts, disagreement, judge
+from widthbench.subtasks.planbench.problems import Instances, query_style
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO.parent / "shared" / "data" / "planbench-responses"
@@ -60,7 +61,7 @@ def reading_calls(rf, inst, instances):
         return (lambda: strict_parse.parse_verdict(raw)), (lambda: flexible.read_verdict(raw))
     problem = instances.problem(rf, inst)
     task, templates = problem.task, problem.templates
-    style = _style(inst.get("query", ""))
+    style = query_style(inst.get("query", ""))
     r = Renderer(task, style, templates)
     if rf.task == "plan-generation":
         return ((lambda: r.parse_plan(strict_parse.answer_section(raw))),

@@ -79,7 +79,7 @@ def apply(state: tuple, action) -> tuple | None:
 
 def action_text(action) -> str:
     x, op, y = action
-    return f"{g24._operand(x)} {op} {g24._operand(y)}"
+    return f"{g24.operand_text(x)} {op} {g24.operand_text(y)}"
 
 
 def parse_step(line: str) -> tuple[tuple, str | None, str]:
@@ -109,7 +109,7 @@ def solution_expression(state: tuple, space: g24.StateSpace | None = None) -> st
     steps = space.solution(space.state(state))
     if steps is None:
         return None
-    exprs = [(x, g24._operand(x)) for x in state]
+    exprs = [(x, g24.operand_text(x)) for x in state]
     for step in steps:
         ex = exprs.pop(next(i for i, (v, _) in enumerate(exprs) if v == step.x))[1]
         ey = exprs.pop(next(i for i, (v, _) in enumerate(exprs) if v == step.y))[1]
@@ -512,7 +512,7 @@ def _sim_naive(q, mode, corrupt, rng):
     s = numbers(q.fields["numbers"])
     expr = None if mode == "random" else solution_expression(s, q.problem)
     if expr is None:
-        parts = [g24._operand(x) for x in s]
+        parts = [g24.operand_text(x) for x in s]
         return " + ".join(parts), "I add them up."
     if corrupt:
         ops = [m.start() for m in re.finditer(r" [+\-*/] ", expr)]

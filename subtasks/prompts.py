@@ -39,6 +39,7 @@ from pathlib import Path
 from widthbench.core.errors import UserError, listed
 from widthbench.pddl_domains import planbench_configs
 from widthbench.core.errors import UserError as _UserError
+from widthbench.generators.domains import DomainRegistry
 from widthbench.generators.instance import builtin_name
 from widthbench.pddl_domains.context import domain_from_context
 from widthbench.planners import strips
@@ -226,7 +227,7 @@ def run_domains(domain: str | None, instances: str | None = None, domain_file: s
         from widthbench.generators.instance import find_domain
 
         path = domain_file or find_domain(Path(instances))
-    elif domain in ("blocksworld", "logistics"):
+    elif domain in DomainRegistry.default():
         path = domain
     else:
         return ()

@@ -17,14 +17,13 @@ that way, or `Registry.from_modules([...])` from module files).
 from __future__ import annotations
 
 import functools
-import importlib
 import importlib.util
-import pkgutil
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from widthbench.core.discovery import keyed, records_in
 from widthbench.core.errors import UserError, listed
 from widthbench.subtasks.answers import AnswerKind
 
@@ -101,6 +100,7 @@ class SubTask:
                                                            the default max_tokens (`score.requests_for`)
     no_item                                                why an instance may yield no item: text,
                                                            or no_item(pool, options) -> text
+    item_options                                           the `ItemOptions` it reads (task parameters)
     """
 
     name: str
@@ -117,6 +117,9 @@ class SubTask:
     answer_tokens: Callable[..., int] | None = None
     # why an instance may yield no item (said when none does): text, or (pool, options) -> text
     no_item: Any = None
+    # item options it reads beyond count, seed and domain (`ItemOptions` field names, such as
+    # "invalid_kind"): the harness tasks take each as a parameter
+    item_options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "metrics", tuple(self.metrics))
@@ -150,12 +153,7 @@ class Registry:
     """An ordered, immutable set of sub-task records."""
 
     def __init__(self, subtasks: Iterable[SubTask]):
-        records: dict[str, SubTask] = {}
-        for s in subtasks:
-            if s.name in records:
-                raise ValueError(f"sub-task {s.name!r} is defined twice")
-            records[s.name] = s
-        self._records = MappingProxyType(records)
+        self._records = records = keyed(subtasks, "name", "sub-task")
         order = sorted(records.values(), key=lambda s: min((o for o, _ in s.labels.values()), default=10**6))
         self.names: tuple[str, ...] = tuple(s.name for s in order)
         self.paper: tuple[str, ...] = tuple(n for n in self.names if records[n].paper)
@@ -166,12 +164,7 @@ class Registry:
     @functools.cache
     def default() -> "Registry":
         """The built-in sub-tasks (every module of `widthbench.subtasks.definitions`)."""
-        package = importlib.import_module(TASKS_PACKAGE)
-        records = []
-        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-            module = importlib.import_module(f"{TASKS_PACKAGE}.{info.name}")
-            records += list(getattr(module, "SUBTASKS", ()))
-        return Registry(records)
+        return Registry(records_in(TASKS_PACKAGE, "SUBTASKS"))
 
     @classmethod
     def from_modules(cls, paths, base: "Registry | None" = None) -> "Registry":

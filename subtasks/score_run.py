@@ -122,8 +122,10 @@ class ScoreConfig:
                 "thinking": [on_off(t) for t in self.thinking],
                 "prompt_extension": ["on" if e else "off" for e in self.extensions]}
 
-    def modes(self, subtask: str) -> list[Mode]:
-        exts = self.extensions if subtask == "action-single" else (False,)
+    def modes(self, subtask: str, registry: Registry | None = None) -> list[Mode]:
+        """The modes ``subtask`` is asked in: styles x thinking, and the prompt extension's values for
+        a sub-task that takes it (`SubTask.extensions`)."""
+        exts = self.extensions if (registry or Registry.default()).get(subtask).extensions else (False,)
         return [Mode(s, t, e) for e in exts for s in self.styles for t in self.thinking]
 
 
@@ -175,7 +177,7 @@ def run_identity(config: ScoreConfig, model) -> dict:
     digests), the max_tokens policy, constrained decoding, request seeds and the readers."""
     items = {"domain": config.domain, "count": config.count, "seed": config.seed,
              "invalid_kind": config.invalid_kind, "prompt_budget": config.prompt_budget,
-             "max_width": _max_width(config), "generator_options": dict(config.generator_options),
+             "max_width": max_width_of(config), "generator_options": dict(config.generator_options),
              "stratify": config.strata.identity() if config.strata is not None else None}
     shown = {"templates": identity.prompt_templates_digest(config.prompt_dir, config.novelty_prompt)}
     if config.items:
@@ -214,10 +216,10 @@ def _instances(config: ScoreConfig, count: int) -> Pool:
                                   context_file=config.context_file, templates_file=config.templates_file)
         if not insts:
             raise UserError(f"no instances in {config.instances}")
-        return Pool(None, config.seed, instances=insts, max_width=_max_width(config),
+        return Pool(None, config.seed, instances=insts, max_width=max_width_of(config),
                     obfuscation=config.obfuscate, prompts=_prompts(config))
     return Pool(config.domain, config.seed, generator_options=config.generator_options, initial=count,
-                max_width=_max_width(config), obfuscation=config.obfuscate, prompts=_prompts(config))
+                max_width=max_width_of(config), obfuscation=config.obfuscate, prompts=_prompts(config))
 
 
 def _prompts(config: ScoreConfig) -> dict:
@@ -225,7 +227,7 @@ def _prompts(config: ScoreConfig) -> dict:
     return {"prompt_dir": config.prompt_dir, "novelty_prompt": config.novelty_prompt}
 
 
-def _max_width(config: ScoreConfig) -> int:
+def max_width_of(config: ScoreConfig) -> int:
     return DEFAULT_MAX_WIDTH if config.max_width is None else config.max_width
 
 
@@ -316,8 +318,9 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
     items = build_all_items(config, registry, not_built, executor=executor)
     for sub, why in not_built.items():
         _log(f"score: {sub} not built: {why}", False)
-    if True in config.extensions and "action-single" in items:
-        dom = items["action-single"][0].domain
+    extended = [sub for sub, its in items.items() if its and registry.get(sub).extensions]
+    if True in config.extensions and extended:
+        dom = items[extended[0]][0].domain
         if not prompts.extension_available(dom):
             raise UserError(f"--prompt-extension: no prompt extension for domain {dom!r} "
                             "(only Blocksworld has one: the paper's pick-up-versus-unstack example)")
@@ -332,8 +335,8 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
         return requests_for(item, mode, seed, config.max_tokens, constrained=config.constrained, registry=registry)
 
     # Failed and skipped item-modes are asked again (a skipped prompt may fit a rerun's server).
-    all_units = [(item, mode, k) for sub, its in items.items() for mode in config.modes(sub) for item in its
-                 for k in range(config.samples)]
+    all_units = [(item, mode, k) for sub, its in items.items() for mode in config.modes(sub, registry)
+                 for item in its for k in range(config.samples)]
     recorded = {record_key(r): r for r in stable_ids(store.records(), items) if answered(r)}
     units = []
     changed = []
@@ -390,7 +393,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                                "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options),
                                **config.grid(), "request_seeds": config.request_seeds,
                                "constrained": config.constrained, "prompt_budget_source": budget_source,
-                               "max_width": config.max_width, "max_width_used": _max_width(config),
+                               "max_width": config.max_width, "max_width_used": max_width_of(config),
                                "reader": config.reader, "domain_file": config.domain_file, "samples": config.samples,
                                "context_file": config.context_file, "templates_file": config.templates_file,
                                # which context the prompts carry: hand-written:NAME, file:PATH or generated

@@ -80,6 +80,63 @@ def two_small_instances(tmp_path_factory):
     return d
 
 
+@pytest.fixture
+def toy_files():
+    """write({path: text}): a toy extension's files written into the source checkout (the
+    registries scan its packages, so a fresh interpreter finds them), removed after the test; a
+    path that is already there skips the test rather than overwrite it."""
+    import textwrap
+
+    import widthbench
+
+    if Path(widthbench.__file__).resolve().parents[1] != Path(__file__).resolve().parents[1]:
+        pytest.skip("widthbench is not imported from this checkout (an editable install is needed)")
+    written = []
+
+    def write(files: dict) -> None:
+        taken = [p for p in files if Path(p).exists()]
+        if taken:
+            pytest.skip(f"{taken[0]} is already there")
+        for path, text in files.items():
+            written.append(Path(path))
+            Path(path).write_text(textwrap.dedent(text).lstrip(), encoding="utf-8")
+
+    yield write
+    for path in written:
+        path.unlink(missing_ok=True)
+
+
+@pytest.fixture
+def extension_files():
+    """files(extension, name) -> the paths docs/design.md's "Extension paths" row of ``extension``
+    names in backquotes, with ``<name>`` replaced by ``name`` (what a toy-extension test checks its
+    own files against)."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "design.md").read_text(encoding="utf-8")
+    table = text[text.index("## Extension paths"):]
+
+    def files(extension: str, name: str) -> set[str]:
+        row = next(line for line in table.splitlines() if line.startswith(f"| {extension} |"))
+        row = row.split(" | ")[1]  # the files column
+        return {p.replace("<name>", name) for p in re.findall(r"`([\w/<>.]+\.(?:py|pddl|txt|toml))`", row)}
+
+    return files
+
+
+@pytest.fixture
+def fresh_cli():
+    """run(*args, cwd=DIR): `python -m widthbench ARGS` in a fresh interpreter, whose registries scan
+    their packages anew."""
+    import subprocess
+    import sys
+
+    def run(*args, cwd):
+        return subprocess.run([sys.executable, "-m", "widthbench", *args], cwd=cwd, capture_output=True,
+                              text=True, timeout=300)
+
+    return run
+
 
 def pytest_collection_finish(session):
     """Say up front (even under -q) when this run builds the vLLM CPU environment: the first run is

@@ -51,7 +51,7 @@ CASES = {
                           ["widthbench.subtasks.harness.lmeval.export_lmeval"]),
     ("rescore", "--out"): (lambda p, d: ["rescore", "planbench", str(d / "results.json"), "--instances",
                                          str(d), "--out", p],
-                           ["widthbench.subtasks.planbench.judge.rescore"]),
+                           ["widthbench.subtasks.planbench.run.rescore"]),
     ("traces", "--out"): (lambda p, d: ["traces", str(d), "--out", p],
                           ["widthbench.commands.traces.run_traces",
                            "widthbench.subtasks.traces.sources.planbench_traces"]),

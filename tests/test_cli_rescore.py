@@ -146,7 +146,7 @@ def test_an_answer_read_two_ways_that_both_reach_the_goal_is_judged_and_recorded
     from widthbench.pddl_domains.render import Renderer
     from widthbench.planners import strips
     from widthbench.planners.bfs import shortest_plan
-    from widthbench.subtasks.planbench.judge import Instances
+    from widthbench.subtasks.planbench.problems import Instances
 
     data = json.loads(T1.read_text())
     inst = next(i for i in data["instances"] if i["instance_id"] == 4)

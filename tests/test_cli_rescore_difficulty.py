@@ -50,7 +50,7 @@ def test_plan_lengths_come_from_shipped_plans_that_hold_on_the_engine(tmp_path, 
     plans of the problem on the engine; a shipped plan that is not (a step left out, an unknown
     object) is ignored and the length computed, once per distinct problem."""
     from widthbench.subtasks.results import difficulty
-    from widthbench.subtasks.planbench.judge import rescore
+    from widthbench.subtasks.planbench.run import rescore
 
     need_data()
     ids = set(range(2, 14))

@@ -12,7 +12,8 @@ from tests.conftest import DATA, PLANBENCH, need_data
 from widthbench.cli import main
 from widthbench.pddl_domains import planbench_configs
 from widthbench.planners.strips import execute_plan, load_task
-from widthbench.subtasks.planbench.judge import conversation, rescore
+from widthbench.subtasks.planbench.files import conversation
+from widthbench.subtasks.planbench.run import rescore
 
 BACKPROMPTING = DATA / "planbench-backprompting/llm_planning_analysis"
 NAME = ("task_1_plan_generation_backprompting_zero_shot_pddl_sound_verifier_sound_critique_zero_shot_val_form_1_"

@@ -12,7 +12,7 @@ from widthbench.cli import main
 from widthbench.pddl_domains import planbench_configs
 from widthbench.pddl_domains.render import Renderer
 from widthbench.planners.strips import load_task
-from widthbench.subtasks.planbench.judge import rescore
+from widthbench.subtasks.planbench.run import rescore
 
 RESULTS = DATA / "planbench-responses/llm_planning_analysis/results"
 

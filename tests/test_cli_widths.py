@@ -30,9 +30,9 @@ def test_without_the_option_the_limit_is_the_one_shared_default(tmp_path, capsys
     assert {r["max_k"] for r in _rows(out)} == {DEFAULT_MAX_WIDTH}
     score = build_parser().parse_args(["score", "--model", "sim:oracle", "--out", "x"])
     from widthbench.commands.score import config_from_args
-    from widthbench.subtasks.score_run import _max_width
+    from widthbench.subtasks.score_run import max_width_of
 
-    assert _max_width(config_from_args(score)) == DEFAULT_MAX_WIDTH
+    assert max_width_of(config_from_args(score)) == DEFAULT_MAX_WIDTH
 
 
 def test_help_names_the_alias(capsys):

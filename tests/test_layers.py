@@ -187,3 +187,42 @@ def test_an_upward_import_from_a_command_would_be_caught():
              ("widthbench.planners.optimal", "widthbench.planners.fd"),
              ("widthbench.searches", "widthbench.searches.solve_run")}
     assert _module_cycles(edges) == [["widthbench.planners.fd", "widthbench.planners.optimal"]]
+
+
+def _room(module: str, modules: dict) -> str:
+    """The folder a module sits in (a package is its own folder)."""
+    return module if modules[module].stem == "__init__" else module.rpartition(".")[0]
+
+
+def _private_uses(module: str, path: Path, modules: dict) -> set[tuple[str, str]]:
+    """(module, name) of every private name (``_x``) this module takes from another module of ours:
+    ``from M import _x`` and ``M._x`` where M is a module it imported under a name."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound, out = {}, set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module in modules:
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    out.add((node.module, alias.name))
+                elif f"{node.module}.{alias.name}" in modules:
+                    bound[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname and alias.name in modules:
+                    bound[alias.asname] = alias.name
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in bound \
+                and node.attr.startswith("_") and not node.attr.startswith("__"):
+            out.add((bound[node.value.id], node.attr))
+    return out
+
+
+def test_no_private_name_crosses_a_room():
+    """A folder's private names (``_x``) stay in the folder: another room imports public names only
+    (docs/design.md, "The rooms")."""
+    modules = _modules()
+    crossing = sorted((m, target, name) for m, path in modules.items()
+                      for target, name in _private_uses(m, path, modules)
+                      if _room(target, modules) != _room(m, modules))
+    assert not crossing, "private names used across rooms:\n" + "\n".join(
+        f"  {m} uses {target}.{name}" for m, target, name in crossing)

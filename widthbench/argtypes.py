@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 from widthbench.core.errors import listed
+from widthbench.generators.domains import DomainRegistry
 from widthbench.planners.strips import DOMAINS_DIR
 
 
@@ -81,7 +82,7 @@ def _domain_names() -> tuple[str, ...]:
 for _t in (folder, file, file_or_folder, file_or_stdin):
     _t.path_type = True
 
-_GENERATED = ("blocksworld", "logistics")
+_GENERATED = DomainRegistry.default().names  # the built-in domains (`widthbench.generators.domains`)
 INPUT_PATHS = {
     ("render", "problem"): file,
     ("render", "domain"): name_or_path(None),

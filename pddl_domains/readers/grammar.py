@@ -124,7 +124,7 @@ def _compile_matchers(domain_key: str, templates: str, tables: tuple, alt: str) 
                     continue
                 if kind == "atom" and len(slots) != arity:
                     continue
-                body = render._compile(t, alt)
+                body = render.template_regex_text(t, alt)
                 out.append(Matcher(kind, name, arity, slots, re.compile(body + r"(?![\w'])"),
                                    re.compile(r"(?<![\w'])" + body + r"(?![\w'])")))
     return tuple(out)

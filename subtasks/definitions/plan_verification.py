@@ -95,5 +95,5 @@ def errors(record, bump):
 SUBTASKS = (SubTask(
     name="plan-verification", build=build, prompts=prompts, answer=answers.VERDICT,
     score=score_verdict(METRICS), metrics=(Metric("accuracy", "Goal State Verification", 60),),
-    paper=True, row_extras=row_extras, errors=errors,
+    paper=True, row_extras=row_extras, errors=errors, item_options=("invalid_kind",),
     simulate={"verification": simulated("verification"), "goal_check": simulated("goal_check")}),)

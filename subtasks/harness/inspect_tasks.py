@@ -3,8 +3,8 @@
 Installed with ``pip install 'widthbench[inspect]'`` and registered through inspect's entry point
 group (``inspect_ai``, name ``widthbench``: pyproject.toml), so ``inspect eval
 widthbench/plan_verification -T style=nl -T thinking=off -T count=50 -T seed=0 -T domain=blocksworld``
-runs one sub-task in one mode. Each task function below is one sub-task of the registry; all of them
-call `widthbench_task`, which builds the items exactly as `widthbench score` does
+runs one sub-task in one mode. The task functions are made from the sub-task registry when the module
+loads (`TASKS`: one per sub-task, named with _ for -); all of them call `widthbench_task`, which builds the items exactly as `widthbench score` does
 (`run.build_all_items` on a `ScoreConfig` of the same options: same seeds, same ground truth) or reads
 a frozen item set (``-T items=DIR``, what `widthbench export inspect` writes, whose own task file
 calls `frozen_task`).
@@ -28,6 +28,7 @@ exported task file) or by code that uses it.
 
 from __future__ import annotations
 
+import inspect
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,6 +41,7 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Target, metric, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 
 from widthbench.core.errors import UserError
+from widthbench.generators.domains import DomainRegistry
 from widthbench.llm.types import PRESETS, mode_name
 from widthbench.subtasks.items import item_to_json
 from widthbench.subtasks.harness import frozen
@@ -91,9 +93,10 @@ def widthbench_task(subtask: str, *, style: str = "nl", thinking="off", count: i
     think = _thinking(thinking)
     if style not in ("nl", "pddl"):
         raise UserError(f"style must be nl or pddl, got {style!r}")
-    builtin = domain in ("blocksworld", "logistics")
+    domains = DomainRegistry.default()
+    builtin = domain in domains
     if not builtin and not instances and not items:
-        raise UserError(f"domain {domain!r}: generated instances are blocksworld or logistics; "
+        raise UserError(f"domain {domain!r}: generated instances are {domains.listed()}; "
                         "give a domain file together with instances=DIR")
     config = ScoreConfig(subtasks=(subtask,), styles=(style,), thinking=(think,), count=int(count),
                          seed=int(seed), domain=domain if builtin else "blocksworld", instances=instances,
@@ -238,70 +241,35 @@ def widthbench_scorer(subtask: str, thinking: bool, index: ItemIndex):
 
 
 # ---------------------------------------------------------------------------------------------
-# One task per sub-task: `inspect eval widthbench/<name>` (the registry's sub-tasks, with _ for -)
+# One task per sub-task: `inspect eval widthbench/<name>` (the registry's sub-tasks, with _ for -),
+# made from the registry when inspect loads this module through the entry point, so a new sub-task
+# is a task without a line here. Every task takes the parameters of `widthbench_task` below, plus the
+# item options its sub-task reads (`SubTask.item_options`: plan-verification's invalid_kind).
+
+TASK_PARAMETERS = {"style": "nl", "thinking": "off", "count": 50, "seed": 0, "domain": "blocksworld",
+                   "instances": None, "items": None, "max_tokens": None}
+ITEM_OPTION_DEFAULTS = {"invalid_kind": "non-goal"}
 
 
-@task
-def action_generation(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None,
-                      items=None, max_tokens=None):
-    return widthbench_task("action-generation", **locals())
+def task_function(record):
+    """The inspect task of one sub-task record, registered under its name with _ for -."""
+    defaults = {**TASK_PARAMETERS, **{o: ITEM_OPTION_DEFAULTS[o] for o in record.item_options}}
+
+    def make(**kwargs):
+        return widthbench_task(record.name, **{**defaults, **kwargs})
+
+    make.__name__ = make.__qualname__ = record.name.replace("-", "_")
+    make.__doc__ = f"widthbench's {record.name} sub-task in one mode (docs/inspect.md)."
+    make.__signature__ = signature_of(defaults)
+    return task(make)
 
 
-@task
-def action_single(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None,
-                  items=None, max_tokens=None):
-    return widthbench_task("action-single", **locals())
+def signature_of(defaults: Mapping) -> inspect.Signature:
+    """Keyword parameters with their defaults (what inspect reads as the task's -T parameters)."""
+    return inspect.Signature([inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=v)
+                              for k, v in defaults.items()])
 
 
-@task
-def successor_mapping(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None,
-                      items=None, max_tokens=None):
-    return widthbench_task("successor-mapping", **locals())
-
-
-@task
-def successor_separate(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None,
-                       items=None, max_tokens=None):
-    return widthbench_task("successor-separate", **locals())
-
-
-@task
-def plan_verification(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None,
-                      items=None, max_tokens=None, invalid_kind="non-goal"):
-    return widthbench_task("plan-verification", **locals())
-
-
-@task
-def novelty(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None, items=None,
-            max_tokens=None):
-    return widthbench_task("novelty", **locals())
-
-
-@task
-def novelty_hard(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None,
-                 items=None, max_tokens=None):
-    return widthbench_task("novelty-hard", **locals())
-
-
-@task
-def novelty_balanced(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None,
-                     items=None, max_tokens=None):
-    return widthbench_task("novelty-balanced", **locals())
-
-
-@task
-def novelty_estimate(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None,
-                     items=None, max_tokens=None):
-    return widthbench_task("novelty-estimate", **locals())
-
-
-@task
-def width_estimate(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None,
-                   items=None, max_tokens=None):
-    return widthbench_task("width-estimate", **locals())
-
-
-@task
-def plan_generation(style="nl", thinking="off", count=50, seed=0, domain="blocksworld", instances=None,
-                    items=None, max_tokens=None):
-    return widthbench_task("plan-generation", **locals())
+# inspect task name -> task: `python -c "from widthbench.subtasks.harness.inspect_tasks import TASKS;
+# print(*TASKS)"` lists them (`inspect list tasks` reads task files as text and lists none of these)
+TASKS = {record.name.replace("-", "_"): task_function(record) for record in Registry.default()}

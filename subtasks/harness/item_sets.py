@@ -26,7 +26,7 @@ from widthbench.subtasks.scoring import Mode, default_max_tokens, prompts_for
 from widthbench.generators import write_instance_set
 from widthbench.llm.types import DEFAULT_MAX_TOKENS, mode_name
 from widthbench.subtasks.prompts import prompt_digest
-from widthbench.subtasks.score_run import _max_width, build_all_items, instance_pool
+from widthbench.subtasks.score_run import max_width_of, build_all_items, instance_pool
 
 THINK_NAMES = {True: "think", False: "nothink"}
 
@@ -168,7 +168,7 @@ def finish(item_set: ItemSet, tasks, groups, registry: Registry | None = None,
 def _settings(config) -> dict:
     return {"domain": config.domain, "instances": config.instances, "domain_file": config.domain_file,
             "count": config.count, "seed": config.seed, "invalid_kind": config.invalid_kind,
-            "prompt_budget": config.prompt_budget, "max_width": _max_width(config),
+            "prompt_budget": config.prompt_budget, "max_width": max_width_of(config),
             "max_tokens": config.max_tokens, "generator_options": dict(config.generator_options),
             # --obfuscate: the renaming the prompts show and the readers undo (frozen.tasks_of attaches it)
             **({"obfuscate": list(config.obfuscate)} if config.obfuscate else {}),

@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from widthbench.core.errors import UserError, listed
+from widthbench.generators.domains import DomainRegistry
 from widthbench.llm.types import Reply
 from widthbench.core.runfiles import read_jsonl
 from widthbench.subtasks.items import item_to_json
@@ -324,7 +325,7 @@ def _inspect_items(info: dict, f: Path, registry) -> dict:
             raise UserError(f"{f}: the items of {folder} differ from those the log asked (items_digest)")
         return _by_id(frozen.read_items(folder, [sub])[sub])
     s = info.get("settings") or {}
-    builtin = s.get("domain") in ("blocksworld", "logistics")
+    builtin = s.get("domain") in DomainRegistry.default()
     config = ScoreConfig(subtasks=(sub,), count=int(s["count"]), seed=int(s["seed"]),
                          domain=s["domain"] if builtin else "blocksworld", instances=s.get("instances"),
                          domain_file=None if builtin else s.get("domain"),

@@ -29,7 +29,8 @@ from widthbench.subtasks.results.rows import cell_stats, metrics_of
 from widthbench.subtasks.results.stats import logistic_slope
 from widthbench.planners.ground_truth import GroundTruth
 from widthbench.planners.planning_errors import PlanningTimeout
-from widthbench.subtasks.planbench.judge import Instances, shipped_plan
+from widthbench.subtasks.planbench.files import shipped_plan
+from widthbench.subtasks.planbench.problems import Instances
 
 FEATURES = {
     "objects": "objects of the instance",

@@ -21,20 +21,18 @@ from widthbench.core.errors import ParseError, UserError
 from widthbench.pddl_domains import planbench_configs
 from widthbench.planners.strips import DOMAINS_DIR, Task, execute_plan, load_task
 from widthbench.subtasks import flexible
-from widthbench.subtasks.planbench.judge import (Instances, _planbench_verdict, _style, load_result_file, read_result_json,
-                                         thinking_of)
+from widthbench.subtasks.planbench.files import load_result_file, planbench_verdict, read_result_json, thinking_of
+from widthbench.subtasks.planbench.problems import Instances, domain_file_beside, query_style
 from widthbench.subtasks.traces.verify import verify_trace
 
-_DOMAIN_FILES = ("generated_domain.pddl", "domain.pddl")
 
 
 def _domain(domain: str | None, instances: Path, data_domain: str):
     if domain:
         return domain
-    for folder in (instances, instances.parent):
-        for name in _DOMAIN_FILES:
-            if (folder / name).is_file():
-                return folder / name
+    beside = domain_file_beside(instances)
+    if beside is not None:
+        return beside
     base = re.split(r"[_\-/]", data_domain.lower())[0]
     if (DOMAINS_DIR / f"{base}.pddl").is_file():
         return base
@@ -73,7 +71,7 @@ def planbench_traces(path: str | Path, instances: str | Path, domain: str | None
             if not prob.is_file():
                 raise UserError(f"{p}: entry {i}: {prob} not found")
             task, templates = load_task(dom, prob), "planbench"
-        style = _style(inst.get("query", ""))
+        style = query_style(inst.get("query", ""))
         correct = _final_verdict(task, task_name, inst, style, templates)
         out.append({"file": str(p), "instance_id": inst["instance_id"], "task": task_name, "source": source,
                     "style": style, "final_answer_correct": correct,
@@ -90,4 +88,4 @@ def _final_verdict(task: Task, task_name: str, inst: dict, style: str, templates
         except ParseError:
             return None  # the answer does not read: not judged (counted apart, never as wrong)
         return execute_plan(task, plan).valid
-    return _planbench_verdict(inst)
+    return planbench_verdict(inst)

@@ -14,7 +14,7 @@ from tests.conftest import DATA, PLANBENCH, cached_task, need_data
 from widthbench.core.errors import UserError
 from widthbench.pddl_domains import planbench_configs
 from widthbench.pddl_domains.render import PDDL_WORDS, Renderer, config_template_set
-from widthbench.subtasks.planbench.judge import _load_planbench_domain
+from widthbench.subtasks.planbench.problems import load_planbench_domain
 from widthbench.planners.strips import execute_plan, ground, load_task, parse_domain_text, with_presentation
 
 RESULTS = DATA / "planbench-responses/llm_planning_analysis/results"
@@ -182,7 +182,7 @@ def test_logistics_configs_round_trip_their_instances(variant):
     need_data()
     v = planbench_configs.find_variant(PLANBENCH, [variant])
     for k in (2, 3, 4):
-        task = load_task(_load_planbench_domain(v.domain_file), v.instance_dir / f"instance-{k}.pddl")
+        task = load_task(load_planbench_domain(v.domain_file), v.instance_dir / f"instance-{k}.pddl")
         r = Renderer(task, "nl", v.config.path)
         assert r.parse_state(r.state(task.init)) == task.init
         acts = [f"({a.name} {' '.join(a.args)})" for a in strips_applicable(task)]

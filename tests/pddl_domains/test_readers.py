@@ -666,12 +666,12 @@ def test_deceptive_logistics_states_read_through_the_config(k, rng, bullets):
     need_data()
     from widthbench.pddl_domains import planbench_configs
     from widthbench.planners.strips import load_task
-    from widthbench.subtasks.planbench.judge import _load_planbench_domain
+    from widthbench.subtasks.planbench.problems import load_planbench_domain
 
     v = planbench_configs.find_variant(PLANBENCH, ["obfuscated_deceptive_logistics"])
     prob = v.instance_dir / f"instance-{k}.pddl"
     assume(prob.is_file())
-    task = load_task(_load_planbench_domain(v.domain_file), prob)
+    task = load_task(load_planbench_domain(v.domain_file), prob)
     state = task.init
     from widthbench.planners import strips
 

@@ -211,20 +211,27 @@ def test_bad_task_parameters_and_logs_are_one_line_errors(tmp_path, capsys):
     assert harness_logs.harness_of(tmp_path / "run") is None
 
 
-def test_inspect_list_tasks_finds_every_sub_task_in_the_installed_package():
-    """`inspect list tasks <the installed widthbench.subtasks folder>` lists one task per sub-task
-    (the folder docs/inspect.md tells users to list)."""
-    import os
+def test_the_entry_point_registers_one_task_per_sub_task_with_its_parameters():
+    """inspect loads the installed entry point (group inspect_ai, name widthbench) in a fresh
+    interpreter and finds one task per sub-task, named with _ for -, taking the -T parameters
+    docs/inspect.md lists (plan-verification also its invalid_kind)."""
     import subprocess
     import sys
-    from pathlib import Path
 
-    import widthbench.subtasks
-
-    folder = Path(widthbench.subtasks.__file__).parent
-    inspect_cli = Path(sys.executable).parent / "inspect"
-    done = subprocess.run([str(inspect_cli), "list", "tasks", os.path.relpath(folder)], capture_output=True,
-                          text=True, timeout=300)
+    code = """
+import inspect
+from importlib.metadata import entry_points
+from inspect_ai._util.registry import registry_find, registry_info
+(point,) = [e for e in entry_points(group="inspect_ai") if e.name == "widthbench"]
+assert point.value == "widthbench.subtasks.harness.inspect_tasks", point.value
+point.load()
+for f in registry_find(lambda i: i.type == "task"):
+    print(registry_info(f).name, *inspect.signature(f).parameters)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    listed = {line.rsplit("@", 1)[1] for line in done.stdout.split() if "@" in line}
-    assert listed == {name.replace("-", "_") for name in Registry.default().names}
+    found = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()}
+    assert set(found) == {name.replace("-", "_") for name in Registry.default().names} == set(inspect_tasks.TASKS)
+    params = ["style", "thinking", "count", "seed", "domain", "instances", "items", "max_tokens"]
+    assert found["plan_verification"] == params + ["invalid_kind"]
+    assert all(found[name] == params for name in found if name != "plan_verification")

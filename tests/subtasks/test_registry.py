@@ -6,6 +6,7 @@ import json
 import random
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -185,3 +186,124 @@ def test_constrained_requests_carry_the_constraint_and_enter_the_cache_key():
     assert plain.constraint is None
     from widthbench.llm.types import cache_key
     assert cache_key("m", "m", plain, {})[0] != cache_key("m", "m", constrained, {})[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# A toy sub-task with a new answer kind, built in: one module under subtasks/definitions/
+
+
+TOY_BUILTIN = '''
+"""A toy sub-task: how many objects does the task have? Its answer kind, a count of objects
+("5 objects"), is new: its two readers and its constraint are here too."""
+import re
+
+from widthbench.core.errors import ParseError
+from widthbench.subtasks.answers import AnswerKind, Reading
+from widthbench.subtasks.registry import COUNTS, Metric, SubTask
+
+
+def strict(item, text, style):
+    if not re.fullmatch(r"\\d+ objects", text.strip()):
+        raise ParseError(f"not 'N objects': {text.strip()[:40]!r}")
+    return int(text.split()[0])
+
+
+def flexible(item, text, style):
+    found = re.findall(r"(\\d+) objects", text)
+    if len(set(found)) != 1:
+        raise ParseError("no single 'N objects' in the answer")
+    return Reading(int(found[0]), found[0], "count")
+
+
+OBJECT_COUNT = AnswerKind("object-count", strict=strict, flexible=flexible,
+                          constraint=lambda item, style: {"regex": r"\\d+ objects"})
+
+
+def build(pool, i, index, count, options):
+    from widthbench.subtasks.items import base_item
+    return base_item("toy-object-count", pool, i, index, state=pool.task(i).init,
+                     truth=len(pool.task(i).object_names))
+
+
+def prompts(item, mode):
+    return [[{"role": "system", "content": "You count the objects of planning tasks."},
+             {"role": "user", "content": "How many objects? " + " ".join(sorted(item.task.object_names))}]]
+
+
+def score(item, mode, outcomes):
+    o = outcomes[0]
+    if isinstance(o, ParseError):
+        return {"parsed": None, "truth": item.truth, "correct": False,
+                "metrics": {"exact": 0, "close": [0, 1]}, "parse_error": str(o)}
+    ok = o.value == item.truth
+    return {"parsed": o.value, "truth": item.truth, "correct": ok,
+            "metrics": {"exact": int(ok), "close": [int(abs(o.value - item.truth) <= 1), 1]}, "parse_error": None}
+
+
+SUBTASKS = (SubTask(name="toy-object-count", build=build, prompts=prompts, answer=OBJECT_COUNT, score=score,
+                    metrics=(Metric("exact", "Toy Object Count", 900),
+                             Metric("close", "Toy Object Count (within one)", 901, aggregate=COUNTS))),)
+'''
+
+
+DEFINITIONS_DIR = Path(__file__).resolve().parents[2] / "subtasks" / "definitions"
+
+
+def test_a_builtin_toy_subtask_with_a_new_answer_kind_is_one_module(toy_files, fresh_cli, tmp_path):
+    """One file (the module) is the whole sub-task: score, its two metrics' rows, report, both
+    harness exports and the registered inspect task pick it up."""
+    toy_files({DEFINITIONS_DIR / "toy_object_count.py": TOY_BUILTIN})
+    common = ("--subtask", "toy-object-count", "--style", "pddl", "--thinking", "off", "--count", "4",
+              "--seed", "1", "--blocks", "4-5")
+    scored = fresh_cli("score", "--model", "sim:const:I count 4 objects.", *common, "--out", "run", "--no-cache",
+                  cwd=tmp_path)
+    assert scored.returncode == 0, scored.stderr
+    recs = [json.loads(x) for x in (tmp_path / "run" / "items.jsonl").read_text().splitlines()]
+    assert len(recs) == 4 and {r["truth"] for r in recs} == {4, 5}
+    assert all(r["parsed"] == 4 and r["correct"] == (r["truth"] == 4) for r in recs)
+    assert all(r["readings"]["strict"]["parse_error"] for r in recs)  # the strict reader wants "N objects" alone
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    rows = {r["metric"]: r for r in summary["rows"] if r["subtask"] == "toy-object-count"}
+    fours = sum(r["truth"] == 4 for r in recs)
+    assert rows["exact"]["correct"] == fours and rows["exact"]["n"] == 4
+    assert rows["close"]["correct"] == 4 and rows["close"]["n"] == 4  # 4 is within one of 4 and of 5
+    report = fresh_cli("report", "run", "--out", "rep", cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    assert "Toy Object Count (within one)" in report.stdout + "".join(
+        p.read_text(errors="replace") for p in (tmp_path / "rep").rglob("*.md"))
+
+    lm = fresh_cli("export", "lm-eval", *common, "--out", "lm", cwd=tmp_path)
+    assert lm.returncode == 0, lm.stderr
+    assert (tmp_path / "lm" / "widthbench_blocksworld_toy_object_count_pddl_nothink.yaml").is_file()
+    ins = fresh_cli("export", "inspect", *common, "--out", "ins", cwd=tmp_path)
+    assert ins.returncode == 0, ins.stderr
+    assert "widthbench_blocksworld_toy_object_count_pddl_nothink" in (tmp_path / "ins" / "widthbench_tasks.py").read_text()
+    listed = subprocess_tasks(tmp_path)
+    assert "toy_object_count" in listed and "plan_verification" in listed
+
+
+def test_the_design_card_lists_the_toy_subtasks_file(extension_files):
+    toy = str((DEFINITIONS_DIR / "toy_object_count.py").relative_to(DEFINITIONS_DIR.parents[1]))
+    assert toy in extension_files("sub-task with a new answer kind", "toy_object_count")
+    assert extension_files("metric", "toy_object_count") == set()  # a metric is a line in the sub-task's module
+
+
+ENTRY_POINT_TASKS = """
+from importlib.metadata import entry_points
+from inspect_ai._util.registry import registry_find, registry_info
+(point,) = [e for e in entry_points(group="inspect_ai") if e.name == "widthbench"]
+point.load()
+print(" ".join(sorted(registry_info(f).name.split("/")[-1] for f in registry_find(lambda i: i.type == "task"))))
+"""
+
+
+def subprocess_tasks(cwd) -> list[str]:
+    """The inspect tasks the installed entry point registers, read in a fresh interpreter."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("inspect_ai", reason="inspect-ai is not installed (pip install -e '.[inspect]')")
+    done = subprocess.run([sys.executable, "-c", ENTRY_POINT_TASKS], cwd=cwd, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()

@@ -1,4 +1,5 @@
-"""`widthbench generate`: write a seeded set of Blocksworld or Logistics instances to a folder."""
+"""`widthbench generate`: write a seeded set of instances of a built-in domain to a folder (the domains,
+their generators and their options come from the domain registry, `widthbench.generators.domains`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sys
 
 from widthbench.core.errors import UserError
 
-HELP = "generate a seeded set of Blocksworld or Logistics instances (domain, problems, manifest)"
+HELP = "generate a seeded set of instances of a built-in domain (domain, problems, manifest)"
 DESCRIPTION = (
     "Write DIR/domain.pddl, DIR/instance-NNNN.pddl and DIR/manifest.jsonl. Same arguments and seed give "
     "byte-identical files. Numbers may be ranges such as 4-6 (drawn uniformly per instance). Optimal "
@@ -16,26 +17,23 @@ DESCRIPTION = (
     "to build sets that span difficulty on purpose."
 )
 
-BW_OPTIONS = ("blocks",)
 OBFUSCATED = "obfuscated"  # --obfuscate: the renamed domain, problems and mapping.json
-LOG_OPTIONS = ("cities", "locations", "trucks", "airplanes", "packages")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("domain", choices=("blocksworld", "logistics"), help="which generator")
+    from widthbench.generators.domains import DomainRegistry
+
+    domains = DomainRegistry.default()
+    p.add_argument("domain", choices=domains.names, help="which generator")
     p.add_argument("--count", type=int, required=True, help="number of distinct instances")
     p.add_argument("--seed", type=int, required=True, help="random seed (the set is a function of it)")
     p.add_argument("--out", required=True, metavar="DIR", help="output folder (created if missing)")
     p.add_argument("--force", action="store_true",
                    help="write into a folder that already holds an instance set (its old set files are removed)")
-    bw = p.add_argument_group("blocksworld")
-    bw.add_argument("--blocks", metavar="N|LO-HI", help="number of blocks (default 4-5, as PlanBench)")
-    lg = p.add_argument_group("logistics")
-    lg.add_argument("--cities", metavar="N|LO-HI", help="cities (default 2)")
-    lg.add_argument("--locations", metavar="N|LO-HI", help="locations per city, one of them the airport (default 2)")
-    lg.add_argument("--trucks", metavar="N|LO-HI", help="trucks, at least one per city (default: one per city)")
-    lg.add_argument("--airplanes", metavar="N|LO-HI", help="airplanes (default 1)")
-    lg.add_argument("--packages", metavar="N|LO-HI", help="packages (default 1-3)")
+    groups = {}
+    for option, names in domains.options():  # an option two domains take is one flag
+        group = groups.get(names) or groups.setdefault(names, p.add_argument_group(", ".join(names)))
+        group.add_argument(option.flag, dest=option.name, metavar=option.metavar, help=option.help)
     opt = p.add_argument_group("optimal plans")
     opt.add_argument("--min-plan-length", type=int, metavar="N", help="keep instances with optimal length >= N")
     opt.add_argument("--max-plan-length", type=int, metavar="N", help="keep instances with optimal length <= N")
@@ -68,10 +66,13 @@ def run(args) -> int:
 
     from widthbench.generators import generate, write_instance_set
 
-    own, other = (BW_OPTIONS, LOG_OPTIONS) if args.domain == "blocksworld" else (LOG_OPTIONS, BW_OPTIONS)
-    wrong = [o for o in other if getattr(args, o) is not None]
+    from widthbench.generators.domains import DomainRegistry
+
+    domains = DomainRegistry.default()
+    own = domains.get(args.domain).option_names
+    wrong = [o.flag for o, _ in domains.options() if o.name not in own and getattr(args, o.name) is not None]
     if wrong:
-        raise UserError(f"--{wrong[0]} does not apply to {args.domain}")
+        raise UserError(f"{wrong[0]} does not apply to {args.domain}")
     options = {o: getattr(args, o) for o in own if getattr(args, o) is not None}
     if args.timeout <= 0:
         raise UserError(f"--timeout must be positive, got {args.timeout}")

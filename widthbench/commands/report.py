@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from widthbench.core.errors import UserError, one_line
-    from widthbench.reports.html import pair_significance, write_html
+    from widthbench.reports import ReportOptions, write_reports
+    from widthbench.reports.html import pair_significance
     from widthbench.reports.records import from_records
     from widthbench.core.runfiles import check_output_dir
     from widthbench.subtasks.harness.logs import import_runs
@@ -82,34 +83,11 @@ def run(args: argparse.Namespace) -> int:
     runs, notes = from_records(load_runs(grid_runs(folders)))
     for note in notes:
         print(one_line(f"widthbench report: note: {note}"), file=sys.stderr)
-    score = [r for r in runs if r.kind == "score"]
-    solve = [r for r in runs if r.kind == "solve"]
     out = args.out if args.out is not None else folders[0]  # a thinking-both folder: the folder itself
-    if score:
-        from widthbench.reports.curves import write_difficulty
-        from widthbench.subtasks.results.tables import write_report
-
-        for path in write_report(score, out, figures=args.figures):
-            print(f"wrote {path}")
-        # figures cost about a second each: drawn when asked for (--figures, or the features of --by)
-        for path in write_difficulty(score, out, features, bins, figures=args.figures or features is not None):
-            print(f"wrote {path}")
-    elif args.by:
+    if args.by and not any(r.kind == "score" for r in runs):
         raise UserError("--by applies to score runs (summary kind 'score')")
-    if solve:  # Table 3/4 compares configurations, so all solve runs go into one report
-        from widthbench.reports.search import write_report as write_search_report
-
-        for path in write_search_report(solve, out) or ():
-            print(f"wrote {path}")
-    significance = pair_significance(runs)
-    for line in significance_lines(runs, significance):
-        print(line)
-    print(f"wrote {write_html(runs, out, features=features, bins=bins, significance=significance)}")
-    if formats:
-        from widthbench.reports.paper import write_paper
-
-        for path in write_paper(runs, out, formats, reader=args.reader):
-            print(f"wrote {path}")
+    from widthbench.reports import ReportOptions, write_reports
+    from widthbench.reports.html import pair_significance
     return 0
 
 

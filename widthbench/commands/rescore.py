@@ -38,7 +38,7 @@ def add_arguments(p) -> None:
 def run(args) -> int:
     from widthbench.planners.executor import open_executor, spec_from_args
     from widthbench.core.runfiles import check_output_dir
-    from widthbench.subtasks.planbench.judge import report_lines, rescore, rescore_identity, write_outputs
+    from widthbench.subtasks.planbench.run import report_lines, rescore, rescore_identity, write_outputs
 
     if args.out:  # before the work, so a bad --out costs nothing
         check_output_dir(args.out, "--out")

@@ -73,10 +73,13 @@ def add_item_arguments(parser: argparse.ArgumentParser, *, asking: bool = True) 
                             choices=("on", "off", "both"),
                             help="action-single: add the paper's pick-up-versus-unstack example to the "
                             "Blocksworld context (flag alone = on; 'both' asks with and without: Table 2)")
+    from widthbench.generators.domains import DomainRegistry
+
+    builtin = [", ".join(x for x in (d.name, "the default" if d.name == "blocksworld" else "", d.default) if x)
+               for d in DomainRegistry.default()]
     parser.add_argument("--domain", default="blocksworld", metavar="NAME|FILE",
-                        help="domain of the generated instances (blocksworld, the default, 4-5 blocks; "
-                        "logistics), or with --instances DIR a domain file for the folder's problems "
-                        "(any typed STRIPS domain: docs/domains.md)")
+                        help=f"domain of the generated instances ({'; '.join(builtin)}), or with --instances DIR "
+                        "a domain file for the folder's problems (any typed STRIPS domain: docs/domains.md)")
     if asking:
         parser.add_argument("--context", default=None, metavar="FILE",
                             help="with --instances: a hand-written domain context (system message) instead "
@@ -229,9 +232,12 @@ def _domain_options(args) -> dict:
     """--domain FILE / --context / --templates (issue 14) as ScoreConfig fields."""
     from widthbench.core.errors import UserError
 
-    builtin = args.domain in ("blocksworld", "logistics")
+    from widthbench.generators.domains import DomainRegistry
+
+    domains = DomainRegistry.default()
+    builtin = args.domain in domains
     if not builtin and not args.instances:
-        raise UserError(f"--domain {args.domain!r}: generated instances are blocksworld or logistics; "
+        raise UserError(f"--domain {args.domain!r}: generated instances are {domains.listed()}; "
                         "give a domain file together with --instances DIR")
     if (args.context or args.templates) and not args.instances:
         raise UserError("--context and --templates need --instances DIR")

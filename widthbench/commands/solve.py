@@ -118,12 +118,13 @@ def run(args) -> int:
     from widthbench.searches.config import SearchConfig
     from widthbench.searches.grid import LIST_OPTIONS, depth_warning, describe, grid_configs, run_folders, write_grid
     from widthbench.searches.solve_run import load_problems, solve
+    from widthbench.generators.domains import DomainRegistry
 
     domain_file = None
     if args.instances and args.domain:  # --domain FILE --instances DIR: the folder's domain file
         domain_file, args.domain = args.domain, None
-    elif args.domain not in (None, "blocksworld", "logistics", "game24"):
-        raise UserError(f"--domain {args.domain!r}: give blocksworld, logistics or game24, or a domain "
+    elif args.domain not in (None, *DomainRegistry.default().names, "game24"):
+        raise UserError(f"--domain {args.domain!r}: give {', '.join(DomainRegistry.default().names)} or game24, or a domain "
                         "file together with --instances DIR")
     sources = [x for x in (args.tasks and "--tasks", args.instances and "--instances",
                            args.domain and "--domain") if x]
@@ -157,7 +158,7 @@ def run(args) -> int:
         gen["blocks"] = args.blocks
     if args.packages is not None:
         gen["packages"] = args.packages
-    if gen and args.domain not in ("blocksworld", "logistics"):
+    if gen and args.domain not in DomainRegistry.default():
         raise UserError("--blocks/--packages apply to generated blocksworld/logistics instances only")
     source = {"domain": args.domain, "instances": args.instances, "tasks": args.tasks, "rows": args.rows,
               "count": args.count, "seed": args.seed, "max_plan_length": args.max_plan_length,

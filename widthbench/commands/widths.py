@@ -17,7 +17,8 @@ from widthbench.subtasks.identity import digest, instances_digest
 HELP = "effective widths (IW) of Game-of-24 puzzles or planning instances, with prunable fractions"
 DESCRIPTION = (
     "TARGET is game24 (the 1362 Tree-of-Thoughts puzzles; --rows 901-1000 for ToT's test split), a "
-    "domain name (blocksworld, logistics) with generator options (--count, --seed, --blocks, ...), or "
+    "built-in domain name (blocksworld, logistics: generators/domains/) with generator options (--count, "
+    "--seed, --blocks, ...), or "
     "a folder holding domain.pddl and problem files. Runs IW(0), IW(1), ... up to --max-width per instance "
     "(or per goal atom with --single-goals) and writes OUT/widths.jsonl, OUT/summary.json and "
     "OUT/widths.csv (the same rows, one line each), OUT/summary.json and OUT/widths.png (and widths.pdf). Semantics: "
@@ -25,10 +26,18 @@ DESCRIPTION = (
     "outputs are the same (docs/scale.md)."
 )
 
-GENERATOR_OPTIONS = ("blocks", "cities", "locations", "trucks", "airplanes", "packages")
+
+def _generator_options() -> tuple[str, ...]:
+    from widthbench.generators.domains import DomainRegistry
+
+    return tuple(o.name for o, _ in DomainRegistry.default().options())
+
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("target", metavar="TARGET", help="game24, blocksworld, logistics, or a folder of PDDL files")
+    from widthbench.generators.domains import DomainRegistry
+
+    p.add_argument("target", metavar="TARGET",
+                   help=f"game24, {', '.join(DomainRegistry.default().names)}, or a folder of PDDL files")
     from widthbench.planners.iw import DEFAULT_MAX_WIDTH
 
     p.add_argument("--max-width", "--max-k", dest="max_width", type=int, default=DEFAULT_MAX_WIDTH, metavar="K",
@@ -53,8 +62,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     gen = p.add_argument_group("generated instances (TARGET = a domain name)")
     gen.add_argument("--count", type=int, metavar="N", help="number of instances")
     gen.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    for o in GENERATOR_OPTIONS:
-        gen.add_argument(f"--{o}", metavar="N|LO-HI", help=f"generator option {o}")
+    for option, names in DomainRegistry.default().options():
+        gen.add_argument(option.flag, dest=option.name, metavar=option.metavar,
+                         help=f"{', '.join(names)}: {option.help}")
     from widthbench.planners.executor import add_executor_arguments
 
     add_executor_arguments(p)
@@ -182,7 +192,7 @@ def _jobs(args, workers: int = 1):
 
     common = _common(args)
     target = args.target
-    given = [o for o in GENERATOR_OPTIONS if getattr(args, o) is not None]
+    given = [o for o in _generator_options() if getattr(args, o) is not None]
     if target == "game24":
         if given or args.count is not None:
             raise UserError(f"--{given[0] if given else 'count'} does not apply to game24")
@@ -214,12 +224,14 @@ def _jobs(args, workers: int = 1):
         instances = _read_folder(path, args.domain)
         title = f"{path.name} ({len(instances)} instances)"
     else:
-        from widthbench.generators import DOMAINS, generate
+        from widthbench.generators import generate
+        from widthbench.generators.domains import DomainRegistry
 
+        names = DomainRegistry.default().names
         if args.domain is not None:
             raise UserError("--domain FILE applies to a TARGET folder of problems")
-        if target not in DOMAINS:
-            raise UserError(f"unknown TARGET {target!r}: give game24, a domain name ({', '.join(DOMAINS)}) "
+        if target not in names:
+            raise UserError(f"unknown TARGET {target!r}: give game24, a domain name ({', '.join(names)}) "
                             "or a folder with domain.pddl and problem files")
         if args.count is None:
             raise UserError(f"--count is required to generate {target} instances")

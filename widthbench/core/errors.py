@@ -25,14 +25,19 @@ MAX_LINE = 300
 def listed(values, width: int = 120) -> str:
     """``values`` joined by ", ", as many as fit in about ``width`` characters (at least one), then
     how many more: the lists an error message names stay short however long the list is."""
-    values = [str(v) for v in values]
-    shown: list[str] = []
-    for v in values:
-        if shown and len(", ".join([*shown, v])) > width:
-            break
-        shown.append(v)
-    rest = len(values) - len(shown)
+    shown, rest = fitting([str(v) for v in values], width, ", ")
     return ", ".join(shown) + (f" and {rest} more" if rest else "")
+
+
+def fitting(parts: list[str], width: int, sep: str) -> tuple[list[str], int]:
+    """(the first parts that fit in about ``width`` characters joined by ``sep``, at least one; how
+    many are left out): the one rule by which a message shortens a list."""
+    shown: list[str] = []
+    for part in parts:
+        if shown and len(sep.join([*shown, part])) > width:
+            break
+        shown.append(part)
+    return shown, len(parts) - len(shown)
 
 
 def one_line(text, limit: int = MAX_LINE) -> str:

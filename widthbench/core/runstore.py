@@ -36,7 +36,7 @@ from collections.abc import Callable, Hashable, Iterable
 from pathlib import Path
 from typing import Any
 
-from widthbench.core.errors import UserError
+from widthbench.core.errors import UserError, fitting
 from widthbench.core.runfiles import make_output_dir, read_jsonl
 
 CONFIG = "config.json"
@@ -74,13 +74,7 @@ def diff_text(diffs: list[tuple[str, Any, Any]], width: int = 120) -> str:
     """``field: old -> new`` of each changed field, joined by "; ", as many as fit in about
     ``width`` characters (at least one), then how many more: an error line stays one short line
     however many fields changed."""
-    parts = [f"{k}: {_short(o)} -> {_short(n)}" for k, o, n in diffs]
-    shown: list[str] = []
-    for part in parts:
-        if shown and len("; ".join([*shown, part])) > width:
-            break
-        shown.append(part)
-    rest = len(parts) - len(shown)
+    shown, rest = fitting([f"{k}: {_short(o)} -> {_short(n)}" for k, o, n in diffs], width, "; ")
     return "; ".join(shown) + (f"; and {rest} more field{'s' if rest > 1 else ''}" if rest else "")
 
 

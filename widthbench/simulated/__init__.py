@@ -17,7 +17,7 @@ function. So the model layer stays below the sub-tasks and the searches (docs/de
 So sim:oracle scoring 100% tests the whole prompt -> answer -> read round trip. A prompt that is
 none of widthbench's gets a fixed reply that no reader accepts (a parse error). With thinking on, the
 reply carries thinking written the way reasoning models think about the question's state
-(`widthbench.simulated.thinking`), into which sim:noisy puts seeded errors that `reply` reports.
+(`widthbench.simulated.thoughts`), into which sim:noisy puts seeded errors that `reply` reports.
 Caches (rebuilt tasks, ground truth, parsed states) belong to the simulator's reader, so two models
 never share them.
 """
@@ -27,7 +27,7 @@ from __future__ import annotations
 import random
 
 from widthbench.core.errors import ParseError, UserError
-from widthbench.simulated import thinking as simulated_thinking
+from widthbench.simulated import thoughts as simulated_thinking
 from widthbench.simulated.prompt import PromptReader, ReadPrompt
 from widthbench.llm import open_model as llm_open_model
 from widthbench.searches import question_sets

@@ -1,0 +1,34 @@
+"""How every registry finds its records: the modules of a package, each defining a tuple of records.
+
+The sub-task registry scans `widthbench.subtasks.definitions` for ``SUBTASKS``, the domain registry
+`widthbench.generators.domains` for ``DOMAINS``, the model backends `widthbench.llm.backends` for
+``BACKENDS`` and the report writers `widthbench.reports` for ``REPORTS`` (docs/design.md, "The
+registries"). Adding a record is adding a module; nothing lists them by hand.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from types import MappingProxyType
+
+
+def records_in(package: str, attribute: str) -> list:
+    """The records every module of ``package`` defines as ``attribute`` (a tuple), the modules taken
+    in the order of their names."""
+    found = []
+    for info in sorted(pkgutil.iter_modules(importlib.import_module(package).__path__), key=lambda m: m.name):
+        found += list(getattr(importlib.import_module(f"{package}.{info.name}"), attribute, ()))
+    return found
+
+
+def keyed(records, key: str, what: str) -> MappingProxyType:
+    """{record's ``key``: record}, read-only, in the records' order; a key defined twice is a
+    ValueError naming ``what`` ("sub-task 'novelty' is defined twice")."""
+    out: dict = {}
+    for record in records:
+        name = getattr(record, key)
+        if name in out:
+            raise ValueError(f"{what} {name!r} is defined twice")
+        out[name] = record
+    return MappingProxyType(out)
