@@ -274,6 +274,8 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
     item.update(unsolvable.judge(item, unsolvable.instance_solvable(getattr(problem, "instance", None)),
                                  reply=reply_text))
     item.update(_thinking_checked(problem, llm.log.thinking))
+    if hasattr(problem, "progress") and not isinstance(plan, str):
+        item["progress"] = problem.progress(plan)  # partial credit (planners.progress)
     if width is not None:
         item["novelty_width"] = width
     if "answer" in check:

@@ -23,6 +23,7 @@ from widthbench.subtasks import answers, api
 from widthbench.subtasks import prompts as sub_prompts
 from widthbench.subtasks.strict import answer_section
 from widthbench.planners.ground_truth import GroundTruth
+from widthbench.planners.progress import progress
 from widthbench.planners.iw import DEFAULT_MAX_WIDTH, iterated_width
 from widthbench.planners.state_model import StripsModel
 from widthbench.subtasks.definitions.shared import actions_tokens, state_tokens
@@ -108,6 +109,11 @@ class StripsProblem:
         if state is None:
             return None
         return api.check_thinking(self.task, text, self.style, state)
+
+    def progress(self, plan) -> float | None:
+        """`planners.progress` of a plan (PDDL texts or Actions; None: no plan, the empty plan's 0)
+        on this task, with the search's ground truth; None on an unsolvable task."""
+        return progress(self.task, list(plan or ()), truth=self.truth)
 
     def check(self, plan, final_state=None) -> dict:
         """Engine validation of a plan from the initial state."""
