@@ -21,6 +21,7 @@ from widthbench.core.runfiles import make_output_dir
 from widthbench.core.runstore import write_json
 from widthbench.llm.types import mode_name
 from widthbench.searches.config import MAPPINGS, METHODS, NOVELTY, VERIFY, SearchConfig
+from widthbench.searches.registry import MethodRegistry
 
 #: The options that take lists, with their allowed values, in the order folders name them.
 LIST_OPTIONS = {"method": METHODS, "mapping": MAPPINGS, "novelty": NOVELTY, "verify": VERIFY}
@@ -37,11 +38,18 @@ def parse_list(text: str, option: str, allowed: tuple[str, ...]) -> tuple[str, .
     return values
 
 
-def list_type(option: str, allowed: tuple[str, ...]):
+def list_type(option: str, allowed: tuple[str, ...] | None):
     """An argparse ``type`` reading a comma-separated list of ``allowed`` values (a bad value is
-    one line naming the option's allowed values); ``.allowed`` says which values those are."""
+    one line naming the option's allowed values); ``.allowed`` says which values those are. None:
+    any names, checked with `parse_list` once the allowed ones are known (`solve --method` with
+    ``--method-module``)."""
     def read(text: str) -> tuple[str, ...]:
         try:
+            if allowed is None:
+                values = tuple(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
+                if not values:
+                    raise UserError(f"--{option}: give one or more names (comma-separated)")
+                return values
             return parse_list(text, option, allowed)
         except UserError as exc:
             raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--{option} ")) from None
@@ -52,13 +60,15 @@ def list_type(option: str, allowed: tuple[str, ...]):
 
 
 def _canonical(config: SearchConfig) -> SearchConfig:
-    """The naive baseline ignores the tree-search settings: one run stands for all of them."""
-    if config.method == "naive":
+    """A method without the hooks (the naive baseline...) ignores the tree-search settings: one run
+    stands for all of them."""
+    if not MethodRegistry.default().uses_hooks(config.method):
         return dataclasses.replace(config, mapping="direct", novelty="off", verify="engine")
     return config
 
 
-def grid_configs(base: SearchConfig, lists: dict[str, tuple], thinking: tuple[bool, ...]) -> list[SearchConfig]:
+def grid_configs(base: SearchConfig, lists: dict[str, tuple], thinking: tuple[bool, ...],
+                 methods: MethodRegistry | None = None) -> list[SearchConfig]:
     """The product of ``lists`` (option -> values) and ``thinking`` over ``base``, each checked,
     without repeats, in the order of the lists."""
     names = [n for n in LIST_OPTIONS if n in lists]
@@ -66,7 +76,7 @@ def grid_configs(base: SearchConfig, lists: dict[str, tuple], thinking: tuple[bo
     for values in itertools.product(*(lists[n] for n in names), thinking):
         *picked, think = values
         config = dataclasses.replace(base, thinking=think, **dict(zip(names, picked)))
-        out.setdefault(_canonical(config).check())
+        out.setdefault(_canonical(config).check(methods))
     return list(out)
 
 

@@ -34,12 +34,9 @@ from widthbench.searches.config import SearchConfig
 from widthbench.searches.graph import write_tree
 from widthbench.searches import unsolvable_verdict as unsolvable
 from widthbench.searches.hooks import build_hooks
+from widthbench.searches.registry import MethodRegistry
 from widthbench.searches.summary import summarise
-from widthbench.searches.cat import cat
-from widthbench.searches.mcts import mcts
-from widthbench.searches.naive import naive
 from widthbench.searches.strips_problem import StripsProblem
-from widthbench.searches.tot import tot_bfs, tot_dfs
 from widthbench.subtasks.prompts import with_prompts
 
 ITEMS = "items.jsonl"
@@ -101,14 +98,15 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
             for i in insts]
 
 
-def check_config(config: SearchConfig, problems: list) -> None:
+def check_config(config: SearchConfig, problems: list, methods: MethodRegistry | None = None) -> None:
     if not problems:
         return
     p = problems[0]
+    hooks = (methods or MethodRegistry.default()).uses_hooks(config.method)
     if not p.has_engine:
         used = [f"--{name} engine" for name in ("actions", "successors")
-                if getattr(config, name) == "engine" and config.method != "naive"]
-        if config.novelty == "oracle" and config.method != "naive":
+                if getattr(config, name) == "engine" and hooks]
+        if config.novelty == "oracle" and hooks:
             used.append("--novelty oracle")
         if used:
             raise UserError(f"{p.domain} has no engine model of actions: {', '.join(used)} is not available")
@@ -207,36 +205,22 @@ def _node_tokens(tree, problem, charges: dict) -> tuple[dict, dict]:
 
 # ---- one instance -----------------------------------------------------------------------------
 
-async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bool) -> dict:
+async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bool,
+                    methods: MethodRegistry | None = None) -> dict:
+    method = (methods or MethodRegistry.default()).get(config.method)
     llm = LLM(broker, seed=config.seed, thinking=config.thinking, max_tokens=config.max_tokens)
     rng = random.Random(f"{config.seed}/{problem.id}")
     start = time.perf_counter()
-    tree, goal, stats, width, reply_text = None, None, {}, None, None
-    if config.method == "naive":
-        plan, error, reply_text = await naive(problem, llm)
-        check = problem.check(plan) if plan is not None else {"plan_valid": False, "solved": False, "reason": error}
-        goal_claimed = plan is not None
-    else:
+    width, hooks = None, None
+    if method.tree:
         hooks = build_hooks(problem, config, llm)
         _charge_hooks(hooks, problem)
         charges = _count_tokens(llm)
         if config.novelty == "oracle":
             width = problem.width()
-        if config.method == "tot-bfs":
-            tree, goal = await tot_bfs(problem, hooks, config)
-        elif config.method == "tot-dfs":
-            tree, goal = await tot_dfs(problem, hooks, config)
-        elif config.method == "mcts":
-            tree, goal, stats = await mcts(problem, hooks, config, rng)
-        else:
-            tree, goal, stats = await cat(problem, hooks, config, rng)
-        goal_claimed = goal is not None
-        plan = tree.plan(goal) if goal is not None else None
-        if goal is not None:
-            check = problem.check(plan, goal.state)
-        else:
-            check = {"plan_valid": False, "solved": False,
-                     "reason": "budget used up" if tree.exhausted() else "search ended without a goal"}
+    outcome = await method.run(problem, config, llm, hooks, rng)
+    tree, plan, check, stats = outcome.tree, outcome.plan, outcome.check, outcome.stats
+    goal_claimed, reply_text = outcome.goal_claimed, outcome.reply_text
     wall = time.perf_counter() - start
     tokens = llm.log.tokens()
     counts = tree.counts() if tree is not None else {
@@ -281,6 +265,7 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
     if "answer" in check:
         item["answer"], item["gold"] = check["answer"], check["gold"]
     item.update({k: v for k, v in stats.items()})
+    item.update(outcome.fields)
     if tree is not None:
         per_node, rest = _node_tokens(tree, problem, charges)
         item["tree"] = tree.to_json(problem.show_state, problem.show_action, per_node)
@@ -339,13 +324,18 @@ def run_identity(config: SearchConfig, problems: list, model, source: dict | Non
 
 def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 64,
           source: dict | None = None, progress: bool | None = None, executor=None,
-          model_factory=None, described: dict | None = None) -> dict:
+          model_factory=None, described: dict | None = None, methods: MethodRegistry | None = None) -> dict:
     """Run ``config`` on ``problems``; returns the summary (also written to RUN/summary.json).
     ``executor`` + ``model_factory`` (a picklable callable that opens the model in a worker): the
     instances are searched by the executor's workers (see the module docstring). ``described``:
-    how the run is made (servers, executor, jobs), recorded beside the identity."""
-    config.check()
-    check_config(config, problems)
+    how the run is made (servers, executor, jobs), recorded beside the identity. ``methods``: the
+    search methods (default: the built-in ones; `MethodRegistry.from_modules` adds more)."""
+    methods = methods or MethodRegistry.default()
+    config.check(methods)
+    check_config(config, problems, methods)
+    method = methods.get(config.method)
+    if method.check is not None:
+        method.check(config, problems)
     simulated = bool(model.simulated)
     store = RunStore.open(out, kind="solve", identity=run_identity(config, problems, model, source),
                           described={**(described or {}), "simulated": simulated, "started": time.time()},
@@ -358,17 +348,19 @@ def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 6
         workers = executor.spec.workers
         size = max(1, min(parallel, -(-len(todo) // (2 * workers))))
         batches = [todo[i:i + size] for i in range(0, len(todo), size)]
-        jobs = [(config, b, model_factory, simulated, parallel, store.run_id) for b in batches]
+        jobs = [(config, b, model_factory, simulated, parallel, store.run_id, methods.paths) for b in batches]
         executor.map(_solve_batch, jobs, weights=[len(b) for b in batches], desc=config.label(), unit="inst",
                      quiet=progress is False,
                      on_result=lambda _, items: [write(it) for it in items])
     elif todo:
-        asyncio.run(_run_all(config, todo, model, write, parallel, simulated, progress, store.run_id))
+        asyncio.run(_run_all(config, todo, model, write, parallel, simulated, progress, store.run_id, methods))
     elapsed = time.perf_counter() - started
     order = {p.id: n for n, p in enumerate(problems)}  # the summary lists instances in the run's order,
     items = sorted((it for it in store.records() if it["id"] in order), key=lambda it: order[it["id"]])
     # not in the order they finished (which depends on the executor and the model's latency)
     summary = summarise(items, config, model.spec, simulated, source)
+    if method.summary is not None:
+        summary.update(method.summary(items))
     summary["run_wall_time"] = round(elapsed, 3)
     summary["run_id"] = store.run_id
     store.write_json(SUMMARY, summary)
@@ -377,7 +369,7 @@ def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 6
 
 
 async def _run_all(config, problems, model, write, parallel: int, simulated: bool,
-                   progress: bool | None, tag: str | None = None) -> None:
+                   progress: bool | None, tag: str | None = None, methods: MethodRegistry | None = None) -> None:
     broker = Broker(model, tag=tag)
     sem = asyncio.Semaphore(max(1, parallel))
     show = sys.stderr.isatty() if progress is None else progress
@@ -389,7 +381,7 @@ async def _run_all(config, problems, model, write, parallel: int, simulated: boo
 
     async def one(problem):
         async with sem:
-            item = await solve_one(problem, config, broker, simulated)
+            item = await solve_one(problem, config, broker, simulated, methods)
         write(item)
         if bar is not None:
             bar.update(1)
@@ -409,22 +401,23 @@ def _write_item(store: RunStore, item: dict) -> None:
 
 def _solve_batch(job) -> list[dict]:
     """A worker's part of `solve`: the items of a batch of instances, searched with its own model."""
-    config, problems, model_factory, simulated, parallel, tag = job
+    config, problems, model_factory, simulated, parallel, tag, method_modules = job
+    methods = MethodRegistry.from_modules(method_modules) if method_modules else None
     model = model_factory()
     try:
-        return asyncio.run(_solve_items(config, problems, model, simulated, parallel, tag))
+        return asyncio.run(_solve_items(config, problems, model, simulated, parallel, tag, methods))
     finally:
         model.close()
 
 
 async def _solve_items(config, problems, model, simulated: bool, parallel: int,
-                       tag: str | None = None) -> list[dict]:
+                       tag: str | None = None, methods: MethodRegistry | None = None) -> list[dict]:
     broker = Broker(model, tag=tag)
     sem = asyncio.Semaphore(max(1, parallel))
 
     async def one(problem):
         async with sem:
-            return await solve_one(problem, config, broker, simulated)
+            return await solve_one(problem, config, broker, simulated, methods)
 
     try:
         return list(await asyncio.gather(*(one(p) for p in problems)))

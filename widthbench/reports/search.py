@@ -32,9 +32,11 @@ from widthbench.core.errors import UserError
 from widthbench.core.runfiles import make_output_dir
 from widthbench.subtasks.results.loader import as_runs, differing_fields, flatten, shown
 from widthbench.searches.graph import run_state_counts
+from widthbench.searches.registry import MethodRegistry
 
-SEARCH_NAMES = {"tot-dfs": "DFS", "tot-bfs": "BFS", "mcts": "MCTS", "cat": "CaT", "naive": "Naive"}
-SEARCH_ORDER = ["DFS", "BFS", "MCTS", "CaT", "Naive"]
+# the methods' names in the tables and their order, from the search-method registry (searches/methods/)
+SEARCH_NAMES = MethodRegistry.default().labels()
+SEARCH_ORDER = MethodRegistry.default().label_order()
 NOVELTY_NAMES = {"off": "Base", "llm": "Nov. pruning", "oracle": "Oracle pruning"}
 
 
@@ -79,9 +81,15 @@ def atu(x) -> str:
 def _row_key(s: dict) -> tuple:
     c = s["config"]
     search = SEARCH_NAMES.get(c["method"], c["method"])
-    method = "Naive" if c["method"] == "naive" else ("Direct" if c["mapping"] == "direct" else "ESA")
+    hooks = MethodRegistry.default().uses_hooks(c["method"])
+    if c["method"] == "naive":
+        method = "Naive"
+    elif not hooks:  # a closed-loop method: its own settings tell its rows apart
+        method = ", ".join(f"{k} {v}" for k, v in (c.get("settings") or {}).items()) or "-"
+    else:
+        method = "Direct" if c["mapping"] == "direct" else "ESA"
     extras = []
-    if c["method"] != "naive":
+    if hooks:
         if c.get("verify", "engine") != "engine":
             extras.append("verify llm")
         if c.get("actions", "llm") != "llm":
@@ -96,7 +104,7 @@ def _row_key(s: dict) -> tuple:
 def _col_key(s: dict) -> tuple:
     c = s["config"]
     return ("Thinking" if c.get("thinking") else "Normal",
-            "Base" if c["method"] == "naive" else NOVELTY_NAMES.get(c["novelty"], c["novelty"]))
+            "Base" if not MethodRegistry.default().uses_hooks(c["method"]) else NOVELTY_NAMES.get(c["novelty"], c["novelty"]))
 
 
 def layout(summaries: list[dict]) -> dict:
@@ -161,6 +169,8 @@ def short(s: dict) -> str:
     c = s["config"]
     if c["method"] == "naive":
         label = "naive"
+    elif not MethodRegistry.default().uses_hooks(c["method"]):
+        label = " ".join([c["method"], *(f"{k}-{v}" for k, v in (c.get("settings") or {}).items())])
     else:
         label = f"{SEARCH_NAMES.get(c['method'], c['method'])} {'Direct' if c['mapping'] == 'direct' else 'ESA'} {NOVELTY_NAMES[c['novelty']]}"
     return label + (" (T)" if c.get("thinking") else "") + (f" [{s['_run']}]" if s.get("_run") else "")
