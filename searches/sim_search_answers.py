@@ -92,7 +92,9 @@ def _direct(q, mode, corrupt, rng):
     return f"Action: {r.action(a)}\nResulting state:\n{state_text}", note
 
 
-def _naive(q, mode, corrupt, rng):
+def _naive(q, mode, corrupt, rng, keep: list | None = None):
+    """An optimal plan (noisy: one step dropped or confused); ``keep``: a prefix of the model's last
+    plan that the validator did not fault, completed optimally from where it ends."""
     t, s = _load(q)
     task, r = t.task, t.r
     if mode == "random":
@@ -107,9 +109,11 @@ def _naive(q, mode, corrupt, rng):
         return r.plan(plan), "I move blocks around."
     if t.h(s) == math.inf:
         return "no plan exists", "The goal cannot be reached: I searched every reachable state."
-    plan = list(t.gt.optimal_plan(s))
-    if corrupt and plan:
-        i = rng.randrange(len(plan))
+    keep = list(keep or [])
+    start = strips.execute_plan(task, keep, s).states[-1]
+    plan = keep + list(t.gt.optimal_plan(start))
+    if corrupt and len(plan) > len(keep):
+        i = rng.randrange(len(keep), len(plan))
         wrong = _confused(t, strips.execute_plan(task, plan[:i], s).states[-1], [plan[i]], rng)
         if wrong is not None and rng.random() < 0.5:
             plan[i] = wrong
@@ -201,5 +205,27 @@ def _novelty_summarised(q, mode, corrupt, rng):
     return ("yes" if novel != corrupt else "no"), f"I compare with {len(recent)} recent states."
 
 
-STRIPS_ANSWERS = {"direct": _direct, "naive": _naive, "judge_pre": _judge_pre, "judge_post": _judge_post,
+_FAILING_STEP = re.compile(r"\bstep (\d+)\b")
+
+
+def _feedback(q, mode, corrupt, rng):
+    """Validator feedback (`solve --method feedback`): the oracle gives an optimal plan; noisy uses
+    the feedback: where it names the first failing step, the steps before it are kept and the rest
+    planned again (with the same chance of a mistake as a first plan); a feedback that names no
+    step (valid or not only; the goal unmet) gets a new plan."""
+    t, _ = _load(q)
+    keep = None
+    m = _FAILING_STEP.search(q.fields.get("feedback", ""))
+    if mode == "noisy" and m is not None:
+        try:
+            last = t.r.parse_plan(q.fields.get("plan", ""))
+            steps = [t.task.action_index[a] for a in last[:int(m.group(1)) - 1]]
+            if strips.execute_plan(t.task, steps).failed_step is None:
+                keep = steps
+        except (ParseError, UserError, KeyError):
+            keep = None
+    return _naive(q, mode, corrupt, rng, keep)
+
+
+STRIPS_ANSWERS = {"feedback": _feedback, "direct": _direct, "naive": _naive, "judge_pre": _judge_pre, "judge_post": _judge_post,
            "value": _value, "novelty_summary": _summary, "novelty_summarised": _novelty_summarised}
