@@ -227,5 +227,22 @@ def _feedback(q, mode, corrupt, rng):
     return _naive(q, mode, corrupt, rng, keep)
 
 
-STRIPS_ANSWERS = {"feedback": _feedback, "direct": _direct, "naive": _naive, "judge_pre": _judge_pre, "judge_post": _judge_post,
+def _agent(q, mode, corrupt, rng):
+    """One action (`solve --method agent`): the oracle takes an optimal next action; noisy, with its
+    chance of a mistake, a confused action that cannot be taken, and after the engine's error it
+    acts again from the same state; random, any applicable action."""
+    t, s = _load(q)
+    task, r = t.task, t.r
+    applicable = strips.applicable_actions(task, s)
+    if mode == "random" or t.h(s) in (0, math.inf):
+        return (r.action(rng.choice(applicable)) if applicable else "none"), "I take some action."
+    best = t.gt.optimal_next_actions(s)
+    if corrupt:
+        wrong = _confused(t, s, best[:1], rng)
+        if wrong is not None:
+            return r.action(wrong), "I take this action."
+    return r.action(best[0]), "This action brings me closer to the goal."
+
+
+STRIPS_ANSWERS = {"feedback": _feedback, "agent": _agent, "direct": _direct, "naive": _naive, "judge_pre": _judge_pre, "judge_post": _judge_post,
            "value": _value, "novelty_summary": _summary, "novelty_summarised": _novelty_summarised}

@@ -194,6 +194,12 @@ class StripsProblem:
         return self._messages("feedback", extended=self.extension, state=self.r.state(self.task.init),
                               goal=self.r.goal(), plan=plan_text.strip() or "(no plan)", feedback=feedback)
 
+    def agent_messages(self, state, observation: str):
+        """One turn of `solve --method agent --tool-format text`: what the last action did, the
+        state now and the goal."""
+        return self._messages("agent", extended=self.extension, observation=observation,
+                              state=self.r.state(state), goal=self.r.goal())
+
     def parse_naive(self, text):
         return self._read(answers.PLAN, text)
 

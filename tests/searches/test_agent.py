@@ -1,0 +1,46 @@
+"""`solve --method agent`: sim:oracle reaches every goal in optimal steps without an invalid action;
+sim:noisy takes actions the engine refuses, is told why, and recovers."""
+
+from __future__ import annotations
+
+import json
+
+from widthbench.cli import main
+from widthbench.searches.config import SearchConfig
+from widthbench.searches.solve_run import read_items, solve
+
+
+def _config(**settings):
+    return SearchConfig(method="agent", seed=3).with_settings({"max_steps": 40, "tool_format": "text", **settings})
+
+
+def test_oracle_acts_optimally_without_an_invalid_action(bw_problems, model_factory, tmp_path):
+    s = solve(_config(), bw_problems, model_factory(), tmp_path / "run", progress=False)
+    assert s["solved"] == s["n"] == len(bw_problems)
+    assert s["invalid_action_rate"] == 0 and s["recoveries"] == 0 and s["steps_over_optimal"] == 0
+    optimal = {p.id: p.optimal_length for p in bw_problems}
+    for it in read_items(tmp_path / "run"):
+        assert it["steps"] == optimal[it["id"]] == it["turns"] and it["progress"] == 1.0
+        assert all(t["taken"] and t["state"] for t in it["episode"])
+
+
+def test_noisy_makes_invalid_actions_is_told_why_and_recovers(bw_problems, model_factory, tmp_path):
+    s = solve(_config(), bw_problems, model_factory("sim:noisy:0.4"), tmp_path / "run", progress=False)
+    items = read_items(tmp_path / "run")
+    assert s["invalid_action_rate"] > 0 and s["recoveries"] > 0
+    refused = [t for it in items for t in it["episode"] if not t["taken"]]
+    assert refused and all("cannot be taken" in t["answer"] or "no action" in t["answer"].lower()
+                           or "not an action" in t["answer"] for t in refused)
+    assert s["invalid_actions"] == len(refused)
+    assert s["recoveries"] == sum(1 for it in items if it["solved"] and any(not t["taken"] for t in it["episode"]))
+
+
+def test_max_steps_bounds_an_episode_and_the_cli_writes_the_fields(tmp_path):
+    out = tmp_path / "run"
+    argv = ["solve", "--method", "agent", "--max-steps", "2", "--domain", "blocksworld", "--count", "3",
+            "--seed", "4", "--min-plan-length", "4", "--model", "sim:oracle", "--cache-dir", str(tmp_path / "c"),
+            "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    s = json.loads((out / "summary.json").read_text())
+    assert s["solved"] == 0 and s["mean_turns"] == 2 and 0 < s["mean_progress"] < 1
+    assert {"invalid_action_rate", "recoveries", "steps_over_optimal", "solved", "n"} <= set(s)
