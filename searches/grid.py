@@ -38,18 +38,11 @@ def parse_list(text: str, option: str, allowed: tuple[str, ...]) -> tuple[str, .
     return values
 
 
-def list_type(option: str, allowed: tuple[str, ...] | None):
+def list_type(option: str, allowed: tuple[str, ...]):
     """An argparse ``type`` reading a comma-separated list of ``allowed`` values (a bad value is
-    one line naming the option's allowed values); ``.allowed`` says which values those are. None:
-    any names, checked with `parse_list` once the allowed ones are known (`solve --method` with
-    ``--method-module``)."""
+    one line naming the option's allowed values); ``.allowed`` says which values those are."""
     def read(text: str) -> tuple[str, ...]:
         try:
-            if allowed is None:
-                values = tuple(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
-                if not values:
-                    raise UserError(f"--{option}: give one or more names (comma-separated)")
-                return values
             return parse_list(text, option, allowed)
         except UserError as exc:
             raise argparse.ArgumentTypeError(str(exc).removeprefix(f"--{option} ")) from None

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from widthbench.searches.cat import cat
 from widthbench.searches.registry import SearchMethod, Setting, tree_outcome
+
+# The search code is imported when the method runs (see searches/methods/tot.py).
 
 
 async def run(problem, config, llm, hooks, rng):
+    from widthbench.searches.cat import cat
+
     return tree_outcome(problem, *(await cat(problem, hooks, config, rng)))
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from widthbench.searches.mcts import mcts
 from widthbench.searches.registry import SearchMethod, Setting, tree_outcome
+
+# The search code is imported when the method runs (see searches/methods/tot.py).
 
 
 async def run(problem, config, llm, hooks, rng):
+    from widthbench.searches.mcts import mcts
+
     return tree_outcome(problem, *(await mcts(problem, hooks, config, rng)))
 
 

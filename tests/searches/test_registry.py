@@ -64,4 +64,4 @@ def test_a_method_added_as_one_module_runs_through_the_cli(tmp_path, capsys):
     capsys.readouterr()
     assert main(["solve"] + argv[3:]) == 2
     err = capsys.readouterr().err
-    assert "--method 'half-plan'" in err and len(err.strip().splitlines()) == 1
+    assert "--method: 'half-plan'" in err and len(err.strip().splitlines()) == 1

@@ -6,7 +6,6 @@ import argparse
 import dataclasses
 import sys
 
-from widthbench import argtypes
 from widthbench.core.errors import UserError
 
 HELP = ("solve instances with an LLM search (naive, tot-bfs, tot-dfs, mcts, cat) or in a closed loop "
@@ -22,6 +21,32 @@ DESCRIPTION = (
 )
 
 
+class MethodModules(argparse.Action):
+    """--method-module FILE (repeatable): the registry of the built-in methods and these modules'
+    (`searches.registry.MethodRegistry.from_modules`), kept for --method to check its names."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        from widthbench.searches.registry import MethodRegistry
+
+        paths = (*getattr(namespace, self.dest, ()), value)
+        setattr(namespace, self.dest, paths)
+        namespace.method_registry = MethodRegistry.from_modules(paths)
+
+
+class MethodList(argparse.Action):
+    """--method M[,M…]: names of the built-in methods, or of --method-module's given before it."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from widthbench.searches.grid import parse_list
+        from widthbench.searches.registry import MethodRegistry
+
+        methods = getattr(namespace, "method_registry", None) or MethodRegistry.default()
+        try:
+            setattr(namespace, self.dest, parse_list(",".join(values), "method", methods.names))
+        except UserError as exc:
+            raise argparse.ArgumentError(self, str(exc).removeprefix("--method ")) from None
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from widthbench.llm.cli_args import add_model_arguments
     from widthbench.searches.config import MAPPINGS, NOVELTY, SOURCES, STYLES, VERIFY
@@ -33,13 +58,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     d = p.add_argument_group("search")
     # --method, --mapping, --novelty and --verify take comma-separated lists: their product (with
     # --thinking both) is a grid, one run per configuration in RUN/<varying values> (searches.grid)
-    # --method's names are checked in run(), against the built-in methods and --method-module's
-    d.add_argument("--method", default=("tot-dfs",), type=list_type("method", None), metavar="M[,M…]",
-                   help="search method(s): " + "; ".join(f"{m.name} ({m.help})" for m in methods)
+    d.add_argument("--method-module", action=MethodModules, default=(), metavar="FILE",
+                   help="a Python module defining METHODS = (SearchMethod(...),): more methods for --method, "
+                   "given before it (repeatable; docs/searches.md, 'Adding a method')")
+    def names(text: str) -> tuple[str, ...]:  # checked by MethodList, which knows --method-module's
+        return tuple(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
+
+    names.allowed = methods.names
+    d.add_argument("--method", default=("tot-dfs",), action=MethodList, type=names,
+                   metavar="M[,M…]", help="search method(s): " + "; ".join(f"{m.name} ({m.help})" for m in methods)
                    + " (default tot-dfs; a list runs each; docs/searches.md)")
-    d.add_argument("--method-module", action="append", default=[], type=argtypes.file, metavar="FILE",
-                   help="a Python module defining METHODS = (SearchMethod(...),): more methods for --method "
-                   "(repeatable; docs/searches.md, 'Adding a method')")
+    p.set_defaults(method_registry=None)
     d.add_argument("--mapping", default=("direct",), type=list_type("mapping", MAPPINGS), metavar="M[,M…]",
                    help="direct: one prompt gives the next state; esa: action generation, then successor "
                    "mapping (a list runs each)")
@@ -150,12 +179,10 @@ def run(args) -> int:
     from widthbench.llm.types import mode_name, thinking_modes
 
     modes = thinking_modes(args.thinking)
-    from widthbench.searches.grid import parse_list
     from widthbench.searches.registry import MethodRegistry
 
-    methods = MethodRegistry.from_modules(args.method_module) if args.method_module else MethodRegistry.default()
+    methods = args.method_registry or MethodRegistry.default()  # with --method-module's methods
     lists = {name: tuple(getattr(args, name)) for name in LIST_OPTIONS}  # read by searches.grid.list_type
-    lists["method"] = parse_list(",".join(lists["method"]), "method", methods.names)
     _check_settings_apply(args, methods, lists["method"])
     base = SearchConfig(
         method=lists["method"][0], mapping=lists["mapping"][0], novelty=lists["novelty"][0],
