@@ -213,14 +213,14 @@ def _feedback(q, mode, corrupt, rng):
     the feedback: where it names the first failing step, the steps before it are kept and the rest
     planned again (with the same chance of a mistake as a first plan); a feedback that names no
     step (valid or not only; the goal unmet) gets a new plan."""
-    t, _ = _load(q)
+    t, s = _load(q)
     keep = None
     m = _FAILING_STEP.search(q.fields.get("feedback", ""))
     if mode == "noisy" and m is not None:
         try:
             last = t.r.parse_plan(q.fields.get("plan", ""))
             steps = [t.task.action_index[a] for a in last[:int(m.group(1)) - 1]]
-            if strips.execute_plan(t.task, steps).failed_step is None:
+            if strips.execute_plan(t.task, steps, s).failed_step is None:
                 keep = steps
         except (ParseError, UserError, KeyError):
             keep = None

@@ -188,10 +188,12 @@ class StripsProblem:
         return self._messages("naive", extended=self.extension, state=self.r.state(self.task.init),
                               goal=self.r.goal())
 
-    def feedback_messages(self, plan_text: str, feedback: str):
-        """The validator-feedback prompt (`solve --method feedback`): the problem, the last plan
-        as the model wrote it (or its answer, when no plan could be read) and the feedback."""
-        return self._messages("feedback", extended=self.extension, state=self.r.state(self.task.init),
+    def feedback_messages(self, plan_text: str, feedback: str, state=None):
+        """The validator-feedback prompt (`solve --method feedback`): the problem (from ``state``,
+        default the initial state: after a change, the state the world is in), the last plan as
+        the model wrote it (or its answer, when no plan could be read) and the feedback."""
+        state = self.task.init if state is None else state
+        return self._messages("feedback", extended=self.extension, state=self.r.state(state),
                               goal=self.r.goal(), plan=plan_text.strip() or "(no plan)", feedback=feedback)
 
     def agent_messages(self, state, observation: str):

@@ -11,6 +11,10 @@ Each instance records its transcript (``episode``: per turn the action as read, 
 taken, the engine's answer and the state after it), ``turns``, ``steps`` (actions taken),
 ``invalid_actions``, ``recovered`` (an error followed by reaching the goal) and
 ``steps_over_optimal`` (solved instances); the plan is the actions taken, scored for ``progress``.
+``--perturb STEP`` (`searches.perturb`): after the model's STEP-th action a seeded exogenous action
+changes the state; the engine's answer says so, the plan (``trajectory``) holds the change among
+the model's actions, success is scored after it, ``perturbation`` records it and steps over
+optimal count from STEP + h* of the changed state.
 summary.json adds ``invalid_action_rate`` (invalid turns / turns), ``recoveries``,
 ``steps_over_optimal`` (mean over solved instances), ``mean_turns`` and ``tokens_per_solved``.
 """
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 from widthbench.core.errors import ParseError, UserError
 from widthbench.planners import strips
+from widthbench.searches.perturb import exogenous_action, told
 from widthbench.searches.registry import Outcome, SearchMethod, Setting
 
 TOOL_FORMATS = ("text",)
@@ -41,9 +46,10 @@ def engine_answer(problem, state: int, action_text: str) -> tuple[int, bool, str
 
 
 async def run(problem, config, llm, hooks, rng) -> Outcome:
-    most = config.setting("max_steps")
+    most, perturb = config.setting("max_steps"), config.setting("perturb")
     state, observation = problem.task.init, START
-    episode, taken, invalid, tokens = [], [], 0, 0
+    episode, taken, invalid = [], [], 0
+    trajectory, change, best = [], None, problem.optimal_length  # trajectory: the model's actions and the change
     for turn in range(1, most + 1):
         if strips.is_goal(problem.task, state):
             break
@@ -64,14 +70,23 @@ async def run(problem, config, llm, hooks, rng) -> Outcome:
         invalid += not ok
         if ok:
             taken.append(action)
-        episode.append({"turn": turn, "action": action, "taken": ok, "answer": observation,
-                        "state": problem.show_state(state)})
-    check = problem.check(taken)
-    optimal = problem.optimal_length
-    return Outcome(taken, check, bool(check["solved"]), fields={
+            trajectory.append(action)
+        entry = {"turn": turn, "action": action, "taken": ok, "answer": observation}
+        if ok and perturb and change is None and len(taken) == perturb and not strips.is_goal(problem.task, state):
+            ex = exogenous_action(problem, state, taken, config.seed)
+            if ex is not None:
+                state = strips.successor(state, ex)
+                change = {"after_step": perturb, "action": str(ex)}
+                trajectory.append(str(ex))
+                best = perturb + int(problem.truth.h_star(state))  # the fewest steps left the model
+                observation = f"{observation} {told(problem, ex)}"
+                entry.update({"answer": observation, "exogenous": str(ex)})
+        episode.append({**entry, "state": problem.show_state(state)})
+    check = problem.check(trajectory)
+    return Outcome(trajectory, check, bool(check["solved"]), fields={
         "episode": episode, "turns": len(episode), "steps": len(taken), "invalid_actions": invalid,
-        "recovered": bool(invalid and check["solved"]),
-        "steps_over_optimal": len(taken) - optimal if check["solved"] and optimal is not None else None})
+        "recovered": bool(invalid and check["solved"]), "perturbation": change,
+        "steps_over_optimal": len(taken) - best if check["solved"] and best is not None else None})
 
 
 def summary(items: list[dict]) -> dict:
@@ -95,5 +110,7 @@ METHODS = (SearchMethod(
     name="agent", label="Agent", order=70, run=run, tree=False, summary=summary, check=check,
     help="one action per turn, the engine answers with the new state or the error",
     settings=(Setting("max_steps", 40, "most turns per episode", type=int),
+              Setting("perturb", 0, "a seeded exogenous change after the model's STEP-th action (0: none); "
+                      "the model is told the new state, success is scored after the change", type=int),
               Setting("tool_format", "text", "how the model acts: text (one action as text, read by the "
                       "action reader)", choices=TOOL_FORMATS))),)

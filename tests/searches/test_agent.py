@@ -44,3 +44,34 @@ def test_max_steps_bounds_an_episode_and_the_cli_writes_the_fields(tmp_path):
     s = json.loads((out / "summary.json").read_text())
     assert s["solved"] == 0 and s["mean_turns"] == 2 and 0 < s["mean_progress"] < 1
     assert {"invalid_action_rate", "recoveries", "steps_over_optimal", "solved", "n"} <= set(s)
+
+
+def test_perturbation_the_oracle_is_told_the_new_state_and_still_acts_optimally(bw_problems, model_factory, tmp_path):
+    from widthbench.planners import strips
+
+    s = solve(_config(perturb=2), bw_problems, model_factory(), tmp_path / "run", progress=False)
+    assert s["solved"] == s["n"] and s["steps_over_optimal"] == 0
+    by_id = {p.id: p for p in bw_problems}
+    changed = 0
+    for it in read_items(tmp_path / "run"):
+        if it["perturbation"] is None:  # the goal was reached before the change
+            assert it["steps"] <= 2
+            continue
+        changed += 1
+        ex = [t for t in it["episode"] if t.get("exogenous")]
+        assert len(ex) == 1 and "changed by itself" in ex[0]["answer"]
+        assert it["plan"][2] == it["perturbation"]["action"] not in it["plan"][:2]
+        assert strips.execute_plan(by_id[it["id"]].task, it["plan"]).valid  # scored after the change
+    assert changed >= len(bw_problems) // 2
+
+
+def test_cli_perturb_flag_applies_to_the_closed_loop_methods_only(tmp_path, capsys):
+    common = ["--domain", "blocksworld", "--count", "2", "--seed", "4", "--model", "sim:oracle",
+              "--cache-dir", str(tmp_path / "c"), "--quiet"]
+    assert main(["solve", "--method", "agent", "--perturb", "1", "--out", str(tmp_path / "a"), *common]) == 0
+    s = json.loads((tmp_path / "a" / "summary.json").read_text())
+    assert s["config"]["settings"]["perturb"] == 1 and s["solved"] == 2
+    capsys.readouterr()
+    assert main(["solve", "--method", "tot-dfs", "--perturb", "1", "--out", str(tmp_path / "b"), *common]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--perturb applies to --method feedback or agent" in err

@@ -69,7 +69,7 @@ def test_cli_feedback_run_writes_rounds_and_resumes(tmp_path):
             "--cache-dir", str(tmp_path / "cache"), "--out", str(out), "--quiet"]
     assert main(argv) == 0
     first = json.loads((out / "summary.json").read_text())
-    assert first["config"]["settings"] == {"rounds": 6, "feedback": "all-errors", "history": "off"}
+    assert first["config"]["settings"] == {"rounds": 6, "feedback": "all-errors", "history": "off", "perturb": 0}
     assert len(first["solved_by_round"]) == 6
     lines = (out / "items.jsonl").read_text().splitlines()
     (out / "items.jsonl").write_text("\n".join(lines[:2]) + "\n" + lines[2][:40])  # a kill in mid-write
@@ -78,3 +78,20 @@ def test_cli_feedback_run_writes_rounds_and_resumes(tmp_path):
     assert {k: again[k] for k in ("solved", "n", "solved_by_round")} == {
         k: first[k] for k in ("solved", "n", "solved_by_round")}
     assert main(argv[:4] + ["5"] + argv[5:]) == 2  # another --rounds: another run, refused
+
+
+def test_perturbation_feedback_says_what_changed_and_success_is_scored_after_it(bw_problems, model_factory, tmp_path):
+    from widthbench.planners import strips
+
+    s = solve(_config(perturb=2), bw_problems, model_factory(), tmp_path / "run", progress=False)
+    assert s["solved"] == s["n"]
+    by_id = {p.id: p for p in bw_problems}
+    changed = [it for it in read_items(tmp_path / "run") if it["perturbation"]]
+    assert changed
+    for it in changed:
+        first = it["rounds"][0]
+        assert first["perturbation"] == it["perturbation"]
+        assert it["plan"][2] == it["perturbation"]["action"]
+        assert strips.execute_plan(by_id[it["id"]].task, it["plan"]).valid
+        if first["verdict"] != "valid":  # the rest of the plan no longer works: told, then replanned
+            assert "changed by itself" in first["feedback"] and it["solved_round"] == 2
