@@ -16,6 +16,12 @@ counts beside the headline metrics: each row's extras ``unsolvable``, ``claimed_
 instance set holds an unsolvable instance, every item of it (solvable or not) is asked with the
 prompt that says how to answer "no plan exists" (``plan_generation_or_none``), and read with the
 reader that knows declarations; other sets keep the plain prompt and plan reader's answers.
+
+Partial credit: ``metrics.progress`` = 1 - h*(s_k)/h*(s_0) of the plan's longest applicable prefix
+(`planners.progress`: 1 when valid, 0 when no step applies, and 0 for "no plan exists" said of a
+solvable task; null on unsolvable tasks and unread answers). The ``valid`` row adds its mean with a
+Wilson interval (``mean_progress``, ``progress_ci_low``, ``progress_ci_high``, ``progress_n``;
+docs/subtasks.md, "Partial credit").
 """
 
 from __future__ import annotations
@@ -112,7 +118,8 @@ def row_extras(records, metric):
     lengths = [r["metrics"].get("length") for r in records if r["metrics"].get("valid") and r["metrics"].get("length")]
     out = {"mean_valid_length": mean(lengths),
            "mean_optimal_length": mean(r["info"].get("optimal_length") for r in records),
-           **progress_stats(r["metrics"].get("progress") for r in records)}
+           # partial credit, once per sub-task cell: on the headline row
+           **(progress_stats(r["metrics"].get("progress") for r in records) if metric == "valid" else {})}
     unsolvable = [r for r in records if (r.get("truth") or {}).get("solvable") is False]
     if unsolvable or any((r.get("truth") or {}).get("solvable") for r in records):
         out.update({"unsolvable": len(unsolvable),

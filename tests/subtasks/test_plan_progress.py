@@ -50,3 +50,28 @@ def test_rows_carry_mean_progress_with_its_interval(tmp_path):
             assert row["mean_progress"] == 1.0
         else:  # one step of an optimal plan replaced by an inapplicable action: the prefix counts
             assert all(v < 1 for v in values) and 0 < row["mean_progress"] < 1
+
+
+def test_difficulty_bins_and_the_paper_table_carry_progress(tmp_path):
+    from widthbench.reports.paper import write_paper
+    from widthbench.subtasks.results.difficulty import breakdown
+
+    folder = tmp_path / "set"
+    write_instance_set(folder, "blocksworld", generate("blocksworld", 6, 11, blocks="3-4"))
+    model = open_model("sim:noisy:1.0", cache_dir=tmp_path / "cache")
+    try:
+        run_score(ScoreConfig(subtasks=("plan-generation",), instances=str(folder), count=6,
+                              styles=("pddl",), thinking=(False,)), model, tmp_path / "run", quiet=True)
+    finally:
+        model.close()
+    recs = read_records(tmp_path / "run")
+    got = breakdown(recs, "plan-length")
+    assert got["rows"]
+    for row in got["rows"]:
+        values = [r["metrics"]["progress"] for r in recs if row["bin_lo"] <= r["features"]["plan-length"] <= row["bin_hi"]]
+        assert row["progress_n"] == len(values) == row["n"]
+        if values:
+            assert row["mean_progress"] == pytest.approx(sum(values) / len(values), abs=1e-4)
+    paths = write_paper([tmp_path / "run"], tmp_path / "paper", formats=("md", "csv"))
+    text = {p.suffix: p.read_text() for p in paths}
+    assert "progress 0." in text[".md"] and "mean_progress" in text[".csv"]
