@@ -99,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     if solve:  # Table 3/4 compares configurations, so all solve runs go into one report
         from widthbench.reports.search import write_report as write_search_report
 
-        for path in write_search_report(solve, out) or ():
+        for path in write_search_report(solve, out, figures_asked=args.figures) or ():
             print(f"wrote {path}")
     print(f"wrote {write_html(runs, out, features=features, bins=bins)}")
     if formats:
