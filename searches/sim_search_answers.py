@@ -26,6 +26,7 @@ milliseconds each.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -244,5 +245,25 @@ def _agent(q, mode, corrupt, rng):
     return r.action(best[0]), "This action brings me closer to the goal."
 
 
-STRIPS_ANSWERS = {"feedback": _feedback, "agent": _agent, "direct": _direct, "naive": _naive, "judge_pre": _judge_pre, "judge_post": _judge_post,
+def _tool_call(name: str, **arguments) -> str:
+    """A call written as Qwen3 writes one (vLLM's hermes parser reads it into ``tool_calls``)."""
+    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
+
+
+def _agent_tools(q, mode, corrupt, rng):
+    """`solve --method agent --tool-format openai`: the action of `_agent` as an ``apply_action``
+    call; the oracle calls ``declare_unsolvable`` where no plan exists; after an action the engine
+    refused, noisy first asks ``valid_actions`` where it is offered."""
+    t, s = _load(q)
+    tools = {x.strip() for x in q.fields.get("tools", "").split(",")}
+    if t.h(s) == math.inf and mode != "random" and "declare_unsolvable" in tools:
+        return _tool_call("declare_unsolvable"), "No reachable state satisfies the goal."
+    text, note = _agent(q, mode, corrupt, rng)
+    calls = [_tool_call("apply_action", action=text)]
+    if mode == "noisy" and "valid_actions" in tools and "cannot be taken" in q.fields.get("observation", ""):
+        calls.insert(0, _tool_call("valid_actions"))
+    return "\n".join(calls), note
+
+
+STRIPS_ANSWERS = {"feedback": _feedback, "agent": _agent, "agent_tools": _agent_tools, "direct": _direct, "naive": _naive, "judge_pre": _judge_pre, "judge_post": _judge_post,
            "value": _value, "novelty_summary": _summary, "novelty_summarised": _novelty_summarised}

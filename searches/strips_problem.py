@@ -202,6 +202,13 @@ class StripsProblem:
         return self._messages("agent", extended=self.extension, observation=observation,
                               state=self.r.state(state), goal=self.r.goal())
 
+    def agent_tools_message(self, state, observation: str, tools: str) -> str:
+        """The text of one turn of `solve --method agent --tool-format openai` (the first user
+        message, then every tool result): what the last call did, the state now, the goal, and the
+        names of the tools offered."""
+        return self._messages("agent_tools", extended=self.extension, observation=observation, tools=tools,
+                              state=self.r.state(state), goal=self.r.goal())[-1]["content"]
+
     def parse_naive(self, text):
         return self._read(answers.PLAN, text)
 

@@ -7,6 +7,13 @@ error: an action that cannot be taken (which preconditions do not hold) or an an
 action; the state is then unchanged and the model goes on. An episode ends at the goal or after
 ``--max-steps`` turns.
 
+``--tool-format openai`` offers the model OpenAI tools instead (`TOOLS`: ``apply_action(action)``,
+``valid_actions()`` — its uses counted in ``valid_actions_calls``, left out with ``--hints off`` —
+and ``declare_unsolvable()``), sent through the chat API's ``tools`` (vLLM: ``--enable-auto-tool-choice
+--tool-call-parser hermes``); each tool result carries the next turn (`llm/prompts/search/agent_tools.toml`).
+A declaration ends the episode: right on a certified unsolvable instance
+(``declared_unsolvable_right``), wrong elsewhere (``declared_unsolvable_wrong``).
+
 Each instance records its transcript (``episode``: per turn the action as read, whether it was
 taken, the engine's answer and the state after it), ``turns``, ``steps`` (actions taken),
 ``invalid_actions``, ``recovered`` (an error followed by reaching the goal) and
@@ -21,13 +28,28 @@ summary.json adds ``invalid_action_rate`` (invalid turns / turns), ``recoveries`
 
 from __future__ import annotations
 
+import json
+
 from widthbench.core.errors import ParseError, UserError
 from widthbench.planners import strips
 from widthbench.searches.perturb import exogenous_action, told
 from widthbench.searches.registry import Outcome, SearchMethod, Setting
 
-TOOL_FORMATS = ("text",)
+TOOL_FORMATS = ("text", "openai")
 START = "No action has been taken yet."
+# The OpenAI tools of --tool-format openai (valid_actions left out with --hints off)
+TOOLS = (
+    {"type": "function", "function": {
+        "name": "apply_action", "description": "Take one action; the answer is the new state or why it cannot be taken.",
+        "parameters": {"type": "object", "properties": {"action": {"type": "string", "description": "the action"}},
+                       "required": ["action"]}}},
+    {"type": "function", "function": {
+        "name": "valid_actions", "description": "List the actions that can be taken in the current state.",
+        "parameters": {"type": "object", "properties": {}}}},
+    {"type": "function", "function": {
+        "name": "declare_unsolvable", "description": "Declare that no sequence of actions reaches the goal; ends the episode.",
+        "parameters": {"type": "object", "properties": {}}}},
+)
 
 
 def engine_answer(problem, state: int, action_text: str) -> tuple[int, bool, str]:
@@ -46,6 +68,8 @@ def engine_answer(problem, state: int, action_text: str) -> tuple[int, bool, str
 
 
 async def run(problem, config, llm, hooks, rng) -> Outcome:
+    if config.setting("tool_format") == "openai":
+        return await run_tools(problem, config, llm)
     most, perturb = config.setting("max_steps"), config.setting("perturb")
     state, observation = problem.task.init, START
     episode, taken, invalid = [], [], 0
@@ -53,7 +77,8 @@ async def run(problem, config, llm, hooks, rng) -> Outcome:
     for turn in range(1, most + 1):
         if strips.is_goal(problem.task, state):
             break
-        reply = await llm.ask(problem.agent_messages(state, observation), "agent", state=state)
+        # each turn its own sample: a prompt repeated after a refused action is asked afresh
+        reply = await llm.ask(problem.agent_messages(state, observation), "agent", sample=turn - 1, state=state)
         if reply.error is not None:
             episode.append({"turn": turn, "action": None, "taken": False, "answer": "request error", "state": None})
             break
@@ -82,23 +107,120 @@ async def run(problem, config, llm, hooks, rng) -> Outcome:
                 observation = f"{observation} {told(problem, ex)}"
                 entry.update({"answer": observation, "exogenous": str(ex)})
         episode.append({**entry, "state": problem.show_state(state)})
+    return _outcome(problem, episode, taken, trajectory, invalid, change, best)
+
+
+def _outcome(problem, episode, taken, trajectory, invalid, change, best, extra: dict | None = None) -> Outcome:
     check = problem.check(trajectory)
     return Outcome(trajectory, check, bool(check["solved"]), fields={
         "episode": episode, "turns": len(episode), "steps": len(taken), "invalid_actions": invalid,
         "recovered": bool(invalid and check["solved"]), "perturbation": change,
-        "steps_over_optimal": len(taken) - best if check["solved"] and best is not None else None})
+        "steps_over_optimal": len(taken) - best if check["solved"] and best is not None else None, **(extra or {})})
+
+
+async def run_tools(problem, config, llm) -> Outcome:
+    """--tool-format openai: the conversation goes on through tool calls; each tool result is the
+    next turn's text (what the call did, the state now, the goal). A reply may make several calls,
+    answered in order; a reply without a call is an invalid turn. ``valid_actions`` calls are
+    counted (``valid_actions_calls``); ``declare_unsolvable`` ends the episode."""
+    most, perturb = config.setting("max_steps"), config.setting("perturb")
+    tools = [t for t in TOOLS if config.setting("hints") == "on" or t["function"]["name"] != "valid_actions"]
+    names = ", ".join(t["function"]["name"] for t in tools)
+    state = problem.task.init
+    messages = [*problem.agent_messages(state, START)[:-1],
+                {"role": "user", "content": problem.agent_tools_message(state, START, names)}]
+    episode, taken, trajectory, invalid, change, best = [], [], [], 0, None, problem.optimal_length
+    lookups, declared = 0, False
+    for _ in range(most):
+        if strips.is_goal(problem.task, state) or declared:
+            break
+        reply = await llm.ask(messages, "agent", sample=len(episode), state=state, tools=tools)
+        if reply.error is not None:
+            episode.append({"turn": len(episode) + 1, "action": None, "taken": False, "answer": "request error",
+                            "state": None})
+            break
+        calls = list(reply.tool_calls or ())
+        messages.append({"role": "assistant", "content": reply.text or "",
+                         **({"tool_calls": [{"id": c["id"], "type": "function",
+                                             "function": {"name": c["name"], "arguments": c["arguments"]}}
+                                            for c in calls]} if calls else {})})
+        if not calls:
+            invalid += 1
+            observation = "Your answer called no tool; nothing changed. Call apply_action with one action."
+            episode.append({"turn": len(episode) + 1, "tool": None, "action": None, "taken": False,
+                            "answer": observation, "state": problem.show_state(state)})
+            messages.append({"role": "user", "content": problem.agent_tools_message(state, observation, names)})
+            continue
+        for c in calls:
+            entry = {"turn": len(episode) + 1, "tool": c["name"], "action": None, "taken": False}
+            if c["name"] == "valid_actions" and any(t["function"]["name"] == "valid_actions" for t in tools):
+                lookups += 1
+                acts = strips.applicable_actions(problem.task, state)
+                observation = "These actions can be taken now: " + "; ".join(problem.r.action(a) for a in acts) + "."
+                entry["taken"] = None  # a lookup, not an action
+            elif c["name"] == "declare_unsolvable":
+                declared = True
+                observation = "You declared that the goal cannot be reached; the episode ends."
+                entry["taken"] = None
+            elif c["name"] == "apply_action":
+                try:
+                    text = str(json.loads(c["arguments"] or "{}").get("action", ""))
+                    action = str(problem.parse_next_action(text, state))
+                except (ValueError, AttributeError, ParseError) as exc:
+                    llm.unreadable("agent")
+                    invalid += 1
+                    observation = f"No action could be read from the call ({exc}); nothing changed."
+                else:
+                    entry["action"] = action
+                    state, ok, observation = engine_answer(problem, state, action)
+                    entry["taken"] = ok
+                    invalid += not ok
+                    if ok:
+                        taken.append(action)
+                        trajectory.append(action)
+                        if perturb and change is None and len(taken) == perturb and not strips.is_goal(problem.task, state):
+                            ex = exogenous_action(problem, state, taken, config.seed)
+                            if ex is not None:
+                                state = strips.successor(state, ex)
+                                change = {"after_step": perturb, "action": str(ex)}
+                                trajectory.append(str(ex))
+                                best = perturb + int(problem.truth.h_star(state))
+                                observation = f"{observation} {told(problem, ex)}"
+                                entry["exogenous"] = str(ex)
+            else:
+                invalid += 1
+                observation = f"There is no tool {c['name']!r}; nothing changed."
+            episode.append({**entry, "answer": observation, "state": problem.show_state(state)})
+            messages.append({"role": "tool", "tool_call_id": c["id"],
+                             "content": problem.agent_tools_message(state, observation, names)})
+            if declared:
+                break
+    solvable = getattr(problem.instance, "solvable", None) is not False
+    extra = {"valid_actions_calls": lookups, "declared_unsolvable": declared}
+    if declared:  # right on a certified unsolvable instance, wrong elsewhere
+        extra.update({"correct": not solvable, "claimed_plan": False,
+                      "reason": "declared that no plan exists" + (" (right: the task is unsolvable)" if not solvable
+                                                                  else "; the task has one")})
+    acted = [e for e in episode if e.get("taken") is not None]  # lookups and declarations are no turns
+    out = _outcome(problem, episode, taken, trajectory, invalid, change, best, extra)
+    return Outcome(out.plan, out.check, out.goal_claimed, fields={**out.fields, "turns": len(acted)})
 
 
 def summary(items: list[dict]) -> dict:
     turns = sum(it.get("turns", 0) for it in items)
     solved = [it for it in items if it["solved"]]
+    declared = [it for it in items if it.get("declared_unsolvable")]
+    tools = {"valid_actions_calls": sum(it.get("valid_actions_calls", 0) for it in items),
+             "declared_unsolvable_right": sum(1 for it in declared if it.get("solvable") is False),
+             "declared_unsolvable_wrong": sum(1 for it in declared if it.get("solvable") is not False)}
     over = [it["steps_over_optimal"] for it in solved if it.get("steps_over_optimal") is not None]
     return {"invalid_action_rate": round(sum(it.get("invalid_actions", 0) for it in items) / turns, 4) if turns else None,
             "invalid_actions": sum(it.get("invalid_actions", 0) for it in items),
             "recoveries": sum(1 for it in items if it.get("recovered")),
             "steps_over_optimal": round(sum(over) / len(over), 3) if over else None,
             "mean_turns": round(turns / len(items), 3) if items else None,
-            "tokens_per_solved": round(sum(it["tokens"] for it in items) / len(solved), 1) if solved else None}
+            "tokens_per_solved": round(sum(it["tokens"] for it in items) / len(solved), 1) if solved else None,
+            **tools}
 
 
 def check(config, problems) -> None:
@@ -113,4 +235,7 @@ METHODS = (SearchMethod(
               Setting("perturb", 0, "a seeded exogenous change after the model's STEP-th action (0: none); "
                       "the model is told the new state, success is scored after the change", type=int),
               Setting("tool_format", "text", "how the model acts: text (one action as text, read by the "
-                      "action reader)", choices=TOOL_FORMATS))),)
+                      "action reader) or openai (tool calls: apply_action, valid_actions, declare_unsolvable)",
+                      choices=TOOL_FORMATS),
+              Setting("hints", "on", "--tool-format openai: off leaves the valid_actions tool out",
+                      choices=("on", "off")))),)

@@ -75,3 +75,57 @@ def test_cli_perturb_flag_applies_to_the_closed_loop_methods_only(tmp_path, caps
     assert main(["solve", "--method", "tot-dfs", "--perturb", "1", "--out", str(tmp_path / "b"), *common]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--perturb applies to --method feedback or agent" in err
+
+
+def _tools(**settings):
+    return _config(**{"tool_format": "openai", "hints": "on", **settings})
+
+
+def test_openai_tools_oracle_acts_optimally_through_tool_calls(bw_problems, model_factory, tmp_path):
+    s = solve(_tools(), bw_problems, model_factory(), tmp_path / "run", progress=False)
+    assert s["solved"] == s["n"] == len(bw_problems)
+    assert s["invalid_action_rate"] == 0 and s["steps_over_optimal"] == 0 and s["valid_actions_calls"] == 0
+    for it in read_items(tmp_path / "run"):
+        assert all(t["tool"] == "apply_action" and t["taken"] for t in it["episode"])
+
+
+def test_openai_tools_noisy_looks_up_valid_actions_after_an_error_unless_hints_are_off(bw_problems, model_factory,
+                                                                                         tmp_path):
+    on = solve(_tools(), bw_problems, model_factory("sim:noisy:0.4"), tmp_path / "on", progress=False)
+    assert on["invalid_action_rate"] > 0 and on["recoveries"] > 0 and on["valid_actions_calls"] > 0
+    items = read_items(tmp_path / "on")
+    lookups = [t for it in items for t in it["episode"] if t["tool"] == "valid_actions"]
+    assert len(lookups) == on["valid_actions_calls"] and all("can be taken now" in t["answer"] for t in lookups)
+    off = solve(_tools(hints="off"), bw_problems, model_factory("sim:noisy:0.4"), tmp_path / "off", progress=False)
+    assert off["valid_actions_calls"] == 0 and off["invalid_action_rate"] > 0
+
+
+def test_openai_tools_declare_unsolvable_right_on_unsolvable_instances(tmp_path, model_factory):
+    from widthbench.generators import generate, write_instance_set
+    from widthbench.searches.solve_run import load_problems
+
+    folder = tmp_path / "set"
+    write_instance_set(folder, "blocksworld", generate("blocksworld", 2, 3, blocks=3)
+                       + generate("blocksworld", 2, 3, unsolvable=True, blocks=3))
+    problems = load_problems(None, instances=str(folder))
+    s = solve(_tools(), problems, model_factory(), tmp_path / "run", progress=False)
+    assert s["declared_unsolvable_right"] == 2 and s["declared_unsolvable_wrong"] == 0
+    assert s["correct"] == 4 and s["solved"] == 2
+
+
+def test_openai_tools_through_the_sim_server(tmp_path, bw_problems):
+    """The same episodes through the HTTP sim-server: tool calls in the chat completion body."""
+    from widthbench.llm.model import open_model
+    from widthbench.llm.sim_server import ServerThread, SimServerConfig
+    from widthbench.simulated import simulator_for
+
+    server = ServerThread(SimServerConfig(model="sim:noisy:0.4", simulator=simulator_for("sim:noisy:0.4"))).start()
+    try:
+        model = open_model("openai:sim:noisy:0.4", base_urls=[server.base_url], cache_dir=tmp_path / "cache")
+        try:
+            s = solve(_tools(), bw_problems[:4], model, tmp_path / "run", progress=False)
+        finally:
+            model.close()
+    finally:
+        server.stop()
+    assert s["n"] == 4 and s["invalid_action_rate"] > 0 and s["valid_actions_calls"] > 0 and s["solved"] >= 1

@@ -134,7 +134,8 @@ class PromptReader:
         ValueError / ParseError / UserError when a prompt in our format has content the engine
         rejects."""
         system = next((m["content"] for m in messages if m.get("role") == "system"), "")
-        user = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
+        # the last question: a user message, or a tool's result that asks the next one (solve --method agent)
+        user = next((m["content"] for m in reversed(messages) if m.get("role") in ("user", "tool")), "")
         dom, extension = self.run_domain(system)
         if dom is None:
             try:
