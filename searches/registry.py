@@ -52,6 +52,7 @@ class Setting:
     choices: tuple | None = None
     type: Callable = str
     config_field: bool = False
+    metavar: str | None = None  # the flag's value in the help (default: the name in capitals)
 
     @property
     def flag(self) -> str:

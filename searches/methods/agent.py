@@ -231,9 +231,9 @@ def check(config, problems) -> None:
 METHODS = (SearchMethod(
     name="agent", label="Agent", order=70, run=run, tree=False, summary=summary, check=check,
     help="one action per turn, the engine answers with the new state or the error",
-    settings=(Setting("max_steps", 40, "most turns per episode", type=int),
+    settings=(Setting("max_steps", 40, "most turns per episode", type=int, metavar="N"),
               Setting("perturb", 0, "a seeded exogenous change after the model's STEP-th action (0: none); "
-                      "the model is told the new state, success is scored after the change", type=int),
+                      "the model is told the new state, success is scored after the change", type=int, metavar="STEP"),
               Setting("tool_format", "text", "how the model acts: text (one action as text, read by the "
                       "action reader) or openai (tool calls: apply_action, valid_actions, declare_unsolvable)",
                       choices=TOOL_FORMATS),

@@ -171,9 +171,9 @@ def check(config, problems) -> None:
 METHODS = (SearchMethod(
     name="feedback", label="Feedback", order=60, run=run, tree=False, summary=summary, check=check,
     help="plan, engine verdict, feedback, again (back-prompting)",
-    settings=(Setting("rounds", 15, "most rounds per instance", type=int),
+    settings=(Setting("rounds", 15, "most rounds per instance", type=int, metavar="N"),
               Setting("feedback", "first-error", "what the validator says of an invalid plan", choices=FEEDBACK),
               Setting("history", "on", "on: the whole conversation each round; off: the last plan and its feedback",
                       choices=("on", "off")),
               Setting("perturb", 0, "a seeded exogenous change after the model's STEP-th action (0: none); "
-                      "the model is told the new state, success is scored after the change", type=int))),)
+                      "the model is told the new state, success is scored after the change", type=int, metavar="STEP"))),)

@@ -100,6 +100,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     for setting in methods.own_settings().values():
         used = ", ".join(m.name for m in methods if m.setting(setting.name) is not None)
         own.add_argument(setting.flag, dest=f"method_{setting.name}", default=None, choices=setting.choices,
+                         metavar=None if setting.choices else (setting.metavar or setting.name.upper()),
                          type=setting.type, help=f"{used}: {setting.help} (default {setting.default})")
     m = p.add_argument_group("mcts (ToolTree) and cat (Caterpillar of Thoughts)")
     m.add_argument("--rollouts", type=int, default=60, help="mcts rollout budget (default 60)")
