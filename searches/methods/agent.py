@@ -118,26 +118,118 @@ def _outcome(problem, episode, taken, trajectory, invalid, change, best, extra: 
         "steps_over_optimal": len(taken) - best if check["solved"] and best is not None else None, **(extra or {})})
 
 
+class ToolEpisode:
+    """One ``--tool-format openai`` episode on the engine: the state, the transcript and the
+    counts. `call(name, arguments)` answers one tool call with the tool result's text (what the
+    call did, the state now, the goal: the next turn), `no_call()` a reply without one; `outcome()`
+    scores the episode. `solve` (`run_tools`) and the inspect task (`searches.inspect_agent`) both
+    play episodes through it, so they agree on the same replies."""
+
+    def __init__(self, problem, config):
+        self.problem, self.seed = problem, config.seed
+        self.perturb = config.setting("perturb")
+        self.tools = [t for t in TOOLS if config.setting("hints") == "on" or t["function"]["name"] != "valid_actions"]
+        self.names = ", ".join(t["function"]["name"] for t in self.tools)
+        self.state = problem.task.init
+        self.episode, self.taken, self.trajectory = [], [], []
+        self.invalid, self.lookups, self.unread = 0, 0, 0
+        self.change, self.best, self.declared = None, problem.optimal_length, False
+
+    def opening(self) -> list[dict]:
+        """The first messages: the domain context and the first turn."""
+        return [*self.problem.agent_messages(self.state, START)[:-1],
+                {"role": "user", "content": self.turn(START)}]
+
+    def turn(self, observation: str) -> str:
+        return self.problem.agent_tools_message(self.state, observation, self.names)
+
+    @property
+    def over(self) -> bool:
+        return self.declared or strips.is_goal(self.problem.task, self.state)
+
+    def no_call(self) -> str:
+        self.invalid += 1
+        observation = "Your answer called no tool; nothing changed. Call apply_action with one action."
+        self.episode.append({"turn": len(self.episode) + 1, "tool": None, "action": None, "taken": False,
+                             "answer": observation, "state": self.problem.show_state(self.state)})
+        return self.turn(observation)
+
+    def request_error(self) -> None:
+        self.episode.append({"turn": len(self.episode) + 1, "tool": None, "action": None, "taken": False,
+                             "answer": "request error", "state": None})
+
+    def call(self, name: str, arguments: str) -> str:
+        problem = self.problem
+        entry = {"turn": len(self.episode) + 1, "tool": name, "action": None, "taken": False}
+        offered = {t["function"]["name"] for t in self.tools}
+        if name == "valid_actions" and name in offered:
+            self.lookups += 1
+            acts = strips.applicable_actions(problem.task, self.state)
+            observation = "These actions can be taken now: " + "; ".join(problem.r.action(a) for a in acts) + "."
+            entry["taken"] = None  # a lookup, not an action
+        elif name == "declare_unsolvable":
+            self.declared = True
+            observation = "You declared that the goal cannot be reached; the episode ends."
+            entry["taken"] = None
+        elif name == "apply_action":
+            try:
+                text = str(json.loads(arguments or "{}").get("action", ""))
+                action = str(problem.parse_next_action(text, self.state))
+            except (ValueError, AttributeError, ParseError) as exc:
+                self.unread += 1
+                self.invalid += 1
+                observation = f"No action could be read from the call ({exc}); nothing changed."
+            else:
+                entry["action"] = action
+                self.state, ok, observation = engine_answer(problem, self.state, action)
+                entry["taken"] = ok
+                self.invalid += not ok
+                if ok:
+                    observation = self._taken(action, observation, entry)
+        else:
+            self.invalid += 1
+            observation = f"There is no tool {name!r}; nothing changed."
+        self.episode.append({**entry, "answer": observation, "state": problem.show_state(self.state)})
+        return self.turn(observation)
+
+    def _taken(self, action: str, observation: str, entry: dict) -> str:
+        self.taken.append(action)
+        self.trajectory.append(action)
+        if self.perturb and self.change is None and len(self.taken) == self.perturb and not self.over:
+            ex = exogenous_action(self.problem, self.state, self.taken, self.seed)
+            if ex is not None:
+                self.state = strips.successor(self.state, ex)
+                self.change = {"after_step": self.perturb, "action": str(ex)}
+                self.trajectory.append(str(ex))
+                self.best = self.perturb + int(self.problem.truth.h_star(self.state))
+                entry["exogenous"] = str(ex)
+                return f"{observation} {told(self.problem, ex)}"
+        return observation
+
+    def outcome(self) -> Outcome:
+        solvable = getattr(self.problem.instance, "solvable", None) is not False
+        extra = {"valid_actions_calls": self.lookups, "declared_unsolvable": self.declared}
+        if self.declared:  # right on a certified unsolvable instance, wrong elsewhere
+            extra.update({"correct": not solvable, "claimed_plan": False,
+                          "reason": "declared that no plan exists" + (" (right: the task is unsolvable)"
+                                                                      if not solvable else "; the task has one")})
+        acted = [e for e in self.episode if e.get("taken") is not None]  # lookups and declarations are no turns
+        out = _outcome(self.problem, self.episode, self.taken, self.trajectory, self.invalid, self.change,
+                       self.best, extra)
+        return Outcome(out.plan, out.check, out.goal_claimed, fields={**out.fields, "turns": len(acted)})
+
+
 async def run_tools(problem, config, llm) -> Outcome:
-    """--tool-format openai: the conversation goes on through tool calls; each tool result is the
-    next turn's text (what the call did, the state now, the goal). A reply may make several calls,
-    answered in order; a reply without a call is an invalid turn. ``valid_actions`` calls are
-    counted (``valid_actions_calls``); ``declare_unsolvable`` ends the episode."""
-    most, perturb = config.setting("max_steps"), config.setting("perturb")
-    tools = [t for t in TOOLS if config.setting("hints") == "on" or t["function"]["name"] != "valid_actions"]
-    names = ", ".join(t["function"]["name"] for t in tools)
-    state = problem.task.init
-    messages = [*problem.agent_messages(state, START)[:-1],
-                {"role": "user", "content": problem.agent_tools_message(state, START, names)}]
-    episode, taken, trajectory, invalid, change, best = [], [], [], 0, None, problem.optimal_length
-    lookups, declared = 0, False
-    for _ in range(most):
-        if strips.is_goal(problem.task, state) or declared:
+    """--tool-format openai: the conversation goes on through tool calls, answered in order by a
+    `ToolEpisode`; a reply without a call is an invalid turn; ``declare_unsolvable`` ends it."""
+    ep = ToolEpisode(problem, config)
+    messages = ep.opening()
+    for _ in range(config.setting("max_steps")):
+        if ep.over:
             break
-        reply = await llm.ask(messages, "agent", sample=len(episode), state=state, tools=tools)
+        reply = await llm.ask(messages, "agent", sample=len(ep.episode), state=ep.state, tools=ep.tools)
         if reply.error is not None:
-            episode.append({"turn": len(episode) + 1, "action": None, "taken": False, "answer": "request error",
-                            "state": None})
+            ep.request_error()
             break
         calls = list(reply.tool_calls or ())
         messages.append({"role": "assistant", "content": reply.text or "",
@@ -145,65 +237,16 @@ async def run_tools(problem, config, llm) -> Outcome:
                                              "function": {"name": c["name"], "arguments": c["arguments"]}}
                                             for c in calls]} if calls else {})})
         if not calls:
-            invalid += 1
-            observation = "Your answer called no tool; nothing changed. Call apply_action with one action."
-            episode.append({"turn": len(episode) + 1, "tool": None, "action": None, "taken": False,
-                            "answer": observation, "state": problem.show_state(state)})
-            messages.append({"role": "user", "content": problem.agent_tools_message(state, observation, names)})
+            messages.append({"role": "user", "content": ep.no_call()})
             continue
         for c in calls:
-            entry = {"turn": len(episode) + 1, "tool": c["name"], "action": None, "taken": False}
-            if c["name"] == "valid_actions" and any(t["function"]["name"] == "valid_actions" for t in tools):
-                lookups += 1
-                acts = strips.applicable_actions(problem.task, state)
-                observation = "These actions can be taken now: " + "; ".join(problem.r.action(a) for a in acts) + "."
-                entry["taken"] = None  # a lookup, not an action
-            elif c["name"] == "declare_unsolvable":
-                declared = True
-                observation = "You declared that the goal cannot be reached; the episode ends."
-                entry["taken"] = None
-            elif c["name"] == "apply_action":
-                try:
-                    text = str(json.loads(c["arguments"] or "{}").get("action", ""))
-                    action = str(problem.parse_next_action(text, state))
-                except (ValueError, AttributeError, ParseError) as exc:
-                    llm.unreadable("agent")
-                    invalid += 1
-                    observation = f"No action could be read from the call ({exc}); nothing changed."
-                else:
-                    entry["action"] = action
-                    state, ok, observation = engine_answer(problem, state, action)
-                    entry["taken"] = ok
-                    invalid += not ok
-                    if ok:
-                        taken.append(action)
-                        trajectory.append(action)
-                        if perturb and change is None and len(taken) == perturb and not strips.is_goal(problem.task, state):
-                            ex = exogenous_action(problem, state, taken, config.seed)
-                            if ex is not None:
-                                state = strips.successor(state, ex)
-                                change = {"after_step": perturb, "action": str(ex)}
-                                trajectory.append(str(ex))
-                                best = perturb + int(problem.truth.h_star(state))
-                                observation = f"{observation} {told(problem, ex)}"
-                                entry["exogenous"] = str(ex)
-            else:
-                invalid += 1
-                observation = f"There is no tool {c['name']!r}; nothing changed."
-            episode.append({**entry, "answer": observation, "state": problem.show_state(state)})
-            messages.append({"role": "tool", "tool_call_id": c["id"],
-                             "content": problem.agent_tools_message(state, observation, names)})
-            if declared:
+            unread = ep.unread
+            messages.append({"role": "tool", "tool_call_id": c["id"], "content": ep.call(c["name"], c["arguments"])})
+            if ep.unread > unread:
+                llm.unreadable("agent")
+            if ep.declared:
                 break
-    solvable = getattr(problem.instance, "solvable", None) is not False
-    extra = {"valid_actions_calls": lookups, "declared_unsolvable": declared}
-    if declared:  # right on a certified unsolvable instance, wrong elsewhere
-        extra.update({"correct": not solvable, "claimed_plan": False,
-                      "reason": "declared that no plan exists" + (" (right: the task is unsolvable)" if not solvable
-                                                                  else "; the task has one")})
-    acted = [e for e in episode if e.get("taken") is not None]  # lookups and declarations are no turns
-    out = _outcome(problem, episode, taken, trajectory, invalid, change, best, extra)
-    return Outcome(out.plan, out.check, out.goal_claimed, fields={**out.fields, "turns": len(acted)})
+    return ep.outcome()
 
 
 def summary(items: list[dict]) -> dict:
