@@ -149,7 +149,7 @@ class VLLMBatchBackend:
             finish_reason=parsed.finish_reason, latency=latency, model=self.name,
             simulated=self.simulated or parsed.simulated,
             thinking_tokens_from=("usage" if parsed.thinking_tokens is not None and parsed.reasoning
-                                  else None),
+                                  else None), tool_calls=parsed.tool_calls,
         )
 
     def _error(self, message: str) -> Reply:

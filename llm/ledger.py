@@ -137,7 +137,8 @@ def request_key(request: Request) -> str:
     constraint (the model and its sampling values are the run's own)."""
     data = {"messages": request.message_dicts(), "thinking": request.thinking, "seed": request.seed,
             "max_tokens": request.max_tokens, "params": dict(request.params),
-            "constraint": dict(request.constraint) if request.constraint is not None else None}
+            "constraint": dict(request.constraint) if request.constraint is not None else None,
+            **({"tools": request.tool_dicts()} if request.tools else {})}
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode("utf-8")).hexdigest()
 
 

@@ -59,7 +59,7 @@ TOKENIZE_TIMEOUT = 60.0
 # (top_k, min_p, chat_template_kwargs, structured_outputs, ...) travels in `extra_body`.
 DOCUMENTED_PARAMS = frozenset({
     "temperature", "top_p", "max_tokens", "max_completion_tokens", "presence_penalty",
-    "frequency_penalty", "seed", "n", "stop", "logprobs", "top_logprobs", "logit_bias",
+    "frequency_penalty", "seed", "n", "stop", "logprobs", "top_logprobs", "logit_bias", "tools", "tool_choice",
 })
 
 
@@ -72,6 +72,9 @@ def request_body(model: str, item: Pending) -> dict[str, Any]:
     body["chat_template_kwargs"] = {"enable_thinking": item.request.thinking}
     if item.request.constraint is not None:
         body["structured_outputs"] = dict(item.request.constraint)
+    if item.request.tools:
+        body["tools"] = item.request.tool_dicts()
+        body["tool_choice"] = "auto"
     return body
 
 
@@ -293,7 +296,7 @@ class _Session:
             completion_tokens=parsed.completion_tokens, thinking_tokens=thinking,
             finish_reason=parsed.finish_reason, latency=latency, model=self.name,
             simulated=self.backend.simulated or parsed.simulated, thinking_tokens_from=source,
-            max_tokens=sent.get("max_tokens"), injected=parsed.injected,
+            max_tokens=sent.get("max_tokens"), injected=parsed.injected, tool_calls=parsed.tool_calls,
         )
 
     async def fit(self, server: _Server, item: Pending, max_tokens: int) -> tuple[int | None, str | None]:

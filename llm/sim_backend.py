@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from widthbench.core.errors import UserError
+from widthbench.llm.completions import hermes_tool_calls
 from widthbench.llm import tokens
 from widthbench.llm.types import Reply
 
@@ -208,11 +209,15 @@ class SimBackend:
         rng = request_rng(self.name, request.messages, item.params, request.thinking, request.seed)
         c = simulate(self.answer, request.messages, request.thinking,
                      item.params.get("max_tokens"), rng)
+        text, calls, finish = c.text, (), c.finish_reason
+        if request.tools and finish != "length":  # as vLLM's hermes tool-call parser reads the text
+            text, calls = hermes_tool_calls(c.text)
+            finish = "tool_calls" if calls else finish
         return Reply(
-            text=c.text, reasoning=c.reasoning, prompt_tokens=c.prompt_tokens,
+            text=text, reasoning=c.reasoning, prompt_tokens=c.prompt_tokens,
             completion_tokens=c.completion_tokens, thinking_tokens=c.thinking_tokens,
-            finish_reason=c.finish_reason, latency=time.perf_counter() - start, model=self.name,
-            simulated=True, thinking_tokens_from="simulated", injected=c.injected,
+            finish_reason=finish, latency=time.perf_counter() - start, model=self.name,
+            simulated=True, thinking_tokens_from="simulated", injected=c.injected, tool_calls=calls,
         )
 
     async def close(self) -> None:

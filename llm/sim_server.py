@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import json
 import random
@@ -28,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from widthbench.llm import sim_backend, tokens
+from widthbench.llm.completions import hermes_tool_calls
 
 SHAPES = ("vllm", "vllm-old", "raw-think", "llamacpp")
 FAULTS = ("500", "timeout", "truncated", "429")
@@ -279,6 +281,10 @@ class SimServer:
     def _shape(self, body: dict[str, Any], c: sim_backend.Completion) -> dict[str, Any]:
         shape = self.config.shape
         message: dict[str, Any] = {"role": "assistant"}
+        calls: tuple = ()
+        if body.get("tools") and c.finish_reason != "length":  # tool calls parsed as vLLM's hermes parser does
+            text, calls = hermes_tool_calls(c.text)
+            c = dataclasses.replace(c, text=text, finish_reason="tool_calls" if calls else c.finish_reason)
         cut_in_thinking = c.reasoning is not None and c.finish_reason == "length" and not c.text
         details = None
         if shape == "raw-think":
@@ -301,6 +307,10 @@ class SimServer:
             message["tool_calls"] = []
             if shape == "vllm":
                 details = {"reasoning_tokens": c.thinking_tokens}
+        if calls:
+            message["tool_calls"] = [{"id": x["id"], "type": "function",
+                                      "function": {"name": x["name"], "arguments": x["arguments"]}} for x in calls]
+            message["content"] = message.get("content") or None
         usage: dict[str, Any] = {"prompt_tokens": c.prompt_tokens,
                                  "completion_tokens": c.completion_tokens,
                                  "total_tokens": c.prompt_tokens + c.completion_tokens}

@@ -124,7 +124,9 @@ class Request:
     """One chat completion to make. `params` override the sampling preset key by key.
 
     `constraint` (None: free text) is sent as `structured_outputs` (part of the cache key);
-    simulated models ignore it."""
+    simulated models ignore it. `tools` (empty: none) are the OpenAI tools offered, sent as
+    ``tools`` with ``tool_choice: auto`` (part of the cache key when there are some); the reply's
+    calls come back in `Reply.tool_calls`."""
 
     messages: tuple[Mapping[str, Any], ...]
     thinking: bool = False
@@ -133,9 +135,13 @@ class Request:
     seed: int | None = None
     max_tokens: int | None = None
     constraint: Mapping[str, Any] | None = None
+    tools: tuple = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "messages", _freeze_messages(self.messages))
+        # a canonical, JSON-able copy: it goes on the wire and into the cache key
+        object.__setattr__(self, "tools", tuple(MappingProxyType(json.loads(json.dumps(dict(t), sort_keys=True)))
+                                                for t in (self.tools or ())))
         object.__setattr__(self, "params", MappingProxyType(dict(self.params or {})))
         object.__setattr__(self, "constraint", _freeze_constraint(self.constraint))
 
@@ -161,8 +167,12 @@ class Request:
                 self.seed,
                 self.max_tokens,
                 json.dumps(dict(self.constraint), sort_keys=True) if self.constraint else None,
+                json.dumps(self.tool_dicts(), sort_keys=True) if self.tools else None,
             )
         )
+
+    def tool_dicts(self) -> list[dict[str, Any]]:
+        return [json.loads(json.dumps(dict(t))) for t in self.tools]
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +215,9 @@ class Reply:
     # "Simulated models"): [{"kind", "span", "claimed", "expect"}], [] for thinking written clean,
     # None when not known (a real model, or no thinking).
     injected: tuple | list | None = None
+    # The tool calls of the reply when tools were offered (`Request.tools`): [{"id", "name",
+    # "arguments"}], arguments as the JSON text the model wrote.
+    tool_calls: tuple | list = ()
 
     @property
     def ok(self) -> bool:
@@ -342,6 +355,8 @@ def cache_key(
     }
     if request.constraint is not None:
         key["constraint"] = dict(request.constraint)
+    if request.tools:  # only when offered, so keys made before tools existed stay valid
+        key["tools"] = request.tool_dicts()
     canonical = json.dumps(
         key,
         sort_keys=True,

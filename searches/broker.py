@@ -137,16 +137,17 @@ class LLM:
         return (self.seed * 1009 + sample) % (2**31 - 1)
 
     async def ask(self, messages, purpose: str, sample: int = 0, answer_tokens: int | None = None,
-                  state=None) -> Reply:
+                  state=None, tools=()) -> Reply:
         """Ask once. ``answer_tokens`` (the estimated tokens of a correct answer) grows the default
         max_tokens when that answer would not fit in it; an explicit --max-tokens is kept. ``state``:
         the one state the question is about (None for a question about several), from which the
-        reply's thinking is checked (`searches.solve_run`)."""
+        reply's thinking is checked (`searches.solve_run`). ``tools``: OpenAI tools offered
+        (`Request.tools`; the calls come back in ``Reply.tool_calls``)."""
         max_tokens = self.max_tokens
         if max_tokens is None and answer_tokens:
             max_tokens = max_tokens_for_answer(answer_tokens, self.thinking)
         request = Request(messages=messages, thinking=self.thinking, purpose=purpose,
-                          seed=self.request_seed(sample), max_tokens=max_tokens)
+                          seed=self.request_seed(sample), max_tokens=max_tokens, tools=tuple(tools))
         reply = await self.broker.ask(request)
         self.log.ledger.add(reply, purpose, request.mode)
         self.log.calls.append(call_entry(request, reply))

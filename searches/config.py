@@ -11,8 +11,9 @@ from dataclasses import asdict, dataclass
 
 from widthbench.core.errors import UserError
 from widthbench.llm.types import mode_name
+from widthbench.searches.registry import MethodRegistry
 
-METHODS = ("naive", "tot-bfs", "tot-dfs", "mcts", "cat")
+METHODS = MethodRegistry.default().names  # naive, tot-bfs, tot-dfs, mcts, cat, feedback, agent (searches/methods/)
 MAPPINGS = ("direct", "esa")
 NOVELTY = ("off", "llm", "oracle")
 VERIFY = ("engine", "llm")
@@ -49,9 +50,23 @@ class SearchConfig:
     # LLM novelty: the list of previous states is summarised beyond this many characters
     novelty_max_chars: int = 48000
     max_tokens: int | None = None
+    # the settings of methods that are not fields above ((name, value) pairs, sorted; the run
+    # identity holds them only when set, so the other methods' identities are unchanged)
+    settings: tuple = ()
 
-    def check(self) -> "SearchConfig":
-        for name, allowed in (("method", METHODS), ("mapping", MAPPINGS), ("novelty", NOVELTY),
+    def setting(self, name: str, methods: MethodRegistry | None = None):
+        """The value of the method's own setting ``name``: as set, else the method's default."""
+        given = dict(self.settings)
+        if name in given:
+            return given[name]
+        declared = (methods or MethodRegistry.default()).get(self.method).setting(name)
+        if declared is None:
+            raise KeyError(f"method {self.method!r} has no setting {name!r}")
+        return declared.default
+
+    def check(self, methods: MethodRegistry | None = None) -> "SearchConfig":
+        methods = methods or MethodRegistry.default()
+        for name, allowed in (("method", methods.names), ("mapping", MAPPINGS), ("novelty", NOVELTY),
                               ("verify", VERIFY), ("actions", SOURCES), ("successors", SOURCES),
                               ("style", STYLES)):
             value = getattr(self, name)
@@ -69,12 +84,23 @@ class SearchConfig:
             raise UserError(f"--novelty-width must be at least 1, got {self.novelty_width}")
         if self.novelty_max_chars < 1000:
             raise UserError(f"--novelty-max-chars must be at least 1000, got {self.novelty_max_chars}")
+        method = methods.get(self.method)
+        for name, value in self.settings:
+            declared = method.setting(name)
+            if declared is None:
+                raise UserError(f"{declared_flag(name)} does not apply to --method {self.method}")
+            if declared.choices is not None and value not in declared.choices:
+                raise UserError(f"{declared.flag} {value!r}: choose from {', '.join(map(str, declared.choices))}")
+            if declared.type is int and (not isinstance(value, int) or value < 0):
+                raise UserError(f"{declared.flag} must be a whole number >= 0, got {value!r}")
         return self
 
     def label(self) -> str:
         """A short name of the configuration for tables and figures."""
         if self.method == "naive":
             parts = ["naive"]
+        elif self.method not in ("tot-bfs", "tot-dfs", "mcts", "cat"):  # the methods without the hooks
+            parts = [self.method] + [f"{k.replace('_', '-')}-{v}" for k, v in self.settings]
         else:
             parts = [self.method, self.mapping, f"nov-{self.novelty}"]
             if self.verify != "engine":
@@ -88,10 +114,24 @@ class SearchConfig:
         return " ".join(parts)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        settings = out.pop("settings")
+        if settings:  # only when set: runs of methods without settings keep their identity
+            out["settings"] = dict(settings)
+        return out
 
     @classmethod
     def from_dict(cls, data: dict) -> "SearchConfig":
         if "temperature" in data and "cat_temperature" not in data:  # runs made before issue 32
             data = {**data, "cat_temperature": data["temperature"]}
+        data = {**data, "settings": tuple(sorted((data.get("settings") or {}).items()))}
         return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+    def with_settings(self, values: dict) -> "SearchConfig":
+        """This configuration with the method's own settings ``values`` (None: not given)."""
+        given = {k: v for k, v in values.items() if v is not None}
+        return SearchConfig.from_dict({**self.to_dict(), "settings": given})
+
+
+def declared_flag(name: str) -> str:
+    return "--" + name.replace("_", "-")

@@ -21,6 +21,7 @@ from widthbench.core.runfiles import make_output_dir
 from widthbench.core.runstore import write_json
 from widthbench.llm.types import mode_name
 from widthbench.searches.config import MAPPINGS, METHODS, NOVELTY, VERIFY, SearchConfig
+from widthbench.searches.registry import MethodRegistry
 
 #: The options that take lists, with their allowed values, in the order folders name them.
 LIST_OPTIONS = {"method": METHODS, "mapping": MAPPINGS, "novelty": NOVELTY, "verify": VERIFY}
@@ -52,13 +53,15 @@ def list_type(option: str, allowed: tuple[str, ...]):
 
 
 def _canonical(config: SearchConfig) -> SearchConfig:
-    """The naive baseline ignores the tree-search settings: one run stands for all of them."""
-    if config.method == "naive":
+    """A method without the hooks (the naive baseline...) ignores the tree-search settings: one run
+    stands for all of them."""
+    if not MethodRegistry.default().uses_hooks(config.method):
         return dataclasses.replace(config, mapping="direct", novelty="off", verify="engine")
     return config
 
 
-def grid_configs(base: SearchConfig, lists: dict[str, tuple], thinking: tuple[bool, ...]) -> list[SearchConfig]:
+def grid_configs(base: SearchConfig, lists: dict[str, tuple], thinking: tuple[bool, ...],
+                 methods: MethodRegistry | None = None) -> list[SearchConfig]:
     """The product of ``lists`` (option -> values) and ``thinking`` over ``base``, each checked,
     without repeats, in the order of the lists."""
     names = [n for n in LIST_OPTIONS if n in lists]
@@ -66,7 +69,7 @@ def grid_configs(base: SearchConfig, lists: dict[str, tuple], thinking: tuple[bo
     for values in itertools.product(*(lists[n] for n in names), thinking):
         *picked, think = values
         config = dataclasses.replace(base, thinking=think, **dict(zip(names, picked)))
-        out.setdefault(_canonical(config).check())
+        out.setdefault(_canonical(config).check(methods))
     return list(out)
 
 

@@ -26,7 +26,7 @@ from widthbench.subtasks.prompts import PROMPT_DIR, prompt_path, read_text, read
 
 SEARCH_DIR = PROMPT_DIR / "search"
 STRIPS_KINDS = ("direct", "naive", "judge_pre", "judge_post", "value", "novelty_summary",
-                "novelty_summarised")
+                "novelty_summarised", "feedback", "agent", "agent_tools")
 _FIELD = re.compile(r"\{([a-z_]+)\}")
 
 

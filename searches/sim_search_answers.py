@@ -26,6 +26,7 @@ milliseconds each.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -92,7 +93,9 @@ def _direct(q, mode, corrupt, rng):
     return f"Action: {r.action(a)}\nResulting state:\n{state_text}", note
 
 
-def _naive(q, mode, corrupt, rng):
+def _naive(q, mode, corrupt, rng, keep: list | None = None):
+    """An optimal plan (noisy: one step dropped or confused); ``keep``: a prefix of the model's last
+    plan that the validator did not fault, completed optimally from where it ends."""
     t, s = _load(q)
     task, r = t.task, t.r
     if mode == "random":
@@ -107,9 +110,11 @@ def _naive(q, mode, corrupt, rng):
         return r.plan(plan), "I move blocks around."
     if t.h(s) == math.inf:
         return "no plan exists", "The goal cannot be reached: I searched every reachable state."
-    plan = list(t.gt.optimal_plan(s))
-    if corrupt and plan:
-        i = rng.randrange(len(plan))
+    keep = list(keep or [])
+    start = strips.execute_plan(task, keep, s).states[-1]
+    plan = keep + list(t.gt.optimal_plan(start))
+    if corrupt and len(plan) > len(keep):
+        i = rng.randrange(len(keep), len(plan))
         wrong = _confused(t, strips.execute_plan(task, plan[:i], s).states[-1], [plan[i]], rng)
         if wrong is not None and rng.random() < 0.5:
             plan[i] = wrong
@@ -201,5 +206,64 @@ def _novelty_summarised(q, mode, corrupt, rng):
     return ("yes" if novel != corrupt else "no"), f"I compare with {len(recent)} recent states."
 
 
-STRIPS_ANSWERS = {"direct": _direct, "naive": _naive, "judge_pre": _judge_pre, "judge_post": _judge_post,
+_FAILING_STEP = re.compile(r"\bstep (\d+)\b")
+
+
+def _feedback(q, mode, corrupt, rng):
+    """Validator feedback (`solve --method feedback`): the oracle gives an optimal plan; noisy uses
+    the feedback: where it names the first failing step, the steps before it are kept and the rest
+    planned again (with the same chance of a mistake as a first plan); a feedback that names no
+    step (valid or not only; the goal unmet) gets a new plan."""
+    t, s = _load(q)
+    keep = None
+    m = _FAILING_STEP.search(q.fields.get("feedback", ""))
+    if mode == "noisy" and m is not None:
+        try:
+            last = t.r.parse_plan(q.fields.get("plan", ""))
+            steps = [t.task.action_index[a] for a in last[:int(m.group(1)) - 1]]
+            if strips.execute_plan(t.task, steps, s).failed_step is None:
+                keep = steps
+        except (ParseError, UserError, KeyError):
+            keep = None
+    return _naive(q, mode, corrupt, rng, keep)
+
+
+def _agent(q, mode, corrupt, rng):
+    """One action (`solve --method agent`): the oracle takes an optimal next action; noisy, with its
+    chance of a mistake, a confused action that cannot be taken, and after the engine's error it
+    acts again from the same state; random, any applicable action."""
+    t, s = _load(q)
+    task, r = t.task, t.r
+    applicable = strips.applicable_actions(task, s)
+    if mode == "random" or t.h(s) in (0, math.inf):
+        return (r.action(rng.choice(applicable)) if applicable else "none"), "I take some action."
+    best = t.gt.optimal_next_actions(s)
+    if corrupt:
+        wrong = _confused(t, s, best[:1], rng)
+        if wrong is not None:
+            return r.action(wrong), "I take this action."
+    return r.action(best[0]), "This action brings me closer to the goal."
+
+
+def _tool_call(name: str, **arguments) -> str:
+    """A call written as Qwen3 writes one (vLLM's hermes parser reads it into ``tool_calls``)."""
+    return "<tool_call>\n" + json.dumps({"name": name, "arguments": arguments}) + "\n</tool_call>"
+
+
+def _agent_tools(q, mode, corrupt, rng):
+    """`solve --method agent --tool-format openai`: the action of `_agent` as an ``apply_action``
+    call; the oracle calls ``declare_unsolvable`` where no plan exists; after an action the engine
+    refused, noisy first asks ``valid_actions`` where it is offered."""
+    t, s = _load(q)
+    tools = {x.strip() for x in q.fields.get("tools", "").split(",")}
+    if t.h(s) == math.inf and mode != "random" and "declare_unsolvable" in tools:
+        return _tool_call("declare_unsolvable"), "No reachable state satisfies the goal."
+    text, note = _agent(q, mode, corrupt, rng)
+    calls = [_tool_call("apply_action", action=text)]
+    if mode == "noisy" and "valid_actions" in tools and "cannot be taken" in q.fields.get("observation", ""):
+        calls.insert(0, _tool_call("valid_actions"))
+    return "\n".join(calls), note
+
+
+STRIPS_ANSWERS = {"feedback": _feedback, "agent": _agent, "agent_tools": _agent_tools, "direct": _direct, "naive": _naive, "judge_pre": _judge_pre, "judge_post": _judge_post,
            "value": _value, "novelty_summary": _summary, "novelty_summarised": _novelty_summarised}

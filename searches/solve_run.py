@@ -35,12 +35,9 @@ from widthbench.searches.config import SearchConfig
 from widthbench.searches.graph import write_tree
 from widthbench.searches import unsolvable_verdict as unsolvable
 from widthbench.searches.hooks import build_hooks
+from widthbench.searches.registry import MethodRegistry
 from widthbench.searches.summary import summarise
-from widthbench.searches.cat import cat
-from widthbench.searches.mcts import mcts
-from widthbench.searches.naive import naive
 from widthbench.searches.strips_problem import StripsProblem
-from widthbench.searches.tot import tot_bfs, tot_dfs
 from widthbench.subtasks.prompts import with_prompts
 from widthbench.subtasks.results.sampled import Samples, summarise_samples
 
@@ -103,14 +100,15 @@ def load_problems(domain: str | None, *, count: int | None = None, seed: int = 0
             for i in insts]
 
 
-def check_config(config: SearchConfig, problems: list) -> None:
+def check_config(config: SearchConfig, problems: list, methods: MethodRegistry | None = None) -> None:
     if not problems:
         return
     p = problems[0]
+    hooks = (methods or MethodRegistry.default()).uses_hooks(config.method)
     if not p.has_engine:
         used = [f"--{name} engine" for name in ("actions", "successors")
-                if getattr(config, name) == "engine" and config.method != "naive"]
-        if config.novelty == "oracle" and config.method != "naive":
+                if getattr(config, name) == "engine" and hooks]
+        if config.novelty == "oracle" and hooks:
             used.append("--novelty oracle")
         if used:
             raise UserError(f"{p.domain} has no engine model of actions: {', '.join(used)} is not available")
@@ -209,38 +207,24 @@ def _node_tokens(tree, problem, charges: dict) -> tuple[dict, dict]:
 
 # ---- one instance -----------------------------------------------------------------------------
 
-async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bool, sample: int | None = None) -> dict:
+async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bool,
+                    methods: MethodRegistry | None = None, sample: int | None = None) -> dict:
     """One search of ``problem``; ``sample`` (--samples N): which sample, searched with its own seed."""
+    method = (methods or MethodRegistry.default()).get(config.method)
     seed = config.seed if sample is None else identity.sample_seed(config.seed, sample)
     llm = LLM(broker, seed=seed, thinking=config.thinking, max_tokens=config.max_tokens)
     rng = random.Random(f"{seed}/{problem.id}")
     start = time.perf_counter()
-    tree, goal, stats, width, reply_text = None, None, {}, None, None
-    if config.method == "naive":
-        plan, error, reply_text = await naive(problem, llm)
-        check = problem.check(plan) if plan is not None else {"plan_valid": False, "solved": False, "reason": error}
-        goal_claimed = plan is not None
-    else:
+    width, hooks = None, None
+    if method.tree:
         hooks = build_hooks(problem, config, llm)
         _charge_hooks(hooks, problem)
         charges = _count_tokens(llm)
         if config.novelty == "oracle":
             width = problem.width()
-        if config.method == "tot-bfs":
-            tree, goal = await tot_bfs(problem, hooks, config)
-        elif config.method == "tot-dfs":
-            tree, goal = await tot_dfs(problem, hooks, config)
-        elif config.method == "mcts":
-            tree, goal, stats = await mcts(problem, hooks, config, rng)
-        else:
-            tree, goal, stats = await cat(problem, hooks, config, rng)
-        goal_claimed = goal is not None
-        plan = tree.plan(goal) if goal is not None else None
-        if goal is not None:
-            check = problem.check(plan, goal.state)
-        else:
-            check = {"plan_valid": False, "solved": False,
-                     "reason": "budget used up" if tree.exhausted() else "search ended without a goal"}
+    outcome = await method.run(problem, config, llm, hooks, rng)
+    tree, plan, check, stats = outcome.tree, outcome.plan, outcome.check, outcome.stats
+    goal_claimed, reply_text = outcome.goal_claimed, outcome.reply_text
     wall = time.perf_counter() - start
     tokens = llm.log.tokens()
     counts = tree.counts() if tree is not None else {
@@ -281,11 +265,14 @@ async def solve_one(problem, config: SearchConfig, broker: Broker, simulated: bo
     item.update(_thinking_checked(problem, llm.log.thinking))
     if sample is not None:
         item["sample"] = sample
+    if hasattr(problem, "progress") and not isinstance(plan, str):
+        item["progress"] = problem.progress(plan)  # partial credit (planners.progress)
     if width is not None:
         item["novelty_width"] = width
     if "answer" in check:
         item["answer"], item["gold"] = check["answer"], check["gold"]
     item.update({k: v for k, v in stats.items()})
+    item.update(outcome.fields)
     if tree is not None:
         per_node, rest = _node_tokens(tree, problem, charges)
         item["tree"] = tree.to_json(problem.show_state, problem.show_action, per_node)
@@ -357,17 +344,24 @@ def run_identity(config: SearchConfig, problems: list, model, source: dict | Non
 
 def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 64,
           source: dict | None = None, progress: bool | None = None, executor=None,
-          model_factory=None, described: dict | None = None, samples: int = 1) -> dict:
+          model_factory=None, described: dict | None = None, samples: int = 1,
+          methods: MethodRegistry | None = None) -> dict:
     """Run ``config`` on ``problems``; returns the summary (also written to RUN/summary.json).
     ``executor`` + ``model_factory`` (a picklable callable that opens the model in a worker): the
     instances are searched by the executor's workers (see the module docstring). ``described``:
     how the run is made (servers, executor, jobs), recorded beside the identity. ``samples`` (issue
     43): each instance searched that many times, sample k with its own seed (`identity.sample_seed`),
-    each a record with its index; the summary adds pass@k, pass^k and maj@k over the samples."""
+    each a record with its index; the summary adds pass@k, pass^k and maj@k over the samples.
+    ``methods``: the search methods (default: the built-in ones; `MethodRegistry.from_modules` adds
+    more)."""
     if samples < 1:
         raise UserError(f"--samples must be at least 1, got {samples}")
-    config.check()
-    check_config(config, problems)
+    methods = methods or MethodRegistry.default()
+    config.check(methods)
+    check_config(config, problems, methods)
+    method = methods.get(config.method)
+    if method.check is not None:
+        method.check(config, problems)
     simulated = bool(model.simulated)
     ident = run_identity(config, problems, model, source)
     if samples != 1:  # the samples' seeds decide their answers
@@ -384,18 +378,20 @@ def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 6
         workers = executor.spec.workers
         size = max(1, min(parallel, -(-len(todo) // (2 * workers))))
         batches = [todo[i:i + size] for i in range(0, len(todo), size)]
-        jobs = [(config, b, model_factory, simulated, parallel, store.run_id) for b in batches]
+        jobs = [(config, b, model_factory, simulated, parallel, store.run_id, methods.paths) for b in batches]
         executor.map(_solve_batch, jobs, weights=[len(b) for b in batches], desc=config.label(), unit="inst",
                      quiet=progress is False,
                      on_result=lambda _, items: [write(it) for it in items])
     elif todo:
-        asyncio.run(_run_all(config, todo, model, write, parallel, simulated, progress, store.run_id))
+        asyncio.run(_run_all(config, todo, model, write, parallel, simulated, progress, store.run_id, methods))
     elapsed = time.perf_counter() - started
     order = {p.id: n for n, p in enumerate(problems)}  # the summary lists instances in the run's order,
     items = sorted((it for it in store.records() if it["id"] in order),
                    key=lambda it: (order[it["id"]], it.get("sample", 0)))
     # not in the order they finished (which depends on the executor and the model's latency)
     summary = summarise(items, config, model.spec, simulated, source)
+    if method.summary is not None:
+        summary.update(method.summary(items))
     if samples > 1:
         summary.update(sampled_summary(items))
     summary["run_wall_time"] = round(elapsed, 3)
@@ -406,7 +402,7 @@ def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 6
 
 
 async def _run_all(config, units, model, write, parallel: int, simulated: bool,
-                   progress: bool | None, tag: str | None = None) -> None:
+                   progress: bool | None, tag: str | None = None, methods: MethodRegistry | None = None) -> None:
     """Search every (problem, sample) of ``units`` (sample None: a run without --samples)."""
     broker = Broker(model, tag=tag)
     sem = asyncio.Semaphore(max(1, parallel))
@@ -419,7 +415,7 @@ async def _run_all(config, units, model, write, parallel: int, simulated: bool,
 
     async def one(unit):
         async with sem:
-            item = await solve_one(unit[0], config, broker, simulated, sample=unit[1])
+            item = await solve_one(unit[0], config, broker, simulated, methods, sample=unit[1])
         write(item)
         if bar is not None:
             bar.update(1)
@@ -439,22 +435,23 @@ def _write_item(store: RunStore, item: dict) -> None:
 
 def _solve_batch(job) -> list[dict]:
     """A worker's part of `solve`: the items of a batch of (instance, sample), searched with its own model."""
-    config, units, model_factory, simulated, parallel, tag = job
+    config, units, model_factory, simulated, parallel, tag, method_modules = job
+    methods = MethodRegistry.from_modules(method_modules) if method_modules else None
     model = model_factory()
     try:
-        return asyncio.run(_solve_items(config, units, model, simulated, parallel, tag))
+        return asyncio.run(_solve_items(config, units, model, simulated, parallel, tag, methods))
     finally:
         model.close()
 
 
 async def _solve_items(config, units, model, simulated: bool, parallel: int,
-                       tag: str | None = None) -> list[dict]:
+                       tag: str | None = None, methods: MethodRegistry | None = None) -> list[dict]:
     broker = Broker(model, tag=tag)
     sem = asyncio.Semaphore(max(1, parallel))
 
     async def one(unit):
         async with sem:
-            return await solve_one(unit[0], config, broker, simulated, sample=unit[1])
+            return await solve_one(unit[0], config, broker, simulated, methods, sample=unit[1])
 
     try:
         return list(await asyncio.gather(*(one(u) for u in units)))

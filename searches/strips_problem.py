@@ -23,6 +23,7 @@ from widthbench.subtasks import answers, api
 from widthbench.subtasks import prompts as sub_prompts
 from widthbench.subtasks.strict import answer_section
 from widthbench.planners.ground_truth import GroundTruth
+from widthbench.planners.progress import progress
 from widthbench.planners.iw import DEFAULT_MAX_WIDTH, iterated_width
 from widthbench.planners.state_model import StripsModel
 from widthbench.subtasks.definitions.shared import actions_tokens, state_tokens
@@ -109,6 +110,11 @@ class StripsProblem:
             return None
         return api.check_thinking(self.task, text, self.style, state)
 
+    def progress(self, plan) -> float | None:
+        """`planners.progress` of a plan (PDDL texts or Actions; None: no plan, the empty plan's 0)
+        on this task, with the search's ground truth; None on an unsolvable task."""
+        return progress(self.task, list(plan or ()), truth=self.truth)
+
     def check(self, plan, final_state=None) -> dict:
         """Engine validation of a plan from the initial state."""
         if plan is None:
@@ -181,6 +187,27 @@ class StripsProblem:
     def naive_messages(self):
         return self._messages("naive", extended=self.extension, state=self.r.state(self.task.init),
                               goal=self.r.goal())
+
+    def feedback_messages(self, plan_text: str, feedback: str, state=None):
+        """The validator-feedback prompt (`solve --method feedback`): the problem (from ``state``,
+        default the initial state: after a change, the state the world is in), the last plan as
+        the model wrote it (or its answer, when no plan could be read) and the feedback."""
+        state = self.task.init if state is None else state
+        return self._messages("feedback", extended=self.extension, state=self.r.state(state),
+                              goal=self.r.goal(), plan=plan_text.strip() or "(no plan)", feedback=feedback)
+
+    def agent_messages(self, state, observation: str):
+        """One turn of `solve --method agent --tool-format text`: what the last action did, the
+        state now and the goal."""
+        return self._messages("agent", extended=self.extension, observation=observation,
+                              state=self.r.state(state), goal=self.r.goal())
+
+    def agent_tools_message(self, state, observation: str, tools: str) -> str:
+        """The text of one turn of `solve --method agent --tool-format openai` (the first user
+        message, then every tool result): what the last call did, the state now, the goal, and the
+        names of the tools offered."""
+        return self._messages("agent_tools", extended=self.extension, observation=observation, tools=tools,
+                              state=self.r.state(state), goal=self.r.goal())[-1]["content"]
 
     def parse_naive(self, text):
         return self._read(answers.PLAN, text)

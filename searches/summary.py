@@ -12,6 +12,7 @@ from __future__ import annotations
 from widthbench.llm.types import mode_name
 from widthbench.searches import unsolvable_verdict as unsolvable
 from widthbench.searches.config import SearchConfig
+from widthbench.subtasks.results.stats import progress_stats
 from widthbench.subtasks.traces import summarise_traces
 
 
@@ -64,6 +65,8 @@ def summarise(items: list[dict], config: SearchConfig, model: str, simulated: bo
         "states_per_instance": [it["states_generated"] for it in items],
         "tokens_per_instance": [it["tokens"] for it in items],
         "traces": _traces(items, mode_name(config.thinking)),
+        # partial credit of plan-producing methods on engine problems (planners.progress)
+        **(progress_stats(it.get("progress") for it in items) if any("progress" in it for it in items) else {}),
     }
 
 

@@ -115,6 +115,7 @@ INPUT_PATHS = {
     ("solve", "instances"): folder,
     ("solve", "tasks"): file_or_folder,
     ("solve", "prompt_dir"): folder,
+    ("solve", "method_module"): file,
     ("export", "domain"): name_or_path(_GENERATED),
     ("export", "instances"): folder,
     ("export", "prompt_dir"): folder,

@@ -16,6 +16,12 @@ counts beside the headline metrics: each row's extras ``unsolvable``, ``claimed_
 instance set holds an unsolvable instance, every item of it (solvable or not) is asked with the
 prompt that says how to answer "no plan exists" (``plan_generation_or_none``), and read with the
 reader that knows declarations; other sets keep the plain prompt and plan reader's answers.
+
+Partial credit: ``metrics.progress`` = 1 - h*(s_k)/h*(s_0) of the plan's longest applicable prefix
+(`planners.progress`: 1 when valid, 0 when no step applies, and 0 for "no plan exists" said of a
+solvable task; null on unsolvable tasks and unread answers). The ``valid`` row adds its mean with a
+Wilson interval (``mean_progress``, ``progress_ci_low``, ``progress_ci_high``, ``progress_n``;
+docs/subtasks.md, "Partial credit").
 """
 
 from __future__ import annotations
@@ -23,9 +29,12 @@ from __future__ import annotations
 from widthbench.core.errors import ParseError, UserError
 from widthbench.pddl_domains.readers import impossible
 from widthbench.planners import strips
+from widthbench.planners.ground_truth import GroundTruth
+from widthbench.planners.progress import progress
 from widthbench.subtasks import answers, api
 from widthbench.subtasks.registry import Metric, SubTask
 from widthbench.subtasks.definitions.shared import actions_tokens, mean, parse_error_result, pattern, result
+from widthbench.subtasks.results.stats import progress_stats
 from widthbench.subtasks.exact import inapplicable_action, random_walk
 from widthbench.subtasks.items import base_item
 
@@ -73,30 +82,44 @@ def check_plan(task: strips.Task, plan) -> dict:
 def score(item, mode, outcomes):
     o = outcomes[0]
     if isinstance(o, ParseError):
-        return parse_error_result(METRICS + COUNTS, item.truth, o, {"failing_step": None, "reason": None})
+        return parse_error_result(METRICS + COUNTS, item.truth, o,
+                                  {"failing_step": None, "reason": None, "progress": None})
     solvable = item.truth.get("solvable", True)
     if o.value == impossible.NO_PLAN:
         metrics = {"valid": int(not solvable), "optimal": int(not solvable), "claimed_plan": 0,
                    "declared_impossible": int(solvable), "length": None, "failing_step": None,
-                   "reason": None if not solvable else "declared that no plan exists; the task has one"}
+                   "reason": None if not solvable else "declared that no plan exists; the task has one",
+                   "progress": 0.0 if solvable else None}
         return result(impossible.NO_PLAN, item.truth, not solvable, metrics)
     plan = list(o.value)
     if not solvable:
         metrics = {"valid": 0, "optimal": 0, "claimed_plan": 1, "declared_impossible": 0, "length": len(plan),
-                   "failing_step": None, "reason": "claimed a plan for an unsolvable task"}
+                   "failing_step": None, "reason": "claimed a plan for an unsolvable task", "progress": None}
         return result(plan, item.truth, False, metrics)
     check = check_plan(item.task, plan)
     optimal = check["valid"] and len(plan) == item.truth["h_star"]
     metrics = {"valid": int(check["valid"]), "optimal": int(optimal), "claimed_plan": 0,
                "declared_impossible": 0, "length": len(plan),
-               "failing_step": check["failing_step"], "reason": check["reason"]}
+               "failing_step": check["failing_step"], "reason": check["reason"],
+               "progress": plan_progress(item.task, plan, item.truth)}
     return result(plan, item.truth, check["valid"], metrics)
+
+
+def plan_progress(task: strips.Task, plan, truth: dict) -> float | None:
+    """`planners.progress` of a plan on a solvable item, its stored optimal plan known to the
+    ground truth (h* along it is then a lookup)."""
+    gt = GroundTruth(task)
+    if truth.get("optimal_plan"):
+        gt.know_plan(truth["optimal_plan"])
+    return progress(task, plan, truth=gt)
 
 
 def row_extras(records, metric):
     lengths = [r["metrics"].get("length") for r in records if r["metrics"].get("valid") and r["metrics"].get("length")]
     out = {"mean_valid_length": mean(lengths),
-           "mean_optimal_length": mean(r["info"].get("optimal_length") for r in records)}
+           "mean_optimal_length": mean(r["info"].get("optimal_length") for r in records),
+           # partial credit, once per sub-task cell: on the headline row
+           **(progress_stats(r["metrics"].get("progress") for r in records) if metric == "valid" else {})}
     unsolvable = [r for r in records if (r.get("truth") or {}).get("solvable") is False]
     if unsolvable or any((r.get("truth") or {}).get("solvable") for r in records):
         out.update({"unsolvable": len(unsolvable),

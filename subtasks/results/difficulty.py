@@ -26,7 +26,7 @@ from widthbench.generators.common import IntRange, int_range
 from widthbench.planners import strips
 from widthbench.subtasks.registry import PER_ITEM, Metric
 from widthbench.subtasks.results.rows import cell_stats, metrics_of
-from widthbench.subtasks.results.stats import logistic_slope
+from widthbench.subtasks.results.stats import logistic_slope, progress_stats
 from widthbench.planners.ground_truth import GroundTruth
 from widthbench.planners.planning_errors import PlanningTimeout
 from widthbench.subtasks.planbench.files import shipped_plan
@@ -166,6 +166,19 @@ def outcomes(records: list[dict], feature: str, metric: str | None = None) -> di
     return out
 
 
+def _progress(records: list[dict], feature: str) -> dict[tuple, list[tuple]]:
+    """(run, model, sub-task, mode) -> [(feature value, progress)] of the answered records whose
+    metrics carry ``progress`` (plan generation; docs/subtasks.md, "Partial credit")."""
+    out: dict[tuple, list[tuple]] = {}
+    for r in records:
+        m = r.get("metrics") or {}
+        value = (r.get("features") or {}).get(feature)
+        if "progress" in m and value is not None and not r.get("request_error") and not r.get("skipped"):
+            out.setdefault((r.get("_run", ""), r.get("model", ""), r["subtask"], r["mode"]), []).append(
+                (value, m["progress"]))
+    return out
+
+
 def breakdown(records: list[dict], feature: str, bins=None, metric: str | None = None) -> dict:
     """{"feature", "rows": [per run/sub-task/mode/bin: n, correct, accuracy, ci_low, ci_high],
     "slopes": [per run/sub-task/mode: the logistic fit], "without": {sub-task: answered records
@@ -179,6 +192,7 @@ def breakdown(records: list[dict], feature: str, bins=None, metric: str | None =
         if f is not None and feature in f and f[feature] is None and not r.get("request_error") \
                 and not r.get("skipped"):
             without[r["subtask"]] = without.get(r["subtask"], 0) + 1
+    credit = _progress(records, feature)
     rows, slopes = [], []
     by_sub: dict[str, list] = {}
     for key, pairs in groups.items():
@@ -192,6 +206,8 @@ def breakdown(records: list[dict], feature: str, bins=None, metric: str | None =
             rows.append({"run": run, "model": model, "simulated": simulated, "subtask": sub, "metric": metric,
                          "mode": mode, "feature": feature, "bin": str(b), "bin_lo": b.lo, "bin_hi": b.hi,
                          **cell_stats(sum(ys), len(ys))})
+            if (run, model, sub, mode) in credit:  # partial credit of plans (planners.progress)
+                rows[-1].update(progress_stats(p for v, p in credit[(run, model, sub, mode)] if b.holds(v)))
         fit = logistic_slope([v for v, _ in pairs], [y for _, y in pairs])
         slopes.append({"run": run, "model": model, "simulated": simulated, "subtask": sub, "metric": metric,
                        "mode": mode, "feature": feature, "n": len(pairs), **fit})

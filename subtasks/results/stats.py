@@ -121,3 +121,17 @@ def logistic_slope(xs, ys, z: float = Z95, max_iter: int = 100) -> dict:
     return {"slope": round(float(b), 4), "slope_low": round(float(lo), 4), "slope_high": round(float(hi), 4),
             "odds_ratio": round(float(np.exp(b)), 4), "odds_low": round(float(np.exp(lo)), 4),
             "odds_high": round(float(np.exp(hi)), 4), "intercept": round(float(a), 4)}
+
+
+def progress_stats(values) -> dict:
+    """The mean of per-item partial credits in [0, 1] (`planners.progress`; None left out) with a
+    Wilson 95% interval around it: for values in [0, 1] the variance is at most p(1 - p), so the
+    interval of a proportion with the same mean and n covers it conservatively. The fields every
+    row and solve summary with ``progress`` carries."""
+    vals = [float(v) for v in values if v is not None]
+    if not vals:
+        return {"mean_progress": None, "progress_ci_low": None, "progress_ci_high": None, "progress_n": 0}
+    p = sum(vals) / len(vals)
+    lo, hi = wilson_of(min(1.0, max(0.0, p)), len(vals))
+    return {"mean_progress": round(p, 4), "progress_ci_low": round(lo, 4), "progress_ci_high": round(hi, 4),
+            "progress_n": len(vals)}

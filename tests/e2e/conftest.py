@@ -205,6 +205,7 @@ class ServerPool:
         self.smollm2: str | None = None  # why SmolLM2 is unavailable, or "" once set up
         self.say = lambda line: print(line, file=sys.stderr, flush=True)  # the fixture prints past capture
         self._real: dict[str, RealServer] = {}
+        self.with_tools: set[str] = set()  # servers started with --tools
 
     def _env(self) -> dict[str, str]:
         return {**os.environ, "WIDTHBENCH_VLLM_RUN_DIR": str(self.run_dir),
@@ -214,8 +215,9 @@ class ServerPool:
         if name in self._starting or name in self._ready:
             return
         model = self.models[name]
+        tools = ["--tools"] if name in self.with_tools else []
         self._starting[name] = subprocess.Popen(
-            ["bash", str(SERVER_SCRIPT), "start", str(model.path), name],
+            ["bash", str(SERVER_SCRIPT), "start", str(model.path), name, *tools],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=self._env())
 
     def launch_smollm2(self, name: str, port: str | None = None) -> None:
@@ -309,8 +311,12 @@ class ServerPool:
         self.say(f"[vllm] {name} ready at {base_url} (waited {time.monotonic() - t0:.0f} s)")
         return server
 
-    def start_custom(self, name: str, answer: str, thinking_text: str | None = None) -> VllmServer:
-        """Build one more scripted model and serve it (stopped with the others)."""
+    def start_custom(self, name: str, answer: str, thinking_text: str | None = None,
+                     tools: bool = False) -> VllmServer:
+        """Build one more scripted model and serve it (stopped with the others); ``tools``: with
+        vLLM's tool-call parsing (hermes)."""
+        if tools:
+            self.with_tools.add(name)
         if name not in self.models:
             self.models[name] = build_tiny_model(self.python, self.model_root / name, answer,
                                                  thinking_text)

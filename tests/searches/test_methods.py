@@ -90,3 +90,18 @@ def test_llm_verifier_false_goals_are_not_counted_as_solved(bw_problems, model_f
     s = solve(SearchConfig(method="tot-dfs", mapping="direct", seed=2), bw_problems,
               model_factory("sim:const:Answer: yes"), tmp_path / "run2", progress=False)
     assert s["solved"] == 0 and s["mean_dead"] >= 1 and s["mean_states"] == 0
+
+
+def test_every_instance_records_progress_and_the_summary_its_mean(bw_problems, model_factory, tmp_path):
+    """Partial credit (planners.progress) on every record of a plan-producing method: sim:oracle's
+    naive plans are valid (1); sim:noisy's are mostly not, and a failed plan keeps the credit of
+    its applicable prefix."""
+    s = solve(SearchConfig(method="naive", seed=3), bw_problems, model_factory(), tmp_path / "oracle", progress=False)
+    assert [it["progress"] for it in read_items(tmp_path / "oracle")] == [1.0] * len(bw_problems)
+    assert s["mean_progress"] == 1.0 and s["progress_n"] == len(bw_problems)
+    s = solve(SearchConfig(method="naive", seed=3), bw_problems, model_factory("sim:noisy:1.0"), tmp_path / "noisy",
+              progress=False)
+    items = read_items(tmp_path / "noisy")
+    assert all((it["progress"] == 1.0) == it["solved"] for it in items)
+    assert s["mean_progress"] == round(sum(it["progress"] for it in items) / len(items), 4)
+    assert s["progress_ci_low"] <= s["mean_progress"] <= s["progress_ci_high"] and s["mean_progress"] < 1

@@ -86,8 +86,14 @@ def run(args: argparse.Namespace) -> int:
     out = args.out if args.out is not None else folders[0]  # a thinking-both folder: the folder itself
     if args.by and not any(r.kind == "score" for r in runs):
         raise UserError("--by applies to score runs (summary kind 'score')")
-    from widthbench.reports import ReportOptions, write_reports
-    from widthbench.reports.html import pair_significance
+    significance = pair_significance(runs)
+    for line in significance_lines(runs, significance):
+        print(line)
+    # every report writer of `widthbench.reports` (a module's REPORTS) writes what it reads
+    options = ReportOptions(figures=args.figures, features=features, bins=bins, formats=formats, reader=args.reader,
+                            significance=significance)
+    for path in write_reports(runs, out, options):
+        print(f"wrote {path}")
     return 0
 
 

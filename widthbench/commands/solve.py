@@ -8,7 +8,8 @@ import sys
 
 from widthbench.core.errors import UserError
 
-HELP = "solve instances with an LLM search (naive, tot-bfs, tot-dfs, mcts, cat) and a token ledger"
+HELP = ("solve instances with an LLM search (naive, tot-bfs, tot-dfs, mcts, cat) or in a closed loop "
+        "(feedback, agent), with a token ledger")
 DESCRIPTION = (
     "Run one search configuration on generated Blocksworld/Logistics instances, an instance folder, "
     "Game of 24 rows or a --tasks JSONL file. Required: where the problems come from, exactly one of --domain "
@@ -20,16 +21,54 @@ DESCRIPTION = (
 )
 
 
+class MethodModules(argparse.Action):
+    """--method-module FILE (repeatable): the registry of the built-in methods and these modules'
+    (`searches.registry.MethodRegistry.from_modules`), kept for --method to check its names."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        from widthbench.searches.registry import MethodRegistry
+
+        paths = (*getattr(namespace, self.dest, ()), value)
+        setattr(namespace, self.dest, paths)
+        namespace.method_registry = MethodRegistry.from_modules(paths)
+
+
+class MethodList(argparse.Action):
+    """--method M[,M…]: names of the built-in methods, or of --method-module's given before it."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from widthbench.searches.grid import parse_list
+        from widthbench.searches.registry import MethodRegistry
+
+        methods = getattr(namespace, "method_registry", None) or MethodRegistry.default()
+        try:
+            setattr(namespace, self.dest, parse_list(",".join(values), "method", methods.names))
+        except UserError as exc:
+            raise argparse.ArgumentError(self, str(exc).removeprefix("--method ")) from None
+
+
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from widthbench.llm.cli_args import add_model_arguments
-    from widthbench.searches.config import MAPPINGS, METHODS, NOVELTY, SOURCES, STYLES, VERIFY
+    from widthbench.searches.config import MAPPINGS, NOVELTY, SOURCES, STYLES, VERIFY
     from widthbench.searches.grid import list_type
+    from widthbench.searches.registry import MethodRegistry
+
+    methods = MethodRegistry.default()
 
     d = p.add_argument_group("search")
     # --method, --mapping, --novelty and --verify take comma-separated lists: their product (with
     # --thinking both) is a grid, one run per configuration in RUN/<varying values> (searches.grid)
-    d.add_argument("--method", default=("tot-dfs",), type=list_type("method", METHODS), metavar="M[,M…]",
-                   help=f"search method(s): {', '.join(METHODS)} (default tot-dfs; a list runs each)")
+    d.add_argument("--method-module", action=MethodModules, default=(), metavar="FILE",
+                   help="a Python module defining METHODS = (SearchMethod(...),): more methods for --method, "
+                   "given before it (repeatable; docs/searches.md, 'Adding a method')")
+    def names(text: str) -> tuple[str, ...]:  # checked by MethodList, which knows --method-module's
+        return tuple(dict.fromkeys(v.strip() for v in text.split(",") if v.strip()))
+
+    names.allowed = methods.names
+    d.add_argument("--method", default=("tot-dfs",), action=MethodList, type=names,
+                   metavar="M[,M…]", help="search method(s): " + "; ".join(f"{m.name} ({m.help})" for m in methods)
+                   + " (default tot-dfs; a list runs each; docs/searches.md)")
+    p.set_defaults(method_registry=None)
     d.add_argument("--mapping", default=("direct",), type=list_type("mapping", MAPPINGS), metavar="M[,M…]",
                    help="direct: one prompt gives the next state; esa: action generation, then successor "
                    "mapping (a list runs each)")
@@ -57,6 +96,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="llm novelty: define novel as IW(K) does (default: the paper's undefined 'novel')")
     d.add_argument("--novelty-max-chars", type=int, default=48000,
                    help="llm novelty: summarise older states beyond this many characters (default 48000)")
+    own = p.add_argument_group("closed loop (feedback, agent): each method's own settings")
+    for setting in methods.own_settings().values():
+        used = ", ".join(m.name for m in methods if m.setting(setting.name) is not None)
+        own.add_argument(setting.flag, dest=f"method_{setting.name}", default=None, choices=setting.choices,
+                         metavar=None if setting.choices else (setting.metavar or setting.name.upper()),
+                         type=setting.type, help=f"{used}: {setting.help} (default {setting.default})")
     m = p.add_argument_group("mcts (ToolTree) and cat (Caterpillar of Thoughts)")
     m.add_argument("--rollouts", type=int, default=60, help="mcts rollout budget (default 60)")
     m.add_argument("--lambda", dest="lam", type=float, default=1.4, help="mcts exploration weight λ (default 1.4)")
@@ -140,7 +185,11 @@ def run(args) -> int:
     from widthbench.llm.types import mode_name, thinking_modes
 
     modes = thinking_modes(args.thinking)
+    from widthbench.searches.registry import MethodRegistry
+
+    methods = args.method_registry or MethodRegistry.default()  # with --method-module's methods
     lists = {name: tuple(getattr(args, name)) for name in LIST_OPTIONS}  # read by searches.grid.list_type
+    _check_settings_apply(args, methods, lists["method"])
     base = SearchConfig(
         method=lists["method"][0], mapping=lists["mapping"][0], novelty=lists["novelty"][0],
         verify=lists["verify"][0], actions=args.actions, successors=args.successors, style=args.style,
@@ -151,8 +200,8 @@ def run(args) -> int:
         novelty_max_chars=args.novelty_max_chars, novelty_width=args.novelty_width,
         extension=not args.no_prompt_extension)
     # --max-tokens may differ per thinking mode (llm.cli_args: thinking=N,normal=M)
-    configs = [dataclasses.replace(c, max_tokens=(args.max_tokens or {}).get(mode_name(c.thinking)))
-               for c in grid_configs(base, lists, modes)]
+    configs = [_with_settings(dataclasses.replace(c, max_tokens=(args.max_tokens or {}).get(mode_name(c.thinking))),
+                              args, methods) for c in grid_configs(base, lists, modes, methods)]
     gen = {}
     if args.blocks is not None:
         gen["blocks"] = args.blocks
@@ -194,7 +243,7 @@ def run(args) -> int:
     problems = _obfuscated(problems, args, source, configs[0].extension, domain_file)
     outs = run_folders(args.out, configs)
     warning = depth_warning(problems, max(c.max_depth for c in configs))
-    if warning and any(c.method != "naive" for c in configs):
+    if warning and any(methods.uses_hooks(c.method) for c in configs):
         print(warning, file=sys.stderr)
     if len(configs) > 1:
         write_grid(args.out, configs, outs)
@@ -219,7 +268,7 @@ def run(args) -> int:
                 summaries.append(solve(config, problems, model, out, parallel=args.parallel, source=source,
                                        progress=False if args.quiet else None, executor=executor,
                                        model_factory=factory, described=described_from_args(args, spec),
-                                       samples=args.samples))
+                                       samples=args.samples, methods=methods))
     finally:
         model.close()
     failed = 0
@@ -230,6 +279,23 @@ def run(args) -> int:
               f"-> {out}")
         failed += len(failed_instances(out, summary))
     return incomplete_exit(failed, "instances met requests that failed after retries")
+
+
+def _with_settings(config, args, methods):
+    """``config`` with its method's own settings: as given, else the method's defaults (all of them
+    in the run identity); a setting given for a method that has none is refused."""
+    method = methods.get(config.method)
+    values = {s.name: (getattr(args, f"method_{s.name}", None) if getattr(args, f"method_{s.name}", None) is not None
+                       else s.default) for s in method.settings if not s.config_field}
+    return config.with_settings(values).check(methods)
+
+
+def _check_settings_apply(args, methods, chosen) -> None:
+    for setting in methods.own_settings().values():
+        if getattr(args, f"method_{setting.name}", None) is not None and not any(
+                methods.get(m).setting(setting.name) for m in chosen):
+            raise UserError(f"{setting.flag} applies to --method "
+                            + " or ".join(m.name for m in methods if m.setting(setting.name)))
 
 
 def open_worker_model(spec: str, options: dict, prompt_dir: str | None = None, domains=()):

@@ -27,7 +27,8 @@ from widthbench.subtasks.results.loader import as_runs
 from widthbench.subtasks.results.difficulty import answer_records
 
 ROW_FIELDS = ("run", "model", "simulated", "subtask", "metric", "mode", "line", "feature", "bin", "bin_lo", "bin_hi",
-              "n", "correct", "accuracy", "ci_low", "ci_high")
+              "n", "correct", "accuracy", "ci_low", "ci_high",
+              "mean_progress", "progress_ci_low", "progress_ci_high", "progress_n")  # progress: plan sub-tasks
 SLOPE_FIELDS = ("run", "model", "simulated", "subtask", "metric", "mode", "line", "feature", "n", "slope", "slope_low",
                 "slope_high", "odds_ratio", "odds_low", "odds_high", "intercept", "note")
 
@@ -58,6 +59,12 @@ def _cell(r: dict) -> str:
     if not r["n"]:
         return "—"
     return f"{r['correct']}/{r['n']} {100 * r['accuracy']:.0f}% [{100 * r['ci_low']:.0f}–{100 * r['ci_high']:.0f}]"
+
+
+def _credit(r: dict | None) -> str:
+    if r is None or r.get("mean_progress") is None:
+        return "—"
+    return f"{r['mean_progress']:.2f} [{r['progress_ci_low']:.2f}–{r['progress_ci_high']:.2f}] (n {r['progress_n']})"
 
 
 def _line(r: dict) -> str:
@@ -95,6 +102,12 @@ def markdown(parts: list[dict]) -> str:
             for b in bins:
                 md.append(f"| {b} | " + " | ".join(_cell(cells[(b, ln)]) if (b, ln) in cells else "—"
                                                    for ln in lines) + " |")
+            if any("mean_progress" in r for r in rows):
+                md += ["", "Partial credit, mean progress 1 - h*(s_k)/h*(s_0) (Wilson 95% interval; "
+                       "docs/subtasks.md, \"Partial credit\"):", "",
+                       f"| {part['feature']} | " + " | ".join(lines) + " |", "|---|" + "---|" * len(lines)]
+                for b in bins:
+                    md.append(f"| {b} | " + " | ".join(_credit(cells.get((b, ln))) for ln in lines) + " |")
             if part.get("without", {}).get(sub):
                 md += ["", f"Left out: {part['without'][sub]} answered item-modes without a {part['feature']} "
                        "(width: above --max-width, or unsolvable; novelty-level: a repeated state)."]

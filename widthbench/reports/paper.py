@@ -118,7 +118,12 @@ def _score_cell_text(r: dict | None) -> str:
         return "—"
     if not r["n"]:
         return "n/a (0/0)"
-    return f"{_pct(r['accuracy'])}% ({r['correct']}/{r['n']}) [{_pct(r['ci_low'])}–{_pct(r['ci_high'])}]"
+    return (f"{_pct(r['accuracy'])}% ({r['correct']}/{r['n']}) [{_pct(r['ci_low'])}–{_pct(r['ci_high'])}]"
+            + (f"; progress {r['mean_progress']:.2f}" if r.get("mean_progress") is not None else ""))
+
+
+# the partial credit of plans (docs/subtasks.md, "Partial credit"), in the csv when a row has it
+PROGRESS_FIELDS = ("mean_progress", "progress_ci_low", "progress_ci_high")
 
 
 def _score_cell_tex(r: dict | None) -> str:
@@ -127,7 +132,8 @@ def _score_cell_tex(r: dict | None) -> str:
     if not r["n"]:
         return r"n/a {\scriptsize 0/0}"
     return (f"{_pct(r['accuracy'])}\\% {{\\scriptsize {r['correct']}/{r['n']} "
-            f"[{_pct(r['ci_low'])}, {_pct(r['ci_high'])}]}}")
+            f"[{_pct(r['ci_low'])}, {_pct(r['ci_high'])}]"
+            + (f"; progress {r['mean_progress']:.2f}" if r.get("mean_progress") is not None else "") + "}")
 
 
 def _ext_name(ext: bool) -> str:
@@ -149,8 +155,10 @@ def _score_tables(runs, reader, table: int, fmt: str) -> str | None:
         buf = io.StringIO()
         w = csv.writer(buf)
         head = ["run", "model", "domain", "simulated", "reader", "sub-task"] + [x.lower() for x in extra]
+        credit = any(r.get("mean_progress") is not None for b in blocks for _, _, c in b["lines"] for r in c.values())
+        fields = ("correct", "n", "accuracy", "ci_low", "ci_high") + (PROGRESS_FIELDS if credit else ())
         for _, _, name in cols:
-            head += [f"{name} {k}" for k in ("correct", "n", "accuracy", "ci_low", "ci_high")]
+            head += [f"{name} {k}" for k in fields]
         w.writerow(head)
         for b in blocks:
             for name, ext, cells in b["lines"]:
@@ -158,11 +166,13 @@ def _score_tables(runs, reader, table: int, fmt: str) -> str | None:
                 line += [_ext_name(ext)] if table == 2 else []
                 for s, t, _ in cols:
                     r = cells.get((s, t))
-                    line += ["", "", "", "", ""] if r is None else [r["correct"], r["n"], r["accuracy"],
-                                                                     r["ci_low"], r["ci_high"]]
+                    line += [""] * len(fields) if r is None else [r.get(k, "") for k in fields]
                 w.writerow(line)
         return buf.getvalue()
-    note = (f"Cells: accuracy % (correct/n) [Wilson 95% interval, %]; parse errors count as wrong. "
+    note = (f"Cells: accuracy % (correct/n) [Wilson 95% interval, %]; parse errors count as wrong"
+            + ("; progress: the mean partial credit of the plans, 1 - h*(s_k)/h*(s_0). "
+               if any(r.get("mean_progress") is not None for b in blocks for _, _, c in b["lines"] for r in c.values())
+               else ". ") +
             f"Reader: {', '.join(readers)}.")
     if fmt == "md":
         out = [f"# {what}" + (" — SIMULATED" if simulated else ""), ""]

@@ -32,9 +32,11 @@ from widthbench.core.errors import UserError
 from widthbench.core.runfiles import make_output_dir
 from widthbench.subtasks.results.loader import as_runs, differing_fields, flatten, shown
 from widthbench.searches.graph import run_state_counts
+from widthbench.searches.registry import MethodRegistry
 
-SEARCH_NAMES = {"tot-dfs": "DFS", "tot-bfs": "BFS", "mcts": "MCTS", "cat": "CaT", "naive": "Naive"}
-SEARCH_ORDER = ["DFS", "BFS", "MCTS", "CaT", "Naive"]
+# the methods' names in the tables and their order, from the search-method registry (searches/methods/)
+SEARCH_NAMES = MethodRegistry.default().labels()
+SEARCH_ORDER = MethodRegistry.default().label_order()
 NOVELTY_NAMES = {"off": "Base", "llm": "Nov. pruning", "oracle": "Oracle pruning"}
 
 
@@ -79,9 +81,15 @@ def atu(x) -> str:
 def _row_key(s: dict) -> tuple:
     c = s["config"]
     search = SEARCH_NAMES.get(c["method"], c["method"])
-    method = "Naive" if c["method"] == "naive" else ("Direct" if c["mapping"] == "direct" else "ESA")
+    hooks = MethodRegistry.default().uses_hooks(c["method"])
+    if c["method"] == "naive":
+        method = "Naive"
+    elif not hooks:  # a closed-loop method: its own settings tell its rows apart
+        method = ", ".join(f"{k} {v}" for k, v in (c.get("settings") or {}).items()) or "-"
+    else:
+        method = "Direct" if c["mapping"] == "direct" else "ESA"
     extras = []
-    if c["method"] != "naive":
+    if hooks:
         if c.get("verify", "engine") != "engine":
             extras.append("verify llm")
         if c.get("actions", "llm") != "llm":
@@ -96,7 +104,7 @@ def _row_key(s: dict) -> tuple:
 def _col_key(s: dict) -> tuple:
     c = s["config"]
     return ("Thinking" if c.get("thinking") else "Normal",
-            "Base" if c["method"] == "naive" else NOVELTY_NAMES.get(c["novelty"], c["novelty"]))
+            "Base" if not MethodRegistry.default().uses_hooks(c["method"]) else NOVELTY_NAMES.get(c["novelty"], c["novelty"]))
 
 
 def layout(summaries: list[dict]) -> dict:
@@ -161,6 +169,8 @@ def short(s: dict) -> str:
     c = s["config"]
     if c["method"] == "naive":
         label = "naive"
+    elif not MethodRegistry.default().uses_hooks(c["method"]):
+        label = " ".join([c["method"], *(f"{k}-{v}" for k, v in (c.get("settings") or {}).items())])
     else:
         label = f"{SEARCH_NAMES.get(c['method'], c['method'])} {'Direct' if c['mapping'] == 'direct' else 'ESA'} {NOVELTY_NAMES[c['novelty']]}"
     return label + (" (T)" if c.get("thinking") else "") + (f" [{s['_run']}]" if s.get("_run") else "")
@@ -269,8 +279,82 @@ def states_ticks(top: float) -> list[int]:
 # ---- end figure files ----
 
 
-def write_report(runs, out=None) -> list[Path]:
-    """Write the search report of one run folder or a list of them; returns the files written."""
+# ---- closed-loop runs (solve --method feedback / agent; issue 42) ----
+FEEDBACK_COLUMNS = (("solved", "Solved"), ("n", "n"), ("solved_round_1", "Round 1"),
+                    ("mean_rounds_to_success", "Rounds to success"), ("tokens_per_solved", "Tokens per solved"),
+                    ("mean_progress", "Progress"))
+AGENT_COLUMNS = (("solved", "Solved"), ("n", "n"), ("invalid_action_rate", "Invalid-action rate"),
+                 ("invalid_actions", "Invalid actions"), ("recoveries", "Recoveries"),
+                 ("steps_over_optimal", "Steps over optimal"), ("mean_turns", "Turns"),
+                 ("tokens_per_solved", "Tokens per solved"), ("mean_progress", "Progress"))
+
+
+def closed_loop_tables(summaries: list[dict]) -> dict[str, tuple[list[str], list[list]]]:
+    """{"feedback": (header, rows), "agent": (header, rows)}: one row per run of that method, by its
+    label, with its own measures (rows of the feedback table add "Within N": solved by the last
+    round); methods without runs are left out."""
+    out = {}
+    for method, columns in (("feedback", FEEDBACK_COLUMNS), ("agent", AGENT_COLUMNS)):
+        mine = [s for s in summaries if s["config"]["method"] == method]
+        if not mine:
+            continue
+        header = ["run"] + [label for _, label in columns]
+        rows = [[s["_label"]] + [s.get(k) for k, _ in columns] for s in mine]
+        if method == "feedback":
+            header.append("Within N")
+            for s, r in zip(mine, rows):
+                r.append(f"{(s.get('solved_by_round') or [None])[-1]} (N = {len(s.get('solved_by_round') or [])})")
+        out[method] = (header, rows)
+    return out
+
+
+def rounds_figure(summaries: list[dict], out: Path, title_tag: str) -> list[Path]:
+    """Success by round of the feedback runs: % solved by round k, one line per run."""
+    mine = [s for s in summaries if s["config"]["method"] == "feedback" and s.get("solved_by_round")]
+    if not mine:
+        return []
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for s in mine:
+        by = s["solved_by_round"]
+        ax.plot(range(1, len(by) + 1), [100 * k / s["n"] for k in by], marker="o", label=f"{s['_label']}: {by[-1]}/{s['n']}")
+    ax.set_xlabel("round")
+    ax.set_ylabel("solved by this round (%)")
+    ax.set_ylim(-5, 105)
+    ax.set_title(f"Validator feedback: success by round{title_tag}", fontsize=10)
+    ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    ax.grid(alpha=0.3)
+    return _save(fig, out / "search_rounds")
+
+
+def _closed_loop_files(summaries: list[dict], out_dir: Path, tag: str) -> list[Path]:
+    tables = closed_loop_tables(summaries)
+    if not tables:
+        return []
+    md = [f"# Closed-loop runs{tag}", "",
+          "Feedback: solved/n, solved in round 1, mean rounds to success, tokens per solved instance, mean "
+          "progress (1 - h*(s_k)/h*(s_0)). Agent: invalid-action rate (invalid turns / turns), recoveries "
+          "(an error, then the goal), mean steps over optimal (solved instances).", ""]
+    p_csv = out_dir / "closed_loop.csv"
+    with p_csv.open("w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        for method, (header, rows) in tables.items():
+            md += [f"## {method}", "", _markdown(header, [["–" if v is None else str(v) for v in r] for r in rows]), ""]
+            w.writerow(["method"] + header)
+            for r in rows:
+                w.writerow([method] + r)
+    p_md = out_dir / "closed_loop.md"
+    p_md.write_text("\n".join(md), encoding="utf-8")
+    return [p_md, p_csv]
+
+
+def write_report(runs, out=None, figures_asked: bool = False) -> list[Path]:
+    """Write the search report of one run folder or a list of them; returns the files written.
+    ``figures_asked`` (`report --figures`): also the closed-loop figure (success by round)."""
     runs = [r for r in as_runs(runs) if r.kind == "solve"]
     if not runs:
         raise UserError("no solve run folders given")
@@ -306,4 +390,5 @@ def write_report(runs, out=None) -> list[Path]:
         w.writerow(["run"] + rh[1:] + ["simulated", "folder"])
         for s, r in zip(summaries, rr):
             w.writerow(r + [bool(s.get("simulated")), s["_dir"]])
-    return [p_table, p_csv, p_runs, p_runs_csv] + figures(summaries, out_dir, tag)
+    return ([p_table, p_csv, p_runs, p_runs_csv] + _closed_loop_files(summaries, out_dir, tag)
+            + figures(summaries, out_dir, tag) + (rounds_figure(summaries, out_dir, tag) if figures_asked else []))

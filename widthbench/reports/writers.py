@@ -25,7 +25,7 @@ def write_difficulty(runs, out, options: ReportOptions):
 def write_search(runs, out, options: ReportOptions):
     from widthbench.reports.search import write_report
 
-    return write_report(runs, out) or ()  # Table 3/4 compares configurations: all solve runs in one report
+    return write_report(runs, out, figures_asked=options.figures) or ()  # Table 3/4 compares configurations: all solve runs in one report
 
 
 def write_page(runs, out, options: ReportOptions):

@@ -133,8 +133,10 @@ class PromptReader:
         """The question of a prompt, or None if it is none of widthbench's prompts. Raises
         ValueError / ParseError / UserError when a prompt in our format has content the engine
         rejects."""
-        system = next((m["content"] for m in messages if m.get("role") == "system"), "")
-        user = next((m["content"] for m in reversed(messages) if m.get("role") == "user"), "")
+        # OpenAI's newer clients (inspect's openai provider) send the system message as "developer"
+        system = next((m["content"] for m in messages if m.get("role") in ("system", "developer")), "")
+        # the last question: a user message, or a tool's result that asks the next one (solve --method agent)
+        user = next((m["content"] for m in reversed(messages) if m.get("role") in ("user", "tool")), "")
         dom, extension = self.run_domain(system)
         if dom is None:
             try:

@@ -783,11 +783,37 @@
             : h("details", {class: "sub reasoning"}, h("summary", null, `Reasoning${tag}: not checked (a question about several states)`), h("pre", null, r.text)));
         });
       }
-      body.appendChild(h("h3", null, "Search tree"));
-      body.appendChild(tree(it));
+      const episode = listOf(it.episode), rounds = listOf(it.rounds);
+      if (episode.length) body.appendChild(episodeView(it, episode));
+      if (rounds.length) body.appendChild(roundsView(it, rounds));
+      if (!episode.length && !rounds.length) {
+        body.appendChild(h("h3", null, "Search tree"));
+        body.appendChild(tree(it));
+      }
       d.appendChild(body);
     });
     return d;
+  }
+
+  // ---- closed-loop transcripts (solve --method agent / feedback): rendered from the records ----
+  function episodeView(it, episode) {
+    const t = h("table", {class: "transcript"},
+      h("tr", null, h("th", null, "turn"), h("th", null, "action"), h("th", null, "the engine's answer"), h("th", null, "state after")));
+    episode.forEach(e => t.appendChild(h("tr", {class: e.taken ? "" : "v-wrong"},
+      h("td", null, String(e.turn)), h("td", null, e.action === null || e.action === undefined ? "(unread)" : e.action),
+      h("td", null, e.answer || ""), h("td", null, h("pre", null, e.state || "")))));
+    const pert = it.perturbation ? ` — the world changed after step ${it.perturbation.after_step}: ${it.perturbation.action}` : "";
+    return h("div", null, h("h3", null, `Episode: ${it.turns} turn(s), ${it.steps} action(s) taken, ${it.invalid_actions} invalid${pert}`), t);
+  }
+
+  function roundsView(it, rounds) {
+    const t = h("table", {class: "transcript"},
+      h("tr", null, h("th", null, "round"), h("th", null, "plan"), h("th", null, "verdict"), h("th", null, "feedback"), h("th", null, "tokens")));
+    rounds.forEach(r => t.appendChild(h("tr", {class: r.verdict === "valid" ? "" : "v-wrong"},
+      h("td", null, String(r.round)), h("td", null, h("pre", null, r.plan ? r.plan.join("\n") : "(no plan read)")),
+      h("td", null, r.verdict), h("td", null, r.feedback || ""), h("td", null, String(r.tokens)))));
+    const when = it.solved_round ? `solved in round ${it.solved_round}` : `not solved in ${it.max_rounds} round(s)`;
+    return h("div", null, h("h3", null, `Feedback rounds: ${when}`), t);
   }
 
   function tree(it) {
