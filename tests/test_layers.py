@@ -52,7 +52,7 @@ def layer(module: str) -> int:
         return 3
     if _under(module, "widthbench.subtasks"):
         return 4
-    if module in ("widthbench.cli", "widthbench.__main__", "widthbench.argtypes") or _under(module, "widthbench.commands") \
+    if module in ("widthbench.cli", "widthbench.__main__", "widthbench.argtypes", "widthbench.inspect_entry") or _under(module, "widthbench.commands") \
             or _under(module, "widthbench.reports") or _under(module, "widthbench.simulated"):
         return 6
     raise AssertionError(f"{module}: no layer (add it to tests/test_layers.py and docs/design.md)")

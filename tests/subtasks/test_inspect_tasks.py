@@ -214,7 +214,7 @@ def test_bad_task_parameters_and_logs_are_one_line_errors(tmp_path, capsys):
 def test_the_entry_point_registers_one_task_per_sub_task_with_its_parameters():
     """inspect loads the installed entry point (group inspect_ai, name widthbench) in a fresh
     interpreter and finds one task per sub-task, named with _ for -, taking the -T parameters
-    docs/inspect.md lists (plan-verification also its invalid_kind)."""
+    docs/inspect.md lists (plan-verification also its invalid_kind), and the agent task."""
     import subprocess
     import sys
 
@@ -223,7 +223,7 @@ import inspect
 from importlib.metadata import entry_points
 from inspect_ai._util.registry import registry_find, registry_info
 (point,) = [e for e in entry_points(group="inspect_ai") if e.name == "widthbench"]
-assert point.value == "widthbench.subtasks.harness.inspect_tasks", point.value
+assert point.value == "widthbench.inspect_entry", point.value
 point.load()
 for f in registry_find(lambda i: i.type == "task"):
     print(registry_info(f).name, *inspect.signature(f).parameters)
@@ -231,7 +231,9 @@ for f in registry_find(lambda i: i.type == "task"):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     found = {line.split()[0]: line.split()[1:] for line in done.stdout.splitlines()}
-    assert set(found) == {name.replace("-", "_") for name in Registry.default().names} == set(inspect_tasks.TASKS)
+    assert set(found) - {"agent"} == {name.replace("-", "_") for name in Registry.default().names} \
+        == set(inspect_tasks.TASKS)
+    assert "agent" in found  # the step-by-step agent with tools (widthbench.searches.inspect_agent)
     params = ["style", "thinking", "count", "seed", "domain", "instances", "items", "max_tokens"]
     assert found["plan_verification"] == params + ["invalid_kind"]
-    assert all(found[name] == params for name in found if name != "plan_verification")
+    assert all(found[name] == params for name in found if name not in ("plan_verification", "agent"))
