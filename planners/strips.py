@@ -263,7 +263,8 @@ def parse_domain_text(text: str, source: str = "<text>") -> Domain:
              for k, v in dict(d.types).items()}
     types.pop("object", None)
     constants = tuple(sorted((str(c.name), _type_of(c)) for c in d.constants))
-    predicates = {str(p.name): len(p.terms) for p in d.predicates}
+    # sorted: the pddl library holds them in a set, whose order changes with each process's string hashing
+    predicates = {str(p.name): len(p.terms) for p in sorted(d.predicates, key=lambda p: str(p.name))}
     signatures = {str(p.name): tuple((_term(t), _type_of(t)) for t in p.terms) for p in d.predicates}
     schemas = []
     for a in sorted(d.actions, key=lambda a: a.name):

@@ -178,7 +178,10 @@ cmd_start() {
             --port) port="${2:-}"; shift 2 || die "--port needs a PORT" ;;
             --max-model-len) max_len_given="${2:-}"; shift 2 || die "--max-model-len needs N" ;;
             # Qwen3's tool calls (<tool_call> blocks) parsed into message.tool_calls
-            --tools) tools=(--enable-auto-tool-choice --tool-call-parser hermes); shift ;;
+            # an agent's conversation outgrows one 2048-token prefill chunk, and the CPU build's engine
+            # dies on a seeded request prefilled in chunks ("CPU Generator does not use offset"): the
+            # whole context in one chunk (--max-num-batched-tokens, set to --max-model-len below)
+            --tools) tools=(--enable-auto-tool-choice --tool-call-parser hermes --max-num-batched-tokens MAXLEN); shift ;;
             -*) die_usage "start: unknown option $1" "$START_USAGE" ;;
             *) positional+=("$1"); shift ;;
         esac
@@ -201,6 +204,7 @@ cmd_start() {
     fi
     max_len="${max_len_given:-$max_len}"
     [[ "$max_len" =~ ^[0-9]+$ ]] || die "--max-model-len must be a number, got $max_len"
+    tools=(${tools[@]+"${tools[@]/MAXLEN/$max_len}"})
     require_venv
     [[ -f "$model_dir/config.json" ]] || die "$model_dir has no config.json"
     model_dir="$(cd "$model_dir" && pwd)"

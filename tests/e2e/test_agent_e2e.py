@@ -39,12 +39,15 @@ def _resumes_after_a_cut(run, again) -> None:
 def test_agent_with_tool_calls_through_vllms_hermes_parser(vllm_servers, tmp_path):
     server = vllm_servers.start_custom("tools", CALL, tools=True)
     run = tmp_path / "tools"
-    again = lambda: _solve(server.base_url, server.name, run, "--tool-format", "openai", "--max-steps", "3")  # noqa: E731
+    # two turns: the scripted model's server has a 4096-token context, and the conversation (domain,
+    # tools, the turns so far) outgrows it by the third
+    again = lambda: _solve(server.base_url, server.name, run, "--tool-format", "openai", "--max-steps", "2",  # noqa: E731
+                           "--max-tokens", "64")
     assert again() == 0
     summary = json.loads((run / "summary.json").read_text())
     assert summary["n"] == 2 and summary["simulated"] is False
     for it in _items(run):
-        assert it["turns"] == 3 or it["solved"]
+        assert it["turns"] == 2 or it["solved"]
         assert all(t["tool"] == "apply_action" and t["action"] == "(pick-up a)" for t in it["episode"])
         assert it["tokens"] > 0 and not it["tokens_detail"]["errors"]
     assert summary["invalid_action_rate"] is not None
