@@ -1017,11 +1017,10 @@ def write_outputs(out_dir: str | Path, judged, summary: dict, identity: dict | N
     summary.json; a folder holding a rescore of other files or readers is replaced (a rescore is
     made whole each time: its records are recomputed, never resumed)."""
     try:
-        store = RunStore.open(out_dir, kind="rescore", identity=identity or {}, replace=True,
-                              key=lambda r: (r["file"], r["instance_id"], r["task"]), records="answers.jsonl")
+        store = RunStore.open(out_dir, kind="rescore", identity=identity or {}, replace=True)
         store.clear()
         store.append(a.record() for _, rs in judged for a in rs)
-        store.write_json("summary.json", summary)
+        store.finish(summary)
     except OSError as exc:
         raise UserError(f"cannot write to {out_dir}: {exc.strerror}") from None
 

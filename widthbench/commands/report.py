@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "write tables (markdown, CSV), charts, an error analysis and report.html for score or solve runs"
+HELP = "write tables (markdown, CSV), charts, an error analysis and report.html for score or solve runs (and the figures of any run)"
 DESCRIPTION = (
     "Read each run (RUN/items.jsonl and summary.json) and write the report, to --out (default: the first "
     "RUN); every number is computed from the run's records (a summary.json that says otherwise is "
@@ -12,7 +12,8 @@ DESCRIPTION = (
     "Score runs (kind 'score'): table.md and table.csv in the paper's Table 1 layout (cells k/n), "
     "rows.csv and an error analysis (most frequent wrong or missing actions and facts, pick-up/unstack "
     "confusions); with --figures also table.png/.pdf with 95% CI bars. Solve runs (kind 'solve'): the search report "
-    "(Table 3/4 layout, Figures 2 and 3). Always also report.html: one self-contained page with the "
+    "(Table 3/4 layout, Figures 2 and 3). Widths, rescore and traces runs: runs.md and runs.csv, their "
+    "summary's figures field by field. Score and solve runs always also get report.html: one self-contained page with the "
     "tables, the charts and every item behind each cell (several runs side by side). Several runs: "
     "every table, csv (a run column) and chart is keyed by run, each labelled by how its settings differ "
     "from the others' (\"seed 1\" / \"seed 2\"); no cell is merged. Score runs also "
@@ -85,14 +86,16 @@ def run(args: argparse.Namespace) -> int:
     score = [r for r in runs if r.kind == "score"]
     solve = [r for r in runs if r.kind == "solve"]
     out = args.out if args.out is not None else folders[0]  # a thinking-both folder: the folder itself
+    parts = None  # the difficulty tables, computed once for difficulty.* and the page
     if score:
-        from widthbench.reports.curves import write_difficulty
+        from widthbench.reports.curves import tables as difficulty_tables, write_difficulty
         from widthbench.subtasks.results.tables import write_report
 
         for path in write_report(score, out, figures=args.figures):
             print(f"wrote {path}")
+        parts = difficulty_tables(score, features, bins)
         # figures cost about a second each: drawn when asked for (--figures, or the features of --by)
-        for path in write_difficulty(score, out, features, bins, figures=args.figures or features is not None):
+        for path in write_difficulty(score, out, figures=args.figures or features is not None, parts=parts):
             print(f"wrote {path}")
     elif args.by:
         raise UserError("--by applies to score runs (summary kind 'score')")
@@ -101,7 +104,13 @@ def run(args: argparse.Namespace) -> int:
 
         for path in write_search_report(solve, out) or ():
             print(f"wrote {path}")
-    print(f"wrote {write_html(runs, out, features=features, bins=bins)}")
+    from widthbench.reports.summaries import TABLED, write_summaries
+
+    for path in write_summaries(runs, out):  # widths, rescore and traces runs: their figures
+        print(f"wrote {path}")
+    tabled = [r for r in runs if r.kind in TABLED]
+    if tabled:
+        print(f"wrote {write_html(tabled, out, features=features, bins=bins, parts=parts)}")
     if formats:
         from widthbench.reports.paper import write_paper
 
