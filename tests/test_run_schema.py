@@ -175,3 +175,19 @@ def test_score_table_loads_its_run_once_and_report_bins_by_difficulty_once(tmp_p
     assert main(["report", str(run), "--out", str(tmp_path / "out")]) == 0
     assert calls == {"load_run": 1, "tables": 1}
     capsys.readouterr()
+
+
+def test_the_headline_reader_is_decided_once_when_the_run_is_loaded_and_the_page_shows_it(tmp_path):
+    from widthbench.reports.html import payload
+
+    run = _copy("score", tmp_path)
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["headline_reader"] == "flexible"
+    del summary["headline_reader"]  # a run made before the field: its records' reader is the headline
+    (run / "summary.json").write_text(json.dumps(summary))
+    loaded = load_runs([run])[0]
+    assert loaded.summary["headline_reader"] == "flexible"
+    assert payload([loaded])["runs"][0]["headline_reader"] == "flexible"
+    summary["reader"] = "strict"  # the reader the run was made with, named by its summary, wins
+    (run / "summary.json").write_text(json.dumps(summary))
+    assert load_runs([run])[0].summary["headline_reader"] == "strict"

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 import re
 import os
 from dataclasses import dataclass, field
@@ -113,9 +114,28 @@ def load_run(run_dir: str | os.PathLike, label: str | None = None) -> Run:
         records = [migrate_record(r, where) for r in read_jsonl(where)]
     else:
         records = latest_records(where, declared.key_of)
+    if kind == "score":  # decided here once; every writer reads summary["headline_reader"]
+        summary = {**summary, "headline_reader": headline_reader(summary, records)}
     return Run(dir=str(run_dir), kind=kind, identity=identity_of(kind, config, summary), summary=summary,
                records=records, tokens=_read_json(run_dir / "tokens.json"), config=config,
                label=label if label is not None else (run_dir.name or str(run_dir)))
+
+
+def headline_reader(summary: dict, records: list[dict]) -> str | None:
+    """The reader whose rows a score run's tables show first, decided once per run: the one the
+    summary names (``headline_reader``, or the ``reader`` of a run made before it), else the reader
+    most of its records name, else flexible if its rows have it, else the first its rows name;
+    None for rows that name no reader (a run made before there were two)."""
+    readers = [r.get("reader") for r in summary.get("rows", []) if r.get("reader")]
+    if not readers:
+        return None
+    named = summary.get("headline_reader") or summary.get("reader")
+    if isinstance(named, str):
+        return named
+    from_records = Counter(r.get("reader") for r in records if r.get("reader"))
+    if from_records:
+        return from_records.most_common(1)[0][0]
+    return "flexible" if "flexible" in readers else readers[0]
 
 
 def run_folders(run_dir: str | os.PathLike) -> list[Path]:
