@@ -86,16 +86,14 @@ def run(args: argparse.Namespace) -> int:
     score = [r for r in runs if r.kind == "score"]
     solve = [r for r in runs if r.kind == "solve"]
     out = args.out if args.out is not None else folders[0]  # a thinking-both folder: the folder itself
-    parts = None  # the difficulty tables, computed once for difficulty.* and the page
     if score:
-        from widthbench.reports.curves import tables as difficulty_tables, write_difficulty
+        from widthbench.reports.curves import write_difficulty
         from widthbench.subtasks.results.tables import write_report
 
         for path in write_report(score, out, figures=args.figures):
             print(f"wrote {path}")
-        parts = difficulty_tables(score, features, bins)
         # figures cost about a second each: drawn when asked for (--figures, or the features of --by)
-        for path in write_difficulty(score, out, figures=args.figures or features is not None, parts=parts):
+        for path in write_difficulty(score, out, features, bins, figures=args.figures or features is not None):
             print(f"wrote {path}")
     elif args.by:
         raise UserError("--by applies to score runs (summary kind 'score')")
@@ -110,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {path}")
     tabled = [r for r in runs if r.kind in TABLED]
     if tabled:
-        print(f"wrote {write_html(tabled, out, features=features, bins=bins, parts=parts)}")
+        print(f"wrote {write_html(tabled, out, features=features, bins=bins)}")
     if formats:
         from widthbench.reports.paper import write_paper
 

@@ -268,14 +268,10 @@ def run(args: argparse.Namespace) -> int:
         from widthbench.reports.html import write_html
         from widthbench.subtasks.results.loader import load_runs
 
-        from widthbench.reports.curves import tables as difficulty_tables
-
-        runs = load_runs([args.out])  # the run read once, its difficulty tables computed once
-        parts = difficulty_tables(runs)
-        for path in write_report(runs, args.out, figures=False) + write_difficulty(runs, args.out, figures=False,
-                                                                                   parts=parts):
+        runs = load_runs([args.out])  # the run read once for the three writers
+        for path in write_report(runs, args.out, figures=False) + write_difficulty(runs, args.out, figures=False):
             print(f"wrote {path}")
-        print(f"wrote {write_html(runs, args.out, parts=parts)}")
+        print(f"wrote {write_html(runs, args.out)}")
     else:
         print(f"run folder: {args.out} (items.jsonl, summary.json, tokens.json); "
               f"`widthbench report {args.out}` writes the tables and report.html")

@@ -165,7 +165,7 @@ def _difficulty(runs: list[Run], features=None, bins=None) -> list[dict] | None:
     return difficulty.tables(score, features, bins) if score else None
 
 
-def payload(runs, features=None, bins=None, parts=None) -> dict:
+def payload(runs, features=None, bins=None) -> dict:
     """The data the page shows (JSON-serialisable) of loaded runs (or run folders);
     ``features``/``bins``: the difficulty curves' (default: `subtasks.difficulty.DEFAULT_FEATURES`,
     automatic bins)."""
@@ -179,7 +179,7 @@ def payload(runs, features=None, bins=None, parts=None) -> dict:
     return {"title": title(out_runs), "simulated": simulated, "models": models,
             "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "strings": strings.texts, "runs": out_runs, "solve_tables": _solve_tables(runs),
-            "difficulty": parts if parts is not None else _difficulty(runs, features, bins)}
+            "difficulty": _difficulty(runs, features, bins)}
 
 
 def title(runs: list[dict]) -> str:
@@ -206,24 +206,21 @@ def _script_json(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def build_html(runs, features=None, bins=None, parts=None) -> str:
-    """The whole page for loaded runs (`load_runs`): one HTML string, nothing outside it.
-    ``parts``: the difficulty tables when the caller has them (`curves.tables`, computed once per
-    `widthbench report`)."""
+def build_html(runs, features=None, bins=None) -> str:
+    """The whole page for loaded runs (`load_runs`): one HTML string, nothing outside it."""
     if not runs:
         raise ValueError("no runs")
-    data = payload(runs, features, bins, parts)
+    data = payload(runs, features, bins)
     # difficulty.js (the curves by difficulty) defines a view that report.js adds as a tab.
     parts = {"TITLE": _html_escape(data["title"]), "CSS": _asset("report.css"),
              "JS": _asset("difficulty.js") + "\n" + _asset("report.js"), "DATA": _script_json(data)}
     return re.sub(r"\{\{(TITLE|CSS|JS|DATA)\}\}", lambda m: parts[m.group(1)], _asset("report.html"))
 
 
-def write_html(run_dirs, out: str | os.PathLike | None = None, features=None, bins=None, parts=None) -> Path:
-    """Write ``report.html`` for loaded runs or run folders into ``out`` (default: the first run);
-    ``parts``: the difficulty tables, if computed already (`build_html`)."""
+def write_html(run_dirs, out: str | os.PathLike | None = None, features=None, bins=None) -> Path:
+    """Write ``report.html`` for loaded runs or run folders into ``out`` (default: the first run)."""
     runs = as_runs(run_dirs)
     dest = make_output_dir(out if out is not None else runs[0].dir)
     path = dest / REPORT
-    path.write_text(build_html(runs, features, bins, parts), encoding="utf-8")
+    path.write_text(build_html(runs, features, bins), encoding="utf-8")
     return path
