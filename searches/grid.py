@@ -19,6 +19,7 @@ from pathlib import Path
 from widthbench.core.errors import UserError
 from widthbench.core.runfiles import make_output_dir
 from widthbench.core.runstore import write_json
+from widthbench.core.schema import SCHEMA
 from widthbench.llm.types import mode_name
 from widthbench.searches.config import MAPPINGS, METHODS, NOVELTY, VERIFY, SearchConfig
 from widthbench.searches.registry import MethodRegistry
@@ -113,7 +114,7 @@ GRID = "grid.json"
 def write_grid(out: str | Path, configs: list[SearchConfig], folders: list[Path]) -> Path:
     """RUN/grid.json: the study's configurations and their run folders (what `report RUN` reads)."""
     path = make_output_dir(out, "--out") / GRID
-    write_json(path, {"kind": "grid", "runs": [{"folder": f.name, "label": c.label(), "config": c.to_dict()}
+    write_json(path, {"schema": SCHEMA, "kind": "grid", "runs": [{"folder": f.name, "label": c.label(), "config": c.to_dict()}
                                                for c, f in zip(configs, folders)]})
     return path
 

@@ -396,8 +396,7 @@ def solve(config: SearchConfig, problems: list, model, out, *, parallel: int = 6
         summary.update(sampled_summary(items))
     summary["run_wall_time"] = round(elapsed, 3)
     summary["run_id"] = store.run_id
-    store.write_json(SUMMARY, summary)
-    store.write_json(TOKENS, ledger_totals(items, store.run_id))
+    store.finish(summary, ledger_totals(items, store.run_id))
     return summary
 
 

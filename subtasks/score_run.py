@@ -406,8 +406,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
                     "counters": dict(getattr(model, "counters", {}))})
     previous = store.read_json(SUMMARY)
     summary["timing_history"] = (previous.get("timing_history", []) if previous else []) + [summary["timing"]]
-    store.write_json(SUMMARY, summary)
-    store.write_json(TOKENS, run_ledger(records, store.run_id))
+    store.finish(summary, run_ledger(records, store.run_id))
     return summary
 
 

@@ -155,8 +155,7 @@ def import_log(path, harness: str | None = None, *, out=None, registry: Registry
                           described={"log": str(Path(path).resolve())}, key=record_key,
                           what="imported run folder")
     store.append(records)
-    store.write_json(SUMMARY, summary)
-    store.write_json(TOKENS, run_ledger(records, store.run_id))
+    store.finish(summary, run_ledger(records, store.run_id))
     return store.path
 
 

@@ -4,7 +4,8 @@
     load_run("runs/s1") -> Run                         one run, labelled by its folder name
     as_runs(runs_or_dirs) -> [Run, ...]                loaded runs pass through; folders are loaded
 
-A `Run` holds the folder, its kind ("score" or "solve"), its identity (config.json's "identity";
+A `Run` holds the folder, its kind (score, solve, widths, rescore or traces:
+`widthbench.core.schema.RUN_KINDS`), its identity (config.json's "identity";
 a solve run that predates it: its model, search configuration and instance source), summary.json,
 the records of items.jsonl (score: the latest per item and mode; solve: the latest per instance),
 tokens.json and config.json. Every report writer (the tables of `subtasks.report`, the
@@ -24,18 +25,19 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 import re
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from widthbench.core.errors import UserError
-from widthbench.core.runfiles import load_summary
+from widthbench.core.runfiles import load_summary, read_jsonl
 from widthbench.core.runstore import flatten, latest_records  # the run store's: identities compared alike
+from widthbench.core.schema import RUN_KINDS, migrate, migrate_record
 from widthbench.subtasks.results.rows import all_rows
 from widthbench.subtasks.score_run import read_records
 
-KINDS = ("score", "solve")
+KINDS = tuple(RUN_KINDS)
 SUMMARY = "summary.json"
 THINKING_PARTS = ("thinking-off", "thinking-on")
 # config.json fields of a solve run that describe it without deciding an answer
@@ -96,23 +98,44 @@ def identity_of(kind: str, config: dict | None, summary: dict | None = None) -> 
     return {}
 
 
-def _instance(record: dict):
-    return record.get("id")
-
-
 def load_run(run_dir: str | os.PathLike, label: str | None = None) -> Run:
-    """One run folder (summary.json of kind "score" or "solve"), every file parsed once."""
+    """One run folder of any kind (`widthbench.core.schema.RUN_KINDS`), every file parsed once and
+    read through the one migration (`widthbench.core.schema.migrate`: a folder of an earlier layout
+    is read as this one, a layout this widthbench cannot read is refused in one line)."""
     run_dir = Path(run_dir)
-    summary = load_summary(run_dir)
-    kind = summary.get("kind", "")
-    if kind not in KINDS:
-        raise UserError(f"unknown summary kind {kind!r} in {run_dir / SUMMARY}: expected 'score' or 'solve'")
-    # the latest record per item and mode (score) or per instance (solve: a resumed run may ask again)
-    records = read_records(run_dir) if kind == "score" else latest_records(run_dir / "items.jsonl", _instance)
-    config = _read_json(run_dir / "config.json")
+    kind, config, summary = migrate(run_dir, _read_json(run_dir / "config.json"), load_summary(run_dir))
+    # the latest record per key: per item and mode (score), per instance (solve: a resumed run may
+    # ask again); a kind that lists its results apart (widths.jsonl) is read whole
+    declared = RUN_KINDS[kind]
+    where = run_dir / declared.shown
+    if kind == "score":
+        records = read_records(run_dir)
+    elif declared.listed:
+        records = [migrate_record(r, where) for r in read_jsonl(where)]
+    else:
+        records = latest_records(where, declared.key_of)
+    if kind == "score":  # decided here once; every writer reads summary["headline_reader"]
+        summary = {**summary, "headline_reader": headline_reader(summary, records)}
     return Run(dir=str(run_dir), kind=kind, identity=identity_of(kind, config, summary), summary=summary,
                records=records, tokens=_read_json(run_dir / "tokens.json"), config=config,
                label=label if label is not None else (run_dir.name or str(run_dir)))
+
+
+def headline_reader(summary: dict, records: list[dict]) -> str | None:
+    """The reader whose rows a score run's tables show first, decided once per run: the one the
+    summary names (``headline_reader``, or the ``reader`` of a run made before it), else the reader
+    most of its records name, else flexible if its rows have it, else the first its rows name;
+    None for rows that name no reader (a run made before there were two)."""
+    readers = [r.get("reader") for r in summary.get("rows", []) if r.get("reader")]
+    if not readers:
+        return None
+    named = summary.get("headline_reader") or summary.get("reader")
+    if isinstance(named, str):
+        return named
+    from_records = Counter(r.get("reader") for r in records if r.get("reader"))
+    if from_records:
+        return from_records.most_common(1)[0][0]
+    return "flexible" if "flexible" in readers else readers[0]
 
 
 def run_folders(run_dir: str | os.PathLike) -> list[Path]:

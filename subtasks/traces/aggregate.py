@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from widthbench.core.runstore import RunStore
+
 from widthbench.subtasks.traces import injections
 
 
@@ -86,3 +88,14 @@ def summarise_traces(records) -> dict:
         return _summary([t for t, _ in pairs], [o for _, o in pairs if o is not None])
 
     return {"cells": {k: summary(v) for k, v in sorted(cells.items())}, "run": summary(every)}
+
+
+def write_traces(out, records: list[dict], summary: dict, identity: dict):
+    """A `traces --out` folder through the run store (kind "traces"): traces.jsonl, one record per
+    trace, and summary.json. The folder is made whole each time (its records are recomputed, never
+    resumed); a folder holding another kind of run is refused in one line."""
+    store = RunStore.open(out, kind="traces", identity=identity, replace=True)
+    store.clear()
+    store.append(records)
+    store.finish(summary)
+    return store.path

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-HELP = "write tables (markdown, CSV), charts, an error analysis and report.html for score or solve runs"
+HELP = "write tables (markdown, CSV), charts, an error analysis and report.html for score or solve runs (and the figures of any run)"
 DESCRIPTION = (
     "Read each run (RUN/items.jsonl and summary.json) and write the report, to --out (default: the first "
     "RUN); every number is computed from the run's records (a summary.json that says otherwise is "
@@ -12,7 +12,8 @@ DESCRIPTION = (
     "Score runs (kind 'score'): table.md and table.csv in the paper's Table 1 layout (cells k/n), "
     "rows.csv and an error analysis (most frequent wrong or missing actions and facts, pick-up/unstack "
     "confusions); with --figures also table.png/.pdf with 95% CI bars. Solve runs (kind 'solve'): the search report "
-    "(Table 3/4 layout, Figures 2 and 3). Always also report.html: one self-contained page with the "
+    "(Table 3/4 layout, Figures 2 and 3). Widths, rescore and traces runs: runs.md and runs.csv, their "
+    "summary's figures field by field. Score and solve runs always also get report.html: one self-contained page with the "
     "tables, the charts and every item behind each cell (several runs side by side). Several runs: "
     "every table, csv (a run column) and chart is keyed by run, each labelled by how its settings differ "
     "from the others' (\"seed 1\" / \"seed 2\"); no cell is merged. Score runs also "
@@ -86,8 +87,9 @@ def run(args: argparse.Namespace) -> int:
     out = args.out if args.out is not None else folders[0]  # a thinking-both folder: the folder itself
     if args.by and not any(r.kind == "score" for r in runs):
         raise UserError("--by applies to score runs (summary kind 'score')")
-    significance = pair_significance(runs)
-    for line in significance_lines(runs, significance):
+    paged = [r for r in runs if r.kind in ("score", "solve")]  # report.html's runs: its indices
+    significance = pair_significance(paged)
+    for line in significance_lines(paged, significance):
         print(line)
     # every report writer of `widthbench.reports` (a module's REPORTS) writes what it reads
     options = ReportOptions(figures=args.figures, features=features, bins=bins, formats=formats, reader=args.reader,

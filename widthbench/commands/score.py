@@ -280,10 +280,12 @@ def run(args: argparse.Namespace) -> int:
     if args.table:
         from widthbench.reports.curves import write_difficulty
         from widthbench.reports.html import write_html
+        from widthbench.subtasks.results.loader import load_runs
 
-        for path in write_report([args.out], figures=False) + write_difficulty([args.out], figures=False):
+        runs = load_runs([args.out])  # the run read once for the three writers
+        for path in write_report(runs, args.out, figures=False) + write_difficulty(runs, args.out, figures=False):
             print(f"wrote {path}")
-        print(f"wrote {write_html([args.out])}")
+        print(f"wrote {write_html(runs, args.out)}")
     else:
         print(f"run folder: {args.out} (items.jsonl, summary.json, tokens.json); "
               f"`widthbench report {args.out}` writes the tables and report.html")

@@ -27,7 +27,6 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    import json
     from pathlib import Path
 
     from widthbench.core.errors import UserError
@@ -56,14 +55,20 @@ def run(args) -> int:
     for line in summary_lines(summary):
         print(line)
     if args.out:
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        with open(out / "traces.jsonl", "w", encoding="utf-8") as f:
-            for rec in records:
-                f.write(json.dumps(rec) + "\n")
-        (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+        from widthbench.subtasks.traces.aggregate import write_traces
+
+        out = write_traces(args.out, records, summary, traces_identity(args))
         print(f"wrote {out}/traces.jsonl and {out}/summary.json")
     return 0
+
+
+def traces_identity(args) -> dict:
+    """What decides a `traces --out` folder's records: the source (by its path), where its tasks
+    come from and whether answers without thinking are verified."""
+    from pathlib import Path
+
+    return {"source": str(Path(args.source).resolve()), "instances": args.instances, "domain": args.domain,
+            "chain_of_thought": bool(args.chain_of_thought)}
 
 
 def run_traces(run_dir, chain_of_thought: bool = False) -> list[dict]:

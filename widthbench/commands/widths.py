@@ -84,8 +84,7 @@ def run(args) -> int:
     # (a lost cluster: exit 3, an interrupt) is resumed by the same command, which computes only the
     # missing jobs; a rerun with other settings is refused (widthbench.core.runstore).
     store = RunStore.open(args.out, kind="widths", identity=widths_identity(args),
-                          described={"executor": spec.describe(), "jobs": spec.jobs or 1, "started": time.time()},
-                          key=lambda rec: rec["key"], records=JOBS)
+                          described={"executor": spec.describe(), "jobs": spec.jobs or 1, "started": time.time()})
     out = store.path
     keys = [_job_key(fn, arg) for fn, arg in jobs]
     done = {rec["key"]: rec["rows"] for rec in store.records()}
@@ -110,9 +109,7 @@ def run(args) -> int:
 
     from widthbench.planners.widths import mean_width_text, plot, summarize
 
-    with (out / "widths.jsonl").open("w", encoding="utf-8") as f:
-        for r in rows:
-            f.write(json.dumps(r, sort_keys=False) + "\n")
+    store.write_jsonl("widths.jsonl", rows)
     write_csv(rows, out / "widths.csv")
     summary = summarize(rows, args.max_width)
     # jobs, executor and wall_time_s describe how the run was made; every other field is the same
@@ -120,7 +117,7 @@ def run(args) -> int:
     summary.update(target=args.target, single_goals=args.single_goals, rows=args.rows,
                    n_instances=len({r["instance"] for r in rows}), jobs=spec.jobs or 1,
                    executor=spec.describe(), wall_time_s=round(wall, 3))
-    store.write_json("summary.json", summary)
+    store.finish(summary)
     plot(rows, args.max_width, out / "widths.png", title)
     hist = " ".join(f"{k}:{v}" for k, v in summary["histogram"].items())
     pt = summary["prunable"]["prunable_of_tree"]["mean"]
@@ -132,7 +129,6 @@ def run(args) -> int:
     return 0
 
 
-JOBS = "widths.jobs.jsonl"
 # How a widths run is made, not what it computes: recorded beside the identity.
 _DESCRIBED = ("command", "out", "quiet", "jobs", "executor", "ray_address", "handler")
 

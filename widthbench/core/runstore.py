@@ -15,13 +15,17 @@ kept across resumes (the reply cache records which run made a reply, so that a r
 its own earlier replies as its own: `widthbench.llm.ledger.ledger_from_calls`).
 
 A folder whose config.json names another identity but holds no answers yet (a run that failed
-before its first answer: an unreachable server) is reused freely; ``replace=True`` (the demo) clears
-an earlier run of its own whatever it holds.
+before its first answer: an unreachable server) is reused freely; ``replace=True`` (the demo, a
+rescore, `traces --out`) clears an earlier run of its own kind whatever it holds, never another kind's.
 
 Records are JSON lines appended as they are made (flushed and synced per batch). One policy for a
 torn last line (a kill during the write): it is dropped when the store is opened, and its record
 is made again; any other line that does not read is a one-line error naming the file and the line
 (`widthbench.core.runfiles.read_jsonl`), never a record dropped in silence. Summaries and ledgers are written atomically (a temporary file, then a rename).
+Every file the store writes holds ``"schema"`` (`widthbench.core.schema.SCHEMA`): config.json,
+each record (a field beside its own) and each summary or ledger. The lifecycle is the same for every
+kind (`widthbench.core.schema.RUN_KINDS`: score, solve, widths, rescore, traces): ``open`` ->
+``append`` -> ``finish(summary, ledger)``.
 Imports only the standard library and layer 0, so every layer may use it.
 """
 
@@ -38,9 +42,12 @@ from typing import Any
 
 from widthbench.core.errors import UserError, fitting
 from widthbench.core.runfiles import make_output_dir, read_jsonl
+from widthbench.core.schema import RUN_KINDS, SCHEMA, migrate_record
 
 CONFIG = "config.json"
 RECORDS = "items.jsonl"
+SUMMARY = "summary.json"
+TOKENS = "tokens.json"
 # What a run writes besides config.json and its records: cleared when a run is replaced.
 RUN_FILES = ("summary.json", "tokens.json", "trees")
 
@@ -98,6 +105,11 @@ def read_json(path: Path) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
+def _stamped(data: dict) -> dict:
+    """``data`` with ``"schema"`` first (this layout's, whatever it held)."""
+    return {"schema": SCHEMA, **{k: v for k, v in data.items() if k != "schema"}}
+
+
 def drop_torn_line(path: Path) -> None:
     """The one torn-line policy: a last line without its newline (a kill during the write) is cut."""
     if not path.is_file():
@@ -112,19 +124,21 @@ class RunStore:
     """A run folder opened for one run (`RunStore.open`); records keyed by ``key``."""
 
     def __init__(self, path: Path, *, kind: str, run_id: str, identity: dict,
-                 key: Callable[[dict], Hashable], records: str = RECORDS):
+                 key: Callable[[dict], Hashable] | None = None, records: str | None = None):
         self.path = path
         self.kind = kind
         self.run_id = run_id
         self.identity = identity
-        self.key = key
-        self.records_path = path / records
+        declared = RUN_KINDS.get(kind)
+        self.key = key or (declared.key_of if declared else None)
+        self.records_path = path / (records or (declared.records if declared else RECORDS))
 
     @classmethod
     def open(cls, out: str | os.PathLike, *, kind: str, identity: dict, described: dict | None = None,
-             key: Callable[[dict], Hashable], records: str = RECORDS, replace: bool = False,
+             key: Callable[[dict], Hashable] | None = None, records: str | None = None, replace: bool = False,
              what: str = "--out") -> "RunStore":
-        """Create the run folder ``out`` or resume the run in it (see the module docstring)."""
+        """Create the run folder ``out`` or resume the run in it (see the module docstring). The
+        records file and the key of a record are the kind's (`RUN_KINDS`) unless given."""
         path = make_output_dir(out, what)
         old = read_json(path / CONFIG)
         if (path / CONFIG).is_file() and old is None:
@@ -134,14 +148,18 @@ class RunStore:
         run_id, invocations = None, []
         if old is not None:
             old_kind = old.get("kind", kind)
+            # the earlier run's own records tell whether it holds answers (another kind keeps them
+            # in another file)
+            held = RUN_KINDS[old_kind].records if old_kind != kind and old_kind in RUN_KINDS \
+                else store.records_path.name
             diffs = identity_diff(old.get("identity", {}), identity)
             if old_kind != kind:
                 diffs.insert(0, ("kind", old_kind, kind))
             if not diffs:
                 run_id = old.get("run_id")
                 invocations = list((old.get("described") or {}).get("invocations", []))
-            elif replace or not any(answered(r) for r in store._read()):
-                store.clear()
+            elif (replace and old_kind == kind) or not any(answered(r) for r in read_jsonl(path / held)):
+                store.clear(held)
             elif old_kind != kind:
                 raise UserError(f"{path} holds a {old_kind} run, not a {kind} run; use another {what}")
             else:
@@ -149,13 +167,16 @@ class RunStore:
                                 f"use another {what}")
         store.run_id = run_id or uuid.uuid4().hex
         now = dict(described or {})
-        write_json(path / CONFIG, {"kind": kind, "run_id": store.run_id, "identity": identity,
+        write_json(path / CONFIG, {"schema": SCHEMA, "kind": kind, "run_id": store.run_id, "identity": identity,
                                    "described": {**now, "invocations": invocations + [now]}})
         return store
 
-    def clear(self) -> None:
-        """Remove the records and outputs of an earlier run in this folder."""
-        for name in (self.records_path.name, *RUN_FILES):
+    def clear(self, records: str | None = None) -> None:
+        """Remove the records (``records``: an earlier run's of another kind) and the outputs of an
+        earlier run in this folder."""
+        declared = RUN_KINDS.get(self.kind)
+        for name in (*dict.fromkeys([self.records_path.name, records or self.records_path.name]), *RUN_FILES,
+                     *([declared.listed] if declared and declared.listed else [])):
             p = self.path / name
             if p.is_dir():
                 shutil.rmtree(p)
@@ -174,7 +195,8 @@ class RunStore:
         return {self.key(r) for r in self.records() if answered(r)}
 
     def append(self, records: Iterable[dict]) -> None:
-        lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        """Add records (each with ``"schema"``), flushed and synced."""
+        lines = "".join(json.dumps(_stamped(r), ensure_ascii=False) + "\n" for r in records)
         if not lines:
             return
         with open(self.records_path, "a", encoding="utf-8") as f:
@@ -184,8 +206,28 @@ class RunStore:
         _hold_for_tests(self.records_path)
 
     def write_json(self, name: str, data: Any) -> Path:
-        write_json(self.path / name, data)
+        """Write RUN/name atomically; a JSON object gets ``"schema"``."""
+        write_json(self.path / name, _stamped(data) if isinstance(data, dict) else data)
         return self.path / name
+
+    def write_jsonl(self, name: str, records: Iterable[dict]) -> Path:
+        """Write RUN/name, a JSON-lines file of results listed whole (widths.jsonl), atomically, each
+        record with ``"schema"``."""
+        tmp = self.path / (name + ".tmp")
+        tmp.write_text("".join(json.dumps(_stamped(r), ensure_ascii=False) + "\n" for r in records),
+                       encoding="utf-8")
+        os.replace(tmp, self.path / name)
+        return self.path / name
+
+    def finish(self, summary: dict, ledger: dict | None = None) -> Path:
+        """The end of a run: summary.json (with ``"schema"`` and the kind's ``"kind"`` unless it names
+        its own) and, given one, the token ledger tokens.json."""
+        declared = RUN_KINDS.get(self.kind)
+        kind = summary.get("kind") or (declared.says if declared else self.kind)
+        path = self.write_json(SUMMARY, {"kind": kind, **summary})
+        if ledger is not None:
+            self.write_json(TOKENS, ledger)
+        return path
 
     def read_json(self, name: str) -> dict | None:
         return read_json(self.path / name)
@@ -211,9 +253,11 @@ def _hold_for_tests(path: Path) -> None:
 
 def latest_records(path: str | os.PathLike, key: Callable[[dict], Hashable]) -> list[dict]:
     """The latest record per ``key`` of a JSON-lines file, in the order the keys were first
-    written (`read_jsonl`: a torn last line is passed over, its record is made again; a damaged
+    written, each as the code reads it (`widthbench.core.schema.migrate_record`: without its
+    ``"schema"``) (`read_jsonl`: a torn last line is passed over, its record is made again; a damaged
     line elsewhere is a `UserError`)."""
     latest: dict[Hashable, dict] = {}
     for rec in read_jsonl(path):
+        rec = migrate_record(rec, path)
         latest[key(rec)] = rec
     return list(latest.values())

@@ -43,7 +43,7 @@ from widthbench.reports.compare_tables import significance
 from widthbench.reports import curves as difficulty
 from widthbench.core.runfiles import make_output_dir
 from widthbench.subtasks.results import tables as score_report
-from widthbench.subtasks.results.loader import Run, as_runs, load_run, load_runs  # noqa: F401  (load_run, load_runs: the page's input)
+from widthbench.subtasks.results.loader import Run, as_runs, headline_reader, load_run, load_runs  # noqa: F401  (load_run, load_runs: the page's input)
 from widthbench.subtasks.score_run import not_built_reason
 from widthbench.subtasks.results.unread import unread_by_reason
 
@@ -100,21 +100,6 @@ def _labelled_rows(rows: list[dict]) -> list[dict]:
     return out
 
 
-def _headline_reader(summary: dict, records: list[dict]) -> str | None:
-    readers = [r.get("reader") for r in summary.get("rows", []) if r.get("reader")]
-    if not readers:
-        return None
-    named = summary.get("headline_reader") or summary.get("reader")
-    if isinstance(named, str):
-        return named
-    from collections import Counter
-
-    from_records = Counter(r.get("reader") for r in records if r.get("reader"))
-    if from_records:
-        return from_records.most_common(1)[0][0]
-    return "flexible" if "flexible" in readers else readers[0]
-
-
 def _score_run(run: Run, strings: _Strings) -> dict:
     summary = run.summary
     rows = _labelled_rows(run.rows())  # every reader's rows (the strict one beside the flexible headline)
@@ -129,7 +114,8 @@ def _score_run(run: Run, strings: _Strings) -> dict:
             "model": summary.get("model"), "simulated": run.simulated,
             "config": summary.get("config", {}), "timing": summary.get("timing"),
             "headline": summary.get("headline", {}), "not_built": _not_built(summary),
-            "headline_reader": _headline_reader(summary, run.records), "traces": summary.get("traces"),
+            "headline_reader": headline_reader(summary, run.records),  # the loader's decision (one function)
+            "traces": summary.get("traces"),
             "ledger": run.tokens, "rows": rows, "records": records}
 
 

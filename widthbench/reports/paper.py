@@ -55,6 +55,8 @@ def parse_formats(text: str) -> tuple[str, ...]:
 
 
 def _reader_of(run, reader: str | None) -> str:
+    # decided once by the loader (subtasks.results.loader.headline_reader); None only for a run made
+    # before there were two readers, whose rows are the strict reader's
     head = run.summary.get("headline_reader") or "strict"
     if reader is None:
         return head
