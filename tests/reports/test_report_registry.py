@@ -29,7 +29,7 @@ REPORTS = (Report("record-counts", ("score",), write, order=35),)
 
 
 def test_the_builtin_writers_in_report_order():
-    assert [r.name for r in report_writers()] == ["tables", "difficulty", "search", "html", "paper"]
+    assert [r.name for r in report_writers()] == ["tables", "difficulty", "search", "html", "run summaries", "paper"]
     assert {r.name: r.kinds for r in report_writers()}["search"] == ("solve",)
 
 
