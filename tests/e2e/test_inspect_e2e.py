@@ -204,3 +204,25 @@ def test_smollm2_on_real_vllm_per_sample_verdicts_and_aggregates_equal_widthbenc
     assert main(["report", str(tmp_path / "logs")]) == 0
     assert main(["report", str(native)]) == 0
     assert report_rows(tmp_path / "logs.widthbench") == report_rows(native)
+
+
+def test_the_agent_task_through_inspect_eval_agrees_per_sample_with_solve(sim, tmp_path):
+    """`inspect eval widthbench/agent` against the sim-server (the tools offered through the OpenAI
+    API, sim:oracle answering with tool calls) and `solve --method agent --tool-format openai` on the
+    same instances: every sample's score is that instance's record."""
+    server = sim("sim:oracle")
+    logs = _inspect_eval("widthbench/agent", server.base_url, "sim:oracle", tmp_path / "logs",
+                         ["-T", "count=3", "-T", "seed=4", "-T", "style=nl", "-T", "max_steps=30"])
+    (log,) = logs.values()
+    assert log.eval.task == "widthbench/agent" and len(log.samples) == 3
+    run = tmp_path / "run"
+    assert main(["solve", "--method", "agent", "--tool-format", "openai", "--domain", "blocksworld", "--count", "3",
+                 "--seed", "4", "--style", "nl", "--max-steps", "30", "--model", "sim:oracle", "--no-cache",
+                 "--quiet", "--thinking", "off", "--out", str(run)]) == 0
+    items = {json.loads(line)["id"]: json.loads(line) for line in (run / "items.jsonl").read_text().splitlines()}
+    for s in log.samples:
+        got, want = s.scores["widthbench_agent"].value, items[s.id]
+        assert bool(got["solved"]) and want["solved"]
+        for key in ("steps", "turns", "invalid_actions"):
+            assert got[key] == want[key], (s.id, key)
+    assert _metrics(log)["invalid_action_rate"] == 0
