@@ -12,7 +12,9 @@ from __future__ import annotations
 import math
 import random
 
+from widthbench.core.errors import UserError
 from widthbench.planners import strips
+from widthbench.searches.registry import Setting
 
 
 def exogenous_action(problem, state: int, taken, seed: int) -> strips.Action | None:
@@ -30,3 +32,17 @@ def exogenous_action(problem, state: int, taken, seed: int) -> strips.Action | N
 def told(problem, action: strips.Action) -> str:
     """What the model is told of the change, in the run's style."""
     return f"Meanwhile the world changed by itself: {problem.r.action(action)} happened."
+
+
+#: The --perturb setting of the closed-loop methods (feedback, agent).
+PERTURB = Setting("perturb", 0, "a seeded exogenous change after the model's STEP-th action (0: none); "
+                  "the model is told the new state, success is scored after the change", type=int, metavar="STEP")
+
+
+def engine_check(method: str, attribute: str):
+    """A method's ``check``: every problem is a PDDL problem with an engine (it has ``attribute``),
+    not a Game of 24 or a --tasks question."""
+    def check(config, problems) -> None:
+        if problems and not all(hasattr(p, attribute) for p in problems):
+            raise UserError(f"--method {method} needs PDDL problems with an engine (not game24 or --tasks)")
+    return check

@@ -32,7 +32,7 @@ import json
 
 from widthbench.core.errors import ParseError, UserError
 from widthbench.planners import strips
-from widthbench.searches.perturb import exogenous_action, told
+from widthbench.searches.perturb import PERTURB, engine_check, exogenous_action, told
 from widthbench.searches.registry import Outcome, SearchMethod, Setting
 
 TOOL_FORMATS = ("text", "openai")
@@ -266,17 +266,14 @@ def summary(items: list[dict]) -> dict:
             **tools}
 
 
-def check(config, problems) -> None:
-    if problems and not all(hasattr(p, "agent_messages") for p in problems):
-        raise UserError("--method agent needs PDDL problems with an engine (not game24 or --tasks)")
+check = engine_check("agent", "agent_messages")
 
 
 METHODS = (SearchMethod(
     name="agent", label="Agent", order=70, run=run, tree=False, summary=summary, check=check,
     help="one action per turn, the engine answers with the new state or the error",
     settings=(Setting("max_steps", 40, "most turns per episode", type=int, metavar="N"),
-              Setting("perturb", 0, "a seeded exogenous change after the model's STEP-th action (0: none); "
-                      "the model is told the new state, success is scored after the change", type=int, metavar="STEP"),
+              PERTURB,
               Setting("tool_format", "text", "how the model acts: text (one action as text, read by the "
                       "action reader) or openai (tool calls: apply_action, valid_actions, declare_unsolvable)",
                       choices=TOOL_FORMATS),

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from widthbench.core.errors import ParseError, UserError
 from widthbench.planners import strips
-from widthbench.searches.perturb import exogenous_action, told
+from widthbench.searches.perturb import PERTURB, engine_check, exogenous_action, told
 from widthbench.searches.registry import Outcome, SearchMethod, Setting
 
 FEEDBACK = ("binary", "first-error", "all-errors")
@@ -163,9 +163,7 @@ def summary(items: list[dict]) -> dict:
             "tokens_per_solved": round(sum(it["tokens"] for it in items) / len(solved), 1) if solved else None}
 
 
-def check(config, problems) -> None:
-    if problems and not all(hasattr(p, "feedback_messages") for p in problems):
-        raise UserError("--method feedback needs PDDL problems with an engine (not game24 or --tasks)")
+check = engine_check("feedback", "feedback_messages")
 
 
 METHODS = (SearchMethod(
@@ -175,5 +173,4 @@ METHODS = (SearchMethod(
               Setting("feedback", "first-error", "what the validator says of an invalid plan", choices=FEEDBACK),
               Setting("history", "on", "on: the whole conversation each round; off: the last plan and its feedback",
                       choices=("on", "off")),
-              Setting("perturb", 0, "a seeded exogenous change after the model's STEP-th action (0: none); "
-                      "the model is told the new state, success is scored after the change", type=int, metavar="STEP"))),)
+              PERTURB)),)
