@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 from widthbench.cli import main as widthbench
-from widthbench.subtasks.results.comparison import Cell, CellOutcomes, Outcome, compare_cells
+from widthbench.subtasks.results.comparison import ComparedCell, CellOutcomes, Outcome, compare_cells
 from widthbench.subtasks.results.paired import mcnemar_exact
 
 
@@ -39,7 +39,7 @@ def run_samples(out: Path, model: str, items: int, samples: int, seed: int) -> l
 
 
 def pair_rows(records: list[dict], pairs: int, seed: int):
-    cell = Cell("plan-verification", "pddl", "off", "off", "blocksworld", "accuracy")
+    cell = ComparedCell("plan-verification", "pddl", "off", "off", "blocksworld", "accuracy")
     by_sample: dict[int, list[Outcome]] = {}
     for r in records:
         by_sample.setdefault(r["sample"], []).append(Outcome(r["item_id"], float(bool(r["correct"])), 1.0))

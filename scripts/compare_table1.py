@@ -11,7 +11,7 @@ that discordance, and the items needed for the observed difference (for a tie: f
 
 from __future__ import annotations
 
-from widthbench.subtasks.results.comparison import Cell, CellOutcomes, Outcome, compare_cells
+from widthbench.subtasks.results.comparison import ComparedCell, CellOutcomes, Outcome, compare_cells
 
 PAIRS = ((22, 23), (12, 12), (15, 34))
 ITEMS = 50
@@ -28,7 +28,7 @@ def outcomes(a_right: int, b_right: int, b10: int) -> CellOutcomes:
     a = [1] * both + [1] * b10 + [0] * b01 + [0] * neither
     b = [1] * both + [0] * b10 + [1] * b01 + [0] * neither
     ids = [f"item{k:02d}" for k in range(ITEMS)]
-    cell = Cell("table1", "pddl", "off", "off", "blocksworld", "exact")
+    cell = ComparedCell("table1", "pddl", "off", "off", "blocksworld", "exact")
     return CellOutcomes(cell, tuple(Outcome(i, x, 1) for i, x in zip(ids, a)),
                         tuple(Outcome(i, x, 1) for i, x in zip(ids, b)))
 

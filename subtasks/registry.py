@@ -40,8 +40,11 @@ class Metric:
     """One metric of a sub-task, declared as a value: its ``name`` (the key of the records'
     ``metrics``), how it ``aggregate``s into a summary row (`PER_ITEM` or `COUNTS`), the ``label``
     of its Table-1 row and that row's ``order``; a sub-task that takes the prompt extension labels
-    its extension rows with ``extension_label`` / ``extension_order``. Nothing reads a metric's
-    name to decide how it adds up: `widthbench.subtasks.results.rows` asks `count`."""
+    its extension rows with ``extension_label`` / ``extension_order``. A metric counted per item of
+    a paper sub-task is a row of the paper's Table 1 unless it says ``table1=False`` (a variant of
+    the headline, such as action generation with no-op moves ignored). Nothing reads a metric's
+    name to decide how it adds up or where it shows: `widthbench.subtasks.results.rows` asks
+    `count`, the tables ask `in_table1`."""
 
     name: str
     label: str
@@ -49,6 +52,7 @@ class Metric:
     aggregate: str = PER_ITEM
     extension_label: str | None = None
     extension_order: int | None = None
+    table1: bool = True
 
     def __post_init__(self) -> None:
         if self.aggregate not in AGGREGATES:
@@ -60,6 +64,11 @@ class Metric:
             right, n = value if isinstance(value, (list, tuple)) and len(value) == 2 else (0, 0)
             return int(right), int(n)
         return int(bool(value)), 1
+
+    @property
+    def in_table1(self) -> bool:
+        """A row of the paper's Table 1 when its sub-task is one of the paper's (`SubTask.paper`)."""
+        return self.table1 and self.aggregate == PER_ITEM
 
     def right(self, value) -> bool:
         """Whether one item's value is entirely right (a count: every one of its n, n > 0)."""
@@ -73,6 +82,26 @@ class Metric:
             order = self.extension_order if self.extension_order is not None else self.order
             out[(self.name, True)] = (order, self.extension_label)
         return out
+
+
+def add_pairs(pairs: Iterable) -> tuple[int, int]:
+    """(right, n) summed over (right, n) pairs: how every figure of a metric adds up."""
+    right = n = 0
+    for k, m in pairs:
+        right, n = right + int(k), n + int(m)
+    return right, n
+
+
+def add_up(metric: Metric, values: Iterable) -> tuple[int, int]:
+    """(right, n) of ``metric`` over items' values, as it declares it adds up (`Metric.count`). The
+    one aggregation of the project: summary rows and their cells, difficulty bins, comparisons, the
+    lm-eval and inspect scorers all come to this."""
+    return add_pairs(metric.count(v) for v in values)
+
+
+def share(right: int, n: int) -> float:
+    """right / n, 0.0 for no item (what the harness metrics report for an empty set)."""
+    return right / n if n else 0.0
 
 
 def inferred_metric(name: str, value) -> Metric:

@@ -64,7 +64,7 @@ def errors(record, bump):
 SUBTASKS = (SubTask(
     name="action-generation", build=build, prompts=prompts, answer=answers.ACTION_LIST, score=score,
     metrics=(Metric("exact", "Action Generation", 10),
-             Metric("exact-no-noop", "Action Generation, no-op moves ignored", 110)),
+             Metric("exact-no-noop", "Action Generation, no-op moves ignored", 110, table1=False)),
     paper=True, row_extras=row_extras, errors=errors,
     simulate={"action_generation": simulated("action_generation")},
     answer_tokens=lambda item, style: actions_tokens(item.task, style, item.truth)),)

@@ -47,7 +47,7 @@ from widthbench.subtasks.items import item_to_json
 from widthbench.subtasks.harness import frozen
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.harness.item_sets import max_tokens_for
-from widthbench.subtasks.registry import COUNTS, Registry
+from widthbench.subtasks.registry import COUNTS, Registry, add_pairs, share
 from widthbench.subtasks.scoring import Mode, prompts_for, score_item
 from widthbench.subtasks.harness.item_sets import task_name
 from widthbench.subtasks.score_run import ScoreConfig, build_all_items
@@ -182,7 +182,7 @@ def sample_values(scored: dict, subtask: str, registry: Registry | None = None) 
             if metric.aggregate == COUNTS:
                 right, n = metric.count(got)
                 counts[m + suffix] = [right, n]
-                value[m + suffix] = right / n if n else 0.0
+                value[m + suffix] = share(right, n)
             else:
                 value[m + suffix] = int(got or 0)
         value[PARSE_ERROR + suffix] = int(bool(reading["parse_error"]))
@@ -199,12 +199,10 @@ def widthbench_metrics() -> Metric:
         out = {}
         for key in keys:
             counts = [(s.score.metadata or {}).get("counts", {}).get(key) for s in scores]
-            if any(c is not None for c in counts):
-                n = sum(c[1] for c in counts if c)
-                out[key] = sum(c[0] for c in counts if c) / n if n else 0.0
+            if any(c is not None for c in counts):  # `registry.add_pairs`, as score's rows add up
+                out[key] = share(*add_pairs(c for c in counts if c))
             else:
-                values = [float(s.score.value[key]) for s in scores]
-                out[key] = sum(values) / len(values) if values else 0.0
+                out[key] = share(*add_pairs((s.score.value[key], 1) for s in scores))
         return out
 
     return compute

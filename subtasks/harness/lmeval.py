@@ -38,7 +38,7 @@ from widthbench.subtasks.harness import item_sets as export
 from widthbench.subtasks.harness import frozen
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.harness.item_sets import THINK_NAMES, task_name
-from widthbench.subtasks.registry import COUNTS, Registry
+from widthbench.subtasks.registry import COUNTS, Registry, add_pairs, share
 from widthbench.subtasks.scoring import Mode, score_item
 from widthbench.llm.types import mode_name, mode_params
 from widthbench.core.runfiles import read_jsonl
@@ -207,17 +207,15 @@ def process_results(folder, doc: dict, results: list, *, thinking: bool, registr
 
 
 def ratio(values) -> float:
-    """Per-action counts [right, n] added up: right / n over every action."""
-    right = sum(v[0] for v in values)
-    n = sum(v[1] for v in values)
-    return right / n if n else 0.0
+    """Per-action counts [right, n] added up (`registry.add_pairs`): right / n over every action."""
+    return share(*add_pairs(values))
 
 
 def _per_item(values, combine) -> float:
     by_item: dict[str, list[int]] = {}
     for key, v in values:
         by_item.setdefault(key, []).append(int(v))
-    return sum(combine(vs) for vs in by_item.values()) / len(by_item) if by_item else 0.0
+    return share(*add_pairs((combine(vs), 1) for vs in by_item.values()))
 
 
 def all_per_item(values) -> float:

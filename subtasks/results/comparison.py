@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 from typing import Sequence
 
 from widthbench.core.errors import UserError
+from widthbench.llm.types import on_off
+from widthbench.subtasks.results.cells import Cell
 from widthbench.subtasks.results.paired import (RESAMPLES, detectable_difference, holm, items_needed, mcnemar_exact,
                                         paired_bootstrap, ratio_difference, swap_test)
 
@@ -37,8 +39,9 @@ ALPHA = 0.05
 
 
 @dataclass(frozen=True, slots=True)
-class Cell:
-    """Where a comparison row sits: the summary rows' cell and the metric."""
+class ComparedCell:
+    """Where a comparison row sits: a summary row's cell (`cells.Cell`) and the metric, written as
+    compare.csv writes them (thinking and extension "on"/"off"; a solve run's "-")."""
 
     subtask: str
     style: str
@@ -46,6 +49,16 @@ class Cell:
     extension: str
     domain: str
     metric: str
+
+    @classmethod
+    def at(cls, cell: Cell, metric: str) -> ComparedCell:
+        """The comparison cell of a score run's cell and metric."""
+        return cls(cell.subtask, cell.style, cell.mode, on_off(cell.extension), cell.domain, metric)
+
+    @property
+    def text(self) -> str:
+        """subtask|metric|style|thinking|extension|domain: how report.html finds a cell's comparison."""
+        return "|".join((self.subtask, self.metric, self.style, self.thinking, self.extension, self.domain))
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +77,7 @@ class Outcome:
 class CellOutcomes:
     """A cell's outcomes in run A and run B (``kind``: `RATE` or `AMOUNT`)."""
 
-    cell: Cell
+    cell: ComparedCell
     a: tuple[Outcome, ...]
     b: tuple[Outcome, ...]
     kind: str = RATE
@@ -83,7 +96,7 @@ class Comparison:
     observed discordance (None: no difference is, at this discordance), ``needed`` the items for
     ``target`` (the asked target difference, else the observed |diff|)."""
 
-    cell: Cell
+    cell: ComparedCell
     kind: str
     n: int
     only_a: int
@@ -122,14 +135,14 @@ def _significant(p: float | None) -> float | None:
     return None if p is None else float(f"{p:.4g}")
 
 
-def cell_seed(seed: int, cell: Cell) -> int:
+def cell_seed(seed: int, cell: ComparedCell) -> int:
     """The seed of one cell's resampling: from the run-level seed and the cell itself, so a cell's
     interval does not depend on which other cells the grid holds or their order."""
     text = "\x1f".join([str(seed), cell.subtask, cell.style, cell.thinking, cell.extension, cell.domain, cell.metric])
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
-def _by_id(outcomes: Sequence[Outcome], cell: Cell, run: str) -> dict[str, Outcome]:
+def _by_id(outcomes: Sequence[Outcome], cell: ComparedCell, run: str) -> dict[str, Outcome]:
     counts = Counter(o.item_id for o in outcomes)
     dup = next((i for i, k in counts.items() if k > 1), None)
     if dup is not None:
@@ -137,7 +150,7 @@ def _by_id(outcomes: Sequence[Outcome], cell: Cell, run: str) -> dict[str, Outco
     return {o.item_id: o for o in outcomes}
 
 
-def _where(cell: Cell) -> str:
+def _where(cell: ComparedCell) -> str:
     return (f"{cell.subtask} {cell.metric} ({cell.style}, thinking {cell.thinking}, extension {cell.extension}, "
             f"{cell.domain})")
 

@@ -12,6 +12,8 @@ export (`subtasks.lmeval`) and report.html (`widthbench.reports.html`) all take 
     all_rows(summary) -> [row, ...]          the headline reader's rows, then every other reader's
     cell_stats(correct, n) -> {"n", "correct", "accuracy", "ci_low", "ci_high"}
     record_readers(records), reading(record, reader), metrics_of(subtask, records, registry)
+    verdict(record, metric, reader) -> "correct" | "wrong" | "request-error" | "skipped"
+    verdicts_of(record, readers) -> {reader: {metric: verdict}}   what report.html shows per item
 
 The runs a report reads are loaded once each by `widthbench.subtasks.results.loader.load_runs`.
 """
@@ -20,8 +22,8 @@ from __future__ import annotations
 
 import json
 
-from widthbench.llm.types import on_off
-from widthbench.subtasks.registry import Metric, Registry, inferred_metric
+from widthbench.subtasks.registry import PER_ITEM, Metric, Registry, add_up, inferred_metric
+from widthbench.subtasks.results.cells import Cell
 from widthbench.subtasks.results.sampled import Samples, summarise_samples
 from widthbench.subtasks.results.stats import clustered_wilson, wilson
 from widthbench.subtasks.traces import summarise_traces
@@ -53,6 +55,34 @@ def record_readers(records: list[dict]) -> list[str]:
     return list(seen) or ["strict"]
 
 
+def verdict(rec: dict, metric: Metric | None, reader: str) -> str:
+    """What ``reader`` made of one record, by ``metric`` (None: the reading's ``correct``):
+    "request-error", "skipped", "correct" or "wrong" (a parse error is wrong; it is counted apart by
+    its own field). A metric is right on an item as it declares (`Metric.right`); an item whose
+    reading lacks the metric falls back on the reading's ``correct``. The page shows these and
+    computes none (`widthbench.reports.html`)."""
+    if rec.get("request_error"):
+        return "request-error"
+    if rec.get("skipped"):
+        return "skipped"
+    got = reading(rec, reader) or rec
+    value = (got.get("metrics") or {}).get(metric.name) if metric is not None else None
+    right = metric.right(value) if value is not None else bool(got.get("correct"))
+    return "correct" if right else "wrong"
+
+
+def verdicts_of(rec: dict, readers: list[str], registry: Registry | None = None) -> dict[str, dict[str, str]]:
+    """{reader: {metric name: verdict, "": the reading's own verdict}} of one record, for every
+    reader in ``readers`` that read it (`verdict`)."""
+    metrics = metrics_of(rec["subtask"], [rec], registry)
+    out = {}
+    for rd in readers:
+        if reading(rec, rd) is None:
+            continue
+        out[rd] = {"": verdict(rec, None, rd), **{m.name: verdict(rec, m, rd) for m in metrics}}
+    return out
+
+
 def metrics_of(subtask: str, records: list[dict], registry: Registry | None = None) -> tuple[Metric, ...]:
     """The sub-task's declared metrics; for a sub-task no registry knows, those its records carry
     (`registry.inferred_metric`: a [right, n] value counts, a number is 0/1 per item)."""
@@ -76,12 +106,8 @@ def cell_stats(correct: int, n: int) -> dict:
 
 
 def tally(metric: Metric, records: list[dict]) -> tuple[int, int]:
-    """(right, n) of ``metric`` over answered records, as the metric declares it adds up."""
-    correct = n = 0
-    for r in records:
-        k, m = metric.count((r.get("metrics") or {}).get(metric.name))
-        correct, n = correct + k, n + m
-    return correct, n
+    """(right, n) of ``metric`` over answered records, as the metric declares it adds up (`add_up`)."""
+    return add_up(metric, ((r.get("metrics") or {}).get(metric.name) for r in records))
 
 
 def summarise(records: list[dict], *, model_spec: str, simulated: bool, registry: Registry | None = None,
@@ -96,37 +122,50 @@ def summarise(records: list[dict], *, model_spec: str, simulated: bool, registry
     if reader is not None and reader in readers:
         readers = [reader] + [r for r in readers if r != reader]
     headline = readers[0]
-    groups: dict[tuple, list[dict]] = {}
+    groups: dict[Cell, list[dict]] = {}
     for r in records:
-        groups.setdefault((r["subtask"], r["style"], r["thinking"], r["extension"], r["domain"]), []).append(r)
+        groups.setdefault(Cell.of(r), []).append(r)
     order = {s: i for i, s in enumerate(registry.names)}
     by_reader: dict[str, list[dict]] = {rd: [] for rd in readers}
-    for (sub, style, thinking, ext, domain), recs in sorted(
-            groups.items(), key=lambda kv: (order.get(kv[0][0], 99), kv[0][4], kv[0][3], kv[0][1] != "pddl", kv[0][2])):
-        record = registry.get(sub) if sub in registry else None
+    for cell, recs in sorted(groups.items(), key=lambda kv: (order.get(kv[0].subtask, 99), kv[0].domain,
+                                                              kv[0].extension, kv[0].style != "pddl",
+                                                              kv[0].thinking)):
+        record = registry.get(cell.subtask) if cell.subtask in registry else None
         answered_all = [r for r in recs if not r.get("request_error") and not r.get("skipped")]
-        for metric in metrics_of(sub, recs, registry):
+        for metric in metrics_of(cell.subtask, recs, registry):
             for rd in readers:
                 answered = [x for x in (reading(r, rd) for r in answered_all) if x is not None]
                 if not answered and rd != headline:
                     continue
-                row = _row(metric, (sub, style, thinking, ext, domain), model_spec, simulated, rd, recs, answered)
+                row = _row(metric, cell, model_spec, simulated, rd, recs, answered)
                 if record is not None and record.row_extras is not None:
                     row.update(record.row_extras(answered, metric.name))
                 by_reader[rd].append(row)
     return {"kind": "score", "simulated": bool(simulated), "model": model_spec,
-            "headline": {"action-generation": "exact"}, "headline_reader": headline, "readers": readers,
+            "headline": table1_headlines(registry), "headline_reader": headline, "readers": readers,
             "rows": by_reader[headline],
             "reader_rows": {rd: rows for rd, rows in by_reader.items() if rd != headline},
             **({"traces": summarise_traces(records)} if any(r.get("trace") for r in records) else {})}
 
 
-def _row(metric: Metric, cell: tuple, model_spec, simulated, reader, recs, answered) -> dict:
-    sub, style, thinking, ext, domain = cell
+def table1_headlines(registry: Registry) -> dict[str, str]:
+    """{sub-task: its Table-1 metric} of the sub-tasks with a per-item metric left out of Table 1
+    (`Metric.in_table1`): summary.json's ``headline``, for readers of the summary alone."""
+    out = {}
+    for name in registry.names:
+        metrics = registry.get(name).metrics
+        if any(m.aggregate == PER_ITEM and not m.in_table1 for m in metrics):
+            chosen = next((m for m in metrics if m.in_table1), None)
+            if chosen is not None:
+                out[name] = chosen.name
+    return out
+
+
+def _row(metric: Metric, cell: Cell, model_spec, simulated, reader, recs, answered) -> dict:
     correct, n = tally(metric, answered)
     row = {
-        "subtask": sub, "metric": metric.name, "aggregate": metric.aggregate, "style": style,
-        "thinking": on_off(thinking), "extension": bool(ext), "domain": domain, "model": model_spec,
+        "subtask": cell.subtask, "metric": metric.name, "aggregate": metric.aggregate, "style": cell.style,
+        "thinking": cell.mode, "extension": cell.extension, "domain": cell.domain, "model": model_spec,
         "simulated": bool(simulated), "reader": reader,
         **cell_stats(correct, n),
         "items": len(answered),
@@ -138,7 +177,7 @@ def _row(metric: Metric, cell: tuple, model_spec, simulated, reader, recs, answe
         "mean_completion_tokens": mean(r["tokens"]["completion"] for r in answered),
         "mean_thinking_tokens": mean(r["tokens"]["thinking"] for r in answered),
     }
-    if thinking and answered and all(r.get("thinking_produced") is False for r in answered):
+    if cell.thinking and answered and all(r.get("thinking_produced") is False for r in answered):
         row["thinking_produced"] = False
         row["note"] = NO_THINKING
     if any("sample" in r for r in answered):

@@ -1,7 +1,7 @@
 """Two loaded runs as the cells `comparison.compare_cells` compares: `widthbench compare` (docs/compare.md).
 
     compare_runs(run_a, run_b, *, seed, target=None) -> RunComparison   rows and what to say about them
-    cell_outcomes(run, key)  -> {(Cell, kind): [Outcome, ...]}          one run's per-item outcomes
+    cell_outcomes(run, key)  -> {(ComparedCell, kind): [Outcome, ...]}          one run's per-item outcomes
 
 A score run's cells are its summary rows' (sub-task, style, thinking, extension, domain) and metric,
 read by the run's headline reader; each item contributes its right answers over its answers (one
@@ -19,9 +19,10 @@ from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from widthbench.core.errors import UserError
-from widthbench.llm.types import on_off
 from widthbench.subtasks import item_ids
-from widthbench.subtasks.results.comparison import AMOUNT, RATE, Cell, CellOutcomes, Comparison, Outcome, compare_cells
+from widthbench.subtasks.results.cells import Cell
+from widthbench.subtasks.results.comparison import (AMOUNT, RATE, CellOutcomes, ComparedCell, Comparison, Outcome,
+                                                    compare_cells)
 from widthbench.subtasks.results.paired import RESAMPLES
 from widthbench.subtasks.results.rows import metrics_of, reading, record_readers
 
@@ -62,9 +63,9 @@ def headline_reader(run) -> str:
     return run.summary.get("headline_reader") or record_readers(run.records)[0]
 
 
-def cell_outcomes(run, key=_stable_key, reader: str | None = None) -> dict[tuple[Cell, str], list[Outcome]]:
+def cell_outcomes(run, key=_stable_key, reader: str | None = None) -> dict[tuple[ComparedCell, str], list[Outcome]]:
     """Per (cell, kind): one `Outcome` per item of ``run`` (its samples summed), named by ``key``."""
-    sums: dict[tuple[Cell, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))
+    sums: dict[tuple[ComparedCell, str], dict[str, list[float]]] = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0]))
     if run.kind == "solve":
         for rec in run.records:
             if rec.get("request_error"):
@@ -73,27 +74,25 @@ def cell_outcomes(run, key=_stable_key, reader: str | None = None) -> dict[tuple
             right = int(bool(rec.get("correct", rec.get("solved"))))  # no plan is right on an unsolvable instance
             for metric, kind, right, n in ((SUCCESS, RATE, right, 1),
                                            (TOKENS, AMOUNT, _tokens(rec.get("tokens_detail")), 1)):
-                acc = sums[(Cell(metric=metric, **where), kind)][key(rec)]
+                acc = sums[(ComparedCell(metric=metric, **where), kind)][key(rec)]
                 acc[0] += right
                 acc[1] += n
         return _outcomes(sums)
     reader = reader or headline_reader(run)
-    groups: dict[tuple, list[dict]] = defaultdict(list)
+    groups: dict[Cell, list[dict]] = defaultdict(list)
     for rec in run.records:
         if _answered(rec):
-            groups[(rec["subtask"], rec["style"], on_off(rec["thinking"]), on_off(rec["extension"]),
-                    rec["domain"])].append(rec)
-    for (sub, style, thinking, ext, domain), recs in groups.items():
-        where = dict(subtask=sub, style=style, thinking=thinking, extension=ext, domain=domain)
+            groups[Cell.of(rec)].append(rec)
+    for where, recs in groups.items():
         read = [x for x in (reading(r, reader) for r in recs) if x is not None]
-        for metric in metrics_of(sub, recs):
-            cell = sums[(Cell(metric=metric.name, **where), RATE)]
+        for metric in metrics_of(where.subtask, recs):
+            cell = sums[(ComparedCell.at(where, metric.name), RATE)]
             for rec in read:
                 right, n = metric.count((rec.get("metrics") or {}).get(metric.name))
                 acc = cell[key(rec)]
                 acc[0] += right
                 acc[1] += n
-        tokens = sums[(Cell(metric=TOKENS, **where), AMOUNT)]
+        tokens = sums[(ComparedCell.at(where, TOKENS), AMOUNT)]
         for rec in recs:
             acc = tokens[key(rec)]
             acc[0] += _tokens(rec.get("tokens"))
@@ -105,7 +104,7 @@ def _tokens(tokens: dict | None) -> float:
     return float((tokens or {}).get("completion") or 0)
 
 
-def _outcomes(sums) -> dict[tuple[Cell, str], list[Outcome]]:
+def _outcomes(sums) -> dict[tuple[ComparedCell, str], list[Outcome]]:
     return {ck: [Outcome(i, right, n) for i, (right, n) in items.items()] for ck, items in sums.items()}
 
 

@@ -26,7 +26,8 @@ from widthbench.core.runfiles import make_output_dir
 from widthbench.subtasks.obfuscation import report_lines
 from widthbench.subtasks.results.loader import as_runs
 from widthbench.subtasks.results.rows import all_rows
-from widthbench.subtasks.results.unread import cell_name, unread_by_reason
+from widthbench.subtasks.results.cells import Cell
+from widthbench.subtasks.results.unread import unread_by_reason
 from widthbench.subtasks.registry import PER_ITEM, Registry
 from widthbench.subtasks.score_run import not_built_reason
 
@@ -57,8 +58,7 @@ def _mark_secondary(rows: list[dict]) -> list[dict]:
     first: dict[tuple, str] = {}
     out = []
     for r in rows:
-        key = (r.get("run", ""), r["model"], r.get("domain", ""), r["subtask"], r["metric"], r["style"],
-               r["thinking"], bool(r.get("extension")))
+        key = (r.get("run", ""), r["model"], Cell.of(r), r["metric"])
         head = first.setdefault(key, r.get("reader", "strict"))
         out.append({**r, "_secondary": r.get("reader", "strict") != head})
     return out
@@ -85,9 +85,10 @@ def _cells(rows: list[dict], secondary: bool = True) -> dict[str, dict[tuple, di
         if r["_secondary"] and not secondary:
             continue
         cells = table.setdefault(label(r), {})
-        if (r["style"], r["thinking"]) in cells:  # never overwrite a cell: two rows, one place
-            raise ValueError(f"two summary rows for {label(r)} {r['style']}/{r['thinking']} in one table")
-        cells[(r["style"], r["thinking"])] = r
+        column = Cell.of(r).column
+        if column in cells:  # never overwrite a cell: two rows, one place
+            raise ValueError(f"two summary rows for {label(r)} {'/'.join(column)} in one table")
+        cells[column] = r
     return table
 
 
@@ -134,8 +135,13 @@ def aggregate_of(row: dict) -> str:
 
 
 def headline_metric(row: dict, summary: dict) -> bool:
-    """A metric of the paper's Table 1 layout: the summary's named headline of the sub-task (action
-    generation's ``exact``), else any metric counted per item."""
+    """A metric of the paper's Table 1 layout: as its sub-task's record declares it
+    (`Metric.in_table1`); for a sub-task no registry knows, the summary's named headline of the
+    sub-task, else any metric counted per item."""
+    reg = _registry()
+    metric = reg.get(row["subtask"]).metric(row["metric"]) if row["subtask"] in reg else None
+    if metric is not None:
+        return metric.in_table1
     named = (summary.get("headline") or {}).get(row["subtask"])
     if named is not None:
         return row["metric"] == named
@@ -196,7 +202,7 @@ def error_analysis(records: list[dict], top: int = 8) -> dict:
             record.errors(r, bump)
         out[sub] = {kind: cnt.most_common(top) for kind, cnt in c.items()}
         out[sub]["_items"] = len(recs)
-        out[sub]["_unread"] = [{"cell": cell_name(cell), "unread": sum(e["count"] for e in reasons), "reasons": reasons}
+        out[sub]["_unread"] = [{"cell": cell.name, "unread": sum(e["count"] for e in reasons), "reasons": reasons}
                                for cell, reasons in unread_by_reason(recs).items()]
     return out
 

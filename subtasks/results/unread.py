@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from widthbench.subtasks.results.cells import Cell
+
 EXAMPLE_CHARS = 400
 
 
@@ -25,13 +27,6 @@ def reason_of(message: str) -> str:
     return r[:160]
 
 
-def cell_of(rec: dict) -> tuple:
-    return (rec.get("subtask"), rec.get("style"), rec.get("thinking"), bool(rec.get("extension")))
-
-
-def cell_name(cell: tuple) -> str:
-    sub, style, thinking, extension = cell
-    return f"{sub} {style}, thinking {thinking}" + (", extension" if extension else "")
 
 
 def _answer(rec: dict) -> str:
@@ -41,16 +36,16 @@ def _answer(rec: dict) -> str:
     return (raw or "")[:EXAMPLE_CHARS]
 
 
-def unread_by_reason(records: list[dict]) -> dict[tuple, list[dict]]:
+def unread_by_reason(records: list[dict]) -> dict[Cell, list[dict]]:
     """Cell -> [{"reason", "count", "example": {"item_id", "parse_error", "answer"}}], most frequent
     reason first, for the answers whose headline reading is a parse error (failed requests and
     skipped items are not answers)."""
-    groups: dict[tuple, dict[str, dict]] = {}
+    groups: dict[Cell, dict[str, dict]] = {}
     for rec in records:
         msg = rec.get("parse_error")
         if not msg or rec.get("request_error") or rec.get("skipped"):
             continue
-        reasons = groups.setdefault(cell_of(rec), {})
+        reasons = groups.setdefault(Cell.of(rec), {})
         reason = reason_of(str(msg))
         entry = reasons.get(reason)
         if entry is None:

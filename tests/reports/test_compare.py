@@ -12,7 +12,7 @@ import pytest
 from tests.conftest import missing_part
 
 from widthbench.reports.compare_tables import significant, write_compare
-from widthbench.subtasks.results.comparison import AMOUNT, CSV_COLUMNS, Cell, CellOutcomes, Outcome, compare_cells
+from widthbench.subtasks.results.comparison import AMOUNT, CSV_COLUMNS, ComparedCell, CellOutcomes, Outcome, compare_cells
 
 
 def _rows():
@@ -20,16 +20,16 @@ def _rows():
     a = [1] * 40 + [0] * 20
     strong = [1] * 55 + [0] * 5          # B much better: significant
     close = [1] * 39 + [0] * 20 + [1]    # one item swapped each way: not significant
-    cells = [CellOutcomes(Cell("plan-verification", "pddl", "off", "off", "blocksworld", "exact"),
+    cells = [CellOutcomes(ComparedCell("plan-verification", "pddl", "off", "off", "blocksworld", "exact"),
                           tuple(Outcome(i, x, 1) for i, x in zip(ids, a)),
                           tuple(Outcome(i, x, 1) for i, x in zip(ids, strong))),
-             CellOutcomes(Cell("plan-verification", "nl", "on", "off", "blocksworld", "exact"),
+             CellOutcomes(ComparedCell("plan-verification", "nl", "on", "off", "blocksworld", "exact"),
                           tuple(Outcome(i, x, 1) for i, x in zip(ids, a)),
                           tuple(Outcome(i, x, 1) for i, x in zip(ids, close))),
-             CellOutcomes(Cell("successor", "nl", "on", "off", "blocksworld", "completion_tokens"),
+             CellOutcomes(ComparedCell("successor", "nl", "on", "off", "blocksworld", "completion_tokens"),
                           tuple(Outcome(i, 100.0 + k, 1) for k, i in enumerate(ids)),
                           tuple(Outcome(i, 150.0 + k, 1) for k, i in enumerate(ids[:50])), kind=AMOUNT),
-             CellOutcomes(Cell("novelty", "pddl", "off", "off", "logistics", "exact"),
+             CellOutcomes(ComparedCell("novelty", "pddl", "off", "off", "logistics", "exact"),
                           tuple(Outcome(i, 1, 1) for i in ids[:5]), ())]
     return compare_cells(cells, seed=4)
 

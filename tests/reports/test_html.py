@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from widthbench.subtasks.registry import Registry
+
 from tests.reports.conftest import records, summary
 from widthbench.cli import main
 from widthbench.reports import html as report_html
@@ -26,7 +28,7 @@ def _page(*run_dirs) -> str:
 
 
 def _strip(row: dict) -> dict:
-    return {k: v for k, v in row.items() if k not in ("label", "order", "run")}
+    return {k: v for k, v in row.items() if k not in ("label", "order", "run", "cell", "compare_key")}
 
 
 def test_page_is_one_self_contained_file_labelled_simulated(runs):
@@ -57,7 +59,8 @@ def test_payload_holds_every_row_and_record_with_prompts_stored_once(runs):
     for text in systems:
         assert strings.count(text) == 1
     assert len(strings) == len(set(strings))
-    by_key = {(r["subtask"], r["item_id"], r["style"], r["thinking"], r["extension"]): r for r in recs}
+    by_key = {(r["subtask"], r["item_id"], r["style"], "on" if r["thinking"] else "off", r["extension"]): r
+              for r in recs}
     for rec in run["records"]:
         orig = by_key[(rec["subtask"], rec["item_id"], rec["style"], rec["thinking"], rec["extension"])]
         prompts = rec["prompt"] if isinstance(rec["prompt"][0][0], list) else [rec["prompt"]]
@@ -65,8 +68,25 @@ def test_payload_holds_every_row_and_record_with_prompts_stored_once(runs):
         assert [[{"role": role, "content": strings[i]} for role, i in msgs] for msgs in prompts] == want
         # Each reader's reading as score wrote it: the page merges nothing back.
         assert rec.get("readings") == orig.get("readings")
-        skip = ("prompt", "schema")  # "schema": the file's layout (docs/design.md), not the record's
+        # "schema": the file's layout (docs/design.md), not the record's; the page's own fields apart
+        skip = ("prompt", "schema", "thinking", "cell", "key", "verdicts")
         assert {k: v for k, v in rec.items() if k not in skip} == {k: v for k, v in orig.items() if k not in skip}
+        assert rec["thinking"] == ("on" if orig["thinking"] else "off")
+        # what each reader made of it, by each metric, judged here and not by the page
+        for reader, by_metric in rec["verdicts"].items():
+            got = orig["readings"][reader]
+            declared = Registry.default().get(orig["subtask"]).metrics
+            assert set(by_metric) == {"", *(m.name for m in declared)}
+            for m in declared:
+                value = got["metrics"].get(m.name)
+                if value is None:
+                    want = got["correct"]
+                elif m.aggregate == "counts":  # [right, n]: right when every one of n is
+                    want = value[1] > 0 and value[0] == value[1]
+                else:
+                    want = bool(value)
+                assert by_metric[m.name] == ("correct" if want else "wrong"), (reader, m.name, value)
+            assert by_metric[""] == ("correct" if got["correct"] else "wrong")
 
 
 def test_rows_get_table1_labels_in_table1_order(runs):

@@ -8,14 +8,14 @@ import pytest
 
 from widthbench.core.errors import UserError
 from widthbench.subtasks.results.comparison import (AMOUNT, CSV_COLUMNS, MCNEMAR, NO_TEST, SIGN_FLIP_EXACT, SIGN_FLIP_MC,
-                                         Cell, CellOutcomes, Outcome, compare_cells)
+                                         ComparedCell, CellOutcomes, Outcome, compare_cells)
 from widthbench.subtasks.results.paired import detectable_difference, holm, items_needed, mcnemar_exact
 
 SUBTASKS = ("action-generation", "successor", "plan-verification", "novelty")
 
 
 def _cell(sub, style="pddl", thinking="off", metric="exact"):
-    return Cell(sub, style, thinking, "off", "blocksworld", metric)
+    return ComparedCell(sub, style, thinking, "off", "blocksworld", metric)
 
 
 def _run(rng, difficulty, noise, samples=1):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from widthbench.reports.html import _unread
 from widthbench.subtasks.results.tables import _errors_md, error_analysis
+from widthbench.subtasks.results.cells import Cell
 from widthbench.subtasks.results.unread import reason_of, unread_by_reason
 
 
@@ -34,12 +35,12 @@ def test_reason_leaves_out_the_quoted_text_pddl_forms_and_numbers():
 
 def test_unread_answers_are_grouped_per_cell_by_reason_with_count_and_example():
     got = unread_by_reason(RECORDS)
-    nl = got[("plan-generation", "nl", "off", False)]
+    nl = got[Cell("plan-generation", "nl", False, False, "blocksworld")]
     assert [(e["reason"], e["count"]) for e in nl] == [
         ("cannot read the step '…': it reads as no action of this task", 2), ("two different plans in one reply: (…) / (…)", 1)]
     assert nl[0]["example"] == {"item_id": "bw-1", "answer": "1. Put it down.",
                                 "parse_error": "cannot read the step 'put it down': it reads as no action of this task"}
-    assert [e["count"] for e in got[("plan-generation", "pddl", "off", False)]] == [1]
+    assert [e["count"] for e in got[Cell("plan-generation", "pddl", False, False, "blocksworld")]] == [1]
     assert len(got) == 2  # the read answer and the failed request are in no cell
 
 

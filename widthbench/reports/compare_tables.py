@@ -29,9 +29,8 @@ PAGE_RESAMPLES = 2000
 
 
 def cell_key(row: Comparison) -> str:
-    """subtask|metric|style|thinking|extension|domain: how report.html finds a cell's comparison."""
-    c = row.cell
-    return "|".join((c.subtask, c.metric, c.style, c.thinking, c.extension, c.domain))
+    """How report.html finds a cell's comparison (`ComparedCell.text`)."""
+    return row.cell.text
 
 
 def significance(run_a, run_b, *, seed: int = 0, resamples: int = PAGE_RESAMPLES) -> dict:

@@ -45,6 +45,9 @@ from widthbench.core.runfiles import make_output_dir
 from widthbench.subtasks.results import tables as score_report
 from widthbench.subtasks.results.loader import Run, as_runs, headline_reader, load_run, load_runs  # noqa: F401  (load_run, load_runs: the page's input)
 from widthbench.subtasks.score_run import not_built_reason
+from widthbench.subtasks.results.cells import Cell
+from widthbench.subtasks.results.comparison import ComparedCell
+from widthbench.subtasks.results.rows import record_readers, verdicts_of
 from widthbench.subtasks.results.unread import unread_by_reason
 
 REPORT = "report.html"
@@ -102,13 +105,15 @@ def _labelled_rows(rows: list[dict]) -> list[dict]:
 
 def _score_run(run: Run, strings: _Strings) -> dict:
     summary = run.summary
-    rows = _labelled_rows(run.rows())  # every reader's rows (the strict one beside the flexible headline)
+    # every reader's rows (the strict one beside the flexible headline), each with its cell's key
+    rows = [_page_row(r) for r in _labelled_rows(run.rows())]
+    readers = list(dict.fromkeys([headline_reader(summary, run.records), *record_readers(run.records)]))
     records = []
     for rec in run.records:
         rec = dict(rec)
         if "prompt" in rec:
             rec["prompt"] = _messages(rec["prompt"], strings)
-        records.append(rec)
+        records.append(_page_record(rec, readers))
     return {"kind": "score", "dir": run.dir, "name": run.label, "label": run.label,
             "unread": _unread(run.records),
             "model": summary.get("model"), "simulated": run.simulated,
@@ -119,6 +124,22 @@ def _score_run(run: Run, strings: _Strings) -> dict:
             "ledger": run.tokens, "rows": rows, "records": records}
 
 
+def _page_row(row: dict) -> dict:
+    """A summary row as the page gets it: with its cell's key and its comparison's key."""
+    cell = Cell.of(row)
+    return {**row, "cell": cell.text, "compare_key": ComparedCell.at(cell, row["metric"]).text}
+
+
+def _page_record(rec: dict, readers: list[str]) -> dict:
+    """A record as the page gets it: its cell's key, its own key, its thinking as "on"/"off", and
+    what each reader made of it by each metric (`results.rows.verdicts_of`); the page computes none."""
+    cell = Cell.of(rec)
+    return {**rec, "thinking": cell.mode, "cell": cell.text,
+            "key": "|".join((cell.subtask, str(rec.get("item_id")), cell.style, cell.mode,
+                             str(cell.extension).lower(), str(rec.get("sample", 0)))),
+            "verdicts": verdicts_of(rec, readers)}
+
+
 def _unread(records: list[dict]) -> list[dict]:
     """The unread answers of each cell by the reason the reader gave up (`subtasks.unread`), with the
     fields the page keys its cells by."""
@@ -127,10 +148,9 @@ def _unread(records: list[dict]) -> list[dict]:
         by_run_part.setdefault((rec.get("domain"), rec.get("model")), []).append(rec)
     out = []
     for (domain, model), recs in by_run_part.items():
-        for (sub, style, thinking, extension), reasons in unread_by_reason(recs).items():
-            out.append({"subtask": sub, "style": style, "thinking": thinking, "extension": extension,
-                        "domain": domain, "model": model, "unread": sum(e["count"] for e in reasons),
-                        "reasons": reasons})
+        for cell, reasons in unread_by_reason(recs).items():
+            out.append({**cell.to_json(), "cell": cell.text, "model": model,
+                        "unread": sum(e["count"] for e in reasons), "reasons": reasons})
     return out
 
 

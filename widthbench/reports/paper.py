@@ -33,6 +33,7 @@ from widthbench.reports import search
 from widthbench.core.runfiles import make_output_dir
 from widthbench.subtasks.results.loader import as_runs
 from widthbench.subtasks.results.tables import COLUMNS, headline_metric, label, sort_key
+from widthbench.subtasks.results.cells import Cell
 from widthbench.subtasks.results.rows import cell_stats
 
 FORMATS = ("md", "csv", "latex")
@@ -92,7 +93,7 @@ def _blocks(runs, reader: str | None, table: int) -> list[dict]:
             for r in sorted(mine, key=lambda r: (sort_key({**r, "extension": False}), bool(r.get("extension")))):
                 name = label({**r, "extension": False, "_secondary": False})
                 cells = lines.setdefault((name, bool(r.get("extension"))), {})
-                col = (r["style"], r["thinking"])
+                col = Cell.of(r).column
                 if col in cells:  # never two rows in one cell
                     raise ValueError(f"two summary rows for {name} {col} in run {run.label}")
                 cells[col] = r

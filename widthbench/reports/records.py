@@ -22,6 +22,7 @@ from pathlib import Path
 
 from widthbench.searches.config import SearchConfig
 from widthbench.searches.summary import summarise as summarise_solve
+from widthbench.subtasks.results.cells import Cell
 from widthbench.subtasks.results.loader import Run
 from widthbench.subtasks.registry import Registry
 from widthbench.subtasks.results.rows import summarise as summarise_score
@@ -104,14 +105,14 @@ def _rows(summary: dict, fields: list[str]) -> list[dict]:
 def _rows_differ(old: list[dict], new: list[dict]) -> str | None:
     """How many rows differ, and what differs in the first one (its k/n, else its first field)."""
     def key(r):
-        return (r.get("subtask"), r.get("metric"), r.get("style"), r.get("thinking"), bool(r.get("extension")),
-                r.get("domain"), r.get("reader"))
+        return Cell.of(r), r.get("metric"), r.get("reader")
 
     a, b = {key(r): _plain(r) for r in old}, {key(r): _plain(r) for r in new}
     keys = [k for k in dict.fromkeys([*b, *a]) if a.get(k) != b.get(k)]
     if not keys:
         return None
-    sub, metric, style, thinking, ext, _, reader = keys[0]
+    cell, metric, reader = keys[0]
+    sub, style, thinking, ext = cell.subtask, cell.style, cell.mode, cell.extension
     x, y = a.get(keys[0]) or {}, b.get(keys[0]) or {}
     field = "k/n" if (x.get("correct"), x.get("n")) != (y.get("correct"), y.get("n")) else \
         next(f for f in dict.fromkeys([*y, *x]) if x.get(f) != y.get(f))

@@ -62,12 +62,13 @@
   // ---- score runs: grids, cells and their items --------------------------------------------
   const scoreRuns = D.runs.map((r, i) => Object.assign(r, {index: i})).filter(r => r.kind === "score");
   const solveRuns = D.runs.filter(r => r.kind === "solve");
-  const thinkOf = r => (r.thinking === true || r.thinking === "on") ? "on" : "off";
-  const colKey = r => r.style + "/" + thinkOf(r);
+  // rows and records come with their keys, thinking as "on"/"off" and each record's verdicts
+  // (widthbench/reports/html.py): the page groups and shows, it computes no result
+  const colKey = r => r.style + "/" + r.thinking;
   const colName = k => COLNAMES[k] || k.replace("/", " thinking ");
   // one record per item-mode, or per sample of one (score --samples N)
-  const recKey = r => [r.subtask, r.item_id, r.style, thinkOf(r), !!r.extension, r.sample || 0].join("|");
-  const cellKey = r => [r.subtask, r.style, thinkOf(r), !!r.extension, r.domain, r.model].join("|");
+  const recKey = r => r.key;
+  const cellKey = r => r.cell;
   function colOrder(a, b) {
     const [sa, ta] = a.split("/"), [sb, tb] = b.split("/");
     const rank = x => x === "pddl" ? 0 : x === "nl" ? 1 : 2;
@@ -130,18 +131,11 @@
     return {parsed: rec.parsed, correct: rec.correct, metrics: rec.metrics || {}, parse_error: rec.parse_error,
             reader: rec.reader || reader || null};
   }
+  // what the reader made of the record by the row's metric, as widthbench judged it (results/rows.py `verdict`)
   function verdict(rec, row, reader) {
-    if (rec.request_error) return "request-error";
-    if (rec.skipped) return "skipped";
-    const rd = reading(rec, reader);
-    if (row) {
-      // the row says how its metric adds up (summary rows' "aggregate"; older rows: a [right, n] pair counts)
-      const m = (rd.metrics || {})[row.metric];
-      if (row.aggregate === "counts" || (!row.aggregate && Array.isArray(m)))
-        return Array.isArray(m) && m[1] > 0 && m[0] === m[1] ? "correct" : "wrong";
-      if (typeof m === "number" || typeof m === "boolean") return m ? "correct" : "wrong";
-    }
-    return rd.correct ? "correct" : "wrong";
+    const all = rec.verdicts || {};
+    const mine = all[reader] || all[rec.reader] || Object.values(all)[0] || {};
+    return (row && mine[row.metric]) || mine[""] || "wrong";
   }
   function matches(rec, filter, v, reader) {
     const rd = reading(rec, reader);
@@ -374,7 +368,7 @@
         rest.map(m => [h("div", {class: "muted"}, m[0]), h("pre", null, msgText(m))])));
       const rz = reasonings[i];
       body.appendChild(rz ? h("details", {class: "sub reasoning"}, h("summary", null, `Reasoning${tag} (${rz.length} characters)`), h("pre", null, rz))
-        : h("div", {class: "muted"}, `no reasoning returned${tag}` + (thinkOf(rec) === "on" ? " (thinking was requested)" : "")));
+        : h("div", {class: "muted"}, `no reasoning returned${tag}` + (rec.thinking === "on" ? " (thinking was requested)" : "")));
       const tr = listOf(rec.trace)[i];
       if (tr && tr.source === "answer") body.appendChild(traceView(answers[i] || "", tr, tag + " (the reasoning written before the answer)"));
       else if (rz && tr) body.appendChild(traceView(rz, tr, tag));
@@ -649,7 +643,7 @@
   // significance of a pair of runs, computed by widthbench (reports/compare_tables.py `significance`)
   function sigCell(S, row) {
     if (!S || !S.cells) return null;
-    return S.cells[[row.subtask, row.metric, row.style, row.thinking, row.extension ? "on" : "off", row.domain].join("|")] || null;
+    return S.cells[row.compare_key] || null;
   }
   function sigTitle(s, reversed) {
     if (!s) return "";
@@ -673,7 +667,7 @@
     const out = [];
     itemsOfRow(A, rowA).forEach(ra => {
       const rb = B.byKey.get(recKey(ra));
-      if (!rb || cellKey(rb).split("|").slice(0, 5).join("|") !== cellKey(rowB).split("|").slice(0, 5).join("|")) return;
+      if (!rb || cellKey(rb) !== cellKey(rowB)) return;
       const va = verdict(ra, rowA, A.headline_reader), vb = verdict(rb, rowB, B.headline_reader);
       if (va !== vb) {
         out.push({rec: ra, run: A, row: rowA, reader: A.headline_reader, extra: h("span", {class: "tag"}, `${A.name}: ${va}`)});
