@@ -112,3 +112,20 @@ def test_report_html_curves_equal_difficulty_csv(browser, reported, runs):  # no
     assert not _errors(browser)
     data = json.loads(browser.execute_script("return document.getElementById('report-data').textContent"))
     assert [p["feature"] for p in data["difficulty"]] == ["plan-length", "width", "list-length"]
+
+
+def test_report_computes_the_accuracy_by_difficulty_once_for_its_table_and_its_page(runs, tmp_path, monkeypatch):
+    from widthbench.reports import curves
+
+    calls = []
+    real = curves.breakdown
+
+    def counting(records, feature, *args, **kwargs):
+        calls.append(feature)
+        return real(records, feature, *args, **kwargs)
+
+    monkeypatch.setattr(curves, "breakdown", counting)
+    assert main(["report", str(runs["noisy"]), "--out", str(tmp_path), "--by", "plan-length,list-length"]) == 0
+    assert sorted(calls) == ["list-length", "plan-length"]  # once each, not once per writer
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert (tmp_path / "difficulty.csv").exists() and '"feature":"plan-length"' in page

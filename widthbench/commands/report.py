@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from widthbench.core.errors import UserError, one_line
-    from widthbench.reports import ReportOptions, write_reports
+    from widthbench.reports import ReportOptions, curves, write_reports
     from widthbench.reports.html import pair_significance
     from widthbench.reports.records import from_records
     from widthbench.core.runfiles import check_output_dir
@@ -92,8 +92,10 @@ def run(args: argparse.Namespace) -> int:
     for line in significance_lines(paged, significance):
         print(line)
     # every report writer of `widthbench.reports` (a module's REPORTS) writes what it reads
+    score = [r for r in runs if r.kind == "score"]
     options = ReportOptions(figures=args.figures, features=features, bins=bins, formats=formats, reader=args.reader,
-                            significance=significance)
+                            significance=significance,
+                            difficulty=curves.tables(score, features, bins) if score else None)
     for path in write_reports(runs, out, options):
         print(f"wrote {path}")
     return 0

@@ -27,7 +27,8 @@ REPORTS_PACKAGE = "widthbench.reports"
 @dataclass(frozen=True, slots=True)
 class ReportOptions:
     """What `widthbench report` was asked beside the runs: --figures, --by's features and --bins,
-    --format's formats, --reader, and the run pairs' significance."""
+    --format's formats, --reader, and what several writers show, computed once: the run pairs'
+    significance and the accuracy by difficulty."""
 
     figures: bool = False
     features: tuple[str, ...] | None = None
@@ -35,6 +36,7 @@ class ReportOptions:
     formats: tuple[str, ...] = ()
     reader: str | None = None
     significance: dict | None = None  # pairs of score runs compared item by item (`html.pair_significance`)
+    difficulty: list | None = None    # the score runs' accuracy by difficulty (`curves.tables`), computed once
 
 
 @dataclass(frozen=True, slots=True)

@@ -186,13 +186,13 @@ def write_parts(parts: list[dict], dest: Path, stem: str = "difficulty", figures
     return paths
 
 
-def write_difficulty(runs, out=None, features=None, bins=None, figures: bool = True) -> list[Path]:
-    """The difficulty tables of score runs (`tables`) into ``out`` (default: the first run's folder);
-    ``figures``: also the curves as PNG and PDF (`widthbench report` draws them for the features of
-    --by, or every feature with --figures)."""
+def write_difficulty(runs, out=None, features=None, bins=None, figures: bool = True, parts=None) -> list[Path]:
+    """The difficulty tables of score runs (`tables`, or ``parts`` when already computed) into
+    ``out`` (default: the first run's folder); ``figures``: also the curves as PNG and PDF
+    (`widthbench report` draws them for the features of --by, or every feature with --figures)."""
     runs = [r for r in as_runs(runs) if r.kind == "score"]
     dest = Path(out) if out is not None else Path(runs[0].dir)
-    return write_parts(tables(runs, features, bins), dest, figures=figures)
+    return write_parts(tables(runs, features, bins) if parts is None else parts, dest, figures=figures)
 
 
 RESCORE_FEATURES = ("plan-length", "objects")

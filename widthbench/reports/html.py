@@ -186,10 +186,11 @@ def _difficulty(runs: list[Run], features=None, bins=None) -> list[dict] | None:
     return difficulty.tables(score, features, bins) if score else None
 
 
-def payload(runs, features=None, bins=None, significance: dict | None = None) -> dict:
+def payload(runs, features=None, bins=None, significance: dict | None = None, difficulty: list | None = None) -> dict:
     """The data the page shows (JSON-serialisable) of loaded runs (or run folders);
     ``features``/``bins``: the difficulty curves' (default: `subtasks.difficulty.DEFAULT_FEATURES`,
-    automatic bins); ``significance``: `pair_significance` of these runs when already computed."""
+    automatic bins); ``significance``: `pair_significance` of these runs, ``difficulty``: their
+    `curves.tables`, when already computed (`widthbench report` computes each once for every writer)."""
     runs = as_runs(runs)
     strings = _Strings()
     out_runs = []
@@ -200,7 +201,7 @@ def payload(runs, features=None, bins=None, significance: dict | None = None) ->
     return {"title": title(out_runs), "simulated": simulated, "models": models,
             "generated": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "strings": strings.texts, "runs": out_runs, "solve_tables": _solve_tables(runs),
-            "difficulty": _difficulty(runs, features, bins), "significance": pair_significance(runs) if significance is None else significance}
+            "difficulty": _difficulty(runs, features, bins) if difficulty is None else difficulty, "significance": pair_significance(runs) if significance is None else significance}
 
 
 def pair_significance(runs: list[Run]) -> dict:
@@ -234,11 +235,11 @@ def _script_json(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
 
 
-def build_html(runs, features=None, bins=None, significance: dict | None = None) -> str:
+def build_html(runs, features=None, bins=None, significance: dict | None = None, difficulty: list | None = None) -> str:
     """The whole page for loaded runs (`load_runs`): one HTML string, nothing outside it."""
     if not runs:
         raise ValueError("no runs")
-    data = payload(runs, features, bins, significance)
+    data = payload(runs, features, bins, significance, difficulty)
     # difficulty.js (the curves by difficulty) defines a view that report.js adds as a tab.
     parts = {"TITLE": _html_escape(data["title"]), "CSS": _asset("report.css"),
              "JS": _asset("difficulty.js") + "\n" + _asset("report.js"), "DATA": _script_json(data)}
@@ -246,10 +247,10 @@ def build_html(runs, features=None, bins=None, significance: dict | None = None)
 
 
 def write_html(run_dirs, out: str | os.PathLike | None = None, features=None, bins=None,
-               significance: dict | None = None) -> Path:
+               significance: dict | None = None, difficulty: list | None = None) -> Path:
     """Write ``report.html`` for loaded runs or run folders into ``out`` (default: the first run)."""
     runs = as_runs(run_dirs)
     dest = make_output_dir(out if out is not None else runs[0].dir)
     path = dest / REPORT
-    path.write_text(build_html(runs, features, bins, significance), encoding="utf-8")
+    path.write_text(build_html(runs, features, bins, significance, difficulty), encoding="utf-8")
     return path

@@ -19,7 +19,7 @@ def write_difficulty(runs, out, options: ReportOptions):
 
     # figures cost about a second each: drawn when asked for (--figures, or the features of --by)
     return write_difficulty(runs, out, options.features, options.bins,
-                            figures=options.figures or options.features is not None)
+                            figures=options.figures or options.features is not None, parts=options.difficulty)
 
 
 def write_search(runs, out, options: ReportOptions):
@@ -31,7 +31,8 @@ def write_search(runs, out, options: ReportOptions):
 def write_page(runs, out, options: ReportOptions):
     from widthbench.reports.html import write_html
 
-    return [write_html(runs, out, features=options.features, bins=options.bins, significance=options.significance)]
+    return [write_html(runs, out, features=options.features, bins=options.bins, significance=options.significance,
+                       difficulty=options.difficulty)]
 
 
 def write_paper_tables(runs, out, options: ReportOptions):
