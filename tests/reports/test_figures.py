@@ -145,3 +145,25 @@ def test_score_report_draws_its_figures_only_when_asked_for(tmp_path):
         assert (plain / name).read_text() == (every / name).read_text(), name
     _valid_png(every / "table.png")
     _valid_pdf(every / "difficulty-plan-length.pdf")
+
+
+def test_the_pages_figure_3_counts_states_where_the_png_does_on_the_graphml_trees(grid, tmp_path):
+    import shutil
+
+    from widthbench.reports.html import payload
+    from widthbench.searches.graph import run_state_counts
+    from widthbench.subtasks.results.loader import load_runs
+
+    # a copy whose summary.json says other counts: the page and the PNG both count the trees
+    folder = next(p.parent for p in sorted(grid.rglob("summary.json")) if (p.parent / "trees").is_dir()
+                  and json.loads(p.read_text())["config"]["method"] != "naive")
+    mine = tmp_path / "run"
+    shutil.copytree(folder, mine)
+    summary = json.loads((mine / "summary.json").read_text())
+    counts = run_state_counts(mine)
+    want = [counts[i]["generated"] for i in summary.get("instances") or sorted(counts)]
+    assert sorted(want) == sorted(summary["states_per_instance"])  # the trees hold the run's counts
+    summary["states_per_instance"] = [n + 1000 for n in want]
+    (mine / "summary.json").write_text(json.dumps(summary))
+    page = payload(load_runs([mine]))["runs"][0]
+    assert page["states_per_instance"] == want

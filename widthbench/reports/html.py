@@ -164,6 +164,8 @@ def _solve_run(run: Run) -> dict:
     return {"kind": "solve", "dir": run.dir, "name": run.label, "run_label": run.label,
             "model": summary.get("model"), "simulated": run.simulated,
             "label": summary.get("label", ""), "summary": summary, "ledger": run.tokens,
+            # Figure 3's points, counted where search_states.png counts them (the GraphML trees)
+            "states_per_instance": search.states_per_instance({**summary, "_dir": run.dir}),
             "items": items}
 
 

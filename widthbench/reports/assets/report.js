@@ -897,13 +897,13 @@
     const L = 50, B = Math.min(220, 20 + longest * 4.6), step = 46, H = 260 + B;
     const W = Math.max(420, L + 30 + step * runs.length + longest * 3);
     const svg = s("svg", {width: W, height: H, viewBox: `0 0 ${W} ${H}`, class: "chart fig3"});
-    const all = runs.flatMap(r => r.summary.states_per_instance || [0]);
+    const all = runs.flatMap(r => r.states_per_instance.length ? r.states_per_instance : [0]);
     const ticks = statesTicks(Math.max(1, ...all)), f = v => Math.log10(1 + Math.max(0, v));
     const Y = v => H - B - f(v) / f(ticks[ticks.length - 1]) * (H - B - 24);
     ticks.forEach(v => { svg.appendChild(s("line", {x1: L, x2: W - 10, y1: Y(v), y2: Y(v), stroke: "#eee"})); svg.appendChild(s("text", {x: L - 6, y: Y(v) + 4, "text-anchor": "end", class: "tick", text: String(v)})); });
     svg.appendChild(s("text", {x: 12, y: (H - B) / 2, "text-anchor": "middle", transform: `rotate(-90 12 ${(H - B) / 2})`, text: "generated states per instance (log scale)"}));
     runs.forEach((r, i) => {
-      const v = (r.summary.states_per_instance || [0]).slice().sort((a, b) => a - b);
+      const v = (r.states_per_instance.length ? r.states_per_instance : [0]).slice().sort((a, b) => a - b);
       // quartiles interpolated linearly between ranks, as matplotlib's boxplot (numpy percentile)
       const q = f => { const pos = f * (v.length - 1), lo = Math.floor(pos), hi = Math.min(v.length - 1, lo + 1); return v[lo] + (v[hi] - v[lo]) * (pos - lo); };
       const cx = L + 30 + i * step;
