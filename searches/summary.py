@@ -12,7 +12,7 @@ from __future__ import annotations
 from widthbench.llm.types import mode_name
 from widthbench.searches import unsolvable_verdict as unsolvable
 from widthbench.searches.config import SearchConfig
-from widthbench.subtasks.results.stats import progress_stats
+from widthbench.subtasks.results.stats import cell_stats, progress_stats
 from widthbench.subtasks.traces import summarise_traces
 
 
@@ -46,6 +46,8 @@ def summarise(items: list[dict], config: SearchConfig, model: str, simulated: bo
         "source": source or {},
         "n": n,
         "solved": solved,
+        # solved/n's Wilson 95% interval, the one the paper's Tables 3-5 print (`stats.cell_stats`)
+        "solved_ci": [(st := cell_stats(solved, n))["ci_low"], st["ci_high"]],
         "success_rate": round(correct / n, 4) if n else None,
         "correct": correct,
         **unsolvable.summary_counts(items),

@@ -25,8 +25,8 @@ from widthbench.core.errors import ParseError, UserError
 from widthbench.generators.common import IntRange, int_range
 from widthbench.planners import strips
 from widthbench.subtasks.registry import PER_ITEM, Metric
-from widthbench.subtasks.results.rows import cell_stats, metrics_of
-from widthbench.subtasks.results.stats import logistic_slope, progress_stats
+from widthbench.subtasks.results.rows import metrics_of
+from widthbench.subtasks.results.stats import cell_stats, logistic_slope, progress_stats
 from widthbench.planners.ground_truth import GroundTruth
 from widthbench.planners.planning_errors import PlanningTimeout
 from widthbench.subtasks.planbench.files import shipped_plan

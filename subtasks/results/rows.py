@@ -25,7 +25,7 @@ import json
 from widthbench.subtasks.registry import PER_ITEM, Metric, Registry, add_up, inferred_metric
 from widthbench.subtasks.results.cells import Cell
 from widthbench.subtasks.results.sampled import Samples, summarise_samples
-from widthbench.subtasks.results.stats import clustered_wilson, wilson
+from widthbench.subtasks.results.stats import cell_stats, clustered_wilson
 from widthbench.subtasks.traces import summarise_traces
 
 NO_THINKING = "thinking requested, none produced"
@@ -96,13 +96,6 @@ def metrics_of(subtask: str, records: list[dict], registry: Registry | None = No
                                       (isinstance(value, (int, bool)) and value in (0, 1))):
                 found[name] = inferred_metric(name, value)
     return tuple(found.values())
-
-
-def cell_stats(correct: int, n: int) -> dict:
-    """k/n with its accuracy and Wilson 95% interval: the numbers of every cell and bin."""
-    lo, hi = wilson(correct, n)
-    return {"n": n, "correct": correct, "accuracy": round(correct / n, 4) if n else None,
-            "ci_low": round(lo, 4), "ci_high": round(hi, 4)}
 
 
 def tally(metric: Metric, records: list[dict]) -> tuple[int, int]:

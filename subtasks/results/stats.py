@@ -21,6 +21,13 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     return wilson_of(k / n, n, z)
 
 
+
+def cell_stats(correct: int, n: int) -> dict:
+    """k/n with its accuracy and Wilson 95% interval: the numbers of every cell, bin and solve run."""
+    lo, hi = wilson(correct, n)
+    return {"n": n, "correct": correct, "accuracy": round(correct / n, 4) if n else None,
+            "ci_low": round(lo, 4), "ci_high": round(hi, 4)}
+
 def wilson_of(p: float, n: float, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval around the proportion ``p`` observed on ``n`` trials; ``n`` may be an
     effective (non-integer) count, as `clustered_wilson` hands it."""

@@ -34,7 +34,6 @@ from widthbench.core.runfiles import make_output_dir
 from widthbench.subtasks.results.loader import as_runs
 from widthbench.subtasks.results.tables import COLUMNS, headline_metric, label, sort_key
 from widthbench.subtasks.results.cells import Cell
-from widthbench.subtasks.results.rows import cell_stats
 
 FORMATS = ("md", "csv", "latex")
 SUFFIX = {"md": "md", "csv": "csv", "latex": "tex"}
@@ -232,13 +231,13 @@ def _score_tables(runs, reader, table: int, fmt: str) -> str | None:
 
 
 def _perf_text(s: dict) -> str:
-    st = cell_stats(s["solved"], s["n"])
-    return f"{s['solved']}/{s['n']} [{_pct(st['ci_low'])}–{_pct(st['ci_high'])}]"
+    lo, hi = s["solved_ci"]  # the solve summary's (`searches.summary`), computed from the records
+    return f"{s['solved']}/{s['n']} [{_pct(lo)}–{_pct(hi)}]"
 
 
 def _perf_tex(s: dict) -> str:
-    st = cell_stats(s["solved"], s["n"])
-    return f"{s['solved']}/{s['n']} {{\\scriptsize [{_pct(st['ci_low'])}, {_pct(st['ci_high'])}]}}"
+    lo, hi = s["solved_ci"]
+    return f"{s['solved']}/{s['n']} {{\\scriptsize [{_pct(lo)}, {_pct(hi)}]}}"
 
 
 def solve_columns(summaries: list[dict]) -> list[tuple[str, str]]:
@@ -282,8 +281,7 @@ def _solve_table(runs, fmt: str) -> str | None:
                     line += ["", "", "", "", ""]
                     continue
                 s = summaries[i]
-                st = cell_stats(s["solved"], s["n"])
-                line += [s["solved"], s["n"], st["ci_low"], st["ci_high"], s.get("mean_tokens")]
+                line += [s["solved"], s["n"], *s["solved_ci"], s.get("mean_tokens")]
             w.writerow(line)
         return buf.getvalue()
     if fmt == "md":
