@@ -21,6 +21,8 @@ The runs a report reads are loaded once each by `widthbench.subtasks.results.loa
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
 
 from widthbench.subtasks.registry import PER_ITEM, Metric, Registry, add_up, inferred_metric
 from widthbench.subtasks.results.cells import Cell
@@ -29,6 +31,53 @@ from widthbench.subtasks.results.stats import cell_stats, clustered_wilson
 from widthbench.subtasks.traces import summarise_traces
 
 NO_THINKING = "thinking requested, none produced"
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One summary row: a metric of a cell as one reader read it (`summarise`). The fields every
+    row has are typed here; what a sub-task adds (`SubTask.row_extras`), what a --samples run adds
+    (`sampled_fields`) and the flags of a few rows (``only_flexible``, ``thinking_produced``,
+    ``note``) are its ``extras``. `to_json` is the row as summary.json writes it (one flat object),
+    `from_json` reads it back: ``Row.from_json(row.to_json()) == row``."""
+
+    cell: Cell
+    metric: str
+    aggregate: str
+    model: str
+    simulated: bool
+    reader: str
+    n: int
+    correct: int
+    accuracy: float | None
+    ci_low: float
+    ci_high: float
+    items: int
+    parse_errors: int
+    request_errors: int
+    skipped: int
+    truncated: int
+    mean_prompt_tokens: float | None
+    mean_completion_tokens: float | None
+    mean_thinking_tokens: float | None
+    extras: Mapping[str, object] = field(default_factory=dict)
+
+    _CELL = ("subtask", "style", "thinking", "extension", "domain")
+
+    def to_json(self) -> dict:
+        cell = self.cell.to_json()
+        out = {"subtask": cell["subtask"], "metric": self.metric, "aggregate": self.aggregate,
+               **{k: cell[k] for k in self._CELL[1:]}}
+        for f in fields(self)[1:]:
+            if f.name not in ("metric", "aggregate", "extras"):
+                out[f.name] = getattr(self, f.name)
+        return {**out, **self.extras}
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> Row:
+        known = {f.name for f in fields(cls)} - {"cell", "extras"}
+        return cls(cell=Cell.of(data), **{k: data[k] for k in known},
+                   extras={k: v for k, v in data.items() if k not in known and k not in cls._CELL})
 
 
 def mean(values) -> float | None:
@@ -130,10 +179,8 @@ def summarise(records: list[dict], *, model_spec: str, simulated: bool, registry
                 answered = [x for x in (reading(r, rd) for r in answered_all) if x is not None]
                 if not answered and rd != headline:
                     continue
-                row = _row(metric, cell, model_spec, simulated, rd, recs, answered)
-                if record is not None and record.row_extras is not None:
-                    row.update(record.row_extras(answered, metric.name))
-                by_reader[rd].append(row)
+                extras = record.row_extras(answered, metric.name) if record and record.row_extras else {}
+                by_reader[rd].append(_row(metric, cell, model_spec, simulated, rd, recs, answered, extras))
     return {"kind": "score", "simulated": bool(simulated), "model": model_spec,
             "headline": table1_headlines(registry), "headline_reader": headline, "readers": readers,
             "rows": by_reader[headline],
@@ -154,31 +201,31 @@ def table1_headlines(registry: Registry) -> dict[str, str]:
     return out
 
 
-def _row(metric: Metric, cell: Cell, model_spec, simulated, reader, recs, answered) -> dict:
+def _row(metric: Metric, cell: Cell, model_spec, simulated, reader, recs, answered, extras) -> dict:
     correct, n = tally(metric, answered)
-    row = {
-        "subtask": cell.subtask, "metric": metric.name, "aggregate": metric.aggregate, "style": cell.style,
-        "thinking": cell.mode, "extension": cell.extension, "domain": cell.domain, "model": model_spec,
-        "simulated": bool(simulated), "reader": reader,
-        **cell_stats(correct, n),
-        "items": len(answered),
-        "parse_errors": sum(1 for r in answered if r.get("parse_error")),
-        "request_errors": sum(1 for r in recs if r.get("request_error")),
-        "skipped": sum(1 for r in recs if r.get("skipped")),
-        "truncated": sum(1 for r in answered if r.get("truncated")),
-        "mean_prompt_tokens": mean(r["tokens"]["prompt"] for r in answered),
-        "mean_completion_tokens": mean(r["tokens"]["completion"] for r in answered),
-        "mean_thinking_tokens": mean(r["tokens"]["thinking"] for r in answered),
-    }
+    more: dict = {}
     if cell.thinking and answered and all(r.get("thinking_produced") is False for r in answered):
-        row["thinking_produced"] = False
-        row["note"] = NO_THINKING
+        more.update(thinking_produced=False, note=NO_THINKING)
+    stats = cell_stats(correct, n)
     if any("sample" in r for r in answered):
-        row.update(sampled_fields(metric, answered))
+        sampled = sampled_fields(metric, answered)  # its items, interval and pass@k (the row's own)
+        stats.update({k: sampled.pop(k) for k in ("items", "ci_low", "ci_high") if k in sampled})
+        more.update(sampled)
     if reader == "flexible":
-        row["only_flexible"] = sum(1 for r in answered if not r.get("parse_error")
-                                   and (r.get("readings") or {}).get("strict", {}).get("parse_error"))
-    return row
+        more["only_flexible"] = sum(1 for r in answered if not r.get("parse_error")
+                                    and (r.get("readings") or {}).get("strict", {}).get("parse_error"))
+    return Row(
+        cell=cell, metric=metric.name, aggregate=metric.aggregate, model=model_spec, simulated=bool(simulated),
+        reader=reader, n=n, correct=correct, accuracy=stats["accuracy"], ci_low=stats["ci_low"],
+        ci_high=stats["ci_high"], items=stats.get("items", len(answered)),
+        parse_errors=sum(1 for r in answered if r.get("parse_error")),
+        request_errors=sum(1 for r in recs if r.get("request_error")),
+        skipped=sum(1 for r in recs if r.get("skipped")),
+        truncated=sum(1 for r in answered if r.get("truncated")),
+        mean_prompt_tokens=mean(r["tokens"]["prompt"] for r in answered),
+        mean_completion_tokens=mean(r["tokens"]["completion"] for r in answered),
+        mean_thinking_tokens=mean(r["tokens"]["thinking"] for r in answered),
+        extras={**more, **extras}).to_json()
 
 
 def _reading_key(rec: dict):

@@ -69,3 +69,24 @@ def test_a_records_verdict_is_its_metric_entirely_right(value, correct):
     assert verdict(rec, None, "flexible") == ("correct" if correct else "wrong")
     assert verdict({**rec, "request_error": "timeout"}, metric, "flexible") == "request-error"
     assert verdict({**rec, "skipped": True}, metric, "flexible") == "skipped"
+
+
+@pytest.mark.parametrize("extra", [[], ["--samples", "2", "--subtask", "plan-verification"]])
+def test_every_summary_row_reads_back_as_a_typed_row_and_writes_the_same_json(tmp_path, extra):
+    import json
+
+    from widthbench.cli import main
+    from widthbench.subtasks.results.rows import Row, all_rows
+
+    args = ["score", "--count", "2", "--model", "sim:noisy:0.3", "--thinking", "both", "--seed", "3",
+            "--quiet", "--no-cache", "--out", str(tmp_path / "run")]
+    assert main(args + (extra or ["--subtask", "paper"])) == 0
+    rows = all_rows(json.loads((tmp_path / "run" / "summary.json").read_text()))
+    assert rows
+    for r in rows:
+        row = Row.from_json(r)
+        assert row.to_json() == r
+        assert Row.from_json(row.to_json()) == row
+        assert row.cell == Cell.of(r) and (row.correct, row.n) == (r["correct"], r["n"])
+    if extra:  # a --samples row's extras: pass@k and its clustered interval, apart from the typed fields
+        assert all("pass@2" in Row.from_json(r).extras for r in rows)
