@@ -31,6 +31,7 @@ from widthbench.llm.ledger import call_entry, ledger_from_calls, request_key
 from widthbench.llm.types import on_off
 from widthbench.planners import strips
 from widthbench.core.runstore import RunStore, answered, latest_records
+from widthbench.core.schema import migrate_record
 from widthbench.subtasks import api, identity, item_ids, prompts
 from widthbench.subtasks.answers import HEADLINE_READER, READERS
 from widthbench.subtasks.harness.frozen import read_export
@@ -38,6 +39,7 @@ from widthbench.subtasks.obfuscation import identity as obfuscation_identity  # 
 from widthbench.subtasks.items import (DEFAULT_MAX_WIDTH, DEFAULT_PROMPT_BUDGET, INVALID_KINDS, ItemOptions,
                                       NotEnoughItems, Pool, Strata, build_items, record_item)
 from widthbench.subtasks.registry import Registry
+from widthbench.subtasks.results.record import ScoreRecord
 from widthbench.subtasks.results.rows import NO_THINKING, summarise
 from widthbench.subtasks.scoring import Mode, requests_for, score_item
 from widthbench.subtasks.harness.frozen import read_items
@@ -143,8 +145,13 @@ sample_seed = identity.sample_seed  # sample k's requests derive their seeds fro
 
 
 def read_records(run_dir: str | os.PathLike) -> list[dict]:
-    """The latest record per (item, mode) of a run's items.jsonl (a torn last line is ignored)."""
-    return latest_records(Path(run_dir) / ITEMS, record_key)
+    """The latest record per (item, mode) of a run's items.jsonl (a torn last line is ignored; a
+    line that is not a score record is refused, naming the line: `ScoreRecord.from_json`)."""
+    return latest_records(Path(run_dir) / ITEMS, record_key, check=_check_record)
+
+
+def _check_record(rec: dict) -> None:
+    ScoreRecord.from_json(migrate_record(rec, ITEMS))
 
 
 def stable_ids(records: list[dict], items: dict[str, list]) -> list[dict]:
@@ -312,7 +319,7 @@ def run_score(config: ScoreConfig, model, out_dir: str | os.PathLike, *, quiet: 
              "simulated": bool(model.simulated), "grid": config.grid(),
              "prompt_budget_source": budget_source}
     store = RunStore.open(out_dir, kind="score", identity=ident, described=about, key=record_key,
-                          replace=replace)
+                          check=_check_record, replace=replace)
     t0 = time.perf_counter()
     not_built: dict[str, str] = {}
     items = build_all_items(config, registry, not_built, executor=executor)

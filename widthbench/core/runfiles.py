@@ -105,13 +105,15 @@ def load_summary(run_dir: str | os.PathLike, kind: str | None = None) -> dict:
     return summary
 
 
-def read_jsonl(path: str | os.PathLike) -> list[dict]:
+def read_jsonl(path: str | os.PathLike, check=None) -> list[dict]:
     """The records of a JSON-lines file (none if it does not exist). One policy for every run file
     written as JSON lines (docs/design.md, "The run store"): a last line without its newline that
     does not read (a kill during the write) is left out, and its record is made again when the run
     is resumed (the run store cuts it); any other line that is not a JSON object is a one-line
     `UserError` naming the file and the line, so that no record is ever dropped silently. Blank
-    lines hold no record and are passed over."""
+    lines hold no record and are passed over. ``check(record)`` raises ValueError for a record of
+    the wrong shape, said as a `UserError` naming the file and the line (a score run's
+    `ScoreRecord.from_json`)."""
     out = []
     path = Path(path)
     if not path.exists() or path.is_dir():
@@ -134,6 +136,11 @@ def read_jsonl(path: str | os.PathLike) -> list[dict]:
                             "line is passed over): repair or delete it") from None
         if not isinstance(record, dict):
             raise UserError(f"{path}:{n}: not a record (a JSON object expected)")
+        if check is not None:
+            try:
+                check(record)
+            except ValueError as exc:
+                raise UserError(f"{path}:{n}: not a record of this run ({exc})") from None
         out.append(record)
     return out
 

@@ -121,10 +121,11 @@ def drop_torn_line(path: Path) -> None:
 
 
 class RunStore:
-    """A run folder opened for one run (`RunStore.open`); records keyed by ``key``."""
+    """A run folder opened for one run (`RunStore.open`); records keyed by ``key``, each read
+    through ``check`` (raises ValueError for a record of the wrong shape: `read_jsonl`)."""
 
     def __init__(self, path: Path, *, kind: str, run_id: str, identity: dict,
-                 key: Callable[[dict], Hashable] | None = None, records: str | None = None):
+                 key: Callable[[dict], Hashable] | None = None, records: str | None = None, check=None):
         self.path = path
         self.kind = kind
         self.run_id = run_id
@@ -132,18 +133,19 @@ class RunStore:
         declared = RUN_KINDS.get(kind)
         self.key = key or (declared.key_of if declared else None)
         self.records_path = path / (records or (declared.records if declared else RECORDS))
+        self.check = check
 
     @classmethod
     def open(cls, out: str | os.PathLike, *, kind: str, identity: dict, described: dict | None = None,
              key: Callable[[dict], Hashable] | None = None, records: str | None = None, replace: bool = False,
-             what: str = "--out") -> "RunStore":
+             what: str = "--out", check=None) -> "RunStore":
         """Create the run folder ``out`` or resume the run in it (see the module docstring). The
         records file and the key of a record are the kind's (`RUN_KINDS`) unless given."""
         path = make_output_dir(out, what)
         old = read_json(path / CONFIG)
         if (path / CONFIG).is_file() and old is None:
             raise UserError(f"{path / CONFIG}: not a run configuration (not valid JSON); use another {what}")
-        store = cls(path, kind=kind, run_id="", identity=identity, key=key, records=records)
+        store = cls(path, kind=kind, run_id="", identity=identity, key=key, records=records, check=check)
         drop_torn_line(store.records_path)
         run_id, invocations = None, []
         if old is not None:
@@ -184,11 +186,11 @@ class RunStore:
                 p.unlink()
 
     def _read(self) -> list[dict]:
-        return read_jsonl(self.records_path)
+        return read_jsonl(self.records_path, check=self.check)
 
     def records(self) -> list[dict]:
         """The latest record per key, in the order their keys were first written."""
-        return latest_records(self.records_path, self.key)
+        return latest_records(self.records_path, self.key, check=self.check)
 
     def done(self) -> set:
         """Keys of the records that hold an answer (failed and skipped ones are asked again)."""
@@ -251,13 +253,13 @@ def _hold_for_tests(path: Path) -> None:
         time.sleep(0.05)
 
 
-def latest_records(path: str | os.PathLike, key: Callable[[dict], Hashable]) -> list[dict]:
+def latest_records(path: str | os.PathLike, key: Callable[[dict], Hashable], check=None) -> list[dict]:
     """The latest record per ``key`` of a JSON-lines file, in the order the keys were first
     written, each as the code reads it (`widthbench.core.schema.migrate_record`: without its
     ``"schema"``) (`read_jsonl`: a torn last line is passed over, its record is made again; a damaged
-    line elsewhere is a `UserError`)."""
+    line elsewhere, or a record ``check`` refuses, is a `UserError`)."""
     latest: dict[Hashable, dict] = {}
-    for rec in read_jsonl(path):
+    for rec in read_jsonl(path, check=check):
         rec = migrate_record(rec, path)
         latest[key(rec)] = rec
     return list(latest.values())
