@@ -113,7 +113,7 @@ def load_run(run_dir: str | os.PathLike, label: str | None = None) -> Run:
     elif declared.listed:
         records = [migrate_record(r, where) for r in read_jsonl(where)]
     else:
-        records = latest_records(where, declared.key_of)
+        records = latest_records(where, declared.key_of, check=declared.check)
     if kind == "score":  # decided here once; every writer reads summary["headline_reader"]
         summary = {**summary, "headline_reader": headline_reader(summary, records)}
     return Run(dir=str(run_dir), kind=kind, identity=identity_of(kind, config, summary), summary=summary,

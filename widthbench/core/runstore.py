@@ -133,7 +133,7 @@ class RunStore:
         declared = RUN_KINDS.get(kind)
         self.key = key or (declared.key_of if declared else None)
         self.records_path = path / (records or (declared.records if declared else RECORDS))
-        self.check = check
+        self.check = check or (declared.check if declared and declared.fields else None)
 
     @classmethod
     def open(cls, out: str | os.PathLike, *, kind: str, identity: dict, described: dict | None = None,

@@ -39,9 +39,21 @@ class RunKind:
     key: tuple[str, ...]
     summary_kind: str = ""
     listed: str = ""
+    # the fields every record holds, with their JSON types: what its summary is computed from
+    fields: tuple[tuple[str, tuple[type, ...]], ...] = ()
 
     def key_of(self, record: dict) -> Hashable:
         return tuple(_hashable(record.get(f)) for f in self.key)
+
+    def check(self, record: dict) -> None:
+        """ValueError naming the first declared field the record lacks or holds with another type
+        (the run store and the loader say it as the file and line: `runfiles.read_jsonl`)."""
+        for name, types in self.fields:
+            if name not in record:
+                raise ValueError(f"the record has no '{name}'")
+            if not isinstance(record[name], types):
+                raise ValueError(f"'{name}' is {_JSON_NAMES.get(types, types[0].__name__)}, "
+                                 f"not {type(record[name]).__name__}")
 
     @property
     def shown(self) -> str:
@@ -54,13 +66,22 @@ class RunKind:
         return self.summary_kind or self.name
 
 
+_NUMBER = (int, float)
+_JSON_NAMES = {(str,): "text", (bool,): "true or false", _NUMBER: "a number", (dict,): "an object",
+               (str, type(None)): "text or null"}
+_SOLVE_FIELDS = (("id", (str,)), ("domain", (str, type(None))), ("solved", (bool,)), ("plan_valid", (bool,)),
+                 ("goal_claimed", (bool,)), ("tokens", _NUMBER), ("states_generated", _NUMBER),
+                 ("states_pruned", _NUMBER), ("dead_nodes", _NUMBER), ("llm_calls", _NUMBER),
+                 ("wall_time", _NUMBER), ("tokens_by_purpose", (dict,)))
+
+
 def _hashable(value):
     return tuple(value) if isinstance(value, list) else value
 
 
 RUN_KINDS = {k.name: k for k in (
     RunKind("score", "items.jsonl", ("subtask", "item_id", "style", "thinking", "extension")),
-    RunKind("solve", "items.jsonl", ("id",)),
+    RunKind("solve", "items.jsonl", ("id",), fields=_SOLVE_FIELDS),
     # a widths run records each finished job (resumed by job); its rows are listed in widths.jsonl
     RunKind("widths", "widths.jobs.jsonl", ("key",), listed="widths.jsonl"),
     RunKind("rescore", "answers.jsonl", ("file", "instance_id", "task"), summary_kind="rescore-planbench"),
