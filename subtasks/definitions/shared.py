@@ -104,3 +104,23 @@ def simulated(prompt_kind: str):
         return engine_answers.ANSWERS[prompt_kind](q, mode, corrupt, rng)
 
     return answer
+
+
+# the verdicts of an equivalence check that decide nothing (the formalization sub-tasks)
+UNDECIDED = ("unknown", "unsupported")
+
+
+def undecided(records) -> int:
+    """Answers whose equivalence check decided nothing (`UNDECIDED`): a summary row's ``undecided``."""
+    return sum(1 for r in records if r["metrics"].get("reason") in UNDECIDED)
+
+
+def not_equivalent(record, bump) -> dict | None:
+    """The error analysis of a formalization answer judged not equivalent or undecided: its class
+    bumped, its metrics returned for the sub-task's own details (None when it was equivalent)."""
+    m = record["metrics"]
+    reason = m.get("reason")
+    if reason in (None, "equivalent"):
+        return None
+    bump("undecided (class)" if reason in UNDECIDED else "not equivalent (class)", reason)
+    return m
