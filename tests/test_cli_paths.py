@@ -121,13 +121,13 @@ def test_console_command_prints_one_line_not_a_traceback(tmp_path):
     sets = tmp_path / "sets"
     done = subprocess.run([sys.executable, "-m", "widthbench", "generate", "blocksworld", "--count", "2",
                            "--seed", "1", "--no-optimal", "--quiet", "--out", str(sets)],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     before = _tree(tmp_path)
     for out in (sets / "domain.pddl", sets / "domain.pddl" / "sub", Path("/proc/widthbench-x")):
         done = subprocess.run([sys.executable, "-m", "widthbench", *SCORE, "--instances", str(sets),
                                "--no-cache", "--out", str(out)],
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=600)
         assert done.returncode == 2
         assert "Traceback" not in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr

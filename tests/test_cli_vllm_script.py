@@ -26,7 +26,7 @@ def _run(args: str, run_dir: Path):
     env = {**os.environ, "WIDTHBENCH_VLLM_RUN_DIR": str(run_dir),
            "WIDTHBENCH_VLLM_VENV": str(run_dir / "no-venv")}
     return subprocess.run(["bash", str(SCRIPT), *args.split()], capture_output=True, text=True, env=env,
-                          timeout=60)
+                          timeout=600)
 
 
 @pytest.mark.parametrize("args", list(CASES))

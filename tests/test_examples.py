@@ -111,7 +111,7 @@ def _ignored(names: list[str]) -> list[str]:
     if not (REPO / ".git").exists():
         pytest.skip("not a git checkout")
     done = subprocess.run(["git", "-C", str(REPO), "check-ignore", "--no-index", *names],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=600)
     return sorted(done.stdout.split())
 
 

@@ -53,7 +53,7 @@ def _interrupt_after(args: list[str], items: Path, lines: int) -> int:
         time.sleep(0.01)
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGINT)
-    proc.wait(timeout=120)
+    proc.wait(timeout=600)  # a deadline against a hang, not a speed limit
     return proc.returncode
 
 

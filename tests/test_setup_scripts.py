@@ -31,7 +31,7 @@ def test_a_long_step_prints_its_progress_until_it_ends_and_keeps_its_exit_code(t
     lines = [proc.stderr.readline().rstrip("\n") for _ in range(2)]
     gate.touch()
     failsafe.cancel()
-    rest, _ = proc.communicate(timeout=60)
+    rest, _ = proc.communicate(timeout=600)
     assert proc.returncode == 7  # the step's own exit code
     for line in lines:
         assert re.fullmatch(r"building things: \d+ s elapsed, about 8 min expected \(now: Downloading torch-2\.13\.whl\)",
@@ -42,7 +42,7 @@ def test_a_long_step_prints_its_progress_until_it_ends_and_keeps_its_exit_code(t
 
 def test_a_quick_step_prints_nothing(tmp_path):
     proc = _bash(f'. {SCRIPTS}/progress.sh; run_with_progress "quick" "1 s" {tmp_path / "log"} true')
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=600)
     assert proc.returncode == 0 and out == "" and err == ""
 
 
@@ -53,7 +53,7 @@ def test_packages_this_user_may_not_install_are_one_line_with_the_command(tmp_pa
               f'ensure_system_packages {tmp_path}; echo "exit $?"')
     proc = _bash(script, WIDTHBENCH_CHROMIUM=str(tmp_path / "no-chromium"),
                  WIDTHBENCH_CHROMEDRIVER=str(tmp_path / "no-driver"))
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=600)
     assert out.strip() == "exit 0"
     lines = err.strip().splitlines()
     assert len(lines) == 1 and "CALLED" not in err, err

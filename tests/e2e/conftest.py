@@ -185,7 +185,7 @@ def build_tiny_model(python: Path, outdir: Path, answer: str,
     cmd = [str(python), str(BUILDER), str(outdir), "--answer", answer]
     if thinking_text is not None:
         cmd += ["--thinking-text", thinking_text]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"make_tiny_qwen3 failed for {outdir}: {done.stderr.strip()}")
     script = json.loads((outdir / "scripted.json").read_text())
@@ -283,7 +283,7 @@ class ServerPool:
     def begin_restart(self, server: RealServer) -> None:
         """Start `server` again on its port in the background (finish_restart waits for it)."""
         subprocess.run(["bash", str(SERVER_SCRIPT), "stop", server.name], env=self._env(),
-                       timeout=120, capture_output=True)
+                       timeout=600, capture_output=True)
         self._real.pop(server.name, None)
         self.launch_smollm2(server.name, port=server.base_url.rsplit(":", 1)[1].split("/")[0])
 
@@ -328,7 +328,7 @@ class ServerPool:
                 proc.communicate(timeout=START_TIMEOUT + 60)
             except subprocess.TimeoutExpired:
                 proc.kill()
-        subprocess.run(["bash", str(SERVER_SCRIPT), "stop"], env=self._env(), timeout=120,
+        subprocess.run(["bash", str(SERVER_SCRIPT), "stop"], env=self._env(), timeout=600,
                        capture_output=True)
 
 

@@ -125,7 +125,7 @@ def test_oracle_scores_100_percent_on_every_exported_task_with_thinking_on_and_o
     reg = Registry.default()
     assert meta["subtasks"] == list(reg.names) and len(meta["tasks"]) == 2 * 2 * len(reg.names)
     # inspect lists the tasks of a folder (relative paths only)
-    listed = subprocess.run([str(INSPECT), "list", "tasks", "tasks"], capture_output=True, text=True, timeout=120,
+    listed = subprocess.run([str(INSPECT), "list", "tasks", "tasks"], capture_output=True, text=True, timeout=600,
                             cwd=tmp_path)
     assert sorted(line.rsplit("@", 1)[1] for line in listed.stdout.split()) == sorted(meta["tasks"])
     server = sim("sim:oracle")

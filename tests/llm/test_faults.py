@@ -92,7 +92,7 @@ def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(sim_server, tmp
     assert n // 3 - 1 <= kept < n
     server.reset_stats()
 
-    resumed = subprocess.run(cmd, env=env, capture_output=True, timeout=60)
+    resumed = subprocess.run(cmd, env=env, capture_output=True, timeout=600)
     assert resumed.returncode == 0, resumed.stderr.decode()
     s = server.stats(keys=True)
     assert s["answered"] == n - kept and s["max_answers_per_request"] == 1  # each missing one, once
@@ -106,7 +106,7 @@ def test_kill_9_mid_run_then_resume_loses_and_duplicates_nothing(sim_server, tmp
 def test_server_down_cli_prints_one_clear_line_and_fails():
     proc = subprocess.run([sys.executable, "-m", "widthbench", "chat", "--model", "openai:qwen",
                            "--base-url", "http://127.0.0.1:9/v1", "--no-cache", "hello"],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=600)
     assert proc.returncode != 0 and proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and "cannot reach the model server" in lines[0] and "127.0.0.1:9" in lines[0]

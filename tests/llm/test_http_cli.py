@@ -200,7 +200,7 @@ def test_chat_against_sim_server_subprocess(cache_dir):
         assert url.startswith("http://127.0.0.1:") and url.endswith("/v1")
         chat = subprocess.run([sys.executable, "-m", "widthbench", "chat", "--model", "openai:sim:const:yes",
                                "--base-url", url, "--thinking", "off", "--no-cache", "anything?"],
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, text=True, timeout=600)
         assert chat.returncode == 0, chat.stderr
         assert chat.stdout.splitlines()[0] == "yes" and "simulated" in chat.stdout
     finally:
