@@ -91,6 +91,14 @@ def parse_step(line: str) -> tuple[tuple, str | None, str]:
     return (number(m.group(1)), _OPS[m.group(2)], number(m.group(3))), result, m.group(5)
 
 
+def one_line(text: str, what: str) -> str:
+    """The answer section's one non-blank line; ParseError "expected ``what``, found N lines" otherwise."""
+    lines = [x for x in answer_section(text).strip().splitlines() if x.strip()]
+    if len(lines) != 1:
+        raise ParseError(f"expected {what}, found {len(lines)} lines")
+    return lines[0]
+
+
 def successors(state: tuple, space: g24.StateSpace) -> list[tuple[tuple, tuple]]:
     """[((x, op, y), child)] of a state (a sorted tuple of (numerator, denominator) pairs), in the
     engine's fixed order; ``space`` memoises them."""
@@ -233,11 +241,7 @@ class Game24Problem:
         return self._messages("next_action", state=g24.state_text(state))
 
     def parse_next_action(self, text, state):
-        lines = [x for x in answer_section(text).strip().splitlines() if x.strip()]
-        if len(lines) != 1:
-            raise ParseError(f"expected one step, found {len(lines)} lines")
-        action, _, rest = parse_step(lines[0])
-        return action
+        return parse_step(one_line(text, "one step"))[0]
 
     def successor_messages(self, state, action):
         return self._messages("successor", state=g24.state_text(state), action=action_text(action))
@@ -249,13 +253,11 @@ class Game24Problem:
         return self._messages("direct", state=g24.state_text(state))
 
     def parse_direct(self, text, state):
-        lines = [x for x in answer_section(text).strip().splitlines() if x.strip()]
-        if len(lines) != 1:
-            raise ParseError(f"expected one step line, found {len(lines)} lines")
-        action, _, rest = parse_step(lines[0])
+        line = one_line(text, "one step line")
+        action, _, rest = parse_step(line)
         m = re.fullmatch(r"\(\s*left\s*:\s*(.*?)\s*\)\s*\.?", rest.strip(), re.I)
         if not m:
-            raise ParseError(f"no '(left: ...)' list after the step in {lines[0].strip()[:60]!r}")
+            raise ParseError(f"no '(left: ...)' list after the step in {line.strip()[:60]!r}")
         return action, numbers(m.group(1))
 
     def action_list_messages(self, state):
