@@ -36,12 +36,12 @@ from widthbench.planners.equivalence import Equivalence, problem_equivalence, re
 from widthbench.planners.problem_writer import task_problem_text, with_goal
 from widthbench.planners.strips import goal_atoms
 from widthbench.subtasks import answers, api
-from widthbench.subtasks.definitions.shared import (bumped_verdict_class, mean, pattern, result, simulated,
-                                                    text_tokens, undecided)
+from widthbench.subtasks.definitions.shared import mean, pattern, result, simulated, text_tokens
 from widthbench.subtasks.items import NotEnoughItems, base_item
 from widthbench.subtasks.registry import COUNTS, PER_ITEM, Metric, SubTask
 
 MAX_STATES = 200_000
+UNDECIDED = ("unknown", "unsupported")
 
 
 def _build(name: str):
@@ -103,14 +103,16 @@ def _goal_only(item, text: str) -> str:
 def row_extras(records, metric):
     if metric != "equivalent":
         return {}
-    return {"undecided": undecided(records),
+    return {"undecided": sum(1 for r in records if r["metrics"].get("reason") in UNDECIDED),
             "mean_goal_atoms": mean(r["info"].get("goal_atoms") for r in records)}
 
 
 def errors(record, bump):
-    if not bumped_verdict_class(record, bump):
-        return
     m = record["metrics"]
+    reason = m.get("reason")
+    if reason in (None, "equivalent"):
+        return
+    bump("undecided (class)" if reason in UNDECIDED else "not equivalent (class)", reason)
     for atom in m.get("missing") or ():
         bump("atoms the truth has and the answer lacks (predicate)", pattern(atom.replace("(not ", "(")))
     for atom in m.get("extra") or ():

@@ -24,12 +24,13 @@ from widthbench.planners.domain_equivalence import DEFAULT_MAX_CHECKS, domain_eq
 from widthbench.planners.problem_writer import task_problem_text
 from widthbench.planners.strips import FAULTS
 from widthbench.subtasks import answers, api
-from widthbench.subtasks.definitions.shared import bumped_verdict_class, result, simulated, text_tokens, undecided
+from widthbench.subtasks.definitions.shared import result, simulated, text_tokens
 from widthbench.subtasks.items import NotEnoughItems, base_item
 from widthbench.subtasks.registry import COUNTS, PER_ITEM, Metric, SubTask
 
 JUDGED_ON = 3  # instances per item
 MAX_STATES = 100_000  # paired states walked per instance, at most
+UNDECIDED = ("unknown", "unsupported")
 
 
 def build(pool, i, index, count, options):
@@ -70,12 +71,17 @@ def score(item, mode, outcomes):
 def row_extras(records, metric):
     if metric != "equivalent":
         return {}
-    return {"undecided": undecided(records)}
+    return {"undecided": sum(1 for r in records if r["metrics"].get("reason") in UNDECIDED)}
 
 
 def errors(record, bump):
-    t = record["metrics"].get("transition")
-    if bumped_verdict_class(record, bump) and t:
+    m = record["metrics"]
+    reason = m.get("reason")
+    if reason in (None, "equivalent"):
+        return
+    bump("undecided (class)" if reason in UNDECIDED else "not equivalent (class)", reason)
+    t = m.get("transition")
+    if t:
         bump("first differing transition (true action)", t["action"].strip("()").split()[0])
 
 

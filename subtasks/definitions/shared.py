@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from widthbench.core.errors import ParseError
 from widthbench.planners import strips
-from widthbench.planners.equivalence import UNDECIDED
 from widthbench.llm import tokens
 
 
@@ -105,18 +104,3 @@ def simulated(prompt_kind: str):
         return engine_answers.ANSWERS[prompt_kind](q, mode, corrupt, rng)
 
     return answer
-
-
-def undecided(records) -> int:
-    """Records whose equivalence verdict decided nothing (`planners.equivalence.UNDECIDED`)."""
-    return sum(1 for r in records if r["metrics"].get("reason") in UNDECIDED)
-
-
-def bumped_verdict_class(record, bump) -> bool:
-    """Count a judged-by-equivalence record's verdict under its class (undecided or not equivalent);
-    False for an equivalent answer or one never judged, which count nothing."""
-    reason = record["metrics"].get("reason")
-    if reason in (None, "equivalent"):
-        return False
-    bump("undecided (class)" if reason in UNDECIDED else "not equivalent (class)", reason)
-    return True
