@@ -30,6 +30,7 @@ from collections import Counter, deque
 from dataclasses import dataclass
 
 from widthbench.planners.bfs import SearchLimit, reachable_states
+from widthbench.planners.equivalence import verdict_line
 from widthbench.planners.strips import (Domain, PddlError, Task, applicable_actions, atom_str, ground,
                                         is_goal, parse_atom_text, parse_domain_text, parse_problem_text,
                                         state_atoms)
@@ -81,11 +82,7 @@ class DomainEquivalence:
 
     def line(self) -> str:
         """The verdict in one line, as `widthbench equivalent-domain` prints it."""
-        if self.equivalent:
-            return f"EQUIVALENT: {self.message}"
-        if self.equivalent is None:
-            return f"UNKNOWN ({self.reason}): {self.message}"
-        return f"NOT EQUIVALENT ({self.reason}): {self.message}"
+        return verdict_line(self.equivalent, self.reason, self.message)
 
     def to_json(self) -> dict:
         t = self.transition

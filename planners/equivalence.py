@@ -96,11 +96,17 @@ class Equivalence:
 
     def line(self) -> str:
         """The verdict in one line, as `widthbench equivalent` prints it."""
-        if self.equivalent:
-            return f"EQUIVALENT: {self.message}"
-        if self.equivalent is None:
-            return f"UNKNOWN ({self.reason}): {self.message}"
-        return f"NOT EQUIVALENT ({self.reason}): {self.message}"
+        return verdict_line(self.equivalent, self.reason, self.message)
+
+
+def verdict_line(equivalent: bool | None, reason: str, message: str) -> str:
+    """A verdict in one line: EQUIVALENT, NOT EQUIVALENT or UNKNOWN with its class, then why (the
+    line `widthbench equivalent` and `widthbench equivalent-domain` print)."""
+    if equivalent:
+        return f"EQUIVALENT: {message}"
+    if equivalent is None:
+        return f"UNKNOWN ({reason}): {message}"
+    return f"NOT EQUIVALENT ({reason}): {message}"
 
 
 def read_candidate(domain: Domain, text: str, source: str = "<candidate>") -> Task | Equivalence:

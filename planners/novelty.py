@@ -127,22 +127,9 @@ class NoveltyTable:
         self._seen1 |= new
         if k == 1:
             return
-        seen2 = self._seen2
-        get = seen2.get
         # pairs {p, q} with p new: record q in p's mask and p in q's mask
-        old = mask & ~new
-        n = new
-        while n:
-            low = n & -n
-            i = low.bit_length() - 1
-            seen2[i] = get(i, 0) | mask
-            n ^= low
-        o = old
-        while o:
-            low = o & -o
-            i = low.bit_length() - 1
-            seen2[i] = get(i, 0) | new
-            o ^= low
+        _add_to_each(self._seen2, new, mask)
+        _add_to_each(self._seen2, mask & ~new, new)
         if k == 2:
             return
         atoms = bit_values(mask)
@@ -168,6 +155,16 @@ class NoveltyTable:
         if nov <= self.k:
             self.add_mask(mask, parent_mask)
         return nov
+
+
+def _add_to_each(seen2: dict, atoms: int, partners: int) -> None:
+    """Add ``partners`` to the pair mask of every atom of ``atoms``."""
+    get = seen2.get
+    while atoms:
+        low = atoms & -atoms
+        i = low.bit_length() - 1
+        seen2[i] = get(i, 0) | partners
+        atoms ^= low
 
 
 class ReferenceNoveltyTable:

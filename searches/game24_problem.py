@@ -25,7 +25,8 @@ from widthbench.generators.game24 import Puzzle, load_puzzles
 from widthbench.planners import game24_model as g24
 from widthbench.searches import search_prompts
 from widthbench.searches.replies import numbered, parse_score, parse_scores
-from widthbench.subtasks.strict import answer_section, parse_novelty, parse_yes_no
+from widthbench.searches.templated_problem import TemplatedProblem
+from widthbench.subtasks.strict import answer_section
 from widthbench.planners.iw import iterated_width
 
 DEFAULT_ROWS = "901-1000"
@@ -91,6 +92,14 @@ def parse_step(line: str) -> tuple[tuple, str | None, str]:
     return (number(m.group(1)), _OPS[m.group(2)], number(m.group(3))), result, m.group(5)
 
 
+def one_line(text: str, what: str) -> str:
+    """The answer section's one non-blank line; ParseError "expected ``what``, found N lines" otherwise."""
+    lines = [x for x in answer_section(text).strip().splitlines() if x.strip()]
+    if len(lines) != 1:
+        raise ParseError(f"expected {what}, found {len(lines)} lines")
+    return lines[0]
+
+
 def successors(state: tuple, space: g24.StateSpace) -> list[tuple[tuple, tuple]]:
     """[((x, op, y), child)] of a state (a sorted tuple of (numerator, denominator) pairs), in the
     engine's fixed order; ``space`` memoises them."""
@@ -151,7 +160,7 @@ def evaluate(expr: str) -> tuple[Fraction, list[Fraction]]:
 
 # ---- the problem -----------------------------------------------------------------------------
 
-class Game24Problem:
+class Game24Problem(TemplatedProblem):
     kind = "game24"
     has_engine = True
     domain = "game24"
@@ -229,37 +238,19 @@ class Game24Problem:
         return [{"role": "system", "content": self.system},
                 {"role": "user", "content": search_prompts.fill(self.t[kind], **fields)}]
 
-    def next_action_messages(self, state):
-        return self._messages("next_action", state=g24.state_text(state))
-
     def parse_next_action(self, text, state):
-        lines = [x for x in answer_section(text).strip().splitlines() if x.strip()]
-        if len(lines) != 1:
-            raise ParseError(f"expected one step, found {len(lines)} lines")
-        action, _, rest = parse_step(lines[0])
-        return action
-
-    def successor_messages(self, state, action):
-        return self._messages("successor", state=g24.state_text(state), action=action_text(action))
+        return parse_step(one_line(text, "one step"))[0]
 
     def parse_successor(self, text, state, action):
         return numbers(answer_section(text))
 
-    def direct_messages(self, state):
-        return self._messages("direct", state=g24.state_text(state))
-
     def parse_direct(self, text, state):
-        lines = [x for x in answer_section(text).strip().splitlines() if x.strip()]
-        if len(lines) != 1:
-            raise ParseError(f"expected one step line, found {len(lines)} lines")
-        action, _, rest = parse_step(lines[0])
+        line = one_line(text, "one step line")
+        action, _, rest = parse_step(line)
         m = re.fullmatch(r"\(\s*left\s*:\s*(.*?)\s*\)\s*\.?", rest.strip(), re.I)
         if not m:
-            raise ParseError(f"no '(left: ...)' list after the step in {lines[0].strip()[:60]!r}")
+            raise ParseError(f"no '(left: ...)' list after the step in {line.strip()[:60]!r}")
         return action, numbers(m.group(1))
-
-    def action_list_messages(self, state):
-        return self._messages("action_list", state=g24.state_text(state))
 
     def parse_action_list(self, text, state):
         out = []
@@ -271,24 +262,8 @@ class Game24Problem:
             raise ParseError("no steps in the answer")
         return list(dict.fromkeys(out))
 
-    def goal_check_messages(self, state):
-        return self._messages("goal_check", state=g24.state_text(state))
-
-    def parse_goal_check(self, text) -> bool:
-        return parse_yes_no(text)
-
     def _listed(self, states) -> str:
         return "\n".join(f"State {i}: {g24.state_text(s)}" for i, s in enumerate(states, 1)) or "none"
-
-    def novelty_messages(self, previous, state):
-        return self._messages("novelty", count=str(len(previous)), previous=self._listed(previous),
-                              new_state=g24.state_text(state))
-
-    def parse_novelty(self, text) -> bool:
-        return parse_novelty(text)
-
-    def summary_messages(self, states):
-        return self._messages("novelty_summary", count=str(len(states)), previous=self._listed(states))
 
     def parse_summary(self, text) -> str:
         section = answer_section(text).strip()
@@ -304,13 +279,6 @@ class Game24Problem:
     def judge_pre_messages(self, state, actions):
         return self._messages("judge_pre", state=g24.state_text(state), count=str(len(actions)),
                               actions=numbered([action_text(a) for a in actions]))
-
-    def judge_post_messages(self, state, action, new_state):
-        return self._messages("judge_post", state=g24.state_text(state), action=action_text(action),
-                              new_state=g24.state_text(new_state))
-
-    def value_messages(self, state):
-        return self._messages("value", state=g24.state_text(state))
 
     def parse_scores(self, text, count):
         return parse_scores(text, count)

@@ -36,7 +36,8 @@ from pathlib import Path
 from widthbench.core.errors import ParseError, UserError
 from widthbench.searches import search_prompts
 from widthbench.searches.replies import numbered, parse_score, parse_scores
-from widthbench.subtasks.strict import parse_novelty, parse_yes_no, reply_text
+from widthbench.searches.templated_problem import TemplatedProblem
+from widthbench.subtasks.strict import reply_text
 from widthbench.searches.game24_problem import evaluate
 
 _ANSWER_LABEL = re.compile(r"(?im)^[\s>*#_`\-]*answer[\s*_`]*:[*_`]*")
@@ -234,7 +235,7 @@ def read_tasks(path, level: str | None = None) -> list[dict]:
     return out
 
 
-class TaskProblem:
+class TaskProblem(TemplatedProblem):
     kind = "qa"
     has_engine = False
     domain = "tasks"
@@ -290,27 +291,15 @@ class TaskProblem:
             raise ParseError("empty step")
         return body
 
-    def next_action_messages(self, state):
-        return self._messages("next_action", state=self.show_state(state))
-
     def parse_next_action(self, text, state):
         return self._step(text)
-
-    def successor_messages(self, state, action):
-        return self._messages("successor", state=self.show_state(state), action=str(action))
 
     def parse_successor(self, text, state, action):
         return tuple(state) + (self._step(text),)
 
-    def direct_messages(self, state):
-        return self._messages("direct", state=self.show_state(state))
-
     def parse_direct(self, text, state):
         step = self._step(text)
         return step, tuple(state) + (step,)
-
-    def action_list_messages(self, state):
-        return self._messages("action_list", state=self.show_state(state))
 
     def parse_action_list(self, text, state):
         out = [re.sub(r"^\s*(?:[-*•]|\d+[.)])\s*", "", x).strip() for x in section(text).splitlines()]
@@ -319,24 +308,8 @@ class TaskProblem:
             raise ParseError("no possibilities in the answer")
         return list(dict.fromkeys(out))
 
-    def goal_check_messages(self, state):
-        return self._messages("goal_check", state=self.show_state(state))
-
-    def parse_goal_check(self, text) -> bool:
-        return parse_yes_no(text)
-
     def _listed(self, states) -> str:
         return "\n\n".join(f"Partial solution {i}:\n{self.show_state(s)}" for i, s in enumerate(states, 1)) or "none"
-
-    def novelty_messages(self, previous, state):
-        return self._messages("novelty", count=str(len(previous)), previous=self._listed(previous),
-                              new_state=self.show_state(state))
-
-    def parse_novelty(self, text) -> bool:
-        return parse_novelty(text)
-
-    def summary_messages(self, states):
-        return self._messages("novelty_summary", count=str(len(states)), previous=self._listed(states))
 
     def parse_summary(self, text) -> str:
         body = section(text)
@@ -352,13 +325,6 @@ class TaskProblem:
     def judge_pre_messages(self, state, actions):
         return self._messages("judge_pre", state=self.show_state(state), count=str(len(actions)),
                               actions=numbered([" ".join(str(a).split()) for a in actions]))
-
-    def judge_post_messages(self, state, action, new_state):
-        return self._messages("judge_post", state=self.show_state(state), action=str(action),
-                              new_state=self.show_state(new_state))
-
-    def value_messages(self, state):
-        return self._messages("value", state=self.show_state(state))
 
     def parse_scores(self, text, count):
         return parse_scores(section(text), count)

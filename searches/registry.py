@@ -28,13 +28,11 @@ A `MethodRegistry` is an immutable value: `MethodRegistry.default()` holds the b
 from __future__ import annotations
 
 import functools
-import importlib
-import importlib.util
-import pkgutil
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from widthbench.core.discovery import records_in, records_in_file
 from widthbench.core.errors import UserError, listed
 
 METHODS_PACKAGE = "widthbench.searches.methods"
@@ -116,12 +114,7 @@ class MethodRegistry:
     @functools.cache
     def default() -> "MethodRegistry":
         """The built-in methods (every module of `widthbench.searches.methods`)."""
-        package = importlib.import_module(METHODS_PACKAGE)
-        records = []
-        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-            module = importlib.import_module(f"{METHODS_PACKAGE}.{info.name}")
-            records += list(getattr(module, "METHODS", ()))
-        return MethodRegistry(records)
+        return MethodRegistry(records_in(METHODS_PACKAGE, "METHODS"))
 
     @classmethod
     def from_modules(cls, paths, base: "MethodRegistry | None" = None) -> "MethodRegistry":
@@ -129,18 +122,10 @@ class MethodRegistry:
         base = base or cls.default()
         extra = []
         for path in paths:
-            spec = importlib.util.spec_from_file_location(f"widthbench_user_method_{abs(hash(str(path)))}", path)
-            if spec is None or spec.loader is None:
-                raise UserError(f"cannot load search-method module {path}")
-            module = importlib.util.module_from_spec(spec)
             try:
-                spec.loader.exec_module(module)
+                extra += records_in_file(path, "METHODS", "search-method")
             except FileNotFoundError:
                 raise UserError(f"--method-module {path}: not found") from None
-            found = list(getattr(module, "METHODS", ()))
-            if not found:
-                raise UserError(f"{path}: defines no METHODS")
-            extra += found
         return MethodRegistry([*base, *extra], paths=(*base.paths, *map(str, paths)))
 
     def __contains__(self, name: str) -> bool:

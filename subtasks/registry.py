@@ -17,13 +17,12 @@ that way, or `Registry.from_modules([...])` from module files).
 from __future__ import annotations
 
 import functools
-import importlib.util
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from widthbench.core.discovery import keyed, records_in
+from widthbench.core.discovery import keyed, records_in, records_in_file
 from widthbench.core.errors import UserError, listed
 from widthbench.subtasks.answers import AnswerKind
 
@@ -198,17 +197,7 @@ class Registry:
     @classmethod
     def from_modules(cls, paths, base: "Registry | None" = None) -> "Registry":
         """``base`` (default: the built-in sub-tasks) plus the ``SUBTASKS`` of module files."""
-        extra = []
-        for path in paths:
-            spec = importlib.util.spec_from_file_location(f"widthbench_user_subtask_{abs(hash(str(path)))}", path)
-            if spec is None or spec.loader is None:
-                raise UserError(f"cannot load sub-task module {path}")
-            module = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(module)
-            found = list(getattr(module, "SUBTASKS", ()))
-            if not found:
-                raise UserError(f"{path}: defines no SUBTASKS")
-            extra += found
+        extra = [r for path in paths for r in records_in_file(path, "SUBTASKS", "sub-task")]
         return (base or cls.default()).with_subtasks(*extra)
 
     def with_subtasks(self, *records: SubTask) -> "Registry":

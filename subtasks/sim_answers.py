@@ -270,16 +270,24 @@ def _random_goal(task, rng) -> list:
     return rng.sample(atoms, min(len(atoms), max(1, len(strips.state_atoms(task, task.goal)))))
 
 
+def _written_parts(task, mode, corrupt, kinds, rng):
+    """The task's objects, initial state and goal as the simulated model writes them, and the
+    (kind, atom) of the error injected: a random goal (mode "random"), one error of ``kinds``
+    (``corrupt``), or as they are."""
+    objects, init, goal = _problem_parts(task)
+    if mode == "random":
+        return objects, init, _random_goal(task, rng), None
+    if corrupt:
+        init, goal, kind, atom = _inject(task, kinds, init, goal, rng)
+        return objects, init, goal, (kind, atom)
+    return objects, init, goal, None
+
+
 def _formalize_problem(q, mode, corrupt, rng):
     from widthbench.planners.problem_writer import problem_text
 
     task = q.task
-    objects, init, goal = _problem_parts(task)
-    note = "I write the objects, every fact of the initial state and the goal."
-    if mode == "random":
-        goal = _random_goal(task, rng)
-    elif corrupt:
-        init, goal, kind, atom = _inject(task, PROBLEM_INJECTIONS, init, goal, rng)
+    objects, init, goal, injected = _written_parts(task, mode, corrupt, PROBLEM_INJECTIONS, rng)
     fresh = [f"x{k}" for k in range(1, len(objects) + 1)]
     rng.shuffle(fresh)
     names = {o: fresh[k] for k, (o, _) in enumerate(objects)}
@@ -287,20 +295,14 @@ def _formalize_problem(q, mode, corrupt, rng):
     shown = [f"{names[o]} - {t}" if typed else names[o] for o, t in rng.sample(objects, len(objects))]
     init = [_atom_renamed(a, names) for a in rng.sample(init, len(init))]
     goal = [_atom_renamed(a, names) for a in rng.sample(goal, len(goal))]
-    if mode != "random" and corrupt:
-        note = f"Injected: {kind} {_atom_renamed(atom, names)}"
+    note = (f"Injected: {injected[0]} {_atom_renamed(injected[1], names)}" if injected
+            else "I write the objects, every fact of the initial state and the goal.")
     return problem_text("formalized", task.domain.name, shown, init, goal), note
 
 
 def _formalize_goal(q, mode, corrupt, rng):
-    task = q.base
-    _, init, goal = _problem_parts(task)
-    note = "I write the goal with the problem's names."
-    if mode == "random":
-        goal = _random_goal(task, rng)
-    elif corrupt:
-        _, goal, kind, atom = _inject(task, GOAL_INJECTIONS, init, goal, rng)
-        note = f"Injected: {kind} {atom}"
+    _, _, goal, injected = _written_parts(q.base, mode, corrupt, GOAL_INJECTIONS, rng)
+    note = f"Injected: {injected[0]} {injected[1]}" if injected else "I write the goal with the problem's names."
     return _goal_form(rng.sample(goal, len(goal))), note
 
 

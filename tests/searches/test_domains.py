@@ -30,6 +30,18 @@ def test_game24_steps_are_exact():
         game24.evaluate("__import__('os')")
 
 
+def test_game24_one_step_answers_are_one_line_and_say_how_many_they_found():
+    p = load_problems("game24", rows="901-905")[0]
+    assert p.parse_next_action("Answer:\n4 + 8 = 12", p.initial) == ((4, 1), "+", (8, 1))
+    assert p.parse_direct("4 + 8 = 12 (left: 6 12)", p.initial) == (((4, 1), "+", (8, 1)), game24.numbers("6 12"))
+    with pytest.raises(ParseError, match=r"^expected one step, found 2 lines$"):
+        p.parse_next_action("4 + 8 = 12\n6 * 2 = 12", p.initial)
+    with pytest.raises(ParseError, match=r"^expected one step line, found 0 lines$"):
+        p.parse_direct("  \n", p.initial)
+    with pytest.raises(ParseError, match=r"no '\(left: \.\.\.\)' list after the step in '4 \+ 8 = 12'"):
+        p.parse_direct("4 + 8 = 12", p.initial)
+
+
 def test_game24_problem_checks_plans_and_expressions():
     p = load_problems("game24", rows="901-905")[0]
     sol = game24.solution_expression(p.initial)

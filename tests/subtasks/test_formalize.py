@@ -170,3 +170,27 @@ def test_obfuscated_runs_leave_the_formalizations_out_with_the_reason(tmp_path, 
                  "mystery", "--out", str(tmp_path / "named")])
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "--obfuscate" in err[0]
+
+
+def test_error_analysis_counts_each_verdict_under_its_class_and_nothing_for_an_equivalent_one():
+    def counted(errors, metrics):
+        out = []
+        errors({"metrics": metrics}, lambda group, key: out.append((group, key)))
+        return out
+
+    for errors in (formalize.errors, formalize_domain.errors):
+        assert counted(errors, {"reason": "equivalent", "missing": ["(on a b)"],
+                                "transition": {"action": "(stack a b)"}}) == []
+        assert counted(errors, {}) == []
+        assert counted(errors, {"reason": "unknown"}) == [("undecided (class)", "unknown")]
+        assert counted(errors, {"reason": "unsupported"}) == [("undecided (class)", "unsupported")]
+    assert counted(formalize.errors, {"reason": "init-differs", "missing": ["(on a b)"], "extra": ["(not (clear c))"]}) == [
+        ("not equivalent (class)", "init-differs"),
+        ("atoms the truth has and the answer lacks (predicate)", "on"),
+        ("atoms the answer has beyond the truth (predicate)", "clear")]
+    assert counted(formalize_domain.errors, {"reason": "transitions-differ",
+                                             "transition": {"action": "(stack a b)"}}) == [
+        ("not equivalent (class)", "transitions-differ"), ("first differing transition (true action)", "stack")]
+    records = [{"metrics": {"reason": r}} for r in ("unknown", "equivalent", "unsupported", "goal-differs")]
+    assert formalize_domain.row_extras(records, "equivalent") == {"undecided": 2}
+    assert formalize_domain.row_extras(records, "parses") == {}

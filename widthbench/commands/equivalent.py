@@ -28,7 +28,6 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    import json
     from pathlib import Path
 
     from widthbench.core.errors import UserError
@@ -49,7 +48,15 @@ def run(args) -> int:
         verdict = candidate
     else:
         verdict = problem_equivalence(truth, candidate, max_states=args.max_states)
-    print(json.dumps(verdict.to_json()) if args.json else verdict.line())
+    return printed_verdict(verdict, args.json)
+
+
+def printed_verdict(verdict, as_json: bool) -> int:
+    """Print a verdict (`line()`, or one JSON object) and return its exit status (`equivalent` and
+    `equivalent-domain`)."""
+    import json
+
+    print(json.dumps(verdict.to_json()) if as_json else verdict.line())
     if verdict.equivalent is None:
         return EXIT_UNKNOWN
     return EXIT_EQUIVALENT if verdict.equivalent else EXIT_NOT

@@ -14,8 +14,6 @@ DESCRIPTION = (HELP + ". Equivalent: on every problem, the state graph reachable
                "fault in it is a verdict, NOT EQUIVALENT with its class (exit 1); PDDL beyond the engine's "
                "fragment is UNKNOWN (exit 3), as is what --max-states and --max-checks leave undecided.")
 
-EXIT_EQUIVALENT, EXIT_NOT, EXIT_UNKNOWN = 0, 1, 3
-
 
 def add_arguments(p) -> None:
     from widthbench.planners.domain_equivalence import DEFAULT_MAX_CHECKS, DEFAULT_MAX_STATES
@@ -31,9 +29,9 @@ def add_arguments(p) -> None:
 
 
 def run(args) -> int:
-    import json
     from pathlib import Path
 
+    from widthbench.commands.equivalent import printed_verdict
     from widthbench.core.errors import UserError
     from widthbench.planners.domain_equivalence import domain_equivalence
     from widthbench.planners.strips import load_domain, load_task
@@ -49,7 +47,4 @@ def run(args) -> int:
     except OSError as exc:
         raise UserError(f"cannot read domain {path}: {exc.strerror or exc}") from None
     verdict = domain_equivalence(domain, text, tasks, max_states=args.max_states, max_checks=args.max_checks)
-    print(json.dumps(verdict.to_json()) if args.json else verdict.line())
-    if verdict.equivalent is None:
-        return EXIT_UNKNOWN
-    return EXIT_EQUIVALENT if verdict.equivalent else EXIT_NOT
+    return printed_verdict(verdict, args.json)

@@ -3,14 +3,18 @@
 The sub-task registry scans `widthbench.subtasks.definitions` for ``SUBTASKS``, the domain registry
 `widthbench.generators.domains` for ``DOMAINS``, the model backends `widthbench.llm.backends` for
 ``BACKENDS`` and the report writers `widthbench.reports` for ``REPORTS`` (docs/design.md, "The
-registries"). Adding a record is adding a module; nothing lists them by hand.
+registries"). Adding a record is adding a module; nothing lists them by hand. `records_in_file` reads
+the records of a user's module file (`solve --method-module`, `Registry.from_modules`).
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 from types import MappingProxyType
+
+from widthbench.core.errors import UserError
 
 
 def records_in(package: str, attribute: str) -> list:
@@ -19,6 +23,21 @@ def records_in(package: str, attribute: str) -> list:
     found = []
     for info in sorted(pkgutil.iter_modules(importlib.import_module(package).__path__), key=lambda m: m.name):
         found += list(getattr(importlib.import_module(f"{package}.{info.name}"), attribute, ()))
+    return found
+
+
+def records_in_file(path, attribute: str, what: str) -> list:
+    """The records a module file (a user's extension) defines as ``attribute``; UserError when it
+    cannot be loaded as a ``what`` module or defines none. A missing file is FileNotFoundError, for
+    the caller to name its flag."""
+    spec = importlib.util.spec_from_file_location(f"widthbench_user_{attribute.lower()}_{abs(hash(str(path)))}", path)
+    if spec is None or spec.loader is None:
+        raise UserError(f"cannot load {what} module {path}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    found = list(getattr(module, attribute, ()))
+    if not found:
+        raise UserError(f"{path}: defines no {attribute}")
     return found
 
 
