@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from widthbench.core.errors import UserError
-from widthbench.core.runstore import HOLD_AT, RunStore, diff_text, identity_diff
+from widthbench.core.runstore import HELD, HOLD_AT, RunStore, diff_text, identity_diff
 
 REPO = Path(__file__).resolve().parent.parent
 WB = [sys.executable, "-m", "widthbench"]
@@ -43,16 +43,20 @@ def _lines(path: Path) -> int:
 
 def _interrupt_after(args: list[str], items: Path, lines: int) -> int:
     """Start widthbench in its own session, SIGINT it once items.jsonl holds ``lines`` lines: the
-    process holds there (``WIDTHBENCH_HOLD_AT``) until the signal, so the cut is where the test says
-    on a machine of any speed or load."""
+    process holds there (``WIDTHBENCH_HOLD_AT``) until the signal and says so (items.jsonl.held), and
+    the test signals only a holding process, so the cut is where the test says on a machine of any
+    speed or load (never during start-up)."""
     env = dict(os.environ, **{HOLD_AT: str(lines)})
+    held = items.with_name(items.name + HELD)
+    held.unlink(missing_ok=True)
     proc = subprocess.Popen(WB + args, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True, env=env)
-    deadline = time.monotonic() + 600
-    while proc.poll() is None and _lines(items) < lines and time.monotonic() < deadline:
+    deadline = time.monotonic() + 600  # a guard against a hang, not a speed limit
+    while proc.poll() is None and not held.exists() and time.monotonic() < deadline:
         time.sleep(0.01)
     if proc.poll() is None:
         os.killpg(proc.pid, signal.SIGINT)
+    held.unlink(missing_ok=True)
     proc.wait(timeout=600)  # a deadline against a hang, not a speed limit
     return proc.returncode
 

@@ -237,8 +237,10 @@ class RunStore:
 
 #: The tests' handle on a run in mid-write (tests/test_run_store.py): with ``WIDTHBENCH_HOLD_AT=N`` in
 #: the environment, a process whose records file reaches N lines stops there and waits for a signal,
-#: so that a test interrupts it at a point it chose, on a machine of any speed.
+#: so that a test interrupts it at a point it chose, on a machine of any speed. While it waits, the
+#: file ``<records file>.held`` exists: the test signals only a process that is holding.
 HOLD_AT = "WIDTHBENCH_HOLD_AT"
+HELD = ".held"
 
 
 def _hold_for_tests(path: Path) -> None:
@@ -249,6 +251,7 @@ def _hold_for_tests(path: Path) -> None:
         if f.read().count(b"\n") < int(at):
             return
     os.environ.pop(HOLD_AT)
+    path.with_name(path.name + HELD).touch()
     while True:  # until a signal ends the process (SIGINT: KeyboardInterrupt, exit 130)
         time.sleep(0.05)
 
