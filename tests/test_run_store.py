@@ -49,8 +49,11 @@ def _interrupt_after(args: list[str], items: Path, lines: int) -> int:
     env = dict(os.environ, **{HOLD_AT: str(lines)})
     held = items.with_name(items.name + HELD)
     held.unlink(missing_ok=True)
+    # SIGINT as a terminal sends it, whoever started the tests: a shell's background job (`pytest &`)
+    # ignores SIGINT, its children inherit that, and Python then installs no KeyboardInterrupt handler
     proc = subprocess.Popen(WB + args, cwd=REPO, start_new_session=True, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True, env=env)
+                            stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 600  # a guard against a hang, not a speed limit
     while proc.poll() is None and not held.exists() and time.monotonic() < deadline:
         time.sleep(0.01)
