@@ -102,11 +102,11 @@ class ScoreRecord:
         if raw is not None and not isinstance(raw, Mapping):
             raise ValueError(f"'readings' is an object, not {type(raw).__name__}")
         try:
+            top = Judged.from_json(data)  # the headline's judgement, repeated at the top
             if raw is None:  # a record of one reader: its own fields are its reading
-                readings = {data.get("reader") or "strict": Judged.from_json(data)}
+                readings = {data.get("reader") or "strict": top}
             else:
                 readings = {name: Judged.from_json(got) for name, got in raw.items()}
-            Judged.from_json(data)  # the headline's judgement at the top has the same shape
         except ValueError as exc:
             raise ValueError(f"reading: {exc}") from None
         tokens = data.get("tokens")
