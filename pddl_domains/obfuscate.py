@@ -36,7 +36,7 @@ from pathlib import Path
 
 from widthbench.core.errors import UserError
 from widthbench.planners import strips
-from widthbench.planners.strips import Action, Domain, Literal, Schema, Task, parse_atom_text
+from widthbench.planners.strips import Action, Domain, Literal, Schema, Task, kept, parse_atom_text
 from widthbench.pddl_domains.context import domain_pddl
 from widthbench.pddl_domains.render import Renderer
 from widthbench.planners.problem_writer import task_problem_text
@@ -350,9 +350,7 @@ def view(task: Task) -> View:
         return hit
     mode, seed = task.domain.obfuscation
     r = renaming(task.domain, mode, seed)
-    vdom = task.domain.views.get(("obfuscated-domain", mode, seed))
-    if vdom is None:
-        vdom = task.domain.views[("obfuscated-domain", mode, seed)] = renamed_domain(task.domain, r)
+    vdom = kept(task.domain, ("obfuscated-domain", mode, seed), lambda: renamed_domain(task.domain, r))
     objs = object_names(r, [o for o, _ in task.objects])
     back_heads = {n: o for (kind, o), n in r.names.items() if kind in ("predicate", "action")}
     back_objects = {n: o for o, n in objs.items()}
@@ -384,10 +382,7 @@ def plain(task: Task) -> Task:
     builds the plain run's items: prompt-size estimates use the plain names); cached."""
     if not is_obfuscated(task):
         return task
-    hit = task.views.get("plain")
-    if hit is None:
-        hit = task.views["plain"] = dataclasses.replace(task, domain=dataclasses.replace(task.domain, obfuscation=()))
-    return hit
+    return kept(task, "plain", lambda: dataclasses.replace(task, domain=dataclasses.replace(task.domain, obfuscation=())))
 
 
 def shown(task: Task) -> Task:

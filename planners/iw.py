@@ -40,8 +40,8 @@ from typing import Hashable
 
 from widthbench.planners.bfs import extract_plan
 from widthbench.planners.state_model import StripsModel, atom_mask_fn
-from widthbench.planners.novelty import NoveltyTable, bits
-from widthbench.planners.strips import applicable_actions
+from widthbench.planners.novelty import NoveltyTable, add_to_each, bits
+from widthbench.planners.strips import applicable_actions, triggered
 
 GOAL_TESTS = ("after-prune", "before-prune")
 # The largest k IW is raised to unless the user says otherwise (`--max-width`, alias `--max-k` of
@@ -232,18 +232,8 @@ def _iw_general(model, k, goal_test, before, stop_at_goal, trace, max_generated,
                     if novel:  # record the new atoms (and pairs)
                         seen1 |= new
                         if two:
-                            n = new
-                            while n:
-                                low = n & -n
-                                i = low.bit_length() - 1
-                                seen2[i] = get2(i, 0) | tmask
-                                n ^= low
-                            o = tmask & ~new
-                            while o:
-                                low = o & -o
-                                i = low.bit_length() - 1
-                                seen2[i] = get2(i, 0) | new
-                                o ^= low
+                            add_to_each(seen2, new, tmask)
+                            add_to_each(seen2, tmask & ~new, new)
                 if novel:
                     kept += 1
                     parent[t] = (s, label)
@@ -703,19 +693,11 @@ def _bfs_strips(model, goal_test, stop_at_goal, max_generated) -> IWResult:
         put = nxt.append
         for s in layer:
             expanded += 1
-            ids = []
-            x = s
             if neg:
-                while x:
-                    low = x & -x
-                    for pre, ng, aid in trig[low.bit_length() - 1]:
-                        if s & pre == pre and not s & ng:
-                            ids.append(aid)
-                    x ^= low
-                for pre, ng, aid in always:
-                    if s & pre == pre and not s & ng:
-                        ids.append(aid)
+                ids = triggered(s, trig, always)
             else:
+                ids = []
+                x = s
                 while x:
                     low = x & -x
                     for pre, aid in trig[low.bit_length() - 1]:

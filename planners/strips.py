@@ -327,7 +327,7 @@ def _object_standin(text: str) -> str:
     original, text = text, _strip_comments(text)
     m = _TYPES_SECTION.search(text)
     if m:
-        end = _matching_paren(text, m.start())
+        end = form_end(text, m.start())[0] or len(text)
         before, section, after = text[:m.start()], text[m.start():end], text[end:]
     else:
         before, section, after = text, "", ""
@@ -352,17 +352,24 @@ def _strip_comments(text: str) -> str:
     return re.sub(r";[^\n]*", " ", text)
 
 
-def _matching_paren(text: str, start: int) -> int:
-    depth = 0
-    for i in range(start, len(text)):
+def form_end(text: str, start: int) -> tuple[int | None, int]:
+    """(the index just past the parenthesis that closes the one opened at ``start``, or None when it
+    is never closed; how many parentheses are left open there), ``;`` comments skipped."""
+    depth, i, n = 0, start, len(text)
+    while i < n:
         c = text[i]
+        if c == ";":
+            nl = text.find("\n", i)
+            i = n if nl < 0 else nl
+            continue
         if c == "(":
             depth += 1
         elif c == ")":
             depth -= 1
             if depth == 0:
-                return i + 1
-    return len(text)
+                return i + 1, 0
+        i += 1
+    return None, depth
 
 
 def _term(t) -> str:
@@ -784,6 +791,14 @@ def _plan_schema(dom: Domain, s: Schema) -> _SchemaPlan:
                        ors, adds, pre, neg, dele, unary)
 
 
+def kept(holder, key, make):
+    """``holder.views[key]`` (a `Domain` or `Task` view cache), made by ``make()`` on first use."""
+    hit = holder.views.get(key)
+    if hit is None:
+        hit = holder.views[key] = make()
+    return hit
+
+
 class _PlanHolder:
     """The join plans of a domain, held in its views cache. A pickled domain (sent to a worker
     process) carries an empty holder: the plans hold functions and are made again on first use."""
@@ -799,9 +814,7 @@ class _PlanHolder:
 
 def _domain_plans(dom: Domain) -> tuple[_SchemaPlan, ...]:
     """The domain's join plans, made once per domain."""
-    holder = dom.views.get("strips.ground")
-    if holder is None:
-        holder = dom.views["strips.ground"] = _PlanHolder()
+    holder = kept(dom, "strips.ground", _PlanHolder)
     if holder.plans is None:
         holder.plans = tuple(_plan_schema(dom, s) for s in dom.schemas)
     return holder.plans
@@ -1068,19 +1081,26 @@ def bit_values(x: int) -> list[int]:
 
 def applicable_actions(task: Task, state: int) -> list[Action]:
     """Applicable actions of ``state``, sorted by action name then arguments."""
-    groups, always = task._triggers
+    out = triggered(state, *task._triggers)
+    out.sort(key=_action_id)
+    return out
+
+
+def triggered(state: int, groups, always) -> list:
+    """What the trigger index (`build_triggers`: ``(pre, neg, what)`` entries grouped by an atom of
+    their precondition, and those with none) holds for ``state``: each entry's ``what`` whose
+    precondition ``state`` meets and whose negative precondition it avoids, grouped by atom."""
     out = []
     s = state
     while s:
         low = s & -s
-        for pre, neg, a in groups[low.bit_length() - 1]:
+        for pre, neg, what in groups[low.bit_length() - 1]:
             if state & pre == pre and not state & neg:
-                out.append(a)
+                out.append(what)
         s ^= low
-    for pre, neg, a in always:
+    for pre, neg, what in always:
         if state & pre == pre and not state & neg:
-            out.append(a)
-    out.sort(key=_action_id)
+            out.append(what)
     return out
 
 

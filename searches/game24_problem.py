@@ -24,7 +24,7 @@ from widthbench.core.errors import ParseError, UserError
 from widthbench.generators.game24 import Puzzle, load_puzzles
 from widthbench.planners import game24_model as g24
 from widthbench.searches import search_prompts
-from widthbench.searches.replies import numbered, parse_score, parse_scores
+from widthbench.searches.replies import parse_score, parse_scores
 from widthbench.searches.templated_problem import TemplatedProblem
 from widthbench.subtasks.strict import answer_section
 from widthbench.planners.iw import iterated_width
@@ -173,8 +173,7 @@ class Game24Problem(TemplatedProblem):
         self.space = space if space is not None else g24.StateSpace()
         self.model = g24.Game24Model(puzzle.numbers, space=self.space)
         self.optimal_length = len(puzzle.numbers) - 1 if solvable(self.initial, self.space) else None
-        self.t = search_prompts.load("game24", prompt_dir)
-        self.system = search_prompts.text_file("context.game24.txt", prompt_dir)
+        self._load("game24", prompt_dir)
 
     def key(self, state):
         return state
@@ -234,10 +233,6 @@ class Game24Problem(TemplatedProblem):
                 "reason": "reaches 24" if solved else f"ends with {g24.state_text(s)}"}
 
     # prompts
-    def _messages(self, kind: str, **fields) -> list[dict]:
-        return [{"role": "system", "content": self.system},
-                {"role": "user", "content": search_prompts.fill(self.t[kind], **fields)}]
-
     def parse_next_action(self, text, state):
         return parse_step(one_line(text, "one step"))[0]
 
@@ -262,23 +257,8 @@ class Game24Problem(TemplatedProblem):
             raise ParseError("no steps in the answer")
         return list(dict.fromkeys(out))
 
-    def _listed(self, states) -> str:
-        return "\n".join(f"State {i}: {g24.state_text(s)}" for i, s in enumerate(states, 1)) or "none"
-
-    def parse_summary(self, text) -> str:
-        section = answer_section(text).strip()
-        if not section:
-            raise ParseError("empty summary")
-        return section
-
-    def novelty_summary_messages(self, summaries, recent, state):
-        text = "\n".join(f"Summary {i}: {s}" for i, s in enumerate(summaries, 1))
-        return self._messages("novelty_summarised", summaries=text, count=str(len(recent)),
-                              previous=self._listed(recent), new_state=g24.state_text(state))
-
-    def judge_pre_messages(self, state, actions):
-        return self._messages("judge_pre", state=g24.state_text(state), count=str(len(actions)),
-                              actions=numbered([action_text(a) for a in actions]))
+    def summary_text(self, text) -> str:
+        return answer_section(text).strip()
 
     def parse_scores(self, text, count):
         return parse_scores(text, count)

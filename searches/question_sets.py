@@ -35,7 +35,7 @@ from pathlib import Path
 
 from widthbench.core.errors import ParseError, UserError
 from widthbench.searches import search_prompts
-from widthbench.searches.replies import numbered, parse_score, parse_scores
+from widthbench.searches.replies import parse_score, parse_scores
 from widthbench.searches.templated_problem import TemplatedProblem
 from widthbench.subtasks.strict import reply_text
 from widthbench.searches.game24_problem import evaluate
@@ -239,6 +239,7 @@ class TaskProblem(TemplatedProblem):
     kind = "qa"
     has_engine = False
     domain = "tasks"
+    STATE_NOUN, ITEM_BREAK, LIST_BREAK = "Partial solution", "\n", "\n\n"
 
     def __init__(self, row: dict, prompt_dir: str | None = None):
         self.id = row["id"]
@@ -248,8 +249,8 @@ class TaskProblem(TemplatedProblem):
         self.type = row.get("type")
         self.initial: tuple[str, ...] = ()
         self.optimal_length = None
-        self.t = search_prompts.load("tasks", prompt_dir)
-        self.system = search_prompts.text_file("context.tasks.txt", prompt_dir)
+        self.prompt_fields = {"question": self.question}
+        self._load("tasks", prompt_dir)
 
     def key(self, state):
         return tuple(" ".join(s.split()) for s in state)
@@ -281,10 +282,6 @@ class TaskProblem(TemplatedProblem):
                 "reason": "correct" if solved else ("no final answer" if given is None else "wrong answer")}
 
     # prompts
-    def _messages(self, kind: str, **fields) -> list[dict]:
-        return [{"role": "system", "content": self.system},
-                {"role": "user", "content": search_prompts.fill(self.t[kind], question=self.question, **fields)}]
-
     def _step(self, text: str) -> str:
         body = section(text)
         if not body:
@@ -308,23 +305,11 @@ class TaskProblem(TemplatedProblem):
             raise ParseError("no possibilities in the answer")
         return list(dict.fromkeys(out))
 
-    def _listed(self, states) -> str:
-        return "\n\n".join(f"Partial solution {i}:\n{self.show_state(s)}" for i, s in enumerate(states, 1)) or "none"
+    def summary_text(self, text) -> str:
+        return section(text)
 
-    def parse_summary(self, text) -> str:
-        body = section(text)
-        if not body:
-            raise ParseError("empty summary")
-        return body
-
-    def novelty_summary_messages(self, summaries, recent, state):
-        text = "\n\n".join(f"Summary {i}:\n{s}" for i, s in enumerate(summaries, 1))
-        return self._messages("novelty_summarised", summaries=text, count=str(len(recent)),
-                              previous=self._listed(recent), new_state=self.show_state(state))
-
-    def judge_pre_messages(self, state, actions):
-        return self._messages("judge_pre", state=self.show_state(state), count=str(len(actions)),
-                              actions=numbered([" ".join(str(a).split()) for a in actions]))
+    def judged_action(self, action) -> str:
+        return " ".join(str(action).split())
 
     def parse_scores(self, text, count):
         return parse_scores(section(text), count)

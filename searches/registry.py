@@ -27,13 +27,12 @@ A `MethodRegistry` is an immutable value: `MethodRegistry.default()` holds the b
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from widthbench.core.discovery import records_in, records_in_file
-from widthbench.core.errors import UserError, listed
+from widthbench.core.discovery import Records, records_in_file
+from widthbench.core.errors import UserError
 
 METHODS_PACKAGE = "widthbench.searches.methods"
 
@@ -96,25 +95,15 @@ class SearchMethod:
         return next((s for s in self.settings if s.name == name), None)
 
 
-class MethodRegistry:
+class MethodRegistry(Records):
     """An ordered, immutable set of search methods; ``paths``: the module files it was given
     beyond the built-in ones (so that a worker process can load the same registry)."""
 
-    def __init__(self, methods: Iterable[SearchMethod], paths: tuple[str, ...] = ()):
-        records: dict[str, SearchMethod] = {}
-        for m in methods:
-            if m.name in records:
-                raise ValueError(f"search method {m.name!r} is defined twice")
-            records[m.name] = m
-        self._records = dict(sorted(records.items(), key=lambda kv: (kv[1].order, kv[0])))
-        self.names: tuple[str, ...] = tuple(self._records)
-        self.paths = tuple(paths)
+    PACKAGE, ATTRIBUTE, WHAT = METHODS_PACKAGE, "METHODS", "search method"
 
-    @staticmethod
-    @functools.cache
-    def default() -> "MethodRegistry":
-        """The built-in methods (every module of `widthbench.searches.methods`)."""
-        return MethodRegistry(records_in(METHODS_PACKAGE, "METHODS"))
+    def __init__(self, methods: Iterable[SearchMethod], paths: tuple[str, ...] = ()):
+        super().__init__(methods)
+        self.paths = tuple(paths)
 
     @classmethod
     def from_modules(cls, paths, base: "MethodRegistry | None" = None) -> "MethodRegistry":
@@ -127,18 +116,6 @@ class MethodRegistry:
             except FileNotFoundError:
                 raise UserError(f"--method-module {path}: not found") from None
         return MethodRegistry([*base, *extra], paths=(*base.paths, *map(str, paths)))
-
-    def __contains__(self, name: str) -> bool:
-        return name in self._records
-
-    def __iter__(self):
-        return iter(self._records.values())
-
-    def get(self, name: str) -> SearchMethod:
-        try:
-            return self._records[name]
-        except KeyError:
-            raise UserError(f"unknown search method {name!r} (known: {listed(list(self.names), 200)})") from None
 
     def uses_hooks(self, name: str) -> bool:
         """Whether method ``name`` searches a tree over the hooks (an unknown name: as if so)."""

@@ -77,21 +77,24 @@ async def judge(hooks: Hooks, tree: SearchTree, parent: Node, children: list[Nod
     return None
 
 
-async def _start(problem, hooks: Hooks, config) -> tuple[SearchTree, bool]:
-    """A tree holding the initial state (novelty started on it), and whether it is a goal."""
+async def _start(problem, hooks: Hooks, config) -> tuple[SearchTree, list[Node]]:
+    """A tree holding the initial state (novelty started on it), and the nodes to search from: the
+    root, or none when the root is already a goal (the tree's root then has status "goal")."""
     tree = SearchTree(problem.initial, config.max_states)
     hooks.novelty.start(tree.root.state)
     if await hooks.verifier.is_goal(tree.root.state):
         tree.root.status = "goal"
-        return tree, True
-    return tree, False
+        return tree, []
+    return tree, [tree.root]
+
+
+def _end(tree: SearchTree) -> tuple[SearchTree, Node | None]:
+    """The tree of a search that found no goal below the root: the root, when it is one."""
+    return tree, tree.root if tree.root.status == "goal" else None
 
 
 async def tot_bfs(problem, hooks: Hooks, config) -> tuple[SearchTree, Node | None]:
-    tree, at_goal = await _start(problem, hooks, config)
-    if at_goal:
-        return tree, tree.root
-    frontier = [tree.root]
+    tree, frontier = await _start(problem, hooks, config)
     for _ in range(config.max_depth):
         if not frontier or tree.exhausted():
             break
@@ -104,14 +107,11 @@ async def tot_bfs(problem, hooks: Hooks, config) -> tuple[SearchTree, Node | Non
                 return tree, goal
             nxt.extend(c for c in children if c.status == "open")
         frontier = nxt
-    return tree, None
+    return _end(tree)
 
 
 async def tot_dfs(problem, hooks: Hooks, config) -> tuple[SearchTree, Node | None]:
-    tree, at_goal = await _start(problem, hooks, config)
-    if at_goal:
-        return tree, tree.root
-    stack = [tree.root]
+    tree, stack = await _start(problem, hooks, config)
     while stack:
         node = stack.pop()
         if node.depth >= config.max_depth or tree.exhausted():
@@ -121,4 +121,4 @@ async def tot_dfs(problem, hooks: Hooks, config) -> tuple[SearchTree, Node | Non
         if goal is not None:
             return tree, goal
         stack.extend(reversed([c for c in children if c.status == "open"]))
-    return tree, None
+    return _end(tree)

@@ -17,7 +17,7 @@ from widthbench.core.errors import ParseError
 from widthbench.pddl_domains import obfuscate
 from widthbench.pddl_domains.readers.reply import FLEXIBLE_LABEL
 from widthbench.pddl_domains.render import Renderer, natural_key
-from widthbench.planners.strips import Action, Task
+from widthbench.planners.strips import Action, Task, kept
 from widthbench.subtasks import strict as _parse
 from widthbench.subtasks import prompts as _prompts
 from widthbench.subtasks.strict import parse_integer, parse_novelty, parse_verdict, parse_yes_no
@@ -43,12 +43,8 @@ def renderer(task: Task, style: str) -> Renderer:
     """The renderer of ``task`` in ``style``, built once per task (building one costs ~ms) and kept
     in the task's own ``views``. An obfuscated task (``--obfuscate``) renders its renamed view and
     reads answers back into the original names (`obfuscate.ObfuscatedRenderer`)."""
-    key = ("renderer", style)
-    r = task.views.get(key)
-    if r is None:
-        make = obfuscate.ObfuscatedRenderer if obfuscate.is_obfuscated(task) else Renderer
-        r = task.views[key] = make(task, style)
-    return r
+    make = obfuscate.ObfuscatedRenderer if obfuscate.is_obfuscated(task) else Renderer
+    return kept(task, ("renderer", style), lambda: make(task, style))
 
 
 def _domain(task: Task):

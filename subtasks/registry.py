@@ -16,13 +16,12 @@ that way, or `Registry.from_modules([...])` from module files).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from widthbench.core.discovery import keyed, records_in, records_in_file
+from widthbench.core.discovery import Records, records_in_file
 from widthbench.core.errors import UserError, listed
 from widthbench.subtasks.answers import AnswerKind
 
@@ -177,22 +176,21 @@ class SubTask:
         return next((m for m in self.metrics if m.aggregate == PER_ITEM), self.metrics[0])
 
 
-class Registry:
-    """An ordered, immutable set of sub-task records."""
+class Registry(Records):
+    """An ordered, immutable set of sub-task records, in the order of their first table row."""
+
+    PACKAGE, ATTRIBUTE, WHAT = TASKS_PACKAGE, "SUBTASKS", "sub-task"
 
     def __init__(self, subtasks: Iterable[SubTask]):
-        self._records = records = keyed(subtasks, "name", "sub-task")
-        order = sorted(records.values(), key=lambda s: min((o for o, _ in s.labels.values()), default=10**6))
-        self.names: tuple[str, ...] = tuple(s.name for s in order)
+        super().__init__(subtasks)
+        records = self._records
         self.paper: tuple[str, ...] = tuple(n for n in self.names if records[n].paper)
-        labels = [((s.name, m, e), o, text) for s in order for (m, e), (o, text) in s.labels.items()]
+        labels = [((s.name, m, e), o, text) for s in self for (m, e), (o, text) in s.labels.items()]
         self._label_order = {k: (o, text) for k, o, text in labels}
 
-    @staticmethod
-    @functools.cache
-    def default() -> "Registry":
-        """The built-in sub-tasks (every module of `widthbench.subtasks.definitions`)."""
-        return Registry(records_in(TASKS_PACKAGE, "SUBTASKS"))
+    def order_key(self, name: str, record: SubTask):
+        # sub-tasks whose first rows tie keep their definition order
+        return min((o for o, _ in record.labels.values()), default=10**6)
 
     @classmethod
     def from_modules(cls, paths, base: "Registry | None" = None) -> "Registry":
@@ -203,17 +201,8 @@ class Registry:
     def with_subtasks(self, *records: SubTask) -> "Registry":
         return Registry([*self._records.values(), *records])
 
-    def __contains__(self, name: str) -> bool:
-        return name in self._records
-
-    def __iter__(self):
-        return (self._records[n] for n in self.names)
-
-    def get(self, name: str) -> SubTask:
-        try:
-            return self._records[name]
-        except KeyError:
-            raise UserError(f"unknown sub-task {name!r} (known: {listed([*self.names, 'all', 'paper'], 200)})") from None
+    def unknown(self, name: str) -> str:
+        return f"unknown sub-task {name!r} (known: {listed([*self.names, 'all', 'paper'], 200)})"
 
     def named(self, text: str) -> tuple[str, ...]:
         """The sub-tasks ``text`` names one by one (not through "all" or "paper")."""

@@ -17,14 +17,12 @@ value: `DomainRegistry.default()` scans the package once.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 
-from widthbench.core.discovery import keyed, records_in
-from widthbench.core.errors import UserError
+from widthbench.core.discovery import Records
 
 DOMAINS_PACKAGE = "widthbench.generators.domains"
 # Where a built-in domain's data files are: the folders `planners.strips` and `subtasks.prompts`
@@ -97,33 +95,19 @@ class BuiltinDomain:
         return f"{self.name} ({self.default})" if self.default else self.name
 
 
-class DomainRegistry:
+class DomainRegistry(Records):
     """An ordered, immutable set of built-in domain records."""
 
+    PACKAGE, ATTRIBUTE, WHAT = DOMAINS_PACKAGE, "DOMAINS", "built-in domain"
+
     def __init__(self, domains: Iterable[BuiltinDomain]):
-        self._records = records = keyed(domains, "name", "built-in domain")
-        for d in records.values():
+        super().__init__(domains)
+        for d in self:
             if not d.domain_file.is_file():
                 raise ValueError(f"built-in domain {d.name!r}: no domain file {d.domain_file}")
-        self.names: tuple[str, ...] = tuple(sorted(records, key=lambda n: (records[n].order, n)))
 
-    @staticmethod
-    @functools.cache
-    def default() -> "DomainRegistry":
-        """The built-in domains (every module of `widthbench.generators.domains`)."""
-        return DomainRegistry(records_in(DOMAINS_PACKAGE, "DOMAINS"))
-
-    def __contains__(self, name) -> bool:
-        return name in self._records
-
-    def __iter__(self):
-        return (self._records[n] for n in self.names)
-
-    def get(self, name: str) -> BuiltinDomain:
-        try:
-            return self._records[name]
-        except KeyError:
-            raise UserError(f"no generator for domain {name!r} (choose from {', '.join(self.names)})") from None
+    def unknown(self, name: str) -> str:
+        return f"no generator for domain {name!r} (choose from {', '.join(self.names)})"
 
     def options(self) -> tuple[tuple[GeneratorOption, tuple[str, ...]], ...]:
         """Every generator option once, in domain order, with the domains that take it."""

@@ -15,13 +15,12 @@ scans the package once.
 
 from __future__ import annotations
 
-import functools
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from widthbench.core.discovery import keyed, records_in
+from widthbench.core.discovery import Records
 from widthbench.core.errors import UserError
 
 BACKENDS_PACKAGE = "widthbench.llm.backends"
@@ -65,21 +64,14 @@ class ModelBackend:
     order: int = 100
 
 
-class BackendRegistry:
+class BackendRegistry(Records):
     """An ordered, immutable set of model backends, by spec prefix."""
 
-    def __init__(self, backends: Iterable[ModelBackend]):
-        self._records = records = keyed(backends, "prefix", "model backend")
-        self.prefixes: tuple[str, ...] = tuple(sorted(records, key=lambda p: (records[p].order, p)))
+    PACKAGE, ATTRIBUTE, KEY, WHAT = BACKENDS_PACKAGE, "BACKENDS", "prefix", "model backend"
 
-    @staticmethod
-    @functools.cache
-    def default() -> "BackendRegistry":
-        """The built-in backends (every module of `widthbench.llm.backends`)."""
-        return BackendRegistry(records_in(BACKENDS_PACKAGE, "BACKENDS"))
-
-    def __iter__(self):
-        return (self._records[p] for p in self.prefixes)
+    @property
+    def prefixes(self) -> tuple[str, ...]:
+        return self.names
 
     def usage(self) -> str:
         """``openai:NAME, vllm-batch:NAME or sim:KIND (...)``: every spec form."""

@@ -43,7 +43,7 @@ from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pdd
 from widthbench.pddl_domains.readers.mood import (ASSERT, CAN, CANDIDATE, GOAL, HEDGE, PLAN, QUESTION, REFERENCE,
                                                   REJECT, REQUIRE, SUPPOSE)
 from widthbench.pddl_domains.readers.steps import StepReader, task_reader
-from widthbench.planners.strips import Task
+from widthbench.planners.strips import Task, kept
 
 __all__ = ["Claim", "Sentence", "ClaimReader", "claim_reader"]
 
@@ -686,8 +686,4 @@ def _subject(atom: str) -> str | None:
 
 def claim_reader(task: Task, style: str, templates: str) -> ClaimReader:
     """The claim reader of a task, built once per task and kept in the task's own ``views``."""
-    key = ("trace-claims", style, templates)
-    got = task.views.get(key)
-    if got is None:
-        got = task.views[key] = ClaimReader(task, style, templates)
-    return got
+    return kept(task, ("trace-claims", style, templates), lambda: ClaimReader(task, style, templates))

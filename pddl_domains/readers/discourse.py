@@ -112,31 +112,21 @@ def sentences(text: str) -> list[tuple[int, int]]:
     return trimmed
 
 
+#: The marks a sentence carries by its words alone, each with the test that finds it ("goal" and
+#: "goal-reached" exclude each other, and "state" depends on the others: `marks`).
+_MARKS = (("restart", RESTART.search), ("retraction", RETRACTION.search), ("hypothetical", HYPOTHETICAL.match),
+          ("candidate", CANDIDATE.search), ("requirement", REQUIREMENT.search),
+          ("question", lambda low: low.rstrip(" )*_\"'").endswith("?")),
+          ("intent", INTENT.search), ("initial", INITIAL.search), ("elsewhere", ELSEWHERE.search))
+
+
 def marks(low: str) -> frozenset[str]:
     """What the (lower-case, normalised) sentence ``low`` does to its line of reasoning (module docstring)."""
-    out = set()
-    if RESTART.search(low):
-        out.add("restart")
-    if RETRACTION.search(low):
-        out.add("retraction")
-    if HYPOTHETICAL.match(low):
-        out.add("hypothetical")
-    if CANDIDATE.search(low):
-        out.add("candidate")
-    if REQUIREMENT.search(low):
-        out.add("requirement")
-    if low.rstrip(" )*_\"'").endswith("?"):
-        out.add("question")
+    out = {name for name, says in _MARKS if says(low)}
     if GOAL_REACHED.search(low):
         out.add("goal-reached")
     elif GOAL.search(low):
         out.add("goal")
-    if INTENT.search(low):
-        out.add("intent")
-    if INITIAL.search(low):
-        out.add("initial")
-    if ELSEWHERE.search(low):
-        out.add("elsewhere")
     if STATE_LABEL.search(low) and not out & {"initial", "goal", "goal-reached", "intent", "elsewhere"}:
         out.add("state")
     return frozenset(out)

@@ -154,10 +154,10 @@ OPENS_NOW = re.compile(r"^[\W_]*(?:(?:so|and|but|then|okay|ok|well)\b[\s,]*)*(?:
                        r"at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
 #: A clause, or a sentence that opens so, that says "initially": its facts are of the state the trace
 #: starts from.
-SAYS_START = re.compile(r"\b(?:initially|originally|at\s+the\s+(?:start|beginning)|in\s+the\s+(?:initial|starting|start)\s+state|"
-                        r"to\s+begin\s+with|to\s+start\s+with)\b")
-OPENS_START = re.compile(r"^[\W_]*(?:(?:so|and|but|okay|ok|well|wait)\b[\s,]*)*(?:initially|originally|at\s+the\s+(?:start|beginning)|"
-                         r"in\s+the\s+(?:initial|starting|start)\s+state|to\s+begin\s+with|to\s+start\s+with)\b")
+_START_WORDS = (r"(?:initially|originally|at\s+the\s+(?:start|beginning)|in\s+the\s+(?:initial|starting|start)\s+state|"
+                r"to\s+begin\s+with|to\s+start\s+with)\b")
+SAYS_START = re.compile(r"\b" + _START_WORDS)
+OPENS_START = re.compile(r"^[\W_]*(?:(?:so|and|but|okay|ok|well|wait)\b[\s,]*)*" + _START_WORDS)
 SAYS_NOW = re.compile(r"\b(?:now|currently|right\s+now|at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
 RELATIVE = re.compile(r"^(?:which|who)\s+(?=(?:is|are|now|remains|becomes|stays|sits|rests|has|holds)\b)")
 WHY_DONE = re.compile(r"^(?:because|since|as)\s+(?:i|we)\s+(?:already\s+|just\s+)?(?!(?:can|could|will|would|should|"

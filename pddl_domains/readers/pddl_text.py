@@ -22,6 +22,7 @@ import re
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Ambiguous, Reading
 from widthbench.pddl_domains.readers.reply import answer_section, region
+from widthbench.planners import strips
 
 FORMS = {
     "problem": re.compile(r"\(\s*define\s*\(\s*problem\b", re.I),
@@ -36,20 +37,9 @@ _FENCE = re.compile(r"(?m)^[ \t]*(?:```|~~~)[^\n]*$")
 def form_end(text: str, start: int) -> int:
     """The index just past the parenthesis that closes the one opened at ``start`` (``;`` comments
     skipped); ParseError when it is never closed."""
-    depth, i, n = 0, start, len(text)
-    while i < n:
-        c = text[i]
-        if c == ";":
-            nl = text.find("\n", i)
-            i = n if nl < 0 else nl
-            continue
-        if c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
+    end, depth = strips.form_end(text, start)
+    if end is not None:
+        return end
     raise ParseError(f"the PDDL that starts with {text[start:start + 30].strip()!r} is never closed "
                      f"({depth} parenthesis(es) left open)")
 

@@ -75,9 +75,14 @@ def one_value(parse, text: str | None):
                 continue
             raise ParseError(f"more than one answer: {lines[0].strip()!r} and {other.strip()!r}") from None
         return value
-FLEXIBLE_LABEL = re.compile(r"(?im)^[ \t>*#_`\-]*(?:my\s+|the\s+|our\s+)?(?:(?:final\s+)?answer|final\s+(?:plan|solution))"
-                    r"[ \t*_`]*(?:is)?[ \t*_`]*"
-                    r"(?::|(?=[ \t*_`]*$))[*_`]*")
+
+
+#: An answer label ("Answer:", "**Final plan:**", "My final answer is"): its words on one line (a
+#: line that ends in "my" or "final" before a line "Answer:" is not part of the label).
+FLEXIBLE_LABEL = re.compile(r"(?im)^[ \t>*#_`\-]*(?:my[ \t]+|the[ \t]+|our[ \t]+)?"
+                            r"(?:(?:final[ \t]+)?answer|final[ \t]+(?:plan|solution))"
+                            r"[ \t*_`]*(?:is)?[ \t*_`]*"
+                            r"(?::|(?=[ \t*_`]*$))[*_`]*")
 #: A line that opens a new problem (a completion model continuing a few-shot prompt): like the stop
 #: sequences of lm-evaluation-harness, the answer ends before it.
 _NEW_PROBLEM = re.compile(r"(?im)^[ \t]*\[\s*(?:statement|question|problem|query|instance)\s*\][ \t]*$")

@@ -39,7 +39,7 @@ from widthbench.pddl_domains.readers.grammar import (FORM, SEPARATORS, TaskGramm
                                                      strip_step_lead_in)
 from widthbench.pddl_domains.readers.reply import MARK, Line, strip_number
 from widthbench.pddl_domains.readers.withdrawals import removal_by_number, withdrawal
-from widthbench.planners.strips import Task
+from widthbench.planners.strips import Task, kept
 
 __all__ = ["task_reader", "StepReader", "Run"]
 
@@ -600,8 +600,4 @@ def _title_split(s: str) -> tuple[str, str] | None:
 
 def task_reader(task: Task, style: str, templates: str) -> StepReader:
     """The flexible reader of a task, built once per task and kept in the task's own ``views``."""
-    key = ("flexible-reader", style, templates)
-    rd = task.views.get(key)
-    if rd is None:
-        rd = task.views[key] = StepReader(task, style, templates)
-    return rd
+    return kept(task, ("flexible-reader", style, templates), lambda: StepReader(task, style, templates))

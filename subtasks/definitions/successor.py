@@ -97,17 +97,21 @@ def errors(record, bump):
             bump("wrong facts after action", f"{pattern(action, action)}: {pattern(x, action)}")
 
 
+def _successor_subtask(name: str, title: str, order: int, *, prompts, answer, score, simulate: str,
+                       answer_tokens) -> SubTask:
+    """One of the two successor sub-tasks: the paper's exact-state metric titled ``title`` at table
+    position ``order``, and its per-action count 80 after it."""
+    return SubTask(name=name, build=_build(name), prompts=prompts, answer=answer, score=score,
+                   metrics=(Metric("exact", title, order),
+                            Metric("per-action", f"{title}, per action", order + 80, COUNTS)),
+                   paper=True, errors=errors, simulate={simulate: simulated(simulate)}, answer_tokens=answer_tokens)
+
+
 SUBTASKS = (
-    SubTask(name="successor-mapping", build=_build("successor-mapping"), prompts=mapping_prompts,
-            answer=answers.MAPPING, score=score_mapping,
-            metrics=(Metric("exact", "Successor State Mapping", 40),
-                     Metric("per-action", "Successor State Mapping, per action", 120, COUNTS)),
-            paper=True, errors=errors,
-            simulate={"successor_mapping": simulated("successor_mapping")}, answer_tokens=mapping_tokens),
-    SubTask(name="successor-separate", build=_build("successor-separate"), prompts=separate_prompts,
-            answer=answers.STATE, score=score_separate,
-            metrics=(Metric("exact", "Successor State Mapping Separate", 50),
-                     Metric("per-action", "Successor State Mapping Separate, per action", 130, COUNTS)),
-            paper=True, errors=errors,
-            simulate={"successor": simulated("successor")}, answer_tokens=separate_tokens),
+    _successor_subtask("successor-mapping", "Successor State Mapping", 40, prompts=mapping_prompts,
+                       answer=answers.MAPPING, score=score_mapping, simulate="successor_mapping",
+                       answer_tokens=mapping_tokens),
+    _successor_subtask("successor-separate", "Successor State Mapping Separate", 50, prompts=separate_prompts,
+                       answer=answers.STATE, score=score_separate, simulate="successor",
+                       answer_tokens=separate_tokens),
 )

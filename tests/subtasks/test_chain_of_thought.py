@@ -27,6 +27,15 @@ def test_the_reasoning_is_the_text_before_the_last_label(words, label, answer):
     assert chain_of_thought(reply + "\n" + label + " x") == reply + "\n"
 
 
+@given(st.lists(WORD, min_size=CHAIN_OF_THOUGHT_MIN_WORDS, max_size=20), LABEL,
+       st.sampled_from(["my", "the", "our", "final", "My", "The final"]))
+def test_a_label_is_read_on_its_own_line(words, label, lead):
+    """A word of a label ("my", "final") that ends the line before the label is not part of it: the
+    reasoning keeps that line whole."""
+    before = " ".join(words) + "\n" + lead + "\n"
+    assert chain_of_thought(before + label + " (pick-up a)") == before
+
+
 @given(st.lists(WORD, max_size=CHAIN_OF_THOUGHT_MIN_WORDS - 1), LABEL)
 def test_a_short_preamble_or_no_label_is_no_reasoning(words, label):
     assert chain_of_thought(" ".join(words) + "\n" + label + " (pick-up a)") is None
