@@ -40,7 +40,7 @@ from typing import Hashable
 
 from widthbench.planners.bfs import extract_plan
 from widthbench.planners.state_model import StripsModel, atom_mask_fn
-from widthbench.planners.novelty import NoveltyTable, add_to_each, bits
+from widthbench.planners.novelty import NoveltyTable, bits
 from widthbench.planners.strips import applicable_actions, triggered
 
 GOAL_TESTS = ("after-prune", "before-prune")
@@ -232,8 +232,18 @@ def _iw_general(model, k, goal_test, before, stop_at_goal, trace, max_generated,
                     if novel:  # record the new atoms (and pairs)
                         seen1 |= new
                         if two:
-                            add_to_each(seen2, new, tmask)
-                            add_to_each(seen2, tmask & ~new, new)
+                            n = new
+                            while n:
+                                low = n & -n
+                                i = low.bit_length() - 1
+                                seen2[i] = get2(i, 0) | tmask
+                                n ^= low
+                            o = tmask & ~new
+                            while o:
+                                low = o & -o
+                                i = low.bit_length() - 1
+                                seen2[i] = get2(i, 0) | new
+                                o ^= low
                 if novel:
                     kept += 1
                     parent[t] = (s, label)

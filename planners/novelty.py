@@ -128,8 +128,8 @@ class NoveltyTable:
         if k == 1:
             return
         # pairs {p, q} with p new: record q in p's mask and p in q's mask
-        add_to_each(self._seen2, new, mask)
-        add_to_each(self._seen2, mask & ~new, new)
+        _add_to_each(self._seen2, new, mask)
+        _add_to_each(self._seen2, mask & ~new, new)
         if k == 2:
             return
         atoms = bit_values(mask)
@@ -157,7 +157,7 @@ class NoveltyTable:
         return nov
 
 
-def add_to_each(seen2: dict, atoms: int, partners: int) -> None:
+def _add_to_each(seen2: dict, atoms: int, partners: int) -> None:
     """Add ``partners`` to the pair mask of every atom of ``atoms``."""
     get = seen2.get
     while atoms:

@@ -20,7 +20,7 @@ import functools
 import re
 from fractions import Fraction
 
-from widthbench.core.errors import ParseError, UserError
+from widthbench.core.errors import ParseError
 from widthbench.generators.game24 import Puzzle, load_puzzles
 from widthbench.planners import game24_model as g24
 from widthbench.searches import search_prompts
@@ -286,18 +286,12 @@ def load_problems(rows: str | None, path=None, prompt_dir: str | None = None) ->
 # ---- simulated answers -------------------------------------------------------------------------
 
 def sim_question(system: str, user: str, question_cls, prompt_dir: str | None = None):
-    try:
-        context = search_prompts.text_file("context.game24.txt", prompt_dir)
-    except (OSError, UserError):
+    found = search_prompts.asked("game24", system, user, prompt_dir)
+    if found is None:
         return None
-    if system.strip() != context:
-        return None
-    for kind, template in search_prompts.load("game24", prompt_dir).items():
-        fields = search_prompts.match(template, user)
-        if fields is not None:
-            # the question holds its own memo of the arithmetic (problem = a StateSpace)
-            return question_cls(kind, fields, _SIM[kind], g24.StateSpace())
-    return None
+    kind, fields = found
+    # the question holds its own memo of the arithmetic (problem = a StateSpace)
+    return question_cls(kind, fields, _SIM[kind], g24.StateSpace())
 
 
 def _pick(q, state, rng, good: bool):

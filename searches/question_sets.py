@@ -358,17 +358,8 @@ def _fmt(x: Fraction) -> str:
 
 
 def sim_question(system: str, user: str, question_cls, prompt_dir: str | None = None):
-    try:
-        context = search_prompts.text_file("context.tasks.txt", prompt_dir)
-    except (OSError, UserError):
-        return None
-    if system.strip() != context:
-        return None
-    for kind, template in search_prompts.load("tasks", prompt_dir).items():
-        fields = search_prompts.match(template, user)
-        if fields is not None:
-            return question_cls(kind, fields, _sim)
-    return None
+    found = search_prompts.asked("tasks", system, user, prompt_dir)
+    return None if found is None else question_cls(*found, _sim)
 
 
 def _has_final(text: str) -> bool:

@@ -74,6 +74,23 @@ def match(template: str, text: str) -> dict[str, str] | None:
     return m.groupdict() if m else None
 
 
+def asked(name: str, system: str, user: str, user_dir: str | None = None) -> tuple[str, dict[str, str]] | None:
+    """(template kind, its fields) when ``system`` is template set ``name``'s system message
+    (``context.<name>.txt``) and ``user`` one of its prompts filled in; None otherwise (a set that
+    cannot be read included)."""
+    try:
+        context = text_file(f"context.{name}.txt", user_dir)
+    except (OSError, UserError):
+        return None
+    if system.strip() != context:
+        return None
+    for kind, template in load(name, user_dir).items():
+        fields = match(template, user)
+        if fields is not None:
+            return kind, fields
+    return None
+
+
 def match_strips(text: str, user_dir: str | None = None) -> tuple[str, str, dict[str, str]] | None:
     """(kind, style, fields) of a user message filled from a STRIPS search template, or None."""
     for kind in STRIPS_KINDS:

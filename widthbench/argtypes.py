@@ -5,9 +5,10 @@ line). A path that exists and is no folder is a file to these types, /dev/null a
 reader says what it holds ("empty"), never "not found". Output folders are checked by
 `widthbench.core.runfiles.check_output_dir` instead.
 
-`INPUT_PATHS` names every path a subcommand reads, (command, argument dest) -> type; `cli.build_parser`
-gives each its type, so the command modules declare their options as before, and
-tests/test_cli_errors.py checks that every option whose metavar names a file or folder is listed."""
+`PATHS_READ` names every path a subcommand reads, command -> {argument dest: type} (`INPUT_PATHS`:
+(command, dest) -> type); `cli.build_parser` gives each its type, so the command modules declare
+their options as before, and tests/test_cli_errors.py checks that every option whose metavar names a
+file or folder is listed."""
 
 from __future__ import annotations
 
@@ -83,46 +84,41 @@ for _t in (folder, file, file_or_folder, file_or_stdin):
     _t.path_type = True
 
 _GENERATED = DomainRegistry.default().names  # the built-in domains (`widthbench.generators.domains`)
-INPUT_PATHS = {
-    ("render", "problem"): file,
-    ("render", "domain"): name_or_path(None),
-    ("render", "templates"): name_or_path(("widthbench", "planbench"), "template set"),
-    ("validate", "domain"): name_or_path(None),
-    ("validate", "problem"): file,
-    ("validate", "plan"): file_or_stdin,
-    ("equivalent", "domain"): name_or_path(None),
-    ("equivalent", "problem_a"): file,
-    ("equivalent", "problem_b"): file,
-    ("equivalent-domain", "domain"): name_or_path(None),
-    ("equivalent-domain", "model_domain"): file,
-    ("equivalent-domain", "problems"): file,
-    ("plan", "domain"): name_or_path(None),
-    ("plan", "problem"): file,
-    ("widths", "target"): name_or_path(("game24", *_GENERATED), "target", folders=True),
-    ("widths", "domain"): file,
-    ("report", "runs"): file_or_folder,  # a run folder, or a harness log (an inspect .eval file)
-    ("compare", "run_a"): file_or_folder,  # a run folder, or a harness log
-    ("compare", "run_b"): file_or_folder,
-    ("rescore", "files"): file,
-    ("rescore", "instances"): folder,
-    ("score", "domain"): name_or_path(_GENERATED),
-    ("score", "context"): file,
-    ("score", "templates"): file,
-    ("score", "instances"): folder,
-    ("score", "items"): folder,
-    ("score", "prompt_dir"): folder,
-    ("solve", "domain"): name_or_path(("game24", *_GENERATED)),
-    ("solve", "instances"): folder,
-    ("solve", "tasks"): file_or_folder,
-    ("solve", "prompt_dir"): folder,
-    ("solve", "method_module"): file,
-    ("export", "domain"): name_or_path(_GENERATED),
-    ("export", "instances"): folder,
-    ("export", "prompt_dir"): folder,
-    ("traces", "source"): file_or_folder,
-    ("traces", "instances"): folder,
-    ("traces", "domain"): name_or_path(_GENERATED),
+#: The paths each command reads: argument dest -> type.
+PATHS_READ = {
+    "render": {
+        "problem": file,
+        "domain": name_or_path(None),
+        "templates": name_or_path(("widthbench", "planbench"), "template set"),
+    },
+    "validate": {"domain": name_or_path(None), "problem": file, "plan": file_or_stdin},
+    "equivalent": {"domain": name_or_path(None), "problem_a": file, "problem_b": file},
+    "equivalent-domain": {"domain": name_or_path(None), "model_domain": file, "problems": file},
+    "plan": {"domain": name_or_path(None), "problem": file},
+    "widths": {"target": name_or_path(("game24", *_GENERATED), "target", folders=True), "domain": file},
+    # a run folder, or a harness log (an inspect .eval file)
+    "report": {"runs": file_or_folder},
+    "compare": {"run_a": file_or_folder, "run_b": file_or_folder},
+    "rescore": {"files": file, "instances": folder},
+    "score": {
+        "domain": name_or_path(_GENERATED),
+        "context": file,
+        "templates": file,
+        "instances": folder,
+        "items": folder,
+        "prompt_dir": folder,
+    },
+    "solve": {
+        "domain": name_or_path(("game24", *_GENERATED)),
+        "instances": folder,
+        "tasks": file_or_folder,
+        "prompt_dir": folder,
+        "method_module": file,
+    },
+    "export": {"domain": name_or_path(_GENERATED), "instances": folder, "prompt_dir": folder},
+    "traces": {"source": file_or_folder, "instances": folder, "domain": name_or_path(_GENERATED)},
 }
+INPUT_PATHS = {(command, dest): kind for command, paths in PATHS_READ.items() for dest, kind in paths.items()}
 
 
 def type_input_paths(command: str, parser: argparse.ArgumentParser) -> None:
