@@ -5,18 +5,16 @@ from __future__ import annotations
 import argparse
 
 HELP = "compare two runs item by item: paired intervals, exact tests, Holm's correction and power"
-DESCRIPTION = (
-    "Align the items of two score runs (or two solve runs, or a run and a harness log read back) by "
-    "their stable item id and compare them per cell (sub-task, style, thinking, extension, domain) and "
-    "metric, on the items both runs answered (their count is said). Per cell: both accuracies, the "
-    "difference B - A with a 95% interval from a seeded paired bootstrap over items, the exact McNemar "
-    "p-value for one right/wrong answer per item, else a paired sign-flip permutation test (samples, "
-    "counts, tokens); Holm's correction over every test of the table. Writes compare.md, compare.csv and "
-    "compare.tex to --out, and prints the smallest difference each cell's items can detect at 80% power "
-    "and the `score --count` a --target difference needs. --across thinking (style, extension) compares "
-    "the modes instead: thinking off in RUN_A against on in RUN_B, which may be the same run. "
-    "docs/compare.md explains how to read it."
-)
+DESCRIPTION = """Align the items of two score runs (or two solve runs, or a run and a harness log read
+back) by their stable item id and compare them per cell (sub-task, style, thinking, extension, domain)
+and metric, on the items both runs answered (their count is said). Per cell: both accuracies, the
+difference B - A with a 95% interval from a seeded paired bootstrap over items, the exact McNemar
+p-value for one right/wrong answer per item, else a paired sign-flip permutation test (samples, counts,
+tokens); Holm's correction over every test of the table. Writes compare.md, compare.csv and compare.tex
+to --out, and prints the smallest difference each cell's items can detect at 80% power and the `score
+--count` a --target difference needs. --across thinking (style, extension) compares the modes instead:
+thinking off in RUN_A against on in RUN_B, which may be the same run. docs/compare.md explains how to
+read it."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

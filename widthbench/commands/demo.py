@@ -5,14 +5,12 @@ from __future__ import annotations
 import argparse
 
 HELP = "small end-to-end run: generate instances, render one, score every sub-task against sim:oracle"
-DESCRIPTION = (
-    "Generate a small seeded Blocksworld instance set, print one instance in natural language, then "
-    "run the whole sub-task grid (every sub-task x PDDL/natural language x thinking off/on, plus the "
-    "prompt extension) against the SIMULATED model sim:oracle, and print the paper's Table 1 rows (its "
-    "sub-tasks, headline metrics and reader). No GPU, no weights, no network. Outputs go to --out "
-    "(default ./widthbench-demo): every row in table.md and rows.csv, and report.html: the tables, "
-    "the charts and every item behind each cell in one self-contained page."
-)
+DESCRIPTION = """Generate a small seeded Blocksworld instance set, print one instance in natural
+language, then run the whole sub-task grid (every sub-task x PDDL/natural language x thinking off/on,
+plus the prompt extension) against the SIMULATED model sim:oracle, and print the paper's Table 1 rows
+(its sub-tasks, headline metrics and reader). No GPU, no weights, no network. Outputs go to --out
+(default ./widthbench-demo): every row in table.md and rows.csv, and report.html: the tables, the charts
+and every item behind each cell in one self-contained page."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

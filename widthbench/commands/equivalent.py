@@ -4,14 +4,13 @@ from __future__ import annotations
 
 HELP = ("whether PROBLEM_B states the same problem as PROBLEM_A: EQUIVALENT (exit 0), NOT EQUIVALENT and "
         "why (exit 1), UNKNOWN (exit 3)")
-DESCRIPTION = (HELP + ". Equivalent: some bijection of the objects that respects types maps A's initial state "
-               "onto B's and A's reachable goal states onto B's (docs/formalization.md). PROBLEM_A is the "
-               "reference: a fault in it, in DOMAIN or a path that cannot be read is bad input (one line, exit "
-               "2). PROBLEM_B is the text being judged: a fault in it (a parse error, an unknown predicate, "
-               "object or type, a wrong arity, another domain) is a verdict, NOT EQUIVALENT with its class "
-               "(exit 1); PDDL beyond the engine's fragment in it is UNKNOWN (unsupported, exit 3). Past "
-               "--max-states reachable states, what can be decided soundly is; the rest is UNKNOWN (exit 3), "
-               "never a guess.")
+DESCRIPTION = HELP + """. Equivalent: some bijection of the objects that respects types maps A's initial
+state onto B's and A's reachable goal states onto B's (docs/formalization.md). PROBLEM_A is the
+reference: a fault in it, in DOMAIN or a path that cannot be read is bad input (one line, exit 2).
+PROBLEM_B is the text being judged: a fault in it (a parse error, an unknown predicate, object or type,
+a wrong arity, another domain) is a verdict, NOT EQUIVALENT with its class (exit 1); PDDL beyond the
+engine's fragment in it is UNKNOWN (unsupported, exit 3). Past --max-states reachable states, what can
+be decided soundly is; the rest is UNKNOWN (exit 3), never a guess."""
 
 EXIT_EQUIVALENT, EXIT_NOT, EXIT_UNKNOWN = 0, 1, 3
 

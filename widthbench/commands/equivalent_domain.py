@@ -5,14 +5,14 @@ from __future__ import annotations
 
 HELP = ("whether MODEL_DOMAIN induces the same transition systems as DOMAIN on the PROBLEMs: EQUIVALENT "
         "(exit 0), NOT EQUIVALENT with an instance and a differing transition (exit 1), UNKNOWN (exit 3)")
-DESCRIPTION = (HELP + ". Equivalent: on every problem, the state graph reachable from its initial state under "
-               "MODEL_DOMAIN is isomorphic to the one under DOMAIN, with the actions matched by one bijection "
-               "(names kept first, else searched, and reported) and goal states matched to goal states; the "
-               "problems are written for DOMAIN and stated in MODEL_DOMAIN through a bijection of the predicates "
-               "(docs/formalization.md). DOMAIN and the PROBLEMs are the reference: a fault in them or a path "
-               "that cannot be read is bad input (one line, exit 2). MODEL_DOMAIN is the text being judged: a "
-               "fault in it is a verdict, NOT EQUIVALENT with its class (exit 1); PDDL beyond the engine's "
-               "fragment is UNKNOWN (exit 3), as is what --max-states and --max-checks leave undecided.")
+DESCRIPTION = HELP + """. Equivalent: on every problem, the state graph reachable from its initial state
+under MODEL_DOMAIN is isomorphic to the one under DOMAIN, with the actions matched by one bijection
+(names kept first, else searched, and reported) and goal states matched to goal states; the problems are
+written for DOMAIN and stated in MODEL_DOMAIN through a bijection of the predicates
+(docs/formalization.md). DOMAIN and the PROBLEMs are the reference: a fault in them or a path that
+cannot be read is bad input (one line, exit 2). MODEL_DOMAIN is the text being judged: a fault in it is
+a verdict, NOT EQUIVALENT with its class (exit 1); PDDL beyond the engine's fragment is UNKNOWN (exit
+3), as is what --max-states and --max-checks leave undecided."""
 
 
 def add_arguments(p) -> None:

@@ -6,16 +6,14 @@ from __future__ import annotations
 import argparse
 
 HELP = "export sub-task items as an lm-evaluation-harness or inspect_ai task folder, scored by widthbench's readers"
-DESCRIPTION = (
-    "Build the items exactly as `widthbench score` does (same options, seeds and ground truth) and "
-    "write an lm-eval task folder: the items as a local JSON-lines dataset with a dataset card, one "
-    "task per sub-task x style x thinking mode (widthbench_<domain>_<sub_task>_<style>_<think|nothink>), "
-    "a group per domain and widthbench_paper (the paper's Table 1), and a utils.py whose "
-    "process_results scores each reply with widthbench's strict and flexible readers. "
-    "`widthbench score --items DIR` scores the same frozen items. docs/lm-eval.md. "
-    "inspect: the same frozen items and widthbench_tasks.py, one inspect_ai task per sub-task x style x "
-    "thinking mode under the same names, scored by the same readers (inspect eval DIR); docs/inspect.md."
-)
+DESCRIPTION = """Build the items exactly as `widthbench score` does (same options, seeds and ground
+truth) and write an lm-eval task folder: the items as a local JSON-lines dataset with a dataset card,
+one task per sub-task x style x thinking mode (widthbench_<domain>_<sub_task>_<style>_<think|nothink>),
+a group per domain and widthbench_paper (the paper's Table 1), and a utils.py whose process_results
+scores each reply with widthbench's strict and flexible readers. `widthbench score --items DIR` scores
+the same frozen items. docs/lm-eval.md. inspect: the same frozen items and widthbench_tasks.py, one
+inspect_ai task per sub-task x style x thinking mode under the same names, scored by the same readers
+(inspect eval DIR); docs/inspect.md."""
 FORMATS = ("lm-eval", "inspect")
 
 

@@ -9,13 +9,11 @@ import sys
 from widthbench.core.errors import UserError
 
 HELP = "generate a seeded set of instances of a built-in domain (domain, problems, manifest)"
-DESCRIPTION = (
-    "Write DIR/domain.pddl, DIR/instance-NNNN.pddl and DIR/manifest.jsonl. Same arguments and seed give "
-    "byte-identical files. Numbers may be ranges such as 4-6 (drawn uniformly per instance). Optimal "
-    "plans are computed by default (--no-optimal skips them unless a plan-length filter needs them). "
-    "--width K and --plan-length LO-HI keep only instances of that effective width / optimal length, "
-    "to build sets that span difficulty on purpose."
-)
+DESCRIPTION = """Write DIR/domain.pddl, DIR/instance-NNNN.pddl and DIR/manifest.jsonl. Same arguments
+and seed give byte-identical files. Numbers may be ranges such as 4-6 (drawn uniformly per instance).
+Optimal plans are computed by default (--no-optimal skips them unless a plan-length filter needs them).
+--width K and --plan-length LO-HI keep only instances of that effective width / optimal length, to build
+sets that span difficulty on purpose."""
 
 OBFUSCATED = "obfuscated"  # --obfuscate: the renamed domain, problems and mapping.json
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 HELP = "print an optimal plan (one PDDL action per line) and its length as a '; ' comment"
-DESCRIPTION = (HELP + ". --planner exact: A* with LM-cut in pure Python; fd: Fast Downward astar(lmcut()) "
-               "through unified-planning; auto (default): exact search for small instances, FD beyond. "
-               "No plan or a timeout is an error (exit 2), never an empty plan.")
+DESCRIPTION = HELP + """. --planner exact: A* with LM-cut in pure Python; fd: Fast Downward
+astar(lmcut()) through unified-planning; auto (default): exact search for small instances, FD beyond. No
+plan or a timeout is an error (exit 2), never an empty plan."""
 
 
 def add_arguments(p) -> None:

@@ -5,13 +5,11 @@ from __future__ import annotations
 import argparse
 
 HELP = "write the built-in prompt templates into a folder, to edit and pass as --prompt-dir"
-DESCRIPTION = (
-    "`widthbench prompts export DIR` copies every built-in prompt file (the sub-task templates "
-    "*.toml, the domain contexts context.*.txt and extensions, the search templates search/*) into "
-    "DIR. Edit any of them and pass --prompt-dir DIR to score, solve or export: a file there replaces "
-    "the built-in file of the same name, a file you delete stays built-in. The run records a digest "
-    "of the templates in force. See docs/subtasks.md, \"Prompts\"."
-)
+DESCRIPTION = """`widthbench prompts export DIR` copies every built-in prompt file (the sub-task
+templates *.toml, the domain contexts context.*.txt and extensions, the search templates search/*) into
+DIR. Edit any of them and pass --prompt-dir DIR to score, solve or export: a file there replaces the
+built-in file of the same name, a file you delete stays built-in. The run records a digest of the
+templates in force. See docs/subtasks.md, "Prompts"."""
 ACTIONS = ("export",)
 
 

@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 HELP = "print a problem's initial state and goal in PDDL or natural language"
-DESCRIPTION = (
-    "Print the initial state (static facts included) and the goal of PROBLEM, rendered as PDDL atoms "
-    "or as natural-language sentences from the domain's template file (see docs/rendering.md)."
-)
+DESCRIPTION = """Print the initial state (static facts included) and the goal of PROBLEM, rendered as
+PDDL atoms or as natural-language sentences from the domain's template file (see docs/rendering.md)."""
 
 
 def add_arguments(parser) -> None:

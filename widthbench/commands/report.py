@@ -5,24 +5,21 @@ from __future__ import annotations
 import argparse
 
 HELP = "write tables (markdown, CSV), charts, an error analysis and report.html for score or solve runs (and the figures of any run)"
-DESCRIPTION = (
-    "Read each run (RUN/items.jsonl and summary.json) and write the report, to --out (default: the first "
-    "RUN); every number is computed from the run's records (a summary.json that says otherwise is "
-    "said once on stderr). "
-    "Score runs (kind 'score'): table.md and table.csv in the paper's Table 1 layout (cells k/n), "
-    "rows.csv and an error analysis (most frequent wrong or missing actions and facts, pick-up/unstack "
-    "confusions); with --figures also table.png/.pdf with 95% CI bars. Solve runs (kind 'solve'): the search report "
-    "(Table 3/4 layout, Figures 2 and 3). Widths, rescore and traces runs: runs.md and runs.csv, their "
-    "summary's figures field by field. Score and solve runs always also get report.html: one self-contained page with the "
-    "tables, the charts and every item behind each cell (several runs side by side). Several runs: "
-    "every table, csv (a run column) and chart is keyed by run, each labelled by how its settings differ "
-    "from the others' (\"seed 1\" / \"seed 2\"); no cell is merged. Score runs also "
-    "get accuracy by difficulty (--by): per sub-task x mode, accuracy per feature bin with Wilson "
-    "95% intervals, curves and a logistic slope per mode (the curves as PNG and PDF for the features of "
-    "--by, or every feature with --figures). --format md|csv|latex also writes the paper's "
-    "tables (paper-table1: Table 1 headline only; paper-table2: prompt extension off/on; paper-table3: "
-    "Tables 3-5 of solve runs), LaTeX with booktabs; every chart is written as PNG and PDF."
-)
+DESCRIPTION = """Read each run (RUN/items.jsonl and summary.json) and write the report, to --out
+(default: the first RUN); every number is computed from the run's records (a summary.json that says
+otherwise is said once on stderr). Score runs (kind 'score'): table.md and table.csv in the paper's
+Table 1 layout (cells k/n), rows.csv and an error analysis (most frequent wrong or missing actions and
+facts, pick-up/unstack confusions); with --figures also table.png/.pdf with 95% CI bars. Solve runs
+(kind 'solve'): the search report (Table 3/4 layout, Figures 2 and 3). Widths, rescore and traces runs:
+runs.md and runs.csv, their summary's figures field by field. Score and solve runs always also get
+report.html: one self-contained page with the tables, the charts and every item behind each cell
+(several runs side by side). Several runs: every table, csv (a run column) and chart is keyed by run,
+each labelled by how its settings differ from the others' ("seed 1" / "seed 2"); no cell is merged.
+Score runs also get accuracy by difficulty (--by): per sub-task x mode, accuracy per feature bin with
+Wilson 95% intervals, curves and a logistic slope per mode (the curves as PNG and PDF for the features
+of --by, or every feature with --figures). --format md|csv|latex also writes the paper's tables
+(paper-table1: Table 1 headline only; paper-table2: prompt extension off/on; paper-table3: Tables 3-5 of
+solve runs), LaTeX with booktabs; every chart is written as PNG and PDF."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 HELP = "re-judge PlanBench result files with the engine and both answer readers (strict, flexible)"
-DESCRIPTION = (HELP + ". Plan generation (task 1), plan verification (task 3) and plan execution (task 7) "
-               "files of every PlanBench variant (plain, 3-block, Mystery, random and deceptive names, "
-               "unsolvable, Sokoban), several variants in one command. Prints per file the answers, how many each reader read, how many are valid on the "
-               "engine, the agreement with PlanBench's verdict and every disagreement of each reader "
-               "with its category and reason (--disagreements flexible|strict|none narrows the list). "
-               "--out DIR writes answers.jsonl and summary.json, and the flexible reader's accuracy by optimal plan "
-               "length and by number of objects (difficulty.md, .csv, -slopes.csv, -plan-length.png, "
-               "-objects.png). A back-prompting file (PlanBench's validator-feedback rounds) is judged round by "
-               "round: each round's plan on the engine, the first round that succeeds, and the agreement with "
-               "PlanBench's verdict per round. A file that cannot be read is skipped with its reason and the "
-               "others are judged; the command then exits 2.")
+DESCRIPTION = HELP + """. Plan generation (task 1), plan verification (task 3) and plan execution (task
+7) files of every PlanBench variant (plain, 3-block, Mystery, random and deceptive names, unsolvable,
+Sokoban), several variants in one command. Prints per file the answers, how many each reader read, how
+many are valid on the engine, the agreement with PlanBench's verdict and every disagreement of each
+reader with its category and reason (--disagreements flexible|strict|none narrows the list). --out DIR
+writes answers.jsonl and summary.json, and the flexible reader's accuracy by optimal plan length and by
+number of objects (difficulty.md, .csv, -slopes.csv, -plan-length.png, -objects.png). A back-prompting
+file (PlanBench's validator-feedback rounds) is judged round by round: each round's plan on the engine,
+the first round that succeeds, and the agreement with PlanBench's verdict per round. A file that cannot
+be read is skipped with its reason and the others are judged; the command then exits 2."""
 
 
 def add_arguments(p) -> None:

@@ -5,15 +5,13 @@ from __future__ import annotations
 import argparse
 
 HELP = "score a model on the planning sub-tasks (action generation, successors, verification, novelty)"
-DESCRIPTION = (
-    "Build seeded sub-task items with exact ground truth, ask the model in every mode "
-    "(--style x --thinking), parse the answers into PDDL and compare them symbolically. Writes "
-    "RUN/items.jsonl (as it goes; a rerun resumes), RUN/summary.json (rows with n, accuracy and "
-    "Wilson 95% CIs) and RUN/tokens.json. Every answer is read by two readers, 'flexible' (finds "
-    "the answer inside a real reply, never guessing) and 'strict' (the format rules); both are "
-    "recorded and reported. Sub-tasks are the records of widthbench.subtasks.definitions (docs/subtasks.md; "
-    "an unknown name lists them); 'paper' = the paper's Table 1, 'all' = every one."
-)
+DESCRIPTION = """Build seeded sub-task items with exact ground truth, ask the model in every mode
+(--style x --thinking), parse the answers into PDDL and compare them symbolically. Writes
+RUN/items.jsonl (as it goes; a rerun resumes), RUN/summary.json (rows with n, accuracy and Wilson 95%
+CIs) and RUN/tokens.json. Every answer is read by two readers, 'flexible' (finds the answer inside a
+real reply, never guessing) and 'strict' (the format rules); both are recorded and reported. Sub-tasks
+are the records of widthbench.subtasks.definitions (docs/subtasks.md; an unknown name lists them);
+'paper' = the paper's Table 1, 'all' = every one."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -5,12 +5,10 @@ from __future__ import annotations
 import argparse
 
 HELP = "serve a simulated model (sim:...) over an OpenAI-compatible HTTP endpoint on 127.0.0.1"
-DESCRIPTION = (
-    "Serve a simulated model on 127.0.0.1 at /v1/chat/completions, /v1/models and /tokenize "
-    "(plus /health, GET /stats, POST /stats/reset), in one of the response shapes real servers "
-    "send, with injected faults (HTTP 500, 429, timeouts, truncated replies) at a given rate. "
-    "Every reply is labelled simulated."
-)
+DESCRIPTION = """Serve a simulated model on 127.0.0.1 at /v1/chat/completions, /v1/models and /tokenize
+(plus /health, GET /stats, POST /stats/reset), in one of the response shapes real servers send, with
+injected faults (HTTP 500, 429, timeouts, truncated replies) at a given rate. Every reply is labelled
+simulated."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

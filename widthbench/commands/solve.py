@@ -10,15 +10,13 @@ from widthbench.core.errors import UserError
 
 HELP = ("solve instances with an LLM search (naive, tot-bfs, tot-dfs, mcts, cat) or in a closed loop "
         "(feedback, agent), with a token ledger")
-DESCRIPTION = (
-    "Run one search configuration on generated Blocksworld/Logistics instances, an instance folder, "
-    "Game of 24 rows or a --tasks JSONL file. Required: where the problems come from, exactly one of --domain "
-    "NAME (blocksworld or logistics, generated; game24), --instances DIR (domain.pddl beside the "
-    "problems, or --domain FILE) or --tasks FILE. Writes RUN/items.jsonl (one line per instance, as it "
-    "finishes), RUN/summary.json (kind 'solve') and RUN/tokens.json; a rerun with the same --out "
-    "resumes (finished instances are skipped, repeated model calls come from the cache). Every plan "
-    "counted as solved is validated by the engine. See docs/searches.md."
-)
+DESCRIPTION = """Run one search configuration on generated Blocksworld/Logistics instances, an instance
+folder, Game of 24 rows or a --tasks JSONL file. Required: where the problems come from, exactly one of
+--domain NAME (blocksworld or logistics, generated; game24), --instances DIR (domain.pddl beside the
+problems, or --domain FILE) or --tasks FILE. Writes RUN/items.jsonl (one line per instance, as it
+finishes), RUN/summary.json (kind 'solve') and RUN/tokens.json; a rerun with the same --out resumes
+(finished instances are skipped, repeated model calls come from the cache). Every plan counted as solved
+is validated by the engine. See docs/searches.md."""
 
 
 class MethodModules(argparse.Action):

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 HELP = "verify the thinking of a run (items.jsonl) or of a PlanBench result file against the engine"
-DESCRIPTION = (HELP + ". Every trace (a record's 'reasoning', a PlanBench entry's 'reasoning_content') is read "
-               "into claims (actions, facts, the goal) that are judged on the engine; prints per trace the "
-               "claims checked, the coverage and the first error, and per cell (sub-task x mode) the "
-               "state-tracking accuracy, the share of traces with an error, where errors start and how the "
-               "first error relates to the final answer. --out DIR writes traces.jsonl and summary.json "
-               "(docs/traces.md).")
+DESCRIPTION = HELP + """. Every trace (a record's 'reasoning', a PlanBench entry's 'reasoning_content')
+is read into claims (actions, facts, the goal) that are judged on the engine; prints per trace the
+claims checked, the coverage and the first error, and per cell (sub-task x mode) the state-tracking
+accuracy, the share of traces with an error, where errors start and how the first error relates to the
+final answer. --out DIR writes traces.jsonl and summary.json (docs/traces.md)."""
 
 
 def add_arguments(p) -> None:

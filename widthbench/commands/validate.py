@@ -5,13 +5,12 @@ from __future__ import annotations
 from widthbench.core.errors import UserError
 
 HELP = "check a plan: VALID (exit 0), INVALID with the first failing step or unmet goals (exit 1)"
-DESCRIPTION = (HELP + ". Plans are PDDL actions in any case, one or more per line ('(a x) (b y)'); ';' "
-               "starts a comment; a leading step number ('1.', '0:', 'step 1:') is dropped. A step that names "
-               "no ground action of the task (an object of the wrong type, (stack a a)) is an inapplicable "
-               "step: INVALID, exit 1. Malformed inputs (unknown action or object, wrong arity, not an "
-               "action) give a one-line error and exit 2, wherever in the plan they stand: every step is "
-               "read before the plan is executed. An empty plan file (or /dev/null) is the empty plan, "
-               "said so: VALID only when the initial state satisfies the goal.")
+DESCRIPTION = HELP + """. Plans are PDDL actions in any case, one or more per line ('(a x) (b y)'); ';'
+starts a comment; a leading step number ('1.', '0:', 'step 1:') is dropped. A step that names no ground
+action of the task (an object of the wrong type, (stack a a)) is an inapplicable step: INVALID, exit 1.
+Malformed inputs (unknown action or object, wrong arity, not an action) give a one-line error and exit
+2, wherever in the plan they stand: every step is read before the plan is executed. An empty plan file
+(or /dev/null) is the empty plan, said so: VALID only when the initial state satisfies the goal."""
 
 
 def add_arguments(p) -> None:

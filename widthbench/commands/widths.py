@@ -15,16 +15,13 @@ from widthbench.core.runstore import RunStore
 from widthbench.subtasks.identity import digest, instances_digest
 
 HELP = "effective widths (IW) of Game-of-24 puzzles or planning instances, with prunable fractions"
-DESCRIPTION = (
-    "TARGET is game24 (the 1362 Tree-of-Thoughts puzzles; --rows 901-1000 for ToT's test split), a "
-    "built-in domain name (blocksworld, logistics: generators/domains/) with generator options (--count, "
-    "--seed, --blocks, ...), or "
-    "a folder holding domain.pddl and problem files. Runs IW(0), IW(1), ... up to --max-width per instance "
-    "(or per goal atom with --single-goals) and writes OUT/widths.jsonl, OUT/summary.json and "
-    "OUT/widths.csv (the same rows, one line each), OUT/summary.json and OUT/widths.png (and widths.pdf). Semantics: "
-    "docs/widths.md. Instances are spread over --jobs processes or a Ray cluster (--executor ray): the "
-    "outputs are the same (docs/scale.md)."
-)
+DESCRIPTION = """TARGET is game24 (the 1362 Tree-of-Thoughts puzzles; --rows 901-1000 for ToT's test
+split), a built-in domain name (blocksworld, logistics: generators/domains/) with generator options
+(--count, --seed, --blocks, ...), or a folder holding domain.pddl and problem files. Runs IW(0), IW(1),
+... up to --max-width per instance (or per goal atom with --single-goals) and writes OUT/widths.jsonl,
+OUT/summary.json and OUT/widths.csv (the same rows, one line each), OUT/summary.json and OUT/widths.png
+(and widths.pdf). Semantics: docs/widths.md. Instances are spread over --jobs processes or a Ray cluster
+(--executor ray): the outputs are the same (docs/scale.md)."""
 
 
 def _generator_options() -> tuple[str, ...]:
