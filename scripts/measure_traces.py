@@ -12,7 +12,7 @@ property tests draw.
 Development traces: PlanBench's result files the verifier was developed on (DeepSeek-R1's thinking
 and GPT-4's state-tracking answers on 3-block Blocksworld, GPT-4's on Mystery Blocksworld).
 
-    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout 1|2|3|4]
+    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout 1|2|3|4|5]
 """
 
 from __future__ import annotations
@@ -38,9 +38,36 @@ def heldout_phrasing(which: int = 1):
     """Sentence frames none of which is in the property tests' words or the simulated models'. Sets
     1, 2 and 3 were each measured once and then the rules they showed missing were added
     (docs/traces.md); set 4 was written (and committed) before the rules set 3 showed missing, and
-    measured once after them."""
+    measured once after them; set 5 was written (and committed) before the rules set 4 showed
+    missing, to be measured once after them."""
     from widthbench.pddl_domains.thinking import Phrasing
 
+    if which == 5:
+        return Phrasing(
+            look=("Let me write out the starting situation.", "Here is what the problem gives us."),
+            fact=("The problem says {fact}.", "Given: {fact}.", "We know {fact}.", "Evidently {fact}."),
+            denial=("The problem says {denied}.", "We know {denied}."),
+            goal=("The end goal requires {facts}.", "What the goal asks for: {facts}."),
+            aim=("By the end, {facts} must be true.", "We have to finish with {facts}."),
+            consider=("Let me think about whether to {action}.", "A possibility is to {action}.",
+                      "Could we {action} instead?"),
+            require=("{Action} is only legal when {facts}.", "To be able to {action}, {facts} must be true."),
+            reject=("That won't do, since {denied}.", "Ruled out: {denied}."),
+            aside=("Scrap that.",),
+            check=("{Fact}? Correct.", "Verify: {fact}. Yes."),
+            confirm=("Then it's permitted.", "Okay."),
+            possible=("{Action} is permitted now.",),
+            take=("I now {action}.", "Move {n}: {action}.", "Performing {action}.", "Next I {action}."),
+            effect=("Following that, {fact}.", "This means {fact}.", "With that done, {fact}."),
+            lost=("Following that, {denied}.", "With that done, {denied}."),
+            state=("Current facts: {facts}.", "The configuration is now: {facts}."),
+            only=("None besides {objects} {be} {predicate} now.", "At present, only {objects} {be} {predicate}."),
+            only_facts=("Nothing beyond {facts} holds now.",),
+            suppose=("Supposing I {action}, {fact}.", "If I were to {action}, then {fact}."),
+            slip=("Sorry, correction: {fact}.",),
+            restart=("Let me start again from the initial configuration.",),
+            conclude=("That's my reasoning.", "Good, done."),
+        )
     if which == 4:
         return Phrasing(
             look=("Let me lay out the problem.", "What do we have here?"),
@@ -206,7 +233,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--count", type=int, default=40)
     p.add_argument("--seed", type=int, default=100_000)
-    p.add_argument("--heldout", type=int, choices=(1, 2, 3, 4), help="write the generated traces in held-out words (set 1-4)")
+    p.add_argument("--heldout", type=int, choices=(1, 2, 3, 4, 5), help="write the generated traces in held-out words (set 1-5)")
     args = p.parse_args()
     generated(args.count, args.seed, args.heldout)
     if not args.heldout:
