@@ -197,6 +197,11 @@ class Writer:
                           predicate=predicate), pred
 
 
+#: How many actions taken after a supposition a reader may follow it along (the trace verifier's
+#: candidate lines: docs/traces.md).
+BRANCH_AGE = 2
+
+
 def _applies(a: Action, state: int) -> bool:
     return state & a.pre == a.pre and not state & a.neg_pre
 
@@ -214,6 +219,9 @@ def write_thinking(w: Writer, state: int, walk, *, inject: str | None = None, at
     out = _Text(rng)
     walk = list(walk)
     near: list[int] = [state]  # states the trace spoke of: a wrong fact is false at each, a missing one true
+    # the states a supposition reached, each carried along the actions taken after it that apply there
+    # (at most BRANCH_AGE): a reader may take the trace to go on from what it imagined
+    branches: list[tuple[int, int]] = []
     out.say(w.frame(p.look))
     shown = state_atoms(task, state)
     rng.shuffle(shown)
@@ -235,7 +243,9 @@ def write_thinking(w: Writer, state: int, walk, *, inject: str | None = None, at
         # no option left open in the two steps before an injection: the line it is in is then certain
         quiet = inject is not None and at - 2 <= i < at
         if options and not quiet:
-            _consider(w, out, state, line, near)
+            supposed = _consider(w, out, state, line, near)
+            if supposed is not None:
+                branches.append((supposed, 0))
         if inject == "inapplicable-action" and i + 1 == at:
             if _inject(w, out, inject, state, near + line, i):
                 return Thought(out.text, out.asserted, tuple(out.injections))
@@ -249,6 +259,8 @@ def write_thinking(w: Writer, state: int, walk, *, inject: str | None = None, at
         before, state = state, successor(state, a)
         line.append(state)
         near.append(state)
+        branches = [(successor(b, a), age + 1) for b, age in branches if age < BRANCH_AGE and _applies(a, b)]
+        near.extend(b for b, _ in branches)
         added = state_atoms(task, state & ~before)
         deleted = state_atoms(task, before & ~state)
         for atom in added[:2]:
@@ -281,9 +293,9 @@ def write_thinking(w: Writer, state: int, walk, *, inject: str | None = None, at
     return Thought(out.text, out.asserted, tuple(out.injections))
 
 
-def _consider(w: Writer, out: _Text, state: int, line: list[int], near: list[int]) -> None:
+def _consider(w: Writer, out: _Text, state: int, line: list[int], near: list[int]) -> int | None:
     """An option considered: an action that does not apply, its requirements and the unmet one that
-    rules it out; or one that applies, supposed or left aside."""
+    rules it out; or one that applies, supposed or left aside. The state a supposition reaches, if any."""
     task, rng, p = w.task, w.rng, w.p
     roll = rng.random()
     if roll < 0.4:
@@ -305,6 +317,8 @@ def _consider(w: Writer, out: _Text, state: int, line: list[int], near: list[int
         if new:
             out.say(w.frame(p.suppose, action=w.action(a), fact=w.fact(new[0])), 1)
             near.append(after)
+            return after
+    return None
 
 
 def _slip(w: Writer, out: _Text, state: int, line: list[int]) -> None:

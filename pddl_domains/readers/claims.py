@@ -363,14 +363,15 @@ class ClaimReader:
         return rest
 
     def _names(self, norm: str) -> bool:
-        """Whether a sentence names an object of the task or a verb of its actions."""
+        """Whether a sentence names an object of the task or a verb of its actions (not one whose object
+        is the reasoning's own matter: "lay out the problem")."""
         if self._object_names is not None:
             if self._object_names.search(norm):
                 return True
         elif any(m.group(1) in self.rd.arity_action or m.group(1) in self.rd.arity_atom
                  or set(m.group(2).split()) & self.rd.objects for m in FORM.finditer(norm)):
             return True  # PDDL: a form of the task ("a" alone is an English word too)
-        return bool(self._verbs and self._verbs.search(norm))
+        return bool(self._verbs) and any(not _ON_MATTER.match(norm, m.end()) for m in self._verbs.finditer(norm))
 
     def _says_now(self, raw: str, atom: str) -> bool:
         """Whether the clause says "now" / "currently" beyond the words of the fact's own template
@@ -466,9 +467,14 @@ class ClaimReader:
         return self.rd.object_by_name.get(found) if found else None
 
     def _looks_like_step(self, c: str) -> bool:
+        """Whether a clause that read as no claim starts like a step: an action word of the task, not
+        followed by words for objects in general ("any block", "it", "something") or for the
+        reasoning's own matter ("lay out the problem", "list the facts": the problem, the state, the
+        plan, the goal, the facts, the options, the steps)."""
         c = mood.SUBJECT_MODAL.sub("", mood.NEGATED.sub("", c).strip()).strip()
         return self.rd.starts_with_verb(c) and not re.search(r"\b(?:a|another|any|each|every|one|them|"
-                                                             r"blocks?|objects?|it|something)\b", c)
+                                                             r"blocks?|objects?|it|something)\b", c) \
+            and not _REASONING_MATTER.search(c)
 
     # ---------------------------------------------------------------- facts
 
@@ -678,6 +684,14 @@ def _slot_of(atoms: list[str], objs: list[str]) -> tuple[str, int, list[str]] | 
             return preds.pop(), slot, rest[0]
     return None
 
+
+#: Nouns for the reasoning's own matter, not for objects of the task ("the problem", "the facts").
+_MATTER = (r"the\s+(?:problem|puzzle|task|question|situation|state|configuration|setup|set-up|plan|goal|goals|"
+           r"facts?|information|details|options?|possibilities|steps?|rules?|constraints?|conditions?)\b")
+_REASONING_MATTER = re.compile(r"\b" + _MATTER)
+#: A verb with the reasoning's matter as its object, a particle between them or not ("lay out the
+#: problem", "list the facts"): no action named, whatever the verb.
+_ON_MATTER = re.compile(r"\s+(?:[a-z]+\s+)?" + _MATTER)
 
 def _subject(atom: str) -> str | None:
     parts = atom.strip("()").split()

@@ -52,9 +52,12 @@ RETRACTION = re.compile(
     r"can'?t|cannot|can\s+not|couldn'?t|doesn'?t\s+work|won'?t\s+work|isn'?t\s+possible|isn'?t\s+allowed|"
     r"that\s+(?:won't|doesn't|can't|fails)|no\s+longer\s+(?:possible|valid)|so\s+no|rule[sd]?\s+(?:it|that|this)\s+out|"
     r"no\s+good|not\s+an\s+option)\b")
+#: A supposition: the if-part of a conditional, "suppose", "what if", and the adverbs that say the
+#: sentence imagines a point ("hypothetically", "theoretically", "in theory").
 HYPOTHETICAL = re.compile(OPENER + r"(?:if|suppose|supposing|assume|assuming|what\s+if|let's\s+say|let\s+us\s+say|"
                           r"say|imagine|in\s+case|when\s+i\s+try|should\s+i|were\s+(?:i|we|you|it)\s+to|"
-                          r"had\s+(?:i|we|you)|what\s+would\s+happen\s+if)\b")
+                          r"had\s+(?:i|we|you)|what\s+would\s+happen\s+if|hypothetically|theoretically|"
+                          r"in\s+theory|in\s+principle|conceivably)\b")
 CANDIDATE = re.compile(
     r"\b(?:for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
     r"(?:one|another|an)\s+(?:option|possibility|idea|candidate)|(?:option|idea|candidate)\s*\d*(?=\s*:)|alternatively|"

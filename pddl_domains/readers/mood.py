@@ -147,11 +147,15 @@ RESTATES = re.compile(r"^[\W_]*(?:so|that\s+is|that\s+means|i\.?e\.?|which\s+mea
 CURRENT = re.compile(r"\b(?:currently|right\s+now|at\s+the\s+moment|now|initially|initial|start|starting|"
                      r"step\s*\d|first|after\s+step)\b")
 GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b")
-#: A sentence that opens with a time word ("At this point, A, B and C"): its facts are said of the
-#: point the line is at.
+#: A sentence that opens with a time word ("At this point, A, B and C"), a word of what follows in time
+#: ("afterwards", "subsequently", "following this") or of consequence ("as a result", "hence",
+#: "therefore", "consequently"; "this gives", "this leads to", "which results in"): its facts are
+#: said of the point the line is at.
 OPENS_NOW = re.compile(r"^[\W_]*(?:(?:so|and|but|then|okay|ok|well)\b[\s,]*)*(?:now|right\s+now|currently|after\s+(?:this|that)|"
-                       r"as\s+a\s+result|(?:that|this|which)\s+(?:gives|means|leaves|makes)|resulting\s+in|so\s+we\s+get|"
-                       r"at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
+                       r"afterwards?|subsequently|thereafter|following\s+(?:this|that)|"
+                       r"as\s+a\s+(?:result|consequence)|hence|thus|therefore|consequently|accordingly|"
+                       r"(?:that|this|which|it)\s+(?:gives|means|leaves|makes|leads\s+to|results\s+in|yields|produces|causes)|"
+                       r"resulting\s+in|so\s+we\s+get|at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
 #: A clause, or a sentence that opens so, that says "initially": its facts are of the state the trace
 #: starts from.
 _START_WORDS = (r"(?:initially|originally|at\s+the\s+(?:start|beginning)|in\s+the\s+(?:initial|starting|start)\s+state|"

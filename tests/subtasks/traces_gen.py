@@ -19,7 +19,8 @@ from widthbench.pddl_domains.thinking import DEFAULT, Phrasing, Writer, write_th
 from widthbench.planners.strips import Task, applicable_actions, state_atoms, successor
 
 WIDE = Phrasing(
-    look=DEFAULT.look + ("Okay, let's see what we have.", "First, the situation as it is.", "Hmm, let me think about this."),
+    look=DEFAULT.look + ("Okay, let's see what we have.", "First, the situation as it is.", "Hmm, let me think about this.",
+                         "Let me lay out the problem."),
     fact=DEFAULT.fact + ("I see that {fact}.", "We have that {fact}.", "- {Fact}", "Also, {fact}.", "Note that {fact}."),
     denial=DEFAULT.denial + ("Note that {denied}.", "- {Denied}", "Also, {denied}."),
     goal=DEFAULT.goal + ("Goal: {facts}.", "The goal is: {facts}.", "Our goal is that {facts}."),
@@ -38,12 +39,14 @@ WIDE = Phrasing(
     possible=DEFAULT.possible + ("{Action} would be possible.", "It seems that would work."),
     take=DEFAULT.take + ("{n}. {Action}.", "Step {n}: {action}.", "So {action}.", "Let me {action}.",
                          "**{Action}**.", "Action: {action}."),
-    effect=DEFAULT.effect + ("{Fact} now.", "So now {fact}.", "At this point {fact}."),
-    lost=DEFAULT.lost + ("{Denied} now.", "So now {denied}.", "At this point {denied}."),
+    effect=DEFAULT.effect + ("{Fact} now.", "So now {fact}.", "At this point {fact}.", "Hence {fact}.",
+                             "Consequently, {fact}."),
+    lost=DEFAULT.lost + ("{Denied} now.", "So now {denied}.", "At this point {denied}.", "Therefore {denied}."),
     state=DEFAULT.state + ("Resulting state: {facts}.", "The state is now: {facts}."),
     only=DEFAULT.only + ("Now only {objects} {be} {predicate}.",),
     suppose=DEFAULT.suppose + ("Suppose I {action}; then {fact}.", "If we {action}, {fact}.",
-                               "What if I {action}? Then {fact}."),
+                               "What if I {action}? Then {fact}.", "Hypothetically, if I {action}, {fact}.",
+                               "Theoretically, were I to {action}, {fact}."),
     slip=DEFAULT.slip + ("Wait, no. {Fact}.", "Actually, {fact}.", "Hmm, no: {fact}."),
     restart=DEFAULT.restart + ("Let me start over.", "Let me retrace the steps from the start."),
     conclude=DEFAULT.conclude + ("I think that's it.", "Done."),
