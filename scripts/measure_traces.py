@@ -12,7 +12,7 @@ property tests draw.
 Development traces: PlanBench's result files the verifier was developed on (DeepSeek-R1's thinking
 and GPT-4's state-tracking answers on 3-block Blocksworld, GPT-4's on Mystery Blocksworld).
 
-    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout 1|2|3|4|5]
+    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout 1|2|3|4|5|6]
 """
 
 from __future__ import annotations
@@ -39,9 +39,36 @@ def heldout_phrasing(which: int = 1):
     1, 2 and 3 were each measured once and then the rules they showed missing were added
     (docs/traces.md); set 4 was written (and committed) before the rules set 3 showed missing, and
     measured once after them; set 5 was written (and committed) before the rules set 4 showed
-    missing, to be measured once after them."""
+    missing, and measured once after them; set 6 was written (and committed) before the rules set 5
+    showed missing, to be measured once after them."""
     from widthbench.pddl_domains.thinking import Phrasing
 
+    if which == 6:
+        return Phrasing(
+            look=("Okay, so the initial setup is as follows.", "Alright, let me figure out what we start with."),
+            fact=("From the initial conditions, {fact}.", "First off, {fact}.", "I notice {fact}.",
+                  "The setup has {fact}."),
+            denial=("From the initial conditions, {denied}.", "I notice {denied}."),
+            goal=("We need to end up in a state where {facts}.", "The required final state: {facts}."),
+            aim=("Ultimately {facts}.", "My target is {facts}."),
+            consider=("Hmm, maybe I should {action}.", "What happens if I {action}?", "Consider {action}."),
+            require=("{Action} can only happen if {facts}.", "{Action} has preconditions {facts}."),
+            reject=("Oh, but {denied}, so I can't.", "Nope, that fails since {denied}."),
+            aside=("Let's not do that.",),
+            check=("Checking {fact}: true.", "{Fact}, yes indeed."),
+            confirm=("Yep.", "So that works."),
+            possible=("{Action} is doable.",),
+            take=("I'll {action}.", "Then, {action}.", "So I'll {action} first.", "Okay, I {action}."),
+            effect=("Now that's done, {fact}.", "After doing that, {fact}.", "So {fact} now."),
+            lost=("After doing that, {denied}.", "So {denied} now."),
+            state=("So the state is: {facts}.", "Where we are now: {facts}."),
+            only=("At this point just {objects} {be} {predicate}.",),
+            only_facts=("The only facts now are {facts}.",),
+            suppose=("If I did {action}, {fact}.", "Assume I {action}: then {fact}."),
+            slip=("No wait, {fact}.",),
+            restart=("Let me redo this carefully from the beginning.",),
+            conclude=("I think this works.", "Alright, that's the plan."),
+        )
     if which == 5:
         return Phrasing(
             look=("Let me write out the starting situation.", "Here is what the problem gives us."),
@@ -233,7 +260,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--count", type=int, default=40)
     p.add_argument("--seed", type=int, default=100_000)
-    p.add_argument("--heldout", type=int, choices=(1, 2, 3, 4, 5), help="write the generated traces in held-out words (set 1-5)")
+    p.add_argument("--heldout", type=int, choices=(1, 2, 3, 4, 5, 6), help="write the generated traces in held-out words (set 1-6)")
     args = p.parse_args()
     generated(args.count, args.seed, args.heldout)
     if not args.heldout:
