@@ -79,8 +79,9 @@ class Sentence:
     names: bool = False  # it names an object of the task or a verb of its actions (it could state an action)
 
 
-_CLAUSE_STOP = re.compile(r",?\s*(?:;|\bsince\b|\bbecause\b|\bso\b|\bbut\b|\bwhich\b|\bas\b|\bwhile\b|\balthough\b|"
-                          r"\bwhereas\b|\bhence\b|\bthus\b|\btherefore\b)")
+#: Where an enumeration's clause ends ("but" as a conjunction, not in "nothing but", "none but").
+_CLAUSE_STOP = re.compile(r",?\s*(?:;|\bsince\b|\bbecause\b|\bso\b|(?<!\bnothing)(?<!\bnone)(?<!\bone)(?<!\belse)\s\bbut\b|"
+                          r"\bwhich\b|\bas\b|\bwhile\b|\balthough\b|\bwhereas\b|\bhence\b|\bthus\b|\btherefore\b)")
 _REQUIRE_STOP = re.compile(r"^(?:but|however|yet|currently|now|right\s+now|at\s+the\s+moment|and\s+now|so|which\s+(?:is|are))\b")
 
 
@@ -212,6 +213,8 @@ class ClaimReader:
         listed = len(claims)  # where the run of facts a verdict clause speaks of starts
         opens_now = bool(mood.OPENS_NOW.match(whole))
         opens_start = bool(mood.OPENS_START.match(whole))
+        # "To unstack A, ...": facts are its requirements, but for a reason given ("because A is clear")
+        purpose = bool(mood.PURPOSE.match(whole))
         answered = False  # after a "yes" that opens the sentence
         for a, b, sep in _pieces(low, start):
             raw = low[a - start:b - start]
@@ -242,7 +245,7 @@ class ClaimReader:
             bare = mood.OPENER_WORDS.sub("", norm)
             now_here = bool(mood.NOW.match(norm) or re.search(r"\bnow\b", norm)) and not mood.AT_POINT.match(bare)
             if now_here:
-                before = False
+                before = purpose = False
             conditional = bool(mood.CONDITIONAL.match(clean(nraw)))
             confirmed = answered or bool(mood.CONFIRMED.search(norm))
             lead = mood.REQUIRE_LEAD.match(mood.OPENER.sub("", bare).strip())
@@ -328,7 +331,7 @@ class ClaimReader:
                     # the goal stated is judged against the task's goal; other talk of the goal
                     # ("in the goal, ...") asserts nothing of the state
                     how = GOAL if marks & {"goal", "goal-reached"} else PLAN
-                elif (requiring or own == REQUIRE) and not confirmed:
+                elif (requiring or (purpose and not why) or own == REQUIRE) and not confirmed:
                     how = REQUIRE
                 elif (planned or own == PLAN or (restates and not confirmed)) and not in_goal:
                     how = PLAN
@@ -418,6 +421,10 @@ class ClaimReader:
         elif mood.CONSIDERED.search(c):
             how = CANDIDATE
         c = mood.SUBJECT_MODAL.sub("", c).strip()
+        option = mood.OPTION_LEAD.match(c)
+        if option:
+            how, c = CANDIDATE, c[option.end():].strip()  # "a possibility is to unstack A": considered
+        c = mood.PERFORMING.sub("", c)  # "Performing unstack A": the action taken
         lead = mood.GERUND_LEAD.match(c) or mood.AT_POINT.match(c) or mood.AT_MOMENT.match(c)
         inner = None if lead else mood.GERUND_LEAD.search(c)  # "the problem is that after unstacking A, ..."
         if lead or inner:

@@ -10,8 +10,8 @@ numbered line ends none), each with its character span. `marks` names what a sen
 - ``retraction``: "wait, no", "actually", "that's wrong" (a withdrawal of what was just said), or
   "I can't", "not possible", "so no" (the rejection of an action or option just named);
 - ``hypothetical``: "if I unstack A, ...", "suppose", "what if": an imagined point, not the state;
-- ``candidate``: "for example", "maybe", "perhaps", "what about", "let's try", "alternatively": an
-  option considered, not (yet) taken;
+- ``candidate``: "for example", "maybe", "perhaps", "what about", "let's try", "alternatively", "a
+  possibility is", "whether to": an option considered, not (yet) taken;
 - ``requirement``: "requires", "we need A", "the preconditions are": what an action needs (the
   clauses say which facts are requirements; the mark says the sentence narrates no step);
 - ``question``: a sentence ending in "?": nothing in it is asserted;
@@ -60,7 +60,9 @@ HYPOTHETICAL = re.compile(OPENER + r"(?:if|suppose|supposing|assume|assuming|wha
                           r"in\s+theory|in\s+principle|conceivably)\b")
 CANDIDATE = re.compile(
     r"\b(?:for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
-    r"(?:one|another|an)\s+(?:option|possibility|idea|candidate)|(?:option|idea|candidate)\s*\d*(?=\s*:)|alternatively|"
+    r"(?:one|another|an|a)\s+(?:option|possibility|idea|candidate|alternative|choice)|"
+    r"(?:option|idea|candidate)\s*\d*(?=\s*:)|alternatively|whether\s+(?:or\s+not\s+)?to|"
+    r"whether\s+(?:i|we)\s+(?:should|could|can|might)|"
     r"let(?:'s|\s+me|\s+us)\s+(?:try|consider|see\s+(?:if|whether))|i\s+(?:could|might)|we\s+(?:could|might)|"
     r"(?:would|could|might)\s+(?:be\s+)?(?:possible|allowed|valid|work|an\s+option)|trying|consider(?:ing)?)\b")
 REQUIREMENT = re.compile(r"\b(?:requires?|required|needs?(?!\s+to\s+(?!be\b))|pre-?conditions?|prerequisites?|demands?|"

@@ -19,7 +19,8 @@ Time: "now", "currently", "at this point", a sentence that opens with a time wor
 
 Negation and truth words: "no pain c", "not clear", "A is not clear" (`grammar.fact_forms`), "pain c
 is false", "planet b: no"; "province b is true", "harmony: yes", "(yes)". Enumerations the text says
-are complete (`enumerations`): "only A and C are clear", "only <fact> and <fact> hold", "none of A, B
+are complete (`enumerations`): "only A and C are clear", "only <fact> and <fact> hold", "nothing
+besides <fact> holds", "none but A is clear", "none of A, B
 is clear", "neither A nor B is clear", "all blocks are clear except A".
 """
 
@@ -55,11 +56,22 @@ SUBJECT_MODAL = re.compile(
     r"|^(?:let\s+me|let's|let\s+us|i'll|we'll|i'd)\s+(?:(?:first|then|now|next|also|just|try\s+to|try|go\s+with|go\s+for|"
     r"opt\s+for|settle\s+on)\s+)*"
     r"|^(?:i'm|we're|i\s+am|we\s+are)\s+(?:now\s+)?(?:going\s+to|about\s+to)\s+")
+#: An action named as an option or a deliberation ("a possibility is to X", "think about whether to
+#: X", "whether or not to X"): considered, not taken; the action is read after these words.
+OPTION_LEAD = re.compile(
+    r"^(?:(?:think|thinking|wonder|wondering|decide|deciding|consider|considering|unsure|not\s+sure|ask\s+myself)"
+    r"\s+(?:about\s+|of\s+)?)?whether\s+(?:or\s+not\s+)?(?:(?:i|we)\s+(?:should|could|can|might)\s+|to\s+)"
+    r"|^(?:a|an|one|another|the\s+other|the\s+first|the\s+next)\s+(?:option|possibility|idea|alternative|choice|candidate)"
+    r"\s+(?:is|would\s+be|could\s+be|might\s+be|here\s+is)\s+(?:to\s+)?")
+#: A word of carrying out before the action it carries out ("Performing X.", "Executing: X"): the
+#: action taken, read after it.
+PERFORMING = re.compile(r"^(?:performing|executing|applying|carrying\s+out)\s*:?\s+(?=\S)")
 #: "I can" / "we can now" without "could" or a question: the action applies where the line is.
 ABILITY = re.compile(r"^(?:(?:so|and|then|now)\s+)*(?:i|we|you)\s+(?:can|can\s+now|could\s+now)\s+(?!not\b|'t\b)")
 OPENER = re.compile(r"^(?:(?:so\s+far|so|but|and|now|then|okay|ok|well|hmm+|alright|oh|also|wait|no(?=\s*[,.!;:])|yes|actually|"
                     r"first|firstly|second|next|finally|lastly|after\s+that|afterwards|thus|therefore|hence|"
                     r"here|this\s+way|that\s+way|if|suppose|supposing|assuming|what\s+if|imagine|when|once|"
+                    r"were\s+(?:i|we|you)\s+to|"
                     r"for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
                     r"alternatively|(?:i|we)\s+(?:now\s+)?(?:see|know|have|note|notice|recall)(?:\s+that)?|note\s+that|notice\s+that|"
                     r"as\s+of\s+now|looking\s+at\s+it|indeed|"
@@ -93,6 +105,10 @@ REQUIRE_LEAD = re.compile(
     r"(?:need|needs|needed|require|requires|required|must\s+have|has\s+to\s+have|have\s+to\s+have)\b(?!\s+to\s+(?!be\b))\s*:?\s*(?:that\s+)?"
     r"|^(?:the\s+|its\s+|their\s+|our\s+)?(?:pre-?conditions?|requirements?|pre|conditions?|prerequisites?)"
     r"(?:(?:\s+(?:of|for|to)\s+[^:]{1,60}?)?\s+(?:are|is|would\s+be|will\s+be)\b|\s*:|\s*$)\s*(?:that\s+)?")
+#: A sentence that opens with the purpose of an action ("To stack A on B, ...", "To be able to X,
+#: ...", "In order to X, ..."): the facts it states are what that action requires, not the state.
+PURPOSE = re.compile(r"^[\W_]*(?:(?:so|and|but|then|now|okay|ok|well)\b[\s,]*)*(?:in\s+order\s+to|so\s+as\s+to|"
+                     r"to\s+be\s+able\s+to|to)\s+(?!be\b|have\b|get\s+to\b|start\b|begin\b|sum\s+up\b|recap\b)\S")
 #: Time words after a fact ("the hand is empty now"): the fact is read without them.
 TRAILING_TIME = re.compile(r"\s+(?:now|right\s+now|at\s+this\s+point|at\s+the\s+moment|currently|any\s*more|"
                            r"still|too|as\s+well|again)$")
@@ -136,7 +152,8 @@ NOT_NARRATION = re.compile(r"\b(?:not|no|never|nor|neither|none|without|false|un
 GOAL_STOP = re.compile(r"^(?:so|which|because|since|meaning|i\.?e|then|thus|but|while|where|that\s+means|now|"
                        r"currently|initially|right\s+now|at\s+the\s+moment)\b")
 CONDITIONAL = re.compile(r"^(?:(?:so|but|and|now|then|wait|well|okay|ok|also)\b[\s,]*)*"
-                         r"(?:if|unless|whether|when|once|assuming|suppose|supposing|provided|in\s+case)\b")
+                         r"(?:if|unless|whether|when|once|assuming|suppose|supposing|provided|in\s+case|"
+                         r"were\s+(?:i|we|you)\s+to)\b")
 POST_LABEL = re.compile(r"^(?:post|post-?conditions?|effects?|result|after|afterwards?)\b")
 AFTER = re.compile(r"^(?:after|once|upon)\b")
 BARE_GERUND = re.compile(r"^\w+ing\b")
@@ -148,11 +165,13 @@ CURRENT = re.compile(r"\b(?:currently|right\s+now|at\s+the\s+moment|now|initiall
                      r"step\s*\d|first|after\s+step)\b")
 GOES_ON = re.compile(r"^[\W_]*(?:then|and\s+then|next|after\s+that|afterwards)\b")
 #: A sentence that opens with a time word ("At this point, A, B and C"), a word of what follows in time
-#: ("afterwards", "subsequently", "following this") or of consequence ("as a result", "hence",
+#: ("afterwards", "subsequently", "following this", "with that done", "having done so") or of consequence ("as a result", "hence",
 #: "therefore", "consequently"; "this gives", "this leads to", "which results in"): its facts are
 #: said of the point the line is at.
 OPENS_NOW = re.compile(r"^[\W_]*(?:(?:so|and|but|then|okay|ok|well)\b[\s,]*)*(?:now|right\s+now|currently|after\s+(?:this|that)|"
                        r"afterwards?|subsequently|thereafter|following\s+(?:this|that)|"
+                       r"with\s+(?:this|that|it)\s+done|(?:this|that)\s+(?:being\s+)?done|once\s+(?:(?:this|that|it)\s+is\s+)?done|"
+                       r"having\s+done\s+(?:this|that|so)|"
                        r"as\s+a\s+(?:result|consequence)|hence|thus|therefore|consequently|accordingly|"
                        r"(?:that|this|which|it)\s+(?:gives|means|leaves|makes|leads\s+to|results\s+in|yields|produces|causes)|"
                        r"resulting\s+in|so\s+we\s+get|at\s+this\s+point|at\s+the\s+moment|at\s+present)\b")
@@ -209,15 +228,20 @@ def truth_forms(c: str):
 # ---------------------------------------------------------------------------------------------- enumerations
 
 _LIST_SPLIT = re.compile(r"\s*(?:,\s*(?:and\s+|&\s+)?|\s+and\s+|\s+&\s+|\s+nor\s+)\s*")
+#: Words that make a list exclusive: "only", "just", "exactly", "solely", and "nothing / none / no one /
+#: no other <noun>" followed by "but", "besides", "except", "other than", "apart from", "beyond", "save".
+_BUT = r"(?:but|besides|except|other\s+than|apart\s+from|beyond|save)"
+_ONLY = (r"(?:only|just|exactly|solely|exclusively|nothing\s+(?:else\s+)?" + _BUT + r"|none\s+(?:other\s+)?" + _BUT +
+         r"|no\s+one\s+(?:else\s+)?" + _BUT + r"|no\s+(?:other\s+)?(?:blocks?|objects?|ones?|facts?)\s+" + _BUT + r")")
 _ENUMERATIONS = (
-    # "only a and c are clear", "only the red block is clear"
-    ("only", re.compile(r"^(?:only|just|exactly)\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>(?!the\s+only\b).+)$")),
+    # "only a and c are clear", "only the red block is clear", "none besides a is clear"
+    ("only", re.compile(r"^" + _ONLY + r"\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>(?!the\s+only\b).+)$")),
     # "a and c are the only clear blocks", "a is the only one that is clear"
     ("only", re.compile(r"^(?P<objs>.+?)\s+(?:is|are)\s+the\s+only\s+(?:ones?|blocks?|objects?)\s+(?:that\s+(?:is|are)\s+)?(?P<pred>.+)$")),
     ("only", re.compile(r"^the\s+only\s+(?P<pred>[\w-]+)\s+(?:ones?|blocks?|objects?)\s+(?:is|are)\s+(?P<objs>.+)$")),
     # "only <fact> and <fact> hold"
-    ("only-facts", re.compile(r"^(?:only|just|exactly)\s+(?P<facts>.+?)\s+(?:hold|holds|are\s+true|is\s+true)$")),
-    ("only-facts", re.compile(r"^(?:only|just|exactly)\s+(?:these|the\s+following)\s+(?:facts\s+)?(?:hold|are\s+true)(?:\s+now)?\s*:?\s*"
+    ("only-facts", re.compile(r"^" + _ONLY + r"\s+(?P<facts>.+?)\s+(?:hold|holds|are\s+true|is\s+true)$")),
+    ("only-facts", re.compile(r"^" + _ONLY + r"\s+(?:these|the\s+following)\s+(?:facts\s+)?(?:hold|are\s+true)(?:\s+now)?\s*:?\s*"
                               r"(?P<facts>.+)$")),
     ("none", re.compile(r"^none\s+of\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),
     ("none", re.compile(r"^neither\s+(?P<objs>.+?\s+nor\s+.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),
