@@ -1,7 +1,8 @@
 """An OpenAI-compatible HTTP server for simulated models, with injected faults.
 
 Serves POST /v1/chat/completions, GET /v1/models, POST /tokenize, GET /health, and for tests
-GET /stats (answered and faulted requests, per-request answer counts) and POST /stats/reset.
+GET /stats (answered and faulted requests, per-request answer counts, requests in flight) and POST
+/stats/reset.
 It binds 127.0.0.1 only. Written on asyncio streams, not a web framework, so faults can be real:
 a truncated reply announces its full Content-Length, sends half the body and closes the socket.
 
@@ -104,6 +105,7 @@ class SimServer:
         self.config = config
         self.answer = sim_backend.answer_function(config.model, config.simulator)
         self.stats = Stats()
+        self.in_flight = 0  # chat requests received and not yet answered (kept across a stats reset)
         self._fault_rng = random.Random(config.seed)
         self._server: asyncio.AbstractServer | None = None
         self._tasks: set[asyncio.Task] = set()
@@ -183,7 +185,11 @@ class SimServer:
         path, _, query = target.partition("?")
         path = path.rstrip("/") or "/"
         if path == "/v1/chat/completions" and method == "POST":
-            return await self._chat(raw, writer)
+            self.in_flight += 1
+            try:
+                return await self._chat(raw, writer)
+            finally:
+                self.in_flight -= 1
         if path in ("/tokenize", "/v1/tokenize") and method == "POST":
             self.stats.tokenize_requests += 1
             return await self._tokenize(raw, writer)
@@ -194,8 +200,8 @@ class SimServer:
         if path == "/v1/models" and method == "GET":
             return await self._send(writer, 200, self._models())
         if path == "/stats" and method == "GET":
-            return await self._send(writer, 200, self.stats.to_dict(
-                keys="keys=1" in query, bodies="bodies=1" in query))
+            return await self._send(writer, 200, {**self.stats.to_dict(
+                keys="keys=1" in query, bodies="bodies=1" in query), "in_flight": self.in_flight})
         if path == "/stats/reset" and method == "POST":
             self.stats = Stats()
             return await self._send(writer, 200, {"reset": True})
