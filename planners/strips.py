@@ -1089,7 +1089,7 @@ def applicable_actions(task: Task, state: int) -> list[Action]:
 def triggered(state: int, groups, always) -> list:
     """What the trigger index (`build_triggers`: ``(pre, neg, what)`` entries grouped by an atom of
     their precondition, and those with none) holds for ``state``: each entry's ``what`` whose
-    precondition ``state`` meets and whose negative precondition it avoids, grouped by atom."""
+    precondition ``state`` meets and whose negative precondition it avoids, in index order (unsorted)."""
     out = []
     s = state
     while s:

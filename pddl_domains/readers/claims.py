@@ -700,6 +700,7 @@ _REASONING_MATTER = re.compile(r"\b" + _MATTER)
 #: problem", "list the facts"): no action named, whatever the verb.
 _ON_MATTER = re.compile(r"\s+(?:[a-z]+\s+)?" + _MATTER)
 
+
 def _subject(atom: str) -> str | None:
     parts = atom.strip("()").split()
     return parts[1] if len(parts) > 1 else None
