@@ -46,7 +46,7 @@ TEMPLATE_SETS = {"widthbench": "nl", "planbench": "planbench"}  # set name -> fi
 TEMPLATE_DIR = Path(__file__).resolve().parent
 
 _SLOT = re.compile(r"\{(\d+)\}")
-_FORBIDDEN = re.compile(r"[,;.]|" + layout.SEPARATOR_WORDS)
+_FORBIDDEN = re.compile(r"[,;.]|" + layout.WORDS.SEPARATOR_WORDS)
 _OPT_ARTICLE = "(?:(?:the|a|an) )?"
 
 

@@ -42,10 +42,15 @@ from widthbench.pddl_domains.readers import discourse, layout, mood
 from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl, strip_step_lead_in
 from widthbench.pddl_domains.readers.mood import (ASSERT, CAN, CANDIDATE, GOAL, HEDGE, PLAN, QUESTION, REFERENCE,
                                                   REJECT, REQUIRE, SUPPOSE)
+from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.readers.steps import StepReader, task_reader
 from widthbench.planners.strips import Task, kept
 
 __all__ = ["Claim", "Sentence", "ClaimReader", "claim_reader"]
+
+#: The words of English this module reads with (phrases.txt): its own, and those of the clause's mood
+#: and of the discourse around it.
+WORDS, MOOD, DISCOURSE = section("claims"), section("mood"), section("discourse")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,12 +82,6 @@ class Sentence:
     answer_withdrawal_at: int | None  # the same, when an opening "no" / "nope" answers a question put before
     gap: int | None  # text offset of a clause that starts like an action but reads as none: the line is lost there
     names: bool = False  # it names an object of the task or a verb of its actions (it could state an action)
-
-
-#: Where an enumeration's clause ends ("but" as a conjunction, not in "nothing but", "none but").
-_CLAUSE_STOP = re.compile(r",?\s*(?:;|\bsince\b|\bbecause\b|\bso\b|(?<!\bnothing)(?<!\bnone)(?<!\bone)(?<!\belse)\s\bbut\b|"
-                          r"\bwhich\b|\bas\b|\bwhile\b|\balthough\b|\bwhereas\b|\bhence\b|\bthus\b|\btherefore\b)")
-_REQUIRE_STOP = re.compile(r"^(?:but|however|yet|currently|now|right\s+now|at\s+the\s+moment|and\s+now|so|which\s+(?:is|are))\b")
 
 
 def lower(text: str) -> str:
@@ -153,14 +152,14 @@ class ClaimReader:
             if marks & {"restart", "initial"}:
                 self._either = False
             # "Then ..." after a sentence that plans goes on with the plan.
-            goes_on = prev_planned and bool(mood.GOES_ON.match(norm))
+            goes_on = prev_planned and bool(MOOD.GOES_ON.match(norm))
             # After the goal is stated, "So blue is on the table, red on blue" restates it (the final
             # state), until an action, the initial or current state, or a restart is spoken of.
             if marks & {"goal", "goal-reached"}:
                 goal_talk = True
-            elif marks & {"initial", "restart"} or mood.CURRENT.search(low):
+            elif marks & {"initial", "restart"} or MOOD.CURRENT.search(low):
                 goal_talk = False
-            restates = goal_talk or (prev_goal and bool(mood.RESTATES.match(norm)))
+            restates = goal_talk or (prev_goal and bool(MOOD.RESTATES.match(norm)))
             # A fact on the text line of the action just taken may state its preconditions or its
             # effects ("3. Unstack A from B: A is clear. Now A is held."): judged in either state.
             self._either = same_line and self._either
@@ -174,16 +173,16 @@ class ClaimReader:
             prev_planned = any(c.kind == "action" and (c.mood in (PLAN, CANDIDATE) or c.point == "after")
                                for c in claims) or (
                 "intent" in marks and not marks & {"goal", "goal-reached"} and not claims
-                and bool(mood.PLANS_DOING.search(norm)))
+                and bool(MOOD.PLANS_DOING.search(norm)))
             prev_goal = "goal" in marks
             if any(c.kind == "action" for c in claims):
                 goal_talk = False
             prev_end = b
             after_action = bool(claims) and claims[-1].kind == "action" and claims[-1].mood != REJECT
-            reached = discourse.GOAL_REACHED.search(low)
+            reached = DISCOURSE.GOAL_REACHED.search(low)
             if reached and "question" not in marks:
-                said = mood.GOAL_WORD.sub(" ", low[:reached.end()])
-                if not discourse.INTENT.search(said) and not re.search(r"\b(?:not|isn't|wasn't|if)\b", said):
+                said = MOOD.GOAL_WORD.sub(" ", low[:reached.end()])
+                if not DISCOURSE.INTENT.search(said) and not re.search(r"\b(?:not|isn't|wasn't|if)\b", said):
                     claims.append(Claim("goal-reached", (a + reached.start(), a + reached.end()), "the goal"))
             out.append(Sentence(i, (a, b), marks, tuple(claims), None if r is None else a + r,
                                 None if wd is None else a + wd, None if wa is None else a + wa, gap, self._names(norm)))
@@ -206,22 +205,22 @@ class ClaimReader:
         in_goal = False
         other_point = False  # after "after moving A, ...", "once that is done, ...": another point
         whole = layout.normalise(low)
-        opening = mood.OPENER_WORDS.sub("", whole.lstrip(" -*•#>0123456789.)"))
-        if mood.NOW.match(whole.lstrip(" -*•#>0123456789.)")) and not mood.AT_POINT.match(opening):
+        opening = MOOD.OPENER_WORDS.sub("", whole.lstrip(" -*•#>0123456789.)"))
+        if MOOD.NOW.match(whole.lstrip(" -*•#>0123456789.)")) and not MOOD.AT_POINT.match(opening):
             before = False  # "Then red is on the table": no longer the preconditions
         after_point = False  # the clause before was "after X-ing": a bare gerund goes on with it
         listed = len(claims)  # where the run of facts a verdict clause speaks of starts
-        opens_now = bool(mood.OPENS_NOW.match(whole))
-        opens_start = bool(mood.OPENS_START.match(whole))
+        opens_now = bool(MOOD.OPENS_NOW.match(whole))
+        opens_start = bool(MOOD.OPENS_START.match(whole))
         # "To unstack A, ...": facts are its requirements, but for a reason given ("because A is clear")
-        purpose = bool(mood.PURPOSE.match(whole))
+        purpose = bool(MOOD.PURPOSE.match(whole))
         answered = False  # after a "yes" that opens the sentence
         for a, b, sep in _pieces(low, start):
             raw = low[a - start:b - start]
             nraw = layout.normalise(raw)
             said = re.sub(r"\([^()]*\)", " ", nraw).strip(" ,.;:-*")
-            verdict = mood.VERDICT.match(" ".join(said.split())) or \
-                mood.VERDICT.match(" ".join(mood.OPENER_WORDS.sub("", said).split()))
+            verdict = MOOD.VERDICT.match(" ".join(said.split())) or \
+                MOOD.VERDICT.match(" ".join(MOOD.OPENER_WORDS.sub("", said).split()))
             if verdict:
                 # "its preconditions; A is clear, the hand is empty, are (not) satisfied": the verdict
                 # on the facts listed just before it; "A and B are not satisfied" says only that not
@@ -238,37 +237,37 @@ class ClaimReader:
                                        and not in_goal else x for x in claims[listed:]]
                 listed = len(claims)
                 continue
-            goal_word = bool(mood.GOAL_WORD.search(raw))
-            in_goal = goal_word or (in_goal and not mood.GOAL_STOP.match(raw.strip()) and not mood.AIM.search(raw))
-            planned = planned or bool(discourse.INTENT.search(raw))
+            goal_word = bool(MOOD.GOAL_WORD.search(raw))
+            in_goal = goal_word or (in_goal and not MOOD.GOAL_STOP.match(raw.strip()) and not MOOD.AIM.search(raw))
+            planned = planned or bool(DISCOURSE.INTENT.search(raw))
             norm = nraw.strip(" ,.;:-*")
-            bare = mood.OPENER_WORDS.sub("", norm)
-            now_here = bool(mood.NOW.match(norm) or re.search(r"\bnow\b", norm)) and not mood.AT_POINT.match(bare)
+            bare = MOOD.OPENER_WORDS.sub("", norm)
+            now_here = bool(MOOD.NOW.match(norm) or re.search(r"\bnow\b", norm)) and not MOOD.AT_POINT.match(bare)
             if now_here:
                 before = purpose = False
-            conditional = bool(mood.CONDITIONAL.match(clean(nraw)))
-            confirmed = answered or bool(mood.CONFIRMED.search(norm))
-            lead = mood.REQUIRE_LEAD.match(mood.OPENER.sub("", bare).strip())
+            conditional = bool(MOOD.CONDITIONAL.match(clean(nraw)))
+            confirmed = answered or bool(MOOD.CONFIRMED.search(norm))
+            lead = MOOD.REQUIRE_LEAD.match(MOOD.OPENER.sub("", bare).strip())
             if lead:
                 requiring = True
-            elif requiring and (_REQUIRE_STOP.match(bare) or now_here):
+            elif requiring and (WORDS.REQUIRE_STOP.match(bare) or now_here):
                 requiring = False
             c = self._prepare(nraw)
             if not c:
                 continue
-            why = mood.WHY.search(c)
-            done = bool(mood.WHY_DONE.match(c[why.start():] if why else c))  # "because I put blue down": done before
-            if why and not mood.BEFORE.match(c):
+            why = MOOD.WHY.search(c)
+            done = bool(MOOD.WHY_DONE.match(c[why.start():] if why else c))  # "because I put blue down": done before
+            if why and not MOOD.BEFORE.match(c):
                 c = c[why.end():].strip()  # "that's allowed because blue is clear"
             # "Unstack A from B: A is clear" may list preconditions or effects: judged in either
             # state (the line's "either"); "because", "since" state the preconditions.
-            if mood.POST_LABEL.match(norm):
+            if MOOD.POST_LABEL.match(norm):
                 before = False
-            elif last_action and (mood.BEFORE.match(c) or why):
+            elif last_action and (MOOD.BEFORE.match(c) or why):
                 before = True
-            elif not claims and (mood.BEFORE.match(c) or why) and after_action:
+            elif not claims and (MOOD.BEFORE.match(c) or why) and after_action:
                 before = True  # "That's allowed because ...": the preconditions of the action before
-            c = mood.BEFORE.sub("", c).strip()
+            c = MOOD.BEFORE.sub("", c).strip()
             self._named = self._last_object(low[:a - start])
             if not requiring:
                 got = self._action(c, last_action or self._last_action)
@@ -285,8 +284,8 @@ class ClaimReader:
                         how = SUPPOSE if hypothetical else QUESTION if question else \
                             CANDIDATE if considered else PLAN if planned else CAN
                     if point:
-                        bare = mood.WHY_LEAD.sub("", bare)  # "because after stacking A" names the point after it
-                        point = "after" if (done or mood.AFTER.match(bare) or (after_point and mood.BARE_GERUND.match(bare))) \
+                        bare = MOOD.WHY_LEAD.sub("", bare)  # "because after stacking A" names the point after it
+                        point = "after" if (done or MOOD.AFTER.match(bare) or (after_point and MOOD.BARE_GERUND.match(bare))) \
                             else "at"  # "when / by / while X-ing", or X-ing as the topic: the state at X
                         how = REFERENCE
                     claims.append(Claim("action", (a, b), action, how == REJECT, how, point=point))
@@ -309,7 +308,7 @@ class ClaimReader:
                     listed = len(claims)
                     continue
             after_point = False
-            relative = mood.RELATIVE.match(c)
+            relative = MOOD.RELATIVE.match(c)
             if relative:
                 # "red is on blue, which is on orange": "which" is the object named last before it; a
                 # bare predicate after it ("..., on table") may be about either object: not read
@@ -319,7 +318,7 @@ class ClaimReader:
             own = mood.mood_of_fact(norm)
             c = mood.required_as_is(c)
             fact = self._fact(c, subject) if c else None
-            if fact is None and mood.AT_POINT.match(bare):
+            if fact is None and MOOD.AT_POINT.match(bare):
                 other_point = True
             if fact is not None:
                 negated, atom = fact
@@ -339,7 +338,7 @@ class ClaimReader:
                     how = HEDGE
                 else:
                     how = ASSERT
-                start_here = opens_start or bool(mood.SAYS_START.search(re.sub(r"\([^()]*\)", " ", raw)))
+                start_here = opens_start or bool(MOOD.SAYS_START.search(re.sub(r"\([^()]*\)", " ", raw)))
                 when = "before" if before else "start" if start_here else \
                     "now" if opens_now or self._says_now(raw, atom) else "either" if self._either else "untied"
                 claims.append(Claim("fact", (a, b), atom, negated, how, when))
@@ -354,7 +353,7 @@ class ClaimReader:
         """A clause after its requirement lead ("the preconditions of X are A is clear" -> "A is
         clear"): the action named in the lead may hold "is" itself ("the block that is on top of B"),
         so each "are" / "is" is tried, the first whose remainder reads as a fact kept."""
-        m = mood.REQUIRE_LEAD.match(c)
+        m = MOOD.REQUIRE_LEAD.match(c)
         if m is None:
             return c
         rest = c[m.end():].strip()
@@ -374,16 +373,16 @@ class ClaimReader:
         elif any(m.group(1) in self.rd.arity_action or m.group(1) in self.rd.arity_atom
                  or set(m.group(2).split()) & self.rd.objects for m in FORM.finditer(norm)):
             return True  # PDDL: a form of the task ("a" alone is an English word too)
-        return bool(self._verbs) and any(not _ON_MATTER.match(norm, m.end()) for m in self._verbs.finditer(norm))
+        return bool(self._verbs) and any(not WORDS.ON_MATTER.match(norm, m.end()) for m in self._verbs.finditer(norm))
 
     def _says_now(self, raw: str, atom: str) -> bool:
         """Whether the clause says "now" / "currently" beyond the words of the fact's own template
         ("the hand is currently holding X" says nothing of when)."""
-        said = len(mood.SAYS_NOW.findall(raw))
+        said = len(MOOD.SAYS_NOW.findall(raw))
         if not said:
             return False
         try:
-            own = len(mood.SAYS_NOW.findall(self.rd.r.atom(atom).lower()))
+            own = len(MOOD.SAYS_NOW.findall(self.rd.r.atom(atom).lower()))
         except Exception:  # noqa: BLE001 - a fact the renderer has no words for: its words are the clause's
             own = 0
         return said > own
@@ -396,7 +395,7 @@ class ClaimReader:
         c = re.sub(r"(?<!\w)\([^()]*\)", " ", c) if self.rd.nl else c
         c = clean(c)
         for _ in range(3):
-            c2 = mood.GOAL_LEAD.sub("", mood.OPENER.sub("", c).strip())
+            c2 = MOOD.GOAL_LEAD.sub("", MOOD.OPENER.sub("", c).strip())
             c2 = clean(layout.strip_lead_in(c2) or c2)
             if c2 == c:
                 break
@@ -404,7 +403,7 @@ class ClaimReader:
         for pat, rep in mood.CHANGE:
             c = pat.sub(rep, c)
         c = " ".join(c.split()).strip(" .!?:;\"'*")
-        return mood.TRAILING_TIME.sub("", c)
+        return MOOD.TRAILING_TIME.sub("", c)
 
     # ---------------------------------------------------------------- actions
 
@@ -412,21 +411,21 @@ class ClaimReader:
         """(action, mood, named as a point, the rest of the clause) of a clause that starts with an
         action, or None."""
         how, reference = ASSERT, False
-        m = mood.NEGATED.match(c)
+        m = MOOD.NEGATED.match(c)
         if m:
             how, c = REJECT, c[m.end():].strip()
             c = re.sub(r"^(?:to\s+|be\s+able\s+to\s+|just\s+)", "", c)
-        elif mood.ABILITY.match(c):
+        elif MOOD.ABILITY.match(c):
             how = CAN
-        elif mood.CONSIDERED.search(c):
+        elif MOOD.CONSIDERED.search(c):
             how = CANDIDATE
-        c = mood.SUBJECT_MODAL.sub("", c).strip()
-        option = mood.OPTION_LEAD.match(c)
+        c = MOOD.SUBJECT_MODAL.sub("", c).strip()
+        option = MOOD.OPTION_LEAD.match(c)
         if option:
             how, c = CANDIDATE, c[option.end():].strip()  # "a possibility is to unstack A": considered
-        c = mood.PERFORMING.sub("", c)  # "Performing unstack A": the action taken
-        lead = mood.GERUND_LEAD.match(c) or mood.AT_POINT.match(c) or mood.AT_MOMENT.match(c)
-        inner = None if lead else mood.GERUND_LEAD.search(c)  # "the problem is that after unstacking A, ..."
+        c = MOOD.PERFORMING.sub("", c)  # "Performing unstack A": the action taken
+        lead = MOOD.GERUND_LEAD.match(c) or MOOD.AT_POINT.match(c) or MOOD.AT_MOMENT.match(c)
+        inner = None if lead else MOOD.GERUND_LEAD.search(c)  # "the problem is that after unstacking A, ..."
         if lead or inner:
             c, reference = c[(lead or inner).end():].strip(), True
         g = re.match(r"^(\w+ing)\b", c)
@@ -478,16 +477,16 @@ class ClaimReader:
         followed by words for objects in general ("any block", "it", "something") or for the
         reasoning's own matter ("lay out the problem", "list the facts": the problem, the state, the
         plan, the goal, the facts, the options, the steps)."""
-        c = mood.SUBJECT_MODAL.sub("", mood.NEGATED.sub("", c).strip()).strip()
+        c = MOOD.SUBJECT_MODAL.sub("", MOOD.NEGATED.sub("", c).strip()).strip()
         return self.rd.starts_with_verb(c) and not re.search(r"\b(?:a|another|any|each|every|one|them|"
                                                              r"blocks?|objects?|it|something)\b", c) \
-            and not _REASONING_MATTER.search(c)
+            and not WORDS.REASONING_MATTER.search(c)
 
     # ---------------------------------------------------------------- facts
 
     def _fact(self, c: str, subject: str | None) -> tuple[bool, str] | None:
         r = self._one_fact(c)
-        if r is None and subject and mood.PREDICATE_ONLY.match(c):
+        if r is None and subject and MOOD.PREDICATE_ONLY.match(c):
             name = self.names.get(subject, subject)
             for verb in ("is ", ""):
                 r = self._one_fact(f"{name} {verb}{c}")
@@ -496,7 +495,7 @@ class ClaimReader:
         return r
 
     def _one_fact(self, c: str) -> tuple[bool, str] | None:
-        if re.match(r"^(?:was|were|had)\b", c) or discourse.PAST.search(c.split(" is ")[0] if " is " in c else c):
+        if re.match(r"^(?:was|were|had)\b", c) or DISCOURSE.PAST.search(c.split(" is ")[0] if " is " in c else c):
             return None
         r, first = self._truth_fact(c)
         if r is not None or first != "mention":
@@ -506,7 +505,7 @@ class ClaimReader:
         words = c.split()
         for k in range(1, min(4, len(words) - 1) + 1):
             head = " ".join(words[:k])
-            if mood.NOT_NARRATION.search(head) or self.rd.fact_clause(head) is not None:
+            if MOOD.NOT_NARRATION.search(head) or self.rd.fact_clause(head) is not None:
                 break
             r = self._truth_fact(" ".join(words[k:]))[0]
             if r is not None:
@@ -532,8 +531,8 @@ class ClaimReader:
         C are clear, since ..."), or None: the listed facts asserted, and the other facts of the
         predicate it speaks of denied (``implied``)."""
         norm = layout.normalise(low)
-        body = mood.OPENER.sub("", norm.lstrip(" -*•#>0123456789.)")).strip()
-        stop = _CLAUSE_STOP.search(body)
+        body = MOOD.OPENER.sub("", norm.lstrip(" -*•#>0123456789.)")).strip()
+        stop = WORDS.CLAUSE_STOP.search(body)
         seg = body[:stop.start()] if stop else body
         for en in mood.enumerations(seg):
             listed = self._enumerated(en)
@@ -544,9 +543,9 @@ class ClaimReader:
         atoms, scope = listed
         how = QUESTION if "question" in marks else SUPPOSE if "hypothetical" in marks else \
             GOAL if marks & {"goal", "goal-reached"} else ASSERT
-        if mood.HEDGED.search(seg) or mood.REQUIRED_VERB.search(seg) or mood.REQUIRE_LEAD.match(seg):
-            how = HEDGE if mood.HEDGED.search(seg) else REQUIRE
-        when = "now" if mood.SAYS_NOW.search(norm[:len(norm) - len(body) + len(seg)]) else "untied"
+        if MOOD.HEDGED.search(seg) or MOOD.REQUIRED_VERB.search(seg) or MOOD.REQUIRE_LEAD.match(seg):
+            how = HEDGE if MOOD.HEDGED.search(seg) else REQUIRE
+        when = "now" if MOOD.SAYS_NOW.search(norm[:len(norm) - len(body) + len(seg)]) else "untied"
         span = (start, start + len(low))
         out = [Claim("fact", span, x, neg, how, when) for x, neg in atoms]
         out += [Claim("fact", span, x, True, how, when, implied=True) for x in scope]
@@ -601,21 +600,21 @@ class ClaimReader:
         considered = "candidate" in marks
         last_action = None
         planned = in_goal = requiring = False
-        opens_now = bool(mood.OPENS_NOW.match(layout.normalise(low)))
-        opens_start = bool(mood.OPENS_START.match(layout.normalise(low)))
+        opens_now = bool(MOOD.OPENS_NOW.match(layout.normalise(low)))
+        opens_start = bool(MOOD.OPENS_START.match(layout.normalise(low)))
         for a, b, sep in _pieces(low, start):
             c = low[a - start:b - start]
-            in_goal = bool(mood.GOAL_WORD.search(c)) or (in_goal and not mood.GOAL_STOP.match(c.strip()) and not mood.AIM.search(c))
-            planned = planned or bool(discourse.INTENT.search(c))
-            words = clean(mood.OPENER.sub("", clean(layout.normalise(c))))
-            if mood.REQUIRE_LEAD.match(words) or mood.REQUIRED_VERB.search(words):
+            in_goal = bool(MOOD.GOAL_WORD.search(c)) or (in_goal and not MOOD.GOAL_STOP.match(c.strip()) and not MOOD.AIM.search(c))
+            planned = planned or bool(DISCOURSE.INTENT.search(c))
+            words = clean(MOOD.OPENER.sub("", clean(layout.normalise(c))))
+            if MOOD.REQUIRE_LEAD.match(words) or MOOD.REQUIRED_VERB.search(words):
                 requiring = True
-            elif requiring and _REQUIRE_STOP.match(words):
+            elif requiring and WORDS.REQUIRE_STOP.match(words):
                 requiring = False
-            confirmed = bool(mood.CONFIRMED.search(c))
-            negated_clause = bool(mood.NEGATED.match(words))
-            before = bool(last_action and mood.BEFORE.match(words))
-            denied = {m.start(1) for m in mood.NOT_FORM.finditer(c)}
+            confirmed = bool(MOOD.CONFIRMED.search(c))
+            negated_clause = bool(MOOD.NEGATED.match(words))
+            before = bool(last_action and MOOD.BEFORE.match(words))
+            denied = {m.start(1) for m in MOOD.NOT_FORM.finditer(c)}
             for m in FORM.finditer(c):
                 name, args = m.group(1), tuple(m.group(2).split())
                 if name == "not":
@@ -625,13 +624,13 @@ class ClaimReader:
                     text = pddl(name, args)
                     if text in self.task.action_index:
                         said = _said_of(c[m.end():])
-                        ahead = clean(mood.OPENER.sub("", clean(layout.normalise(c[:m.start()])))) + " "
-                        point = "after" if mood.AFTER.match(ahead) else \
-                            "at" if mood.AT_MOMENT.match(ahead) or mood.AT_POINT.match(ahead) else ""
+                        ahead = clean(MOOD.OPENER.sub("", clean(layout.normalise(c[:m.start()])))) + " "
+                        point = "after" if MOOD.AFTER.match(ahead) else \
+                            "at" if MOOD.AT_MOMENT.match(ahead) or MOOD.AT_POINT.match(ahead) else ""
                         how = REJECT if negated_clause or said == REJECT else SUPPOSE if hypothetical \
                             else QUESTION if question else REFERENCE if said == REFERENCE or requiring or point \
-                            else CANDIDATE if considered or said == CANDIDATE or mood.CONSIDERED.search(words) \
-                            else PLAN if planned else CAN if said == CAN or mood.ABILITY.match(words) else ASSERT
+                            else CANDIDATE if considered or said == CANDIDATE or MOOD.CONSIDERED.search(words) \
+                            else PLAN if planned else CAN if said == CAN or MOOD.ABILITY.match(words) else ASSERT
                         claims.append(Claim("action", span, text, how == REJECT, how,
                                             point=(point or "at") if how == REFERENCE else ""))
                         if said == REFERENCE:
@@ -639,8 +638,8 @@ class ClaimReader:
                         if how != REJECT:
                             last_action = text
                 elif name in rd.arity_atom and len(args) == rd.arity_atom[name] and all(x in rd.objects for x in args):
-                    neg = m.start() in denied or bool(mood.DENIED_AFTER.match(c[m.end():])) \
-                        or bool(mood.DENIED_BEFORE.search(c[:m.start()])) or bool(re.search(r"\bno\s*$", c[:m.start()]))
+                    neg = m.start() in denied or bool(MOOD.DENIED_AFTER.match(c[m.end():])) \
+                        or bool(MOOD.DENIED_BEFORE.search(c[:m.start()])) or bool(re.search(r"\bno\s*$", c[:m.start()]))
                     if question:
                         how = QUESTION
                     elif hypothetical and not any(x.kind == "action" for x in claims):
@@ -651,13 +650,13 @@ class ClaimReader:
                         how = REQUIRE
                     elif planned and not in_goal:
                         how = PLAN
-                    elif mood.HEDGED.search(c):
+                    elif MOOD.HEDGED.search(c):
                         how = HEDGE
                     else:
                         how = ASSERT
                     claims.append(Claim("fact", span, pddl(name, args), neg, how,
-                                        "before" if before else "start" if opens_start or mood.SAYS_START.search(c)
-                                        else "now" if opens_now or mood.SAYS_NOW.search(c) else "untied"))
+                                        "before" if before else "start" if opens_start or MOOD.SAYS_START.search(c)
+                                        else "now" if opens_now or MOOD.SAYS_NOW.search(c) else "untied"))
         return claims
 
 
@@ -690,15 +689,6 @@ def _slot_of(atoms: list[str], objs: list[str]) -> tuple[str, int, list[str]] | 
         if all(ar[slot] == o for o, ar in zip(objs, args)) and all(r == rest[0] for r in rest):
             return preds.pop(), slot, rest[0]
     return None
-
-
-#: Nouns for the reasoning's own matter, not for objects of the task ("the problem", "the facts").
-_MATTER = (r"the\s+(?:problem|puzzle|task|question|situation|state|configuration|setup|set-up|plan|goal|goals|"
-           r"facts?|information|details|options?|possibilities|steps?|rules?|constraints?|conditions?)\b")
-_REASONING_MATTER = re.compile(r"\b" + _MATTER)
-#: A verb with the reasoning's matter as its object, a particle between them or not ("lay out the
-#: problem", "list the facts"): no action named, whatever the verb.
-_ON_MATTER = re.compile(r"\s+(?:[a-z]+\s+)?" + _MATTER)
 
 
 def _subject(atom: str) -> str | None:

@@ -27,65 +27,10 @@ from __future__ import annotations
 
 import re
 
-OPENER = r"^[\W_]*(?:(?:so|but|and|now|then|okay|ok|well|hmm+|alright|right|oh|also|or|maybe|perhaps|" \
-         r"alternatively|wait|no(?=\s*[,.!;:])|yes)\b[\s,.!:;-]*)*"
-RESTART = re.compile(
-    r"\b(?:start(?:ing)?\s+(?:over|again|afresh|from\s+scratch)|from\s+the\s+(?:beginning|start)\b(?!\s+of)|"
-    r"(?:let\s+me|let's|i'll|i\s+will|i\s+should)\s+(?:re-?trace|redo|re-?start|re-?think|re-?examine|"
-    r"re-?check|re-?evaluate|re-?verify|go\s+back|go\s+through|walk\s+through|outline|list|write|"
-    r"try\s+again|verify|check|confirm|double-check|simulate|re-?do|test|go\s+over)\b(?![^.]*\b(?:it|this|that)\s+(?:again|step))|"
-    r"back\s+to\s+the\s+(?:initial|original|start|beginning)|(?:try|consider)\s+(?:another|a\s+different)\s+"
-    r"(?:approach|way|plan|order|sequence)|(?:another|an|alternative)\s+(?:approach|way|plan)\s*:|another\s+approach|alternatively\s*,?\s*(?:let|we|i)\b|step\s+by\s+step|the\s+(?:plan|steps)\s+(?:is|are|would\s+be)|"
-    r"(?:plan|steps|sequence)(?:\s+(?:is|are|would\s+be|should\s+be|will\s+be|could\s+be))?\s*:)")
-#: Words that withdraw what was just said ("wait, no", "actually", "that's wrong"): a withdrawal
-#: reaches facts as well as actions.
-WITHDRAWAL = re.compile(
-    r"(?:^|[\s,.;:(\-])(?:wait|no\s*,|nope|oops|hmm+|actually|correction|sorry|scratch\s+that|i\s+mean|"
-    r"not\s+(?:right|correct|true)|(?:is|was|that's|that\s+is|this\s+is)\s+(?:wrong|incorrect|a\s+mistake|not\s+right)|"
-    r"mistake|i\s+made\s+an\s+error)\b")
-#: Withdrawals, and the words that reject an option or an action just named ("I can't", "not
-#: possible", "so no"): a rejection reaches actions only.
-RETRACTION = re.compile(
-    r"(?:^|[\s,.;:(\-])(?:wait|no\s*,|nope|oops|hmm+|actually|correction|sorry|scratch\s+that|i\s+mean|"
-    r"not\s+(?:right|correct|possible|allowed|valid|true|an\s+option|applicable)|(?:is|was|that's|that\s+is|this\s+is)\s+"
-    r"(?:wrong|incorrect|a\s+mistake|invalid|impossible|not\s+right)|mistake|i\s+made\s+an\s+error|"
-    r"can'?t|cannot|can\s+not|couldn'?t|doesn'?t\s+work|won'?t\s+work|isn'?t\s+possible|isn'?t\s+allowed|"
-    r"that\s+(?:won't|doesn't|can't|fails)|no\s+longer\s+(?:possible|valid)|so\s+no|rule[sd]?\s+(?:it|that|this)\s+out|"
-    r"no\s+good|not\s+an\s+option)\b")
-#: A supposition: the if-part of a conditional, "suppose", "what if", and the adverbs that say the
-#: sentence imagines a point ("hypothetically", "theoretically", "in theory").
-HYPOTHETICAL = re.compile(OPENER + r"(?:if|suppose|supposing|assume|assuming|what\s+if|let's\s+say|let\s+us\s+say|"
-                          r"say|imagine|in\s+case|when\s+i\s+try|should\s+i|were\s+(?:i|we|you|it)\s+to|"
-                          r"had\s+(?:i|we|you)|what\s+would\s+happen\s+if|hypothetically|theoretically|"
-                          r"in\s+theory|in\s+principle|conceivably)\b")
-CANDIDATE = re.compile(
-    r"\b(?:for\s+example|for\s+instance|e\.\s?g\.|maybe|perhaps|possibly|what\s+about|how\s+about|"
-    r"(?:one|another|an|a)\s+(?:option|possibility|idea|candidate|alternative|choice)|"
-    r"(?:option|idea|candidate)\s*\d*(?=\s*:)|alternatively|whether\s+(?:or\s+not\s+)?to|"
-    r"whether\s+(?:i|we)\s+(?:should|could|can|might)|"
-    r"let(?:'s|\s+me|\s+us)\s+(?:try|consider|see\s+(?:if|whether))|i\s+(?:could|might)|we\s+(?:could|might)|"
-    r"(?:would|could|might)\s+(?:be\s+)?(?:possible|allowed|valid|work|an\s+option)|trying|consider(?:ing)?)\b")
-REQUIREMENT = re.compile(r"\b(?:requires?|required|needs?(?!\s+to\s+(?!be\b))|pre-?conditions?|prerequisites?|demands?|"
-                         r"requirements?|conditions?\s+(?:are|is|for|of)|only\s+possible\s+if)\b")
-GOAL = re.compile(r"\b(?:goal|goals|objective|target)\b[^.]{0,40}?\b(?:is|are|was|says|states|requires|"
-                  r"wants|needs|to\s+have|:)|\bmy\s+goal\b|\bi\s+(?:want|need)\s+to\s+have\b")
-GOAL_REACHED = re.compile(r"\b(?:goal|goals)\b[^.]{0,30}?\b(?:is|are|has\s+been|have\s+been|now)?\s*"
-                          r"(?:achieved|reached|met|satisfied|accomplished|done|complete[d]?)\b")
-INTENT = re.compile(r"\b(?:should|must|needs?\s+to|have\s+to|has\s+to|want|wants|wanted|ought|would|will|'ll|'d|"
-                    r"final|eventually|end\s+up|desired|required|requires|target|supposed|aim|aims|aiming|so\s+that|"
-                    r"hope|hoping|wish|like\s+to\s+have|going\s+to|"
-                    r"ideally|hopefully|(?:at|in|by)\s+the\s+end|"
-                    r"in\s+order|to\s+get|to\s+make|to\s+have|to\s+achieve|goal|goals|"
-                    r"(?:step|plan|idea|move|thing)\s+(?:is|was|would\s+be|will\s+be)\s+to)\b")
-INITIAL = re.compile(r"\b(?:initial|initially|originally|at\s+the\s+(?:start|beginning)|to\s+start\s+with|"
-                     r"starting\s+state|start\s+state|in\s+the\s+beginning)\b")
-ELSEWHERE = re.compile(r"\b(?:after|before|at|in|from)\s+(?:steps?|actions?|moves?)\s+(?:\d|one|two|three|four|five)|"
-                       r"\bafter\s+(?:all|these|those|the\s+(?:first|above|previous))\b")
-STATE_LABEL = re.compile(
-    r"^[\W_]*(?:(?:step\s*)?\d+[.):]\s*)?(?:(?:so|now|then|and|okay|ok)\b[\s,]*)*(?:the\s+)?(?:(?:current|resulting|"
-    r"result|new|updated|present|next|intermediate)\s+)?state\b[^:\n]{0,30}?(?:\bis\b|:)|"
-    r"\bthe\s+state\s+(?:is\s+)?now\b|\bnow\s*,?\s*the\s+state\s+is\b")
-PAST = re.compile(r"\b(?:was|were|had|did|used\s+to|before|previously|earlier|originally)\b")
+from widthbench.pddl_domains.readers.phrases import section
+
+#: This module's words of English: its section of phrases.txt.
+WORDS = section("discourse")
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -119,32 +64,28 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 #: The marks a sentence carries by its words alone, each with the test that finds it ("goal" and
 #: "goal-reached" exclude each other, and "state" depends on the others: `marks`).
-_MARKS = (("restart", RESTART.search), ("retraction", RETRACTION.search), ("hypothetical", HYPOTHETICAL.match),
-          ("candidate", CANDIDATE.search), ("requirement", REQUIREMENT.search),
+_MARKS = (("restart", WORDS.RESTART.search), ("retraction", WORDS.RETRACTION.search), ("hypothetical", WORDS.HYPOTHETICAL.match),
+          ("candidate", WORDS.CANDIDATE.search), ("requirement", WORDS.REQUIREMENT.search),
           ("question", lambda low: low.rstrip(" )*_\"'").endswith("?")),
-          ("intent", INTENT.search), ("initial", INITIAL.search), ("elsewhere", ELSEWHERE.search))
+          ("intent", WORDS.INTENT.search), ("initial", WORDS.INITIAL.search), ("elsewhere", WORDS.ELSEWHERE.search))
 
 
 def marks(low: str) -> frozenset[str]:
     """What the (lower-case, normalised) sentence ``low`` does to its line of reasoning (module docstring)."""
     out = {name for name, says in _MARKS if says(low)}
-    if GOAL_REACHED.search(low):
+    if WORDS.GOAL_REACHED.search(low):
         out.add("goal-reached")
-    elif GOAL.search(low):
+    elif WORDS.GOAL.search(low):
         out.add("goal")
-    if STATE_LABEL.search(low) and not out & {"initial", "goal", "goal-reached", "intent", "elsewhere"}:
+    if WORDS.STATE_LABEL.search(low) and not out & {"initial", "goal", "goal-reached", "intent", "elsewhere"}:
         out.add("state")
     return frozenset(out)
 
 
 def retraction_at(low: str) -> int | None:
     """Where in the sentence the first retraction marker (a withdrawal or a rejection) stands (None: none)."""
-    m = RETRACTION.search(low)
+    m = WORDS.RETRACTION.search(low)
     return m.start() if m else None
-
-
-#: "No," / "nope": a withdrawal, or the answer to a question just asked (`withdrawal_at`).
-ANSWER_NO = re.compile(r"^[\W_]*(?:so\s+)?(?:no\b|nope\b)")
 
 
 def withdrawal_at(low: str, answer: bool = False) -> int | None:
@@ -152,7 +93,7 @@ def withdrawal_at(low: str, answer: bool = False) -> int | None:
     answers a question or rejects an option just put, so an opening "no" / "nope" withdraws nothing;
     a later marker still does."""
     start = 0
-    if answer and ANSWER_NO.match(low):
-        start = ANSWER_NO.match(low).end()
-    m = WITHDRAWAL.search(low, start)
+    if answer and WORDS.ANSWER_NO.match(low):
+        start = WORDS.ANSWER_NO.match(low).end()
+    m = WORDS.WITHDRAWAL.search(low, start)
     return m.start() if m else None

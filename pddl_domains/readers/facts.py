@@ -17,6 +17,7 @@ import re
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl
+from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, region, region_lines,
                                                    span_of, strip_number)
 from widthbench.pddl_domains.readers.plans import read_single_action
@@ -25,11 +26,9 @@ from widthbench.planners.strips import Task
 
 __all__ = ["read_state", "read_successor_mapping", "split_mapping_blocks"]
 
-_STATE_LABEL = re.compile(r"^(?:the\s+|my\s+)?(?:resulting|final|new|next|successor)\s+state"
-                          r"(?:\s+(?:is|would\s+be|will\s+be|becomes))?(?:\s+after[^:]{0,80})?\s*:")
-_BOTH = re.compile(r"\bboth\s+([^,;:()]+?)\s+and\s+([^,;:()]+?)\s+are\s+([^,;:()]+?)(?=[,;.]|$)")
-_PROSE_NEGATION = re.compile(r"\b(?:not|no\s+longer|false|isn't|aren't)\b")
-_NOT_FORM = re.compile(r"\(\s*not\s*\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)\s*\)")
+#: This module's words of English: its section of phrases.txt.
+WORDS = section("facts")
+
 # ---------------------------------------------------------------------------------------------
 # States and successor mappings
 
@@ -89,12 +88,12 @@ def _nl_facts(rd: StepReader, s: str) -> tuple[list | None, str | None]:
             return None, None
         s = m.group(2)
     facts, mentions = [], []
-    s = _BOTH.sub(r"\1 is \3, \2 is \3", s)  # "both the red block and the blue block are on the table"
+    s = WORDS.BOTH.sub(r"\1 is \3, \2 is \3", s)  # "both the red block and the blue block are on the table"
     s = re.sub(r"\(([^()]*)\)", lambda mm: mm.group(0) if rd.fact_clause(clean(mm.group(1))) not in (None, "mention")
                else " ", s)
     for part in layout.split_depth0(s, SEPARATORS):
         c = clean(layout.strip_lead_in(clean(part)) or clean(part))
-        if not c or layout.FILLER.match(c):
+        if not c or layout.WORDS.FILLER.match(c):
             continue
         r = rd.fact_clause(c)
         whole = layout.clean_clause(part, connectives=False)
@@ -103,7 +102,7 @@ def _nl_facts(rd: StepReader, s: str) -> tuple[list | None, str | None]:
         if r is None:
             continue
         if r == "mention":
-            if not _PROSE_NEGATION.search(c):  # a negated clause states no true fact: nothing to read
+            if not WORDS.PROSE_NEGATION.search(c):  # a negated clause states no true fact: nothing to read
                 mentions.append(c)
             continue
         facts.append(r)
@@ -121,10 +120,10 @@ def _or(read, otherwise):
 def _pddl_facts(rd: StepReader, s: str) -> list | None:
     facts = []
     rest = s
-    for m in _NOT_FORM.finditer(s):
+    for m in WORDS.NOT_FORM.finditer(s):
         if m.group(1) in rd.arity_atom:
             facts.append((True, pddl(m.group(1), m.group(2).split())))
-    rest = _NOT_FORM.sub(" ", s)
+    rest = WORDS.NOT_FORM.sub(" ", s)
     for m in FORM.finditer(rest):
         name, args = m.group(1), tuple(m.group(2).split())
         if name in rd.arity_atom:
@@ -134,7 +133,7 @@ def _pddl_facts(rd: StepReader, s: str) -> list | None:
     if not facts:
         return None
     prose = FORM.sub(" ", rest)
-    if _PROSE_NEGATION.search(prose):
+    if WORDS.PROSE_NEGATION.search(prose):
         raise ParseError(f"a fact negated in words: {s!r}")
     return facts
 
@@ -164,10 +163,10 @@ def read_state(task: Task, text: str, style: str, templates: str = "widthbench")
     lines = region_lines(t, start, end)
     # "Resulting state:" (final, new, next, successor) labels the state as "Answer:" does; what
     # comes before it (the effects of the action, the old state) is not the answer.
-    labelled = [i for i, ln in enumerate(lines) if _STATE_LABEL.match(strip_number(ln.norm)[1])]
+    labelled = [i for i, ln in enumerate(lines) if WORDS.STATE_LABEL.match(strip_number(ln.norm)[1])]
     if labelled:
         i = labelled[-1]
-        rest = _STATE_LABEL.sub("", strip_number(lines[i].norm)[1], count=1).strip()
+        rest = WORDS.STATE_LABEL.sub("", strip_number(lines[i].norm)[1], count=1).strip()
         if rest or any(ln.norm for ln in lines[i + 1:]):
             head = lines[i]
             colon = max(head.raw.find(":"), 0)
@@ -229,11 +228,6 @@ def read_successor_mapping(task: Task, text: str, style: str, actions, templates
 # ---------------------------------------------------------------------------------------------
 # Strict: successor mappings as blocks "Action: ..." / "Resulting state:" / facts
 
-_ACTION_LINE = re.compile(r"^action(?:\s*\d+)?\s*[:.)\-]\s*(.*)$")
-_STATE_LINE = re.compile(r"^(?:the\s+)?(?:resulting|new|next|successor|final)?\s*state(?:\s+after[^:]*)?"
-                         r"(?:\s+(?:is|would\s+be|becomes))?\s*:\s*(.*)$")
-_LEAD = re.compile(r"^(?:[-*•+>#]+|\(?\d+[.)]|step\s+\d+\s*[:.)-]?)\s*")
-
 
 def split_mapping_blocks(section: str) -> list[tuple[str, str]]:
     """[(action text, state text)] of a successor-mapping answer section, in order."""
@@ -241,8 +235,8 @@ def split_mapping_blocks(section: str) -> list[tuple[str, str]]:
     expect_action = False
     for raw in layout.normalise(section).split("\n"):
         line = raw.strip()
-        bare = _LEAD.sub("", line, count=1).strip() if line else line
-        m = _ACTION_LINE.match(bare)
+        bare = WORDS.LEAD.sub("", line, count=1).strip() if line else line
+        m = WORDS.ACTION_LINE.match(bare)
         if m:
             blocks.append([m.group(1).strip(), []])
             expect_action = not m.group(1).strip()
@@ -255,7 +249,7 @@ def split_mapping_blocks(section: str) -> list[tuple[str, str]]:
             blocks[-1][0] = line
             expect_action = False
             continue
-        s = _STATE_LINE.match(bare)
+        s = WORDS.STATE_LINE.match(bare)
         if s:
             if s.group(1).strip():
                 blocks[-1][1].append(s.group(1).strip())

@@ -15,35 +15,20 @@ from __future__ import annotations
 import functools
 import re
 import tomllib
+from dataclasses import dataclass
 
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains import render
 from widthbench.pddl_domains.readers import layout
+from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.render import TEMPLATE_DIR, Renderer
 from widthbench.planners.strips import Task
 
-from dataclasses import dataclass
+#: This module's words of English: its section of phrases.txt.
+WORDS = section("grammar")
 
-LEAD_IN = re.compile(
-    r"^(?:(?:so|now|next|then|first|firstly|second|secondly|finally|lastly|after\s+that|afterwards|"
-    r"subsequently)\s*,?\s+)*"
-    r"(?:(?:i|we|you)\s+(?:would|will|should|must|shall|need\s+to|have\s+to|want\s+to|then|now|can\s+now)\s+"
-    r"(?:first\s+|then\s+|now\s+|next\s+|also\s+)?"
-    r"|let's\s+|let\s+us\s+"
-    r"|(?:the\s+|my\s+)?(?:best\s+|correct\s+|optimal\s+|only\s+|right\s+)?(?:next\s+|first\s+|final\s+)?"
-    r"(?:action|move|step)\s+(?:is|would\s+be|should\s+be|will\s+be)\s*:?\s+(?:to\s+)?)"
-)
-SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|" + layout.SEPARATOR_WORDS + r"|\s-\s")
-_ADVERBS = re.compile(r"\b(?:now|still|also|currently|then)\s+")
-_NEG_FACT = re.compile(r"\b(is|are)\s+(?:not|no\s+longer)\s+")
+SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|" + layout.WORDS.SEPARATOR_WORDS + r"|\s-\s")
 FORM = re.compile(r"\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)")
-FUNCTIONAL = re.compile(r"([a-z_][\w\-]*(?: [a-z_][\w\-]*)?)\(\s*([^()]*?)\s*\)")  # unstack(a, b), put down(a)
-#: Punctuation of a sentence, never inside a PDDL form ("(unstack a b)"): a bracket holding it holds words.
-_SENTENCE_MARK = re.compile(r"[,;!?]|\.(?=\s|$)")
-TOKEN = re.compile(r"\s*([^\s(),;:]+)")
-#: Small words allowed between a PDDL action name and its objects ("LOAD-AIRPLANE p0 on a0 at l1-0").
-_STATED_INIT = re.compile(r"initial\s+conditions\s+i\s+have\s+that,?\s*(.*?)\s*(?:\.\s*)?(?=my\s+goal|\n\s*\n|\[|$)", re.S)
-_STATED_GOAL = re.compile(r"my\s+goal\s+is\s+to\s+have\s+that\s*(.*?)\s*(?:\.\s*)?(?=\n\s*\n|\[|my\s+plan|$)", re.S)
 #: Between the objects an action is performed on: "object_0 and object_1", "a, b and c", "b from c".
 _ARG_SEP = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+(?:from|to|onto|on|with|using|at|in|into)\s+)"
 PDDL_FILLERS = frozenset({"on", "onto", "from", "to", "at", "in", "into", "off", "of", "the", "a", "top",
@@ -69,12 +54,12 @@ def paraphrase_tables(domain_key: str, templates: str) -> tuple[dict, dict]:
             data = tomllib.load(f)
         if data.get("domain") != domain_key:
             continue
-        for section in ("common", templates):
+        for group in ("common", templates):
             for table, out in (("actions", actions), ("predicates", predicates)):
-                for key, value in data.get(section, {}).get(table, {}).items():
+                for key, value in data.get(group, {}).get(table, {}).items():
                     ts = [value] if isinstance(value, str) else list(value)
                     for t in ts:
-                        if re.search(r"[,;.]|" + layout.SEPARATOR_WORDS, t.lower()):
+                        if re.search(r"[,;.]|" + layout.WORDS.SEPARATOR_WORDS, t.lower()):
                             raise ValueError(f"{path}: {key}: {t!r} contains a clause separator")
                     out.setdefault(key.lower(), []).extend(" ".join(t.lower().split()) for t in ts)
     return actions, predicates
@@ -171,7 +156,7 @@ class TaskGrammar:
         acts = "|".join(re.escape(v) for v, _ in self.bare_names) or "(?!)"
         arg = rf"(?:the\s+)?(?:objects?\s+)?({self._object_alt})"
         self._perform = re.compile(
-            rf"^((?:{LEAD_IN.pattern[1:]})?)(?:perform|execute|apply|do|carry\s+out|take)\s+(?:the\s+)?(?:action\s+)?"
+            rf"^((?:{WORDS.LEAD_IN.pattern[1:]})?)(?:perform|execute|apply|do|carry\s+out|take)\s+(?:the\s+)?(?:action\s+)?"
             rf"({acts})(?:\s+action)?\s+(?:on|with|to|using|for|upon)\s+{arg}((?:{_ARG_SEP}{arg})*)(?![\w'-])")
         self._perform_rest = re.compile(rf"{_ARG_SEP}{arg}")
         # PDDL names spelled without their hyphens or underscores (pickup, put_down), when that
@@ -189,7 +174,7 @@ class TaskGrammar:
         kinds = {"object", "objects", "thing", "item"} | set(dom.types)
         shared: dict[str, int] = {}
         for name in self.object_by_name:
-            for w in set(_NAME_TOKEN.findall(name)):
+            for w in set(WORDS.NAME_TOKEN.findall(name)):
                 shared[w] = shared.get(w, 0) + 1
         kinds |= {w for w, k in shared.items() if k > 1 and w.isalpha() and len(w) > 2}
         nouns = "|".join(re.escape(k) + "s?" for k in sorted(kinds, key=len, reverse=True))
@@ -258,12 +243,12 @@ class TaskGrammar:
                 init = {"(" + " ".join(x.split()) + ")" for x in re.findall(r"\(([^()]+)\)", low[k + 6:stop if stop > k else None])}
                 state = sum(1 << self.task.atom_index[a] for a in init if a in self.task.atom_index)
                 return state == self.task.init
-            m = _STATED_INIT.search(low)
+            m = WORDS.STATED_INIT.search(low)
             if not m:
                 return None
             if self.r.parse_state(m.group(1)) != self.task.init:
                 return False
-            g = _STATED_GOAL.search(low, m.end())
+            g = WORDS.STATED_GOAL.search(low, m.end())
             if g:
                 goal = {a for a in self.r.parse_atoms(g.group(1)) if a in self.task.atom_index}
                 return sum(1 << self.task.atom_index[a] for a in goal) == self.task.goal
@@ -307,7 +292,7 @@ class TaskGrammar:
         (objects, end) or None."""
         args, fillers = [], 0
         while len(args) < count:
-            pos = _ARG_GAP.match(text, pos).end()
+            pos = WORDS.ARG_GAP.match(text, pos).end()
             m = self._object_at.match(text, pos)
             if m:
                 obj = self.named(m.group(1))
@@ -315,7 +300,7 @@ class TaskGrammar:
                     args.append(obj)
                     pos, fillers = m.end(), 0
                     continue
-            m = _ARG_WORD.match(text, pos)
+            m = WORDS.ARG_WORD.match(text, pos)
             if not m:
                 return None
             word = m.group(0).rstrip(".:!?") or m.group(0)
@@ -338,18 +323,18 @@ class TaskGrammar:
         Raises ParseError when the clause starts with a PDDL action form that names no action of
         the task (wrong arity, unknown object).
         """
-        m = FORM.match(clause) or FUNCTIONAL.match(clause)
-        if m and m.re is FORM and _SENTENCE_MARK.search(m.group(2)):
+        m = FORM.match(clause) or WORDS.FUNCTIONAL.match(clause)
+        if m and m.re is FORM and WORDS.SENTENCE_MARK.search(m.group(2)):
             m = None  # "(stack red onto orange, which is clear.)": words in brackets, not a PDDL form
         if m:
             name, inner = m.group(1), m.group(2)
             # Call notation separates its arguments with commas, and may name them in words
             # ("unstack(red block, orange block)", "PickUp(Blue)").
-            words = "," in inner or (m.re is FUNCTIONAL and inner.strip() and " " not in inner.strip())
+            words = "," in inner or (m.re is WORDS.FUNCTIONAL and inner.strip() and " " not in inner.strip())
             args = tuple(x.strip() for x in inner.split(",")) if "," in inner else tuple(inner.split())
             arities = self.arity_action if kind == "action" else self.arity_atom
             name = self.spellings[kind].get(squash(name), name)  # (pickup a) for (pick-up a)
-            if name in arities and m.re is FUNCTIONAL and len(args) != arities[name] == 1:
+            if name in arities and m.re is WORDS.FUNCTIONAL and len(args) != arities[name] == 1:
                 args, words = (inner.strip(),), True  # pick_up(the yellow block)
             if name in arities:
                 if len(args) == arities[name]:
@@ -361,7 +346,7 @@ class TaskGrammar:
                     # Any separators or small words between the arguments ("feast(b from c)",
                     # "stack(R; B)", "(stack a on b)"), each argument in any spelling.
                     got = self.arguments(inner, 0, arities[name])
-                    if got is not None and not _ARG_GAP.sub("", inner[got[1]:]).strip():
+                    if got is not None and not WORDS.ARG_GAP.sub("", inner[got[1]:]).strip():
                         return [(name, tuple(got[0]))], m.end()
                 if len(args) != arities[name]:
                     raise ParseError(f"{name} takes {arities[name]} argument(s), got {len(args)} in {m.group(0)!r}")
@@ -422,7 +407,7 @@ class TaskGrammar:
             after = clause[len(variant):len(variant) + 1]
             if after and (after.isalnum() or after in "_'"):
                 continue
-            pos = _AFTER_WORD.match(clause, len(variant)).end()
+            pos = WORDS.AFTER_WORD.match(clause, len(variant)).end()
             got = self.arguments(clause, pos, arity)
             if got is None:
                 continue
@@ -448,7 +433,7 @@ class TaskGrammar:
                 continue
             arity, pos, args, fillers = self.arity_action[name], len(variant), [], 0
             while len(args) < arity:
-                m = TOKEN.match(clause, pos)
+                m = WORDS.TOKEN.match(clause, pos)
                 if not m:
                     break
                 tok = m.group(1).rstrip(".")
@@ -473,7 +458,7 @@ class TaskGrammar:
         can be done, what it does: "Stack object on another object: needs clear, holding", "you can
         only pick up a block if it is clear"): never a step. An action with such nouns and no rule
         ("4. Succumb object") is a step whose objects are not given."""
-        return bool(_RULE_WORDS.search(clause)) and bool(self._generic.search(clause)) and not any(
+        return bool(WORDS.RULE_WORDS.search(clause)) and bool(self._generic.search(clause)) and not any(
             m.group(1) not in layout.ARTICLES for m in self._object_in.finditer(clause))
 
     def starts_with_verb(self, clause: str) -> bool:
@@ -496,7 +481,7 @@ class TaskGrammar:
         """(negated, atom text) if the clause is one fact, "mention" if it names an object or fact
         but reads as none, else None (prose)."""
         for body, negated in fact_forms(c):
-            for text in (body, _ADVERBS.sub("", body)):
+            for text in (body, WORDS.ADVERBS.sub("", body)):
                 r = self._lead_fact(text)
                 if r is not None:
                     return negated, r
@@ -523,15 +508,6 @@ def squash(name: str) -> str:
     return re.sub(r"[-_ ]", "", name)
 
 
-_NAME_TOKEN = re.compile(r"[a-z]+|\d+")
-#: Words of a rule: what an action needs, when it can be done, what it does.
-_RULE_WORDS = re.compile(r"\b(?:requires?|needs?|only|if|when|whenever|must|can|cannot|can't|may|preconditions?|"
-                         r"effects?|will\s+be|becomes?|makes?|adds?|deletes?|true|false|perform(?:ed|ing)?)\b|:\s*\S")
-#: Between the arguments of a notation: separators, and small words or labels ("objects:", "from").
-_ARG_GAP = re.compile(r"[\s,;/|&+]*")
-_ARG_WORD = re.compile(r"[^\s,;/|&+()\[\]]+")
-#: After an action word and before its objects: a colon, a dash or an arrow, an opening bracket.
-_AFTER_WORD = re.compile(r"\s*(?:[:=]|-+>?|,)?\s*\(?\s*")
 _ARG_FILLERS = PDDL_FILLERS | {"and", "object", "objects", "argument", "arguments", "args", "block", "blocks",
                                "of", "top", "other", "another"}
 
@@ -539,19 +515,19 @@ _ARG_FILLERS = PDDL_FILLERS | {"and", "object", "objects", "argument", "argument
 def name_key(name: str) -> str:
     """A name without its spelling: its words and numbers, lower case, one space apart ("Red_Block",
     "red-block" -> "red block"; "package0", "package_0" -> "package 0"; "l1-0" -> "l 1 0")."""
-    return " ".join(_NAME_TOKEN.findall(name.lower()))
+    return " ".join(WORDS.NAME_TOKEN.findall(name.lower()))
 
 
 def initials_key(word: str) -> str:
     """An abbreviation's key: each letter a word, numbers kept ("RB" -> "r b", "p0" -> "p 0")."""
-    return " ".join(t if t.isdigit() else " ".join(t) for t in _NAME_TOKEN.findall(word.lower()))
+    return " ".join(t if t.isdigit() else " ".join(t) for t in WORDS.NAME_TOKEN.findall(word.lower()))
 
 
 def name_pattern(name: str) -> str:
     """A regular expression for ``name`` in any spelling of its words: spaces, underscores or hyphens
     between them, letters joined to a number next to them ("location_1_0": "location 1 0",
     "location-1-0", "location1_0"; "red block": "red_block"); the name itself when it is one word."""
-    toks = _NAME_TOKEN.findall(name)
+    toks = WORDS.NAME_TOKEN.findall(name)
     if len(toks) < 2 or "".join(toks) != re.sub(r"[\s_-]", "", name):
         return re.escape(name)
     out = re.escape(toks[0])
@@ -570,7 +546,7 @@ def _object_keys(object_by_name: dict, objects, names_in_words: dict) -> tuple[d
         by_key.setdefault(name_key(o), set()).add(o)
     by_initials: dict[str, set] = {}
     for o, n in names_in_words.items():
-        toks = _NAME_TOKEN.findall(n)
+        toks = WORDS.NAME_TOKEN.findall(n)
         if len(toks) < 2 or not toks[0].isalpha():
             continue
         for form in (" ".join(t if t.isdigit() else t[0] for t in toks), toks[0][0]):
@@ -582,21 +558,20 @@ def fact_forms(c: str):
     m = re.match(r"^it\s+is\s+not\s+the\s+case\s+that\s+(.*)$", c)
     if m:
         yield m.group(1), True
-    if _NEG_FACT.search(c):
-        yield _NEG_FACT.sub(r"\1 ", c, count=1), True
+    if WORDS.NEG_FACT.search(c):
+        yield WORDS.NEG_FACT.sub(r"\1 ", c, count=1), True
 
 
 def strip_step_lead_in(c: str) -> str:
     prev = None
     while prev != c:
         prev = c
-        m = LEAD_IN.match(c)
+        m = WORDS.LEAD_IN.match(c)
         if m and m.end() > 0:
             c = c[m.end():].strip()
         rest = layout.strip_lead_in(c)
         if rest is not None:
             c = re.sub(r"^to\s+", "", rest.strip())
     return c
-
 
 

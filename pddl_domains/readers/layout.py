@@ -23,46 +23,12 @@ import re
 from dataclasses import dataclass
 
 from widthbench.core.errors import ParseError
+from widthbench.pddl_domains.readers.phrases import section
+
+#: This module's words of English: its section of phrases.txt.
+WORDS = section("layout")
 
 ARTICLES = ("the", "a", "an")
-
-_FENCE = re.compile(r"^\s*(```|~~~).*$", re.M)
-_TAG = re.compile(r"</?[a-z][a-z0-9_-]*\s*/?>")
-_EMPHASIS = re.compile(r"\*\*|__|`")
-#: Single-mark emphasis around words (``_a_``, ``*red block*``): the marks go, the words stay. Never
-#: inside a name (``object_0``, ``package_1``: the mark touches a letter or digit outside).
-_SINGLE_EMPHASIS = re.compile(r"(?<![\w*])([_*])(?=[^\s_*])([^_*\n]*?[^\s_*])\1(?![\w*])")
-_BULLET = re.compile(r"^(?:[-*•+>#]+|\(?\d+[.)]|step\s+\d+\s*[:.)-]?)(?:\s+|$)")
-_LABEL = re.compile(r"^([^:()\[\]]{1,60}):(?:\s+|$)")
-_CONNECTIVE = re.compile(r"^(?:and|then|also|first|firstly|finally|next|after that|afterwards|lastly)(?:\s+|$)")
-
-_QUALIFIER = r"(?:(?:final|resulting|new|current|initial|goal|next|successor|correct|following|complete|full)\s+)*"
-_NOUN = (r"(?:state|states|answer|goal|goals|plan|solution|action|actions|action\s+sequence|next\s+action"
-         r"|facts|atoms|conditions|initial\s+conditions|result|applicable\s+actions)")
-_VERB = r"(?:\s+(?:is|are|would\s+be|will\s+be|becomes|should\s+be))?(?:\s+as\s+follows)?"
-#: Clauses that carry no content and are skipped (matched after normalisation, whole clause).
-FILLER = re.compile(
-    r"^(?:"
-    rf"(?:here\s+(?:is|are)\s+)?(?:the\s+|my\s+)?{_QUALIFIER}{_NOUN}{_VERB}"
-    r"|as\s+initial\s+conditions\s+i\s+have\s+that"
-    r"|my\s+goal\s+is\s+to\s+have\s+that"
-    r"|my\s+plan\s+is\s+as\s+follows"
-    r"|i\s+have\s+that"
-    r"|\[[a-z ]{1,30}\]"
-    r")$"
-)
-#: The same phrases as a clause prefix, e.g. "my goal is to have that the red block is clear".
-LEAD_IN = re.compile(
-    r"^(?:"
-    r"as\s+initial\s+conditions\s+i\s+have\s+that"
-    r"|my\s+goal\s+is\s+to\s+have\s+that"
-    r"|i\s+have\s+that"
-    rf"|(?:the\s+|my\s+)?{_QUALIFIER}{_NOUN}\s+(?:is|are|would\s+be|will\s+be|becomes|should\s+be)(?:\s+that)?"
-    r")\s+(?=\S)"
-)
-#: Whole answers meaning "no atoms / no actions".
-EMPTY = re.compile(r"^(?:none|nothing|no\s+actions?|no\s+atoms|no\s+facts|empty|the\s+empty\s+plan|"
-                   r"an\s+empty\s+plan|empty\s+plan|\(\s*\)|\[\s*\])$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +41,10 @@ class Clause:
 def normalise(text: str) -> str:
     """Lower-case and remove markup; newlines are kept, other runs of white space become one space."""
     t = text.replace("\r\n", "\n").replace("\r", "\n").lower()
-    t = _FENCE.sub("", t)
-    t = _TAG.sub(" ", t)
-    t = _EMPHASIS.sub("", t)
-    t = _SINGLE_EMPHASIS.sub(r"\2", t)
+    t = WORDS.FENCE.sub("", t)
+    t = WORDS.TAG.sub(" ", t)
+    t = WORDS.EMPHASIS.sub("", t)
+    t = WORDS.SINGLE_EMPHASIS.sub(r"\2", t)
     t = t.replace("\u2019", "'").replace("\u2013", "-").replace("\u2014", "-").replace("\u2192", ",")
     t = t.replace("->", ",")
     return "\n".join(re.sub(r"[ \t\f\v\u00a0]+", " ", line).strip() for line in t.split("\n"))
@@ -89,8 +55,8 @@ def strip_line_prefix(line: str) -> str:
     prev = None
     while prev != line:
         prev = line
-        line = _BULLET.sub("", line, count=1).strip()
-        m = _LABEL.match(line)
+        line = WORDS.BULLET.sub("", line, count=1).strip()
+        m = WORDS.LABEL.match(line)
         if m and len(m.group(1).split()) <= 6:
             line = line[m.end():].strip()
     return line
@@ -115,20 +81,14 @@ def split_depth0(text: str, pattern: re.Pattern) -> list[str]:
     return out
 
 
-#: The words that separate clauses, as whole words: a hyphen joins words into one name
-#: ("pickup-and-loose", an action of ACPBench's grid), so it is no separator there.
-SEPARATOR_WORDS = r"(?<![\w-])(?:and|then)(?![\w-])"
-_SEPARATORS = re.compile(r",|;|\.(?=\s|$)|" + SEPARATOR_WORDS)
-
-
 def clauses(text: str) -> list[Clause]:
     """The non-filler clauses of ``text`` (already normalised), in order."""
     out = []
     for n, raw in enumerate(text.split("\n"), start=1):
         line = strip_line_prefix(raw)
-        for part in split_depth0(line, _SEPARATORS):
+        for part in split_depth0(line, WORDS.SEPARATORS):
             c = clean_clause(part)
-            if c and not FILLER.match(c):
+            if c and not WORDS.FILLER.match(c):
                 out.append(Clause(c, n, part.strip().rstrip(".!?:;").strip()))
     return out
 
@@ -142,7 +102,7 @@ def clean_clause(part: str, connectives: bool = True) -> str:
     while prev != c:
         prev = c
         if connectives:
-            c = _CONNECTIVE.sub("", c).strip()
+            c = WORDS.CONNECTIVE.sub("", c).strip()
         c = c.rstrip(".!?:;").strip()
         c = c.strip("\"'“”‘’").strip()
         c = strip_line_prefix(c)
@@ -151,11 +111,11 @@ def clean_clause(part: str, connectives: bool = True) -> str:
 
 def is_empty_answer(text: str) -> bool:
     t = " ".join(strip_line_prefix(l) for l in text.split("\n")).strip().rstrip(".!").strip()
-    return bool(EMPTY.match(t))
+    return bool(WORDS.EMPTY.match(t))
 
 
 def strip_lead_in(clause: str) -> str | None:
-    m = LEAD_IN.match(clause)
+    m = WORDS.LEAD_IN.match(clause)
     return clause[m.end():] if m else None
 
 
@@ -171,10 +131,6 @@ class Form:
     fragment: str  # the text it was read from (for error messages)
 
 
-_IDENT_PAREN = re.compile(r"(?<![\w\-?])([a-z_][\w\-]*)\(")
-_TOKEN = re.compile(r"[^\s(),]+")
-
-
 def scan_pddl(text: str, read_bare) -> list[Form]:
     """Read all PDDL forms of ``text`` (normalised) in order.
 
@@ -188,7 +144,7 @@ def scan_pddl(text: str, read_bare) -> list[Form]:
     chunk_start = 0
     while i < n:
         ch = text[i]
-        m = _IDENT_PAREN.match(text, i) if (ch.isalpha() or ch == "_") else None
+        m = WORDS.IDENT_PAREN.match(text, i) if (ch.isalpha() or ch == "_") else None
         if ch == "(" or m:
             _leftover(text[chunk_start:i], forms, read_bare)
             open_at = m.end() - 1 if m else i
@@ -197,7 +153,7 @@ def scan_pddl(text: str, read_bare) -> list[Form]:
             if m:
                 if "(" in inner:
                     raise ParseError(f"cannot read {text[i:close + 1]!r}: nested brackets in a functional form")
-                forms.append(Form(m.group(1), tuple(_TOKEN.findall(inner)), False, text[i:close + 1]))
+                forms.append(Form(m.group(1), tuple(WORDS.TOKEN.findall(inner)), False, text[i:close + 1]))
             else:
                 forms.extend(_sexpr(text[i:close + 1]))
             i = chunk_start = close + 1
@@ -267,9 +223,9 @@ def _sexpr(group: str) -> list[Form]:
 def _leftover(chunk: str, forms: list[Form], read_bare) -> None:
     for line in chunk.split("\n"):
         line = strip_line_prefix(line.strip())
-        for part in split_depth0(line, _SEPARATORS):
+        for part in split_depth0(line, WORDS.SEPARATORS):
             c = clean_clause(part)
-            if not c or FILLER.match(c):
+            if not c or WORDS.FILLER.match(c):
                 continue
             form = read_bare(c)
             if form is None:

@@ -21,8 +21,12 @@ import re
 
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Ambiguous, Reading
+from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.readers.reply import answer_section, region
 from widthbench.planners import strips
+
+#: This module's words of English: its section of phrases.txt.
+WORDS = section("pddl_text")
 
 FORMS = {
     "problem": re.compile(r"\(\s*define\s*\(\s*problem\b", re.I),
@@ -31,7 +35,6 @@ FORMS = {
 }
 _WHAT = {"problem": "PDDL problem (define (problem ...) ...)", "domain": "PDDL domain (define (domain ...) ...)",
          "goal": "PDDL goal (:goal ...)"}
-_FENCE = re.compile(r"(?m)^[ \t]*(?:```|~~~)[^\n]*$")
 
 
 def form_end(text: str, start: int) -> int:
@@ -71,7 +74,7 @@ def forms(text: str, kind: str, start: int = 0, end: int | None = None) -> list[
 
 def strict(text: str | None, kind: str) -> str:
     """The strict policy: the answer section is one form of ``kind`` and nothing else."""
-    section = _FENCE.sub("", answer_section(text))
+    section = WORDS.FENCE.sub("", answer_section(text))
     body = re.sub(r";[^\n]*", lambda m: " " * len(m.group(0)), section)  # comments as spacing, offsets kept
     s = len(body) - len(body.lstrip())
     if not body.strip():

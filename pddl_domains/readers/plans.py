@@ -20,6 +20,7 @@ import re
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
+from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.readers.reply import (MARK, Line, answer_end, find_blocks, located, outside_blocks, region,
                                                    region_lines, span_of, strip_number)
 from widthbench.pddl_domains.readers.steps import Alternatives, Run, StepReader, task_reader
@@ -27,6 +28,9 @@ from widthbench.pddl_domains.readers.withdrawals import ANOTHER_PLAN, removal_by
 from widthbench.planners.strips import Task
 
 __all__ = ["read_plan", "read_action_list", "read_single_action"]
+
+#: This module's words of English: its section of phrases.txt.
+WORDS = section("plans")
 
 
 def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[list[str], tuple[int, int], str]:
@@ -188,12 +192,6 @@ def _without_steps(rd, rlines: list, numbers: set[int], bare: bool) -> list[str]
     return [a for n, acts in steps if n not in numbers for a in acts]
 
 
-#: A heading that opens commentary on the plan above it ("**Explanation**:", "Reasoning:", "## Why this works",
-#: "Plan explanation:", "Explanation of the steps:"): up to three words before the noun ("plan", "brief",
-#: "step-by-step"), a short "of the ..." after it.
-_COMMENTARY = re.compile(r"^(?:#+\s*)?(?:[a-z'-]+\s+){0,3}?(?:explanation|explanations|reasoning|rationale|"
-                         r"justification|notes?|why\s+(?:this|it)\s+works|verification|how\s+it\s+works)"
-                         r"(?:\s+(?:of|for)\s+(?:the\s+|each\s+|this\s+)?(?:plan|steps?|actions?|solution|moves?))?\s*:?\s*$")
 def _corrects(rd, text: str):
     """The words by which ``text`` corrects the plan: a withdrawal of a step, or another plan offered."""
     w = withdrawal(text, names=rd.vocabulary)
@@ -207,12 +205,6 @@ def _corrects(rd, text: str):
     return m.group(0) if m else None
 
 
-#: A line after commentary that introduces a plan again ("**Plan:**", "So the plan is:"): the commentary ends there.
-_PLAN_LABEL = re.compile(r"^(?:#+\s*)?(?:so\s+|thus\s+|therefore\s+|in\s+summary,?\s+)?(?:the\s+|my\s+|our\s+)?"
-                         r"(?:final\s+|complete\s+|full\s+|resulting\s+)?(?:plan|solution|action\s+sequence|sequence\s+of\s+actions)"
-                         r"(?:\s+(?:is|would\s+be))?\s*:\s*$")
-
-
 def _without_commentary(rd, lines: list, bare: bool) -> list:
     """The lines without a commentary section that follows the plan's steps: from a commentary
     heading to the end, or to a line that introduces a plan again ("Plan:"). The steps above are the
@@ -220,13 +212,13 @@ def _without_commentary(rd, lines: list, bare: bool) -> list:
     be read step for step). Commentary that corrects or withdraws anything is not set aside: it makes
     the answer unreadable (a `ParseError`), never a silent change of the plan."""
     for i, ln in enumerate(lines):
-        if not _COMMENTARY.match(ln.norm.strip()) or _corrects(rd, ln.norm):
+        if not WORDS.COMMENTARY.match(ln.norm.strip()) or _corrects(rd, ln.norm):
             continue
         above = [info for info in (rd.read_line(prev, bare) for prev in lines[:i] if prev.norm) if info.kind == "action"]
         if not above:
             return lines
         end = next((j for j in range(i + 1, len(lines))
-                    if not lines[j].raw[:1].isspace() and _PLAN_LABEL.match(lines[j].norm.strip())), len(lines))
+                    if not lines[j].raw[:1].isspace() and WORDS.PLAN_LABEL.match(lines[j].norm.strip())), len(lines))
         numbers = [info.number for info in above if info.number is not None]
         if numbers and any(strip_number(x.norm)[0] == numbers[-1] + 1 and _reads_as_step(rd, x, bare)
                            for x in lines[i + 1:end]):

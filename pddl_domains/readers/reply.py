@@ -23,8 +23,10 @@ from dataclasses import dataclass
 
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import layout
+from widthbench.pddl_domains.readers.phrases import section
 
-STRICT_LABEL = re.compile(r"(?im)^[\s>*#_`\-]*(?:my\s+|the\s+)?(?:final\s+)?answer[\s*_`]*(?:is)?[\s*_`]*:[*_`]*")
+#: This module's words of English: its section of phrases.txt.
+WORDS = section("reply")
 
 
 def reply_text(text: str | None) -> str:
@@ -39,7 +41,7 @@ def answer_section(text: str | None) -> str:
     """The part of a reply that holds the answer (rule 1)."""
     t = reply_text(text)
     last = None
-    for m in STRICT_LABEL.finditer(t):
+    for m in WORDS.STRICT_LABEL.finditer(t):
         last = m
     return t[last.end():] if last else t
 
@@ -48,7 +50,7 @@ def answer_lines(text: str | None) -> list[str] | None:
     """The non-empty lines after the last "Answer:" label (its own line first); None without a label."""
     t = reply_text(text)
     last = None
-    for m in STRICT_LABEL.finditer(t):
+    for m in WORDS.STRICT_LABEL.finditer(t):
         last = m
     if last is None:
         return None
@@ -83,12 +85,7 @@ FLEXIBLE_LABEL = re.compile(r"(?im)^[ \t>*#_`\-]*(?:my[ \t]+|the[ \t]+|our[ \t]+
                             r"(?:(?:final[ \t]+)?answer|final[ \t]+(?:plan|solution))"
                             r"[ \t*_`]*(?:is)?[ \t*_`]*"
                             r"(?::|(?=[ \t*_`]*$))[*_`]*")
-#: A line that opens a new problem (a completion model continuing a few-shot prompt): like the stop
-#: sequences of lm-evaluation-harness, the answer ends before it.
-_NEW_PROBLEM = re.compile(r"(?im)^[ \t]*\[\s*(?:statement|question|problem|query|instance)\s*\][ \t]*$")
 MARK = re.compile(r"^\[\s*([a-z][a-z _\-]*?)\s*\]$")
-_MARK_END = re.compile(r"[ _\-]?end$")
-NUMBER = re.compile(r"^(?:(?:step|action|move)\s*(\d+)\s*[:.)\-]?|\(?(\d+)\s*(?:[.):]|-(?=\s|\())|[-*•+>#]+)(?:\s+|$|(?=\())")
 # "and"/"then" as words, never inside a hyphenated name (pickup-and-loose)
 
 @dataclass(frozen=True, slots=True)
@@ -127,20 +124,13 @@ def plain(text: str) -> str:
     return "".join(_plain_char(c) for c in text)
 
 
-#: Struck-through text: markdown ``~~...~~`` and HTML ``<s>``, ``<del>``, ``<strike>`` (may span lines).
-_STRUCK = re.compile(r"~~(?=\S)(.*?)(?<=\S)~~|<(s|del|strike)>(.*?)</\2\s*>", re.S | re.I)
-
-
 def struck_out(text: str) -> str:
     """``text`` with struck-through text blanked (offsets kept): what a reply strikes through it
     withdraws ("2. ~~Stack the red block on the blue block~~"), never part of the answer (`region`:
     a strike mark left open in the answer is a ParseError, since what it withdraws is not said)."""
     if "~~" not in text and "<" not in text:
         return text
-    return _STRUCK.sub(lambda m: "".join(c if c == "\n" else " " for c in m.group(0)), text)
-
-
-_OPEN_STRIKE = re.compile(r"~~|<\s*(?:s|del|strike)\s*>", re.I)
+    return WORDS.STRUCK.sub(lambda m: "".join(c if c == "\n" else " " for c in m.group(0)), text)
 
 
 def region(text: str | None, stated=None) -> tuple[str, int, int, bool]:
@@ -161,11 +151,11 @@ def region(text: str | None, stated=None) -> tuple[str, int, int, bool]:
     end = len(t)
     if stated is not None:
         t = problem_sections(t, start, stated)
-    for m in _NEW_PROBLEM.finditer(t, start):
+    for m in WORDS.NEW_PROBLEM.finditer(t, start):
         if t[start:m.start()].strip():
             end = m.start()  # the reply goes on to pose a new problem: the answer ends here
             break
-    if _OPEN_STRIKE.search(t, start, end):
+    if WORDS.OPEN_STRIKE.search(t, start, end):
         raise ParseError("struck-through text that is never closed (~~ or <s>/<del> without its end)")
     last = None
     for m in FLEXIBLE_LABEL.finditer(t[start:end]):
@@ -177,9 +167,6 @@ def region(text: str | None, stated=None) -> tuple[str, int, int, bool]:
     return t, start, end, False
 
 
-_MARK_LINE = re.compile(r"(?m)^[ \t>*_`#-]*\[\s*([a-z][a-z _\-]*?)\s*\][ \t*_`]*$", re.I)
-
-
 def answer_end(t: str, start: int, end: int) -> tuple[int, int]:
     """(where the answer in ``t[start:end]`` ends, where the text after its end marker starts): the
     answer ends at a closing marker (``[PLAN END]``) that closes a block the reply never opened (the
@@ -187,8 +174,8 @@ def answer_end(t: str, start: int, end: int) -> tuple[int, int]:
     What follows the answer's end marker is not the answer (a completion running on into another
     problem or more lines); the readers still refuse an answer that takes a step back or offers
     another plan there (docs/subtasks.md, "Flexible reader", rule 1)."""
-    for m in _MARK_LINE.finditer(t, start, end):
-        if not _MARK_END.search(m.group(1).lower()):
+    for m in WORDS.MARK_LINE.finditer(t, start, end):
+        if not WORDS.MARK_END.search(m.group(1).lower()):
             return end, end  # the reply opens a block itself: its blocks are read (rule 2)
         if t[start:m.start()].strip():
             return m.start(), m.end()
@@ -204,7 +191,7 @@ def problem_sections(t: str, start: int, stated) -> str:
     the text before the first statement are the answer (a plan in each must agree), with the markers
     blanked; otherwise nothing changes (rule 1: a reply that goes on to pose a new problem ends there).
     Raises ParseError when every statement is another problem and nothing is left to read."""
-    marks = list(_NEW_PROBLEM.finditer(t, start))
+    marks = list(WORDS.NEW_PROBLEM.finditer(t, start))
     if not marks:
         return t
     parts = [(m.start(), marks[i + 1].start() if i + 1 < len(marks) else len(t), m.end()) for i, m in enumerate(marks)]
@@ -246,7 +233,7 @@ def find_blocks(lines: list[Line]) -> list[tuple[str, list[Line]]]:
         m = MARK.match(ln.norm)
         if not m:
             continue
-        if _MARK_END.search(m.group(1)):
+        if WORDS.MARK_END.search(m.group(1)):
             first = open_at + 1 if open_kind == "tag" else last_close + 1
             blocks.append(("plan-block", lines[first:i]))
             open_kind, last_close = None, i
@@ -268,13 +255,12 @@ def outside_blocks(lines: list[Line], blocks) -> list[Line]:
 def strip_number(s: str) -> tuple[int | None, str]:
     number = None
     while True:
-        m = NUMBER.match(s)
+        m = WORDS.NUMBER.match(s)
         if not m or m.end() == 0:
             return number, s
         if number is None and (m.group(1) or m.group(2)):
             number = int(m.group(1) or m.group(2))
         s = s[m.end():].strip()
-
 
 
 def span_of(lines: list[Line]) -> tuple[int, int]:

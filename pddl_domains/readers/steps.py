@@ -37,39 +37,15 @@ from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import layout
 from widthbench.pddl_domains.readers.grammar import (FORM, SEPARATORS, TaskGrammar, clean, pddl,
                                                      strip_step_lead_in)
+from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.readers.reply import MARK, Line, strip_number
 from widthbench.pddl_domains.readers.withdrawals import removal_by_number, withdrawal
 from widthbench.planners.strips import Task, kept
 
 __all__ = ["task_reader", "StepReader", "Run"]
 
-_NEGATION = re.compile(r"^(?:(?:i|we|you)\s+)?(?:do\s+not|don't|dont|never|should\s+not|shouldn't|must\s+not|"
-                       r"mustn't|cannot|can't|can\s+not|will\s+not|won't|need\s+not|avoid|no\s+need\s+to|not)"
-                       r"\s+(?:to\s+)?(?:ever\s+)?")
-_EITHER = re.compile(r"^either\s+")
-_INTRO_WORDS = re.compile(r"\b(?:plan|solution|sequence|summary|answer|pddl|syntax|result|steps|actions|short)\b")
-_STEP_CONNECTIVE = re.compile(r"^(?:then|next|finally|lastly|after\s+that|afterwards|and\s+then|and)\b")
-_ALT_MARKER = re.compile(r"^(?:alternatively|or|instead|otherwise|another\s+(?:option|possibility|plan|way|solution)"
-                         r"(?:\s+(?:is|would\s+be))?)\b")
-_ALTERNATIVE = re.compile(r"^(?:or|nor|or\s+else)\b")
-#: A step line's own withdrawal after its action: "(skip this step)", "- remove this one", never a
-#: condition ("skip this if ...": which is meant is not said).
-_WITHDRAW_THIS = re.compile(r"[(\[-]?\s*\b(?:skip|remove|omit|delete|drop|ignore)\s+this(?:\s+(?:step|action|move|one|line))?\b"
-                            r"(?!\s*(?:if|unless|when|in\s+case|only|for|until|step|action|move|one|line|block|\w))"
-                            r"\s*[)\]]?\s*[.!]?\s*$")
-_SUBJECT = re.compile(r"^(?:(?:so|now|next|then|and)\s*,?\s+)*(?:i|we|you)\s+(?:(?:then|now|next|first|also|finally)\s+)?")
-_SUBJECT_ALONE = re.compile(r"^(?:and\s+|so\s+|now\s+)?(?:i|we|you)$")
-_RESTATE = re.compile(r"^(?:i\.?\s?e\.?|e\.?\s?g\.?|that\s+is|namely|in\s+other\s+words|=)\s*,?\s*")
-#: A pronoun standing for the object of the previous step ("then put it down").
-_PRONOUN = re.compile(r"(?<![\w-])it(?![\w'-])")
-_COMMENT = re.compile(r";")
-_WORD = re.compile(r"[a-z]{2,}")
-#: A step's number inside a line, after the step before it: "1) feast b from c 2) succumb b".
-_INLINE_NUMBER = re.compile(r"(?<=\S)\s+(?:step\s*)?\(?(\d+)[.):](?=\s+\S)")
-#: An action as the subject of what it needs: a statement of its preconditions, not a step.
-_REQUIRES = re.compile(r"^\s*(?:requires|needs|would\s+(?:require|need)|has\s+(?:the\s+)?preconditions?|"
-                       r"preconditions?\s+(?:are|is|include)|is\s+possible\s+only\s+(?:if|when))\b")
-_WRAPPER = re.compile(r"^\(\s*:?(?:plan|solution|actions)?\s*(?=\(|$)")
+#: This module's words of English: its section of phrases.txt.
+WORDS = section("steps")
 
 
 @dataclass(slots=True)
@@ -138,7 +114,7 @@ class StepReader(TaskGrammar):
         """(`steps`, whether the line says more than its actions: words after them or between them
         that read as no action)."""
         if self.style == "pddl":
-            s = layout.split_depth0(s, _COMMENT)[0].strip()  # a PDDL comment (outside brackets)
+            s = layout.split_depth0(s, WORDS.COMMENT)[0].strip()  # a PDDL comment (outside brackets)
         elif self.nl:
             s = self.performed(s)  # "perform x7q on object_0 and object_1"
         try:
@@ -166,7 +142,7 @@ class StepReader(TaskGrammar):
         content = False
         parts = layout.split_depth0(s, SEPARATORS)
         for i, part in enumerate(parts):
-            if _SUBJECT_ALONE.match(clean(part)) and i + 1 < len(parts):
+            if WORDS.SUBJECT_ALONE.match(clean(part)) and i + 1 < len(parts):
                 parts[i + 1] = clean(part) + " " + parts[i + 1].strip()  # "we then unstack ...": split at "then"
                 continue
             c = clean(part)
@@ -174,17 +150,17 @@ class StepReader(TaskGrammar):
                 continue
             first = not content
             content = True
-            neg = _NEGATION.match(c)
+            neg = WORDS.NEGATION.match(c)
             if neg and self._lead_safe(c[neg.end():]):
                 raise Alternatives(f"a negated action: {c!r}")
-            either = _EITHER.match(c)
+            either = WORDS.EITHER.match(c)
             if either and self._lead_safe(c[either.end():]):
                 raise Alternatives(f"alternative actions: {c!r}")
-            if out and _ALTERNATIVE.match(c):
+            if out and WORDS.ALTERNATIVE.match(c):
                 raise Alternatives(f"alternative actions: {out[-1]}, {c!r}")
             body = strip_step_lead_in(c)
             r = self.lead(body, bare=bare)
-            subject = _SUBJECT.match(body) if r is None else None
+            subject = WORDS.SUBJECT.match(body) if r is None else None
             if subject:  # "we unstack the red block", "you pick up the blue block"
                 r2 = self.lead(body[subject.end():], bare=bare)
                 if r2 is not None:
@@ -211,13 +187,13 @@ class StepReader(TaskGrammar):
                 said.append(" " + part.strip())
                 continue
             (cand,), end = r
-            if first and _REQUIRES.match(body[end:]):
+            if first and WORDS.REQUIRES.match(body[end:]):
                 return None  # "feast b from c requires craves b c": what the action needs, no step
             out.append(pddl(*cand))
             said.append(body[end:])
             rest = body[end:].strip()
             while rest:
-                if _ALTERNATIVE.match(rest):
+                if WORDS.ALTERNATIVE.match(rest):
                     raise Alternatives(f"alternative actions: {c!r}")
                 r2 = self.lead(rest, bare=bare) if rest.startswith("(") or self.style == "pddl" else None
                 if r2 is None:
@@ -228,7 +204,7 @@ class StepReader(TaskGrammar):
             self._check_asides(rest, out)
         if out and (withdrawal(s, names=self.vocabulary) or any(withdrawal(x, True, self.vocabulary) for x in said)):
             raise ParseError(f"a withdrawn or negated step: {s!r}")
-        return out, any(_WORD.search(x) for x in said)
+        return out, any(WORDS.WORD.search(x) for x in said)
 
     def _word_call_line(self, s: str, bare: bool) -> str:
         """``s`` with a leading action word and its objects written across separators ("Feast: b, c",
@@ -248,10 +224,10 @@ class StepReader(TaskGrammar):
         step manipulated (its first argument: the block moved, the package carried); None when
         ``text`` has no single pronoun or the previous step has no argument."""
         args = previous.strip("()").split()[1:]
-        if not args or len(_PRONOUN.findall(text)) != 1:
+        if not args or len(WORDS.PRONOUN.findall(text)) != 1:
             return None
         name = self.r.names.get(args[0], args[0])
-        return _PRONOUN.sub(lambda m: name, text)
+        return WORDS.PRONOUN.sub(lambda m: name, text)
 
     def _lead_safe(self, text: str, bare: bool = True, lead_in: bool = True):
         """The action ``text`` starts with (after a lead-in, or a subject: "we unstack ..."), or None."""
@@ -260,7 +236,7 @@ class StepReader(TaskGrammar):
                 return self.lead(text, bare=bare)
             body = strip_step_lead_in(clean(text))
             r = self.lead(body, bare=bare)
-            subject = _SUBJECT.match(body) if r is None else None
+            subject = WORDS.SUBJECT.match(body) if r is None else None
             return self.lead(body[subject.end():], bare=bare) if subject else r
         except ParseError:
             return None
@@ -269,7 +245,7 @@ class StepReader(TaskGrammar):
         if not self.nl or not read:
             return
         for m in re.finditer(r"\(([^()]*)\)", text):
-            other = self.full_action(_RESTATE.sub("", m.group(1).strip()))
+            other = self.full_action(WORDS.RESTATE.sub("", m.group(1).strip()))
             if other is not None and other != read[-1]:
                 raise ParseError(f"the aside ({m.group(1)}) names {other}, but the step reads {read[-1]}")
 
@@ -277,7 +253,7 @@ class StepReader(TaskGrammar):
         s = ln.norm
         if not s:
             return LineRead("blank")
-        w = _WITHDRAW_THIS.search(s)
+        w = WORDS.WITHDRAW_THIS.search(s)
         if w and s[:w.start()].strip(" -([,;:"):  # "3. Put down the red block (skip this step)": withdrawn
             rest = (s[:w.start()] + s[w.end():]).strip()
             info = self.read_line(Line(ln.start, ln.end, ln.raw, rest, ln.fence), bare)
@@ -297,7 +273,7 @@ class StepReader(TaskGrammar):
         before = s
         number, s = strip_number(s)
         marked = s != before
-        s = _WRAPPER.sub("", s).strip()
+        s = WORDS.WRAPPER.sub("", s).strip()
         while s.endswith(")") and s.count(")") > s.count("("):
             s = s[:-1].rstrip()
         if not s:
@@ -308,7 +284,7 @@ class StepReader(TaskGrammar):
         # A line that is all bold (after a bullet or a number) heads the indented lines below it.
         heading = bool(re.fullmatch(r"\s*(?:(?:\d+[.):]|step\s*\d+\s*[:.)\-]?|[-*•+])\s*)?(\*\*|__)(?:(?!\1)[^*])+\1\s*:?\s*",
                                     ln.raw, re.I))
-        if _ALT_MARKER.match(s) and (self._holds_step(s, bare) or self._lead_safe(_ALT_MARKER.sub("", s).strip(" ,:"))):
+        if WORDS.ALT_MARKER.match(s) and (self._holds_step(s, bare) or self._lead_safe(WORDS.ALT_MARKER.sub("", s).strip(" ,:"))):
             raise Alternatives(f"an alternative answer: {s!r}")
         if self.in_general(s):
             return LineRead("prose", number=number)  # a rule of an action in general, no step
@@ -335,14 +311,14 @@ class StepReader(TaskGrammar):
                     return LineRead("intro", number=number)
                 if body and (len(title.split()) <= 6 or self._lead_safe(body, bare)):
                     s = body
-                    introduces = bool(_INTRO_WORDS.search(title))
+                    introduces = bool(WORDS.INTRO_WORDS.search(title))
         try:
             acts, says_more = self.told(s, bare)
         except Unreadable as exc:
             if s.endswith(":"):
                 return LineRead("intro", number=number)
             return LineRead("bad", number=number, marked=marked, error=str(exc),
-                             introduces=bool(_STEP_CONNECTIVE.match(s)),  # "Then put it down."
+                             introduces=bool(WORDS.STEP_CONNECTIVE.match(s)),  # "Then put it down."
                              indented=ln.raw[:1].isspace())
         if acts:
             return LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
@@ -557,10 +533,10 @@ def _inline_steps(ln: Line) -> list[Line]:
     """A numbered line whose numbering goes on inside it ("1) feast b from c 2) succumb b 3) ...")
     as one line per number; any other line as it is."""
     number, _ = strip_number(ln.norm)
-    if number is None or not _INLINE_NUMBER.search(ln.norm):
+    if number is None or not WORDS.INLINE_NUMBER.search(ln.norm):
         return [ln]
     cuts, expect = [], number + 1
-    for m in _INLINE_NUMBER.finditer(ln.norm):
+    for m in WORDS.INLINE_NUMBER.finditer(ln.norm):
         if int(m.group(1)) == expect:
             cuts.append(m.start())
             expect += 1

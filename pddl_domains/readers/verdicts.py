@@ -16,18 +16,21 @@ import re
 
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Reading, layout
+from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.readers.reply import answer_section, one_value, region, strip_number
 
 __all__ = ["parse_yes_no", "parse_verdict", "parse_novelty", "parse_integer",
            "read_verdict", "read_yes_no", "read_novelty", "read_integer"]
 
-_WORD = re.compile(r"[a-z]+|\d+")
+#: This module's words of English: its section of phrases.txt.
+WORDS = section("verdicts")
+
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10}
 
 
 def _words(section: str) -> list[str]:
-    return _WORD.findall(layout.normalise(section))
+    return WORDS.WORD.findall(layout.normalise(section))
 
 
 def _verdict(text: str, true_words: frozenset, false_words: frozenset, what: str,
@@ -36,7 +39,7 @@ def _verdict(text: str, true_words: frozenset, false_words: frozenset, what: str
     norm = layout.normalise(section)
     for phrase, word in phrases:
         norm = re.sub(rf"\b{phrase}\b", word, norm)
-    words = _WORD.findall(norm)
+    words = WORDS.WORD.findall(norm)
     if not words:
         raise ParseError(f"empty answer: expected {what}")
     has_true = any(w in true_words for w in words)
