@@ -40,9 +40,37 @@ def heldout_phrasing(which: int = 1):
     (docs/traces.md); set 4 was written (and committed) before the rules set 3 showed missing, and
     measured once after them; set 5 was written (and committed) before the rules set 4 showed
     missing, and measured once after them; set 6 was written (and committed) before the rules set 5
-    showed missing, to be measured once after them."""
+    showed missing, and measured once after them; set 7 was written (and committed) before the rules
+    set 6 shows missing, to be measured once after them."""
     from widthbench.pddl_domains.thinking import Phrasing
 
+    if which == 7:
+        return Phrasing(
+            look=("Let me restate the problem first.", "Initial conditions, then."),
+            fact=("At the start, {fact}.", "The initial state includes {fact}.", "To begin with, {fact}.",
+                  "Notably, {fact}."),
+            denial=("At the start, {denied}.", "Notably, {denied}."),
+            goal=("The goal conditions are {facts}.", "What has to hold at the end: {facts}."),
+            aim=("I have to arrive at {facts}.", "The final configuration should have {facts}."),
+            consider=("One approach: {action}.", "Should I try to {action}?", "Maybe it's better to {action}."),
+            require=("{Action} is possible only when {facts}.", "The conditions for {action}: {facts}.",
+                     "{Action} presupposes {facts}."),
+            reject=("That's not allowed because {denied}.", "Blocked: {denied}."),
+            aside=("Forget it.",),
+            check=("Is {fact} true? Yes.", "{Fact} holds."),
+            confirm=("So it's legal.", "Alright."),
+            possible=("{Action} is feasible.",),
+            take=("I'll now {action}.", "Step {n} - {action}.", "Let's go: {action}.", "I decide to {action}."),
+            effect=("After that, {fact}.", "As a consequence, {fact}.", "That way, {fact}."),
+            lost=("After that, {denied}.", "As a consequence, {denied}."),
+            state=("State after this move: {facts}.", "Summary of the state: {facts}."),
+            only=("Only {objects} {be} {predicate} at the moment.",),
+            only_facts=("The facts that hold are exactly {facts}.",),
+            suppose=("In the scenario where I {action}, {fact}.", "Picture that I {action}: {fact}."),
+            slip=("I misspoke: {fact}.",),
+            restart=("Let me reconsider everything from the initial state.",),
+            conclude=("This should be the plan.", "I'm confident now."),
+        )
     if which == 6:
         return Phrasing(
             look=("Okay, so the initial setup is as follows.", "Alright, let me figure out what we start with."),
@@ -260,7 +288,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--count", type=int, default=40)
     p.add_argument("--seed", type=int, default=100_000)
-    p.add_argument("--heldout", type=int, choices=(1, 2, 3, 4, 5, 6), help="write the generated traces in held-out words (set 1-6)")
+    p.add_argument("--heldout", type=int, choices=(1, 2, 3, 4, 5, 6, 7), help="write the generated traces in held-out words (set 1-7)")
     args = p.parse_args()
     generated(args.count, args.seed, args.heldout)
     if not args.heldout:
