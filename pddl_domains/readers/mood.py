@@ -51,25 +51,12 @@ MOODS = (ASSERT, CAN, REQUIRE, GOAL, PLAN, QUESTION, SUPPOSE, CANDIDATE, REJECT,
 
 # ---------------------------------------------------------------------------------------------- narration
 
-#: Verbs of change and contractions read as the grammar's "is".
-CHANGE = ((re.compile(r"\b(?:becomes|remains|stays|is\s+now|is\s+still|gets|is\s+then)\b"), "is"),
-          (re.compile(r"\b(?:become|remain|stay|are\s+now|are\s+still)\b"), "are"),
-          (re.compile(r"\bisn't\b"), "is not"), (re.compile(r"\baren't\b"), "are not"),
-          (re.compile(r"\b(?:it's|it\s+is)\s+(?=now\b|still\b)"), "it is "))
-#: What a clause says of the action it opens with, after it: its requirements ("X requires A",
-#: "X needs"; a point named, not an action taken), that it would be possible (an option), that it is
-#: possible or allowed ("X is possible": asserted applicable, not taken), that it is not.
-OF_ACTION = (
-    (REFERENCE, re.compile(r"^\s*(?:(?:we|i|you|one)\s+(?:would\s+|will\s+|first\s+)?(?:need|require)|requires?|needs?|would\s+(?:need|require)|"
-                           r"demands?|calls?\s+for|depends?\s+on|presupposes|is\s+(?:only\s+)?(?:allowed|possible|legal)\s+only\s+(?:if|when)|"
-                           r"is\s+only\s+(?:allowed|legal)\s+(?:if|when)|can\s+only\s+(?:be\s+done|happen)\s+(?:if|when)|has\s+(?:the\s+)?(?:pre-?conditions?|requirements?)|"
-                           r"pre-?conditions?|is\s+only\s+possible\s+if|is\s+possible\s+only\s+if)\b")),
-    (REJECT, re.compile(r"^\s*(?:(?:is|was|would\s+be|seems)\s+(?:not|n't)\s+|isn't\s+|wasn't\s+|(?:is|would\s+be)\s+im)"
-                        r"(?:possible|allowed|valid|applicable|legal|an\s+option)|^\s*(?:can't|cannot|won't|doesn't)\b")),
-    (CANDIDATE, re.compile(r"^\s*(?:would|could|might|may)\s+(?:be\s+)?(?:possible|allowed|valid|work|an\s+option|fine|ok|okay)\b"
-                           r"|^\s*(?:might|could|may)\b|^\s*\?")),
-    (CAN, re.compile(r"^\s*(?:is|seems|looks)\s+(?:possible|allowed|valid|applicable|legal|fine|ok|okay)\b")),
-)
+#: Verbs of change and contractions read as the grammar's "is" (phrases.txt: BECOMES ... IT_IS_NOW).
+CHANGE = ((WORDS.BECOMES, "is"), (WORDS.BECOME, "are"), (WORDS.ISNT, "is not"), (WORDS.ARENT, "are not"),
+          (WORDS.IT_IS_NOW, "it is "))
+#: What a clause says of the action it opens with, after it (phrases.txt: ACTION_NEEDS ... ACTION_CAN).
+OF_ACTION = ((REFERENCE, WORDS.ACTION_NEEDS), (REJECT, WORDS.ACTION_REJECTED), (CANDIDATE, WORDS.ACTION_CONSIDERED),
+             (CAN, WORDS.ACTION_CAN))
 
 # ---------------------------------------------------------------------------------------------- truth words
 
@@ -91,29 +78,12 @@ def truth_forms(c: str):
 
 # ---------------------------------------------------------------------------------------------- enumerations
 
-#: Words that make a list exclusive: "only", "just", "exactly", "solely", and "nothing / none / no one /
-#: no other <noun>" followed by "but", "besides", "except", "other than", "apart from", "beyond", "save".
-_BUT = r"(?:but|besides|except|other\s+than|apart\s+from|beyond|save)"
-_ONLY = (r"(?:only|just|exactly|solely|exclusively|nothing\s+(?:else\s+)?" + _BUT + r"|none\s+(?:other\s+)?" + _BUT +
-         r"|no\s+one\s+(?:else\s+)?" + _BUT + r"|no\s+(?:other\s+)?(?:blocks?|objects?|ones?|facts?)\s+" + _BUT + r")")
-_ENUMERATIONS = (
-    # "only a and c are clear", "only the red block is clear", "none besides a is clear"
-    ("only", re.compile(r"^" + _ONLY + r"\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>(?!the\s+only\b).+)$")),
-    # "a and c are the only clear blocks", "a is the only one that is clear"
-    ("only", re.compile(r"^(?P<objs>.+?)\s+(?:is|are)\s+the\s+only\s+(?:ones?|blocks?|objects?)\s+(?:that\s+(?:is|are)\s+)?(?P<pred>.+)$")),
-    ("only", re.compile(r"^the\s+only\s+(?P<pred>[\w-]+)\s+(?:ones?|blocks?|objects?)\s+(?:is|are)\s+(?P<objs>.+)$")),
-    # "only <fact> and <fact> hold"
-    ("only-facts", re.compile(r"^" + _ONLY + r"\s+(?P<facts>.+?)\s+(?:hold|holds|are\s+true|is\s+true)$")),
-    ("only-facts", re.compile(r"^" + _ONLY + r"\s+(?:these|the\s+following)\s+(?:facts\s+)?(?:hold|are\s+true)(?:\s+now)?\s*:?\s*"
-                              r"(?P<facts>.+)$")),
-    ("none", re.compile(r"^none\s+of\s+(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),
-    ("none", re.compile(r"^neither\s+(?P<objs>.+?\s+nor\s+.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),
-    # "all blocks are clear except a", "every block except a is clear"
-    ("except", re.compile(r"^(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+)?(?:is|are)\s+(?P<pred>.+?)\s+"
-                          r"(?:except|but|other\s+than|apart\s+from)\s+(?:for\s+)?(?P<objs>.+)$")),
-    ("except", re.compile(r"^(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+)?(?:except|but|other\s+than|apart\s+from)\s+"
-                          r"(?:for\s+)?(?P<objs>.+?)\s+(?:is|are)\s+(?P<pred>.+)$")),
-)
+#: The enumerations a clause may state, by kind, in the order they are tried (phrases.txt: ONLY_OBJECTS ...
+#: ALL_EXCEPT_ARE; the words that make a list exclusive are its part ONLY).
+_ENUMERATIONS = (("only", WORDS.ONLY_OBJECTS), ("only", WORDS.OBJECTS_THE_ONLY), ("only", WORDS.THE_ONLY_OBJECTS),
+                 ("only-facts", WORDS.ONLY_FACTS), ("only-facts", WORDS.ONLY_THESE_FACTS),
+                 ("only-facts", WORDS.THE_ONLY_FACTS), ("none", WORDS.NONE_OF), ("none", WORDS.NEITHER_NOR),
+                 ("except", WORDS.ALL_EXCEPT), ("except", WORDS.ALL_EXCEPT_ARE))
 
 
 @dataclass(frozen=True, slots=True)

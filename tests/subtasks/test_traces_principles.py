@@ -15,6 +15,9 @@ nothing is reported; where it says the claim is judged, the error is reported th
    out.
 4. An action is taken when the line of thought goes on from its result: an option rejected is not
    taken; one checked, found "possible" and taken is; one considered and built upon is.
+5. A withdrawal takes back what was just said; a hesitation alone ("Hmm, maybe ...") takes back
+   nothing, and a phrase that says the action just taken is done ("after doing that", "upon
+   completing this") speaks of now.
 """
 
 from __future__ import annotations
@@ -234,3 +237,29 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
     assume(new and near)
     text, got = _verify(task, lines + [f"Maybe {w.action(y)}.", f"Now {w.fact(rng.choice(new))}."], style, templates)
     assert got["first_error"] is None and got["claims"][-1]["verdict"] == "right", (text, got["claims"][-1])
+
+
+HESITATIONS = ("Hmm, maybe {action}.", "Hmm, let me think about what comes next.", "Hmm, what about {action}?",
+               "Hmmm. Perhaps {action}.")
+WITHDRAWN = ("Hmm, no, that is wrong.", "Hmm, not quite.", "Wait, no.")
+DONE_NOW = ("After doing that, {fact}.", "Upon completing this, {fact}.", "After performing it, {fact}.",
+            "Following that, {fact}.")
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(1, 10_000), steps=st.integers(1, 3))
+@PROPS
+def test_a_hesitation_alone_withdraws_nothing(domain, style, templates, k, seed, steps):
+    """Principle 5: a fact false at every point the trace passed, said of now (after a phrase that
+    says the action just taken is done), is an error there, whatever hesitation follows it; a
+    hesitation with a denial ("hmm, no") withdraws it."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    never, bad = _never(task, passed), _inapplicable(task, passed)
+    assume(never and bad)
+    said = w.frame((rng.choice(DONE_NOW),), fact=w.fact(rng.choice(never)))
+    after = w.frame((rng.choice(HESITATIONS),), action=w.action(rng.choice(bad)))
+    text, got = _verify(task, lines + [said, after], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, said, fe) and fe["kind"] == "false-fact", (text, fe)
+    text, got = _verify(task, lines + [said, rng.choice(WITHDRAWN)], style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
