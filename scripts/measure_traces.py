@@ -41,9 +41,36 @@ def heldout_phrasing(which: int = 1):
     measured once after them; set 5 was written (and committed) before the rules set 4 showed
     missing, and measured once after them; set 6 was written (and committed) before the rules set 5
     showed missing, and measured once after them; set 7 was written (and committed) before the rules
-    set 6 shows missing, to be measured once after them."""
+    set 6 showed missing, and measured once after them; set 8 was written (and committed) before the
+    rules set 7 shows missing were committed, by the engineer who had drafted them, to be measured
+    once after them."""
     from widthbench.pddl_domains.thinking import Phrasing
 
+    if which == 8:
+        return Phrasing(
+            look=("Let me parse the initial state.", "Starting configuration:"),
+            fact=("Right away I see {fact}.", "Clearly {fact}.", "We're told {fact}.", "{Fact} (given)."),
+            denial=("We're told {denied}.", "Clearly {denied}."),
+            goal=("The problem asks for {facts}.", "Desired outcome: {facts}."),
+            aim=("We'll need {facts} by the end.", "Eventually, {facts} has to be true."),
+            consider=("Possibly {action}.", "Option A: {action}.", "Let me test {action}.", "What about trying {action}?"),
+            require=("For {action} to work, {facts}.", "{Action} needs all of: {facts}."),
+            reject=("Can't do it: {denied}.", "Invalid because {denied}."),
+            aside=("Skip that.",),
+            check=("{Fact}? Yes it is.", "Confirm {fact}: yes."),
+            confirm=("Valid.", "Good to go."),
+            possible=("{Action} is valid here.",),
+            take=("Executing {action} now.", "Doing {action}.", "{n}) {action}.", "Now let me {action}."),
+            effect=("Result: {fact}.", "Thus {fact}.", "Following this move, {fact}."),
+            lost=("Result: {denied}.", "Thus {denied}."),
+            state=("Current configuration: {facts}.", "So now: {facts}."),
+            only=("Solely {objects} {be} {predicate} now.",),
+            only_facts=("All that holds now: {facts}.",),
+            suppose=("Hypothetically doing {action} would give {fact}.", "If I went with {action}, {fact} would hold."),
+            slip=("Let me fix that: {fact}.",),
+            restart=("Back to square one.",),
+            conclude=("That's everything.", "Plan complete."),
+        )
     if which == 7:
         return Phrasing(
             look=("Let me restate the problem first.", "Initial conditions, then."),
@@ -288,7 +315,7 @@ def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--count", type=int, default=40)
     p.add_argument("--seed", type=int, default=100_000)
-    p.add_argument("--heldout", type=int, choices=(1, 2, 3, 4, 5, 6, 7), help="write the generated traces in held-out words (set 1-7)")
+    p.add_argument("--heldout", type=int, choices=(1, 2, 3, 4, 5, 6, 7, 8), help="write the generated traces in held-out words (set 1-8)")
     args = p.parse_args()
     generated(args.count, args.seed, args.heldout)
     if not args.heldout:
