@@ -15,9 +15,10 @@ nothing is reported; where it says the claim is judged, the error is reported th
    out.
 4. An action is taken when the line of thought goes on from its result: an option rejected is not
    taken; one checked, found "possible" and taken is; one considered and built upon is.
-5. A withdrawal takes back what was just said; a hesitation alone ("Hmm, maybe ...") takes back
-   nothing, and a phrase that says the action just taken is done ("after doing that", "upon
-   completing this") speaks of now.
+5. A withdrawal takes back what was just said (words of having erred too: "I misspoke"); a
+   hesitation alone ("Hmm, maybe ...") takes back nothing, and a phrase that says the action just
+   taken is done or of its consequence ("after doing that", "upon completing this", "as a
+   consequence") speaks of now.
 """
 
 from __future__ import annotations
@@ -82,9 +83,11 @@ def _inside(text, sentence, fe):
 
 NOT_ASSERTED = ("To {action}, we need {fact}.", "{Action} requires {fact}.", "The preconditions of {action} are {fact}.",
                 "Pre: {fact}.", "We need {fact}.", "Need to get to: {fact}.", "Is {fact}?", "If {fact}, then I can go on.",
-                "Suppose {fact}.", "Maybe {fact}.", "I want {fact} in the end.")
+                "Suppose {fact}.", "Maybe {fact}.", "I want {fact} in the end.", "The conditions for {action}: {fact}.",
+                "In the event that {fact}, I can go on.")
 REJECTED = ("For example, {action}. But that is not possible.", "What about {action}? No, that won't work.",
-            "Maybe {action}. Hmm, I can't do that.", "I could {action}, but that is not allowed.")
+            "Maybe {action}. Hmm, I can't do that.", "I could {action}, but that is not allowed.",
+            "One approach: {action}. But that is not possible.", "It would be better to {action}. No, that won't work.")
 
 
 @pytest.mark.parametrize("domain,style,templates", CASES)
@@ -241,9 +244,9 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
 
 HESITATIONS = ("Hmm, maybe {action}.", "Hmm, let me think about what comes next.", "Hmm, what about {action}?",
                "Hmmm. Perhaps {action}.")
-WITHDRAWN = ("Hmm, no, that is wrong.", "Hmm, not quite.", "Wait, no.")
+WITHDRAWN = ("Hmm, no, that is wrong.", "Hmm, not quite.", "Wait, no.", "I misspoke there.", "Let me correct that.")
 DONE_NOW = ("After doing that, {fact}.", "Upon completing this, {fact}.", "After performing it, {fact}.",
-            "Following that, {fact}.")
+            "Following that, {fact}.", "As a consequence, {fact}.", "That way, {fact}.")
 
 
 @pytest.mark.parametrize("domain,style,templates", CASES)
