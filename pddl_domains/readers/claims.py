@@ -627,9 +627,11 @@ class ClaimReader:
                         ahead = clean(MOOD.OPENER.sub("", clean(layout.normalise(c[:m.start()])))) + " "
                         point = "after" if MOOD.AFTER.match(ahead) else \
                             "at" if MOOD.AT_MOMENT.match(ahead) or MOOD.AT_POINT.match(ahead) else ""
+                        # "consider (X)", "a possibility is to (X)": as in words (`_action`)
+                        option = MOOD.OPTION_LEAD.match(MOOD.SUBJECT_MODAL.sub("", ahead).strip() + " ")
                         how = REJECT if negated_clause or said == REJECT else SUPPOSE if hypothetical \
                             else QUESTION if question else REFERENCE if said == REFERENCE or requiring or point \
-                            else CANDIDATE if considered or said == CANDIDATE or MOOD.CONSIDERED.search(words) \
+                            else CANDIDATE if considered or said == CANDIDATE or option or MOOD.CONSIDERED.search(words) \
                             else PLAN if planned else CAN if said == CAN or MOOD.ABILITY.match(words) else ASSERT
                         claims.append(Claim("action", span, text, how == REJECT, how,
                                             point=(point or "at") if how == REFERENCE else ""))

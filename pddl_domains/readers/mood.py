@@ -82,8 +82,8 @@ def truth_forms(c: str):
 #: ALL_EXCEPT_ARE; the words that make a list exclusive are its part ONLY).
 _ENUMERATIONS = (("only", WORDS.ONLY_OBJECTS), ("only", WORDS.OBJECTS_THE_ONLY), ("only", WORDS.THE_ONLY_OBJECTS),
                  ("only-facts", WORDS.ONLY_FACTS), ("only-facts", WORDS.ONLY_THESE_FACTS),
-                 ("only-facts", WORDS.THE_ONLY_FACTS), ("only-facts", WORDS.FACTS_ARE_ONLY), ("none", WORDS.NONE_OF),
-                 ("none", WORDS.NEITHER_NOR),
+                 ("only-facts", WORDS.THE_ONLY_FACTS), ("only-facts", WORDS.FACTS_ARE_ONLY),
+                 ("only-facts", WORDS.ALL_THAT_HOLDS), ("none", WORDS.NONE_OF), ("none", WORDS.NEITHER_NOR),
                  ("except", WORDS.ALL_EXCEPT), ("except", WORDS.ALL_EXCEPT_ARE))
 
 

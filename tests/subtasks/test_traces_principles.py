@@ -244,7 +244,8 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
 
 HESITATIONS = ("Hmm, maybe {action}.", "Hmm, let me think about what comes next.", "Hmm, what about {action}?",
                "Hmmm. Perhaps {action}.")
-WITHDRAWN = ("Hmm, no, that is wrong.", "Hmm, not quite.", "Wait, no.", "I misspoke there.", "Let me correct that.")
+WITHDRAWN = ("Hmm, no, that is wrong.", "Hmm, not quite.", "Wait, no.", "I misspoke there.", "Let me correct that.",
+             "My bad.", "Let me fix that.")
 DONE_NOW = ("After doing that, {fact}.", "Upon completing this, {fact}.", "After performing it, {fact}.",
             "Following that, {fact}.", "As a consequence, {fact}.", "That way, {fact}.")
 

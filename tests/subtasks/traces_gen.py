@@ -50,7 +50,7 @@ WIDE = Phrasing(
     state=DEFAULT.state + ("Resulting state: {facts}.", "The state is now: {facts}."),
     only=DEFAULT.only + ("Now only {objects} {be} {predicate}.", "None besides {objects} {be} {predicate}."),
     only_facts=DEFAULT.only_facts + ("Nothing but {facts} holds.", "The only facts that hold now are {facts}.",
-                                     "The facts that hold now are only {facts}."),
+                                     "The facts that hold now are only {facts}.", "Everything that is true now: {facts}."),
     suppose=DEFAULT.suppose + ("Suppose I {action}; then {fact}.", "If we {action}, {fact}.",
                                "What if I {action}? Then {fact}.", "Hypothetically, if I {action}, {fact}.",
                                "Theoretically, were I to {action}, {fact}.", "In the case where I {action}, {fact}."),
