@@ -38,11 +38,10 @@ import re
 from dataclasses import dataclass, replace
 
 from widthbench.core.errors import ParseError
-from widthbench.pddl_domains.readers import discourse, layout, mood
+from widthbench.pddl_domains.readers import discourse, layout, mood, phrases
 from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl, strip_step_lead_in
 from widthbench.pddl_domains.readers.mood import (ASSERT, CAN, CANDIDATE, GOAL, HEDGE, PLAN, QUESTION, REFERENCE,
                                                   REJECT, REQUIRE, SUPPOSE)
-from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.readers.steps import StepReader, task_reader
 from widthbench.planners.strips import Task, kept
 
@@ -50,7 +49,7 @@ __all__ = ["Claim", "Sentence", "ClaimReader", "claim_reader"]
 
 #: The words of English this module reads with (phrases.txt): its own, and those of the clause's mood
 #: and of the discourse around it.
-WORDS, MOOD, DISCOURSE = section("claims"), section("mood"), section("discourse")
+WORDS, MOOD, DISCOURSE = phrases.section("claims"), phrases.section("mood"), phrases.section("discourse")
 
 
 @dataclass(frozen=True, slots=True)

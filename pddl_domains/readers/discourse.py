@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import re
 
-from widthbench.pddl_domains.readers.phrases import section
+from widthbench.pddl_domains.readers import phrases
+
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("discourse")
+WORDS = phrases.section("discourse")
 
 
 def sentences(text: str) -> list[tuple[int, int]]:

@@ -15,9 +15,8 @@ from __future__ import annotations
 import re
 
 from widthbench.core.errors import ParseError
-from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
+from widthbench.pddl_domains.readers import Ambiguous, Reading, layout, phrases
 from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl
-from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.readers.reply import (MARK, Line, find_blocks, located, region, region_lines,
                                                    span_of, strip_number)
 from widthbench.pddl_domains.readers.plans import read_single_action
@@ -27,7 +26,7 @@ from widthbench.planners.strips import Task
 __all__ = ["read_state", "read_successor_mapping", "split_mapping_blocks"]
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("facts")
+WORDS = phrases.section("facts")
 
 # ---------------------------------------------------------------------------------------------
 # States and successor mappings

@@ -19,13 +19,12 @@ from dataclasses import dataclass
 
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains import render
-from widthbench.pddl_domains.readers import layout
-from widthbench.pddl_domains.readers.phrases import section
+from widthbench.pddl_domains.readers import layout, phrases
 from widthbench.pddl_domains.render import TEMPLATE_DIR, Renderer
 from widthbench.planners.strips import Task
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("grammar")
+WORDS = phrases.section("grammar")
 
 SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|" + layout.WORDS.SEPARATOR_WORDS + r"|\s-\s")
 FORM = re.compile(r"\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)")
@@ -54,9 +53,9 @@ def paraphrase_tables(domain_key: str, templates: str) -> tuple[dict, dict]:
             data = tomllib.load(f)
         if data.get("domain") != domain_key:
             continue
-        for group in ("common", templates):
+        for section in ("common", templates):
             for table, out in (("actions", actions), ("predicates", predicates)):
-                for key, value in data.get(group, {}).get(table, {}).items():
+                for key, value in data.get(section, {}).get(table, {}).items():
                     ts = [value] if isinstance(value, str) else list(value)
                     for t in ts:
                         if re.search(r"[,;.]|" + layout.WORDS.SEPARATOR_WORDS, t.lower()):

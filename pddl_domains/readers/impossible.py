@@ -20,14 +20,13 @@ fence), which holds only one of them, with the other before it; otherwise the re
 from __future__ import annotations
 
 from widthbench.core.errors import ParseError
-from widthbench.pddl_domains.readers import Reading, layout
-from widthbench.pddl_domains.readers.phrases import section
+from widthbench.pddl_domains.readers import Reading, layout, phrases
 from widthbench.pddl_domains.readers.reply import MARK, find_blocks, region, region_lines, span_of
 
 __all__ = ["NO_PLAN", "declarations", "is_declaration", "read_plan_or_declaration", "strict_declaration"]
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("impossible")
+WORDS = phrases.section("impossible")
 
 NO_PLAN = "no plan exists"  # the value a declaration reads as (plans are lists)
 

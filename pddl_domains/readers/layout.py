@@ -23,10 +23,10 @@ import re
 from dataclasses import dataclass
 
 from widthbench.core.errors import ParseError
-from widthbench.pddl_domains.readers.phrases import section
+from widthbench.pddl_domains.readers import phrases
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("layout")
+WORDS = phrases.section("layout")
 
 ARTICLES = ("the", "a", "an")
 

@@ -29,10 +29,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from widthbench.pddl_domains.readers.phrases import section
+from widthbench.pddl_domains.readers import phrases
+
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("mood")
+WORDS = phrases.section("mood")
 
 # ---------------------------------------------------------------------------------------------- moods
 

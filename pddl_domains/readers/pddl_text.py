@@ -20,13 +20,12 @@ from __future__ import annotations
 import re
 
 from widthbench.core.errors import ParseError
-from widthbench.pddl_domains.readers import Ambiguous, Reading
-from widthbench.pddl_domains.readers.phrases import section
+from widthbench.pddl_domains.readers import Ambiguous, Reading, phrases
 from widthbench.pddl_domains.readers.reply import answer_section, region
 from widthbench.planners import strips
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("pddl_text")
+WORDS = phrases.section("pddl_text")
 
 FORMS = {
     "problem": re.compile(r"\(\s*define\s*\(\s*problem\b", re.I),

@@ -2,7 +2,7 @@
 
 Every reader module's words of English (labels, connectives, moods, withdrawals, truth words) stand
 in `phrases.txt` as regular expressions, one section a module, each with what it is for. A module
-takes its section once: ``WORDS = section("mood")``, then ``WORDS.OPENS_NOW.match(text)``.
+takes its section once: ``WORDS = phrases.section("mood")``, then ``WORDS.OPENS_NOW.match(text)``.
 
 The file's form, so that a pattern reads as it matches:
 
@@ -33,6 +33,16 @@ _FLAGS = {"multiline": re.MULTILINE, "dotall": re.DOTALL, "ignorecase": re.IGNOR
 _SECTION = re.compile(r"^\[([a-z_]+)\]$")
 _REFERENCE = re.compile(r"\{(?:([a-z_]+)\.)?([A-Za-z_][A-Za-z0-9_]*)\}")
 _INDENT = "    "
+
+
+def _flags(kind: str) -> int | None:
+    """The `re` flags a pattern's ``(...)`` names ("" for none), or None when it names other words."""
+    flags = 0
+    for word in filter(None, (w.strip() for w in kind.split(","))):
+        if word not in _FLAGS:
+            return None
+        flags |= _FLAGS[word]
+    return flags
 
 
 class Phrases:
@@ -89,8 +99,7 @@ def parse(text: str, where: str = "phrases.txt") -> dict[str, dict[str, tuple[st
             if current is None:
                 raise ValueError(f"{where}:{number}: an entry before the first [section]")
             name, kind = match.group(1), match.group(2) or ""
-            words = [w.strip() for w in kind.split(",")] if kind else []
-            if kind != "part" and any(w not in _FLAGS for w in words):
+            if kind != "part" and _flags(kind) is None:
                 raise ValueError(f"{where}:{number}: {name}: '({kind})' is neither (part) nor flags of "
                                  f"{sorted(_FLAGS)}")
             if name in current:
@@ -137,13 +146,7 @@ def _all() -> dict[str, Phrases]:
         values: dict[str, object] = {}
         for name, (kind, _) in entries.items():
             value = texts[where][name]
-            if kind == "part":
-                values[name] = value
-            else:
-                flags = 0
-                for word in filter(None, (w.strip() for w in kind.split(","))):
-                    flags |= _FLAGS[word]
-                values[name] = re.compile(value, flags)
+            values[name] = value if kind == "part" else re.compile(value, _flags(kind))
         out[where] = Phrases(where, values)
     return out
 

@@ -18,9 +18,8 @@ from __future__ import annotations
 import re
 
 from widthbench.core.errors import ParseError
-from widthbench.pddl_domains.readers import Ambiguous, Reading, layout
+from widthbench.pddl_domains.readers import Ambiguous, Reading, layout, phrases
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
-from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.readers.reply import (MARK, Line, answer_end, find_blocks, located, outside_blocks, region,
                                                    region_lines, span_of, strip_number)
 from widthbench.pddl_domains.readers.steps import Alternatives, Run, StepReader, task_reader
@@ -30,7 +29,7 @@ from widthbench.planners.strips import Task
 __all__ = ["read_plan", "read_action_list", "read_single_action"]
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("plans")
+WORDS = phrases.section("plans")
 
 
 def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[list[str], tuple[int, int], str]:

@@ -22,11 +22,10 @@ import re
 from dataclasses import dataclass
 
 from widthbench.core.errors import ParseError
-from widthbench.pddl_domains.readers import layout
-from widthbench.pddl_domains.readers.phrases import section
+from widthbench.pddl_domains.readers import layout, phrases
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("reply")
+WORDS = phrases.section("reply")
 
 
 def reply_text(text: str | None) -> str:

@@ -34,10 +34,9 @@ import re
 from dataclasses import dataclass, field
 
 from widthbench.core.errors import ParseError
-from widthbench.pddl_domains.readers import layout
+from widthbench.pddl_domains.readers import layout, phrases
 from widthbench.pddl_domains.readers.grammar import (FORM, SEPARATORS, TaskGrammar, clean, pddl,
                                                      strip_step_lead_in)
-from widthbench.pddl_domains.readers.phrases import section
 from widthbench.pddl_domains.readers.reply import MARK, Line, strip_number
 from widthbench.pddl_domains.readers.withdrawals import removal_by_number, withdrawal
 from widthbench.planners.strips import Task, kept
@@ -45,7 +44,7 @@ from widthbench.planners.strips import Task, kept
 __all__ = ["task_reader", "StepReader", "Run"]
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("steps")
+WORDS = phrases.section("steps")
 
 
 @dataclass(slots=True)

@@ -15,15 +15,14 @@ from __future__ import annotations
 import re
 
 from widthbench.core.errors import ParseError
-from widthbench.pddl_domains.readers import Reading, layout
-from widthbench.pddl_domains.readers.phrases import section
+from widthbench.pddl_domains.readers import Reading, layout, phrases
 from widthbench.pddl_domains.readers.reply import answer_section, one_value, region, strip_number
 
 __all__ = ["parse_yes_no", "parse_verdict", "parse_novelty", "parse_integer",
            "read_verdict", "read_yes_no", "read_novelty", "read_integer"]
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("verdicts")
+WORDS = phrases.section("verdicts")
 
 NUMBER_WORDS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
                 "eight": 8, "nine": 9, "ten": 10}

@@ -27,10 +27,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from widthbench.pddl_domains.readers.phrases import section
+from widthbench.pddl_domains.readers import phrases
+
 
 #: This module's words of English: its section of phrases.txt.
-WORDS = section("withdrawals")
+WORDS = phrases.section("withdrawals")
 
 
 #: Words that offer another plan than the one written ("the correct plan is ...", "another plan that

@@ -92,14 +92,14 @@ def test_a_section_is_read_only_and_names_what_it_lacks():
 
 def _named_in_code() -> dict[str, set[str]]:
     """Section -> the phrase names the package's code uses (``WORDS.X``, ``module.WORDS.X``, and the
-    names a module binds to other sections, ``MOOD = section("mood")``)."""
+    names a module binds to other sections, ``MOOD = phrases.section("mood")``)."""
     named: dict[str, set[str]] = {}
     for path in PACKAGE.rglob("*.py"):
         if ".venv" in path.parts or "tests" in path.parts:
             continue
         text = path.read_text(encoding="utf-8")
         bound = {}
-        for m in re.finditer(r"^((?:[A-Z_]+,\s*)*[A-Z_]+)\s*=\s*((?:section\(\"\w+\"\),?\s*)+)$", text, re.M):
+        for m in re.finditer(r"^((?:[A-Z_]+,\s*)*[A-Z_]+)\s*=\s*((?:phrases\.section\(\"\w+\"\),?\s*)+)$", text, re.M):
             for alias, where in zip(re.split(r",\s*", m.group(1)), re.findall(r'section\("(\w+)"\)', m.group(2))):
                 bound[alias] = where
         for alias, where in bound.items():
