@@ -12,7 +12,7 @@ property tests draw.
 Development traces: PlanBench's result files the verifier was developed on (DeepSeek-R1's thinking
 and GPT-4's state-tracking answers on 3-block Blocksworld, GPT-4's on Mystery Blocksworld).
 
-    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout N]
+    .venv/bin/python scripts/measure_traces.py [--count 40] [--seed 100000] [--heldout N] [--made-up SHARE]
 """
 
 from __future__ import annotations
@@ -52,20 +52,23 @@ def heldout_phrasing(which: int = 1):
     return Phrasing(**{slot: tuple(frames) for slot, frames in heldout_sets()[which].items()})
 
 
-def generated(count: int, seed: int, heldout: int) -> None:
+def generated(count: int, seed: int, heldout: int, made_up: float = 0.0) -> None:
     import tests.subtasks.traces_gen as gen
     from tests.subtasks.test_traces_property import CASES, tasks
     from widthbench.subtasks.traces import verify_trace
 
-    if heldout:
-        gen.WIDE = heldout_phrasing(heldout)  # the words write_trace writes in
-    write_trace = gen.write_trace
+    words = heldout_phrasing(heldout) if heldout else gen.WIDE
+
+    def write_trace(*args, **kw):
+        phrasing = gen.with_made_up_words(words, args[3], made_up) if made_up else words
+        return gen.write_trace(*args, phrasing=phrasing, **kw)
 
     clean = false = 0
     found: Counter = Counter()
     tried: Counter = Counter()
     first: Counter = Counter()
     at_start = with_error = 0
+    elsewhere: Counter = Counter()  # a first error reported, not the injected one
     for domain, style, templates in CASES:
         for i in range(count):
             task = tasks(domain)[i % 3]
@@ -81,17 +84,21 @@ def generated(count: int, seed: int, heldout: int) -> None:
                 fe = verify_trace(task, w.text, style=style, templates=templates)["first_error"]
                 tried[kind] += 1
                 a, b = w.injected
-                found[kind] += fe is not None and fe["kind"] == w.kind and a <= fe["span"][0] and fe["span"][1] <= b
+                hit = fe is not None and fe["kind"] == w.kind and a <= fe["span"][0] and fe["span"][1] <= b
+                found[kind] += hit
+                elsewhere[kind] += fe is not None and not hit
                 if fe is not None:
                     with_error += 1
                     first[fe["kind"]] += 1
                     at_start += fe["kind"] == "initial-state" and not fe["actions"]
     words = f"held-out words (set {heldout})" if heldout else "the property tests' wide words"
+    if made_up:
+        words += f", a made-up word in {100 * made_up:.0f}% of the frames"
     print(f"generated traces in {words} ({len(CASES)} cases, {count} per case and kind, seeds {seed}..{seed + count - 1}):")
     print(f"  clean: {clean} traces, {false} with a first error")
     for kind in KINDS:
         print(f"  injected {kind}: found at the injection {found[kind]} of {tried[kind]} "
-              f"({100 * found[kind] / max(1, tried[kind]):.1f}%)")
+              f"({100 * found[kind] / max(1, tried[kind]):.1f}%); another first error {elsewhere[kind]}")
     print(f"  first errors on injected traces: {with_error} ({', '.join(f'{k} {v}' for k, v in sorted(first.items()))}); "
           f"initial-state with no action applied: {at_start} (the injections after 0 actions)")
 
@@ -119,9 +126,11 @@ def main() -> None:
     sets = sorted(heldout_sets())
     p.add_argument("--heldout", type=int, choices=sets,
                    help=f"write the generated traces in held-out words (set {sets[0]}-{sets[-1]}, scripts/heldout_words.toml)")
+    p.add_argument("--made-up", type=float, default=0.0, metavar="SHARE",
+                   help="put a made-up word (one the verifier cannot know) into this share of the frames")
     args = p.parse_args()
-    generated(args.count, args.seed, args.heldout)
-    if not args.heldout:
+    generated(args.count, args.seed, args.heldout, args.made_up)
+    if not args.heldout and not args.made_up:
         development()
 
 

@@ -39,6 +39,7 @@ from dataclasses import dataclass, replace
 
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import discourse, layout, mood, phrases
+from widthbench.pddl_domains.readers.lexicon import Lexicon, task_vocabulary
 from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl, strip_step_lead_in
 from widthbench.pddl_domains.readers.mood import (ASSERT, CAN, CANDIDATE, GOAL, HEDGE, PLAN, QUESTION, REFERENCE,
                                                   REJECT, REQUIRE, SUPPOSE)
@@ -81,6 +82,8 @@ class Sentence:
     answer_withdrawal_at: int | None  # the same, when an opening "no" / "nope" answers a question put before
     gap: int | None  # text offset of a clause that starts like an action but reads as none: the line is lost there
     names: bool = False  # it names an object of the task or a verb of its actions (it could state an action)
+    unknown: tuple[str, ...] = ()  # its words (and signs) the verifier does not know (`lexicon`): its claims are not judged
+    verbs: bool = False  # it names a verb of the task's actions (or, in PDDL, an action's form)
 
 
 def lower(text: str) -> str:
@@ -111,6 +114,7 @@ class ClaimReader:
         self.style = style
         self.rd: StepReader = task_reader(task, style, templates)
         self.names = self.rd.r.names  # PDDL object -> its name in words
+        self.lexicon = Lexicon(task_vocabulary(self.rd))
         names = sorted(self.rd.object_by_name, key=len, reverse=True)
         self._object_names = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w-])") \
             if names and self.rd.nl else None
@@ -184,7 +188,8 @@ class ClaimReader:
                 if not DISCOURSE.INTENT.search(said) and not re.search(r"\b(?:not|isn't|wasn't|if)\b", said):
                     claims.append(Claim("goal-reached", (a + reached.start(), a + reached.end()), "the goal"))
             out.append(Sentence(i, (a, b), marks, tuple(claims), None if r is None else a + r,
-                                None if wd is None else a + wd, None if wa is None else a + wa, gap, self._names(norm)))
+                                None if wd is None else a + wd, None if wa is None else a + wa, gap, self._names(norm),
+                                self.lexicon.unknown(low), self._names_verb(norm)))
         return out
 
     def _claims(self, low: str, start: int, marks: frozenset[str], after_action: bool = False,
@@ -372,6 +377,13 @@ class ClaimReader:
         elif any(m.group(1) in self.rd.arity_action or m.group(1) in self.rd.arity_atom
                  or set(m.group(2).split()) & self.rd.objects for m in FORM.finditer(norm)):
             return True  # PDDL: a form of the task ("a" alone is an English word too)
+        return bool(self._verbs) and any(not WORDS.ON_MATTER.match(norm, m.end()) for m in self._verbs.finditer(norm))
+
+    def _names_verb(self, norm: str) -> bool:
+        """Whether a sentence names a verb of the task's actions (in PDDL, an action's form), not one
+        whose object is the reasoning's own matter."""
+        if self._object_names is None and any(m.group(1) in self.rd.arity_action for m in FORM.finditer(norm)):
+            return True
         return bool(self._verbs) and any(not WORDS.ON_MATTER.match(norm, m.end()) for m in self._verbs.finditer(norm))
 
     def _says_now(self, raw: str, atom: str) -> bool:

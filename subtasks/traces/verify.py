@@ -54,6 +54,8 @@ from widthbench.planners.strips import Task, applicable_actions, successor
 RETRACTION_WINDOW = 4
 MAX_ALTERNATES = 4  # other lines kept as candidates at once
 MAX_AGE = 2  # actions a candidate goes along with before it is dropped
+MAX_SILENT = 20_000  # states followed after words it does not know; more: any state (`_Replay.silent`)
+ANY = frozenset({-1})  # the states after words it does not know are too many to follow: any
 NEAR_STEPS = 1  # a fact true this many actions back on its line is not judged (`_held_before`)
 KINDS = ("initial-state", "false-fact", "denied-fact", "precondition", "goal")
 
@@ -125,6 +127,14 @@ class _Replay:
         self.last_actions: list[str] = []  # the actions of its line before it
         self.restart = False
         self.lost = False
+        # lost in words it does not know: a step may have been taken there, so the line is placed again
+        # only where the next action applies, or one step on (`_place`), never by a guess
+        self.unsure = False
+        # the states the trace may be in when sentences in words it does not know took a step each (or
+        # none), followed along the actions taken since: a fact or an action right in one of them is not
+        # judged (`_silent_right`); None: no such sentence since the last restart
+        self.silent: frozenset[int] | None = None
+        self.stale = False  # unsure, and an action applied nowhere the line may be: the main line is not where the trace is
         self.initial_sentence = False
         self.pending: list[_Pending] = []
         self.errors: list[dict] = []
@@ -169,8 +179,16 @@ class _Replay:
                 p.record["verdict"] = "retracted"
                 if p.undo is not None:
                     self.main, self.alternates = p.undo[0], list(p.undo[1])
-                    self.lost = False
+                    self.lost = self.unsure = self.stale = False
                     self._withdrawn()
+                continue
+            if s is not None and s.unknown and s.index - p.sentence <= RETRACTION_WINDOW and self._may_withdraw(p, s):
+                # words it does not know that speak of the erring claim again, or stand right after it
+                # with no claim: they may take it back ("I misspoke: ..."), so it is not reported
+                p.record["verdict"], p.record["context"] = "unchecked", "unknown-words"
+                if p.undo is not None:
+                    self.main, self.alternates = p.undo[0], list(p.undo[1])
+                    self._unsure()
                 continue
             if s is None or s.index - p.sentence > RETRACTION_WINDOW:
                 self.errors.append(p.error)
@@ -200,15 +218,19 @@ class _Replay:
         numbered = _STEP_NUMBER.match(text, s.span[0])
         if numbered:
             self.item = int(numbered.group(1))
-            if self.item == 1 and self.main.actions and not self.lost:
+            if self.item == 1 and self.main.actions and (not self.lost or self.unsure):
                 self.alternates.append(Line(self.init))  # "1. ..." may restate the plan from the start
         elif "restart" in s.marks or re.search(r"\n[ \t]*\n", text[self.prev_end:s.span[0]]):
             self.item = 0  # a paragraph that opens with no number ends the list
         self.prev_end = s.span[1]
         if not s.claims and s.names and not s.marks & _NOT_NARRATED:
             self.unread, self.unread_at = True, s.index  # it may state an action in words that did not read
+        if not s.claims and s.verbs and s.unknown:
+            # an action's verb in words it does not know (whatever else they seem to say): it may be a
+            # step taken, and where the line stands is not known until an action places it
+            self._unsure()
         if "restart" in s.marks:
-            self.restart = True
+            self.restart, self.silent = True, None
             self.alternates = [Line(self.init)]
             self.told = []
         if "initial" in s.marks:
@@ -236,11 +258,21 @@ class _Replay:
             if c.implied:
                 rec["implied"] = True
             self.records.append(rec)
+            if s.unknown:
+                rec["context"] = "unknown-words"
             if c.kind == "action":
-                if c.mood in (REJECT, QUESTION):
+                if c.mood == REJECT or (c.mood == QUESTION and not s.unknown):
+                    continue  # (in words it does not know, a question may open a supposition: followed)
+                if s.unknown and c.mood in (ASSERT, CAN):
+                    self._untrusted_action(c, rec)
+                    self._remember(self.main, *self.alternates)
+                    last_before, last_actions = (self.main.befores[-1] if self.main.befores else None), self.main.actions[:-1]
+                    if self.lost:
+                        last_before = None
+                    skipped_from = None
                     continue
                 if c.mood not in (ASSERT, CAN):
-                    rec["context"] = _CONTEXT[c.mood]
+                    rec["context"] = "unknown-words" if s.unknown else _CONTEXT[c.mood]
                     referenced = referenced or bool(c.point)
                     if sketch_ended:
                         continue
@@ -276,7 +308,7 @@ class _Replay:
                     else:
                         # an option, a plan or a supposition is taken in no line: one that cannot be
                         # placed is no error unless the trace goes on from its result (`_Told`)
-                        if c.mood != REFERENCE and not c.point:
+                        if c.mood != REFERENCE and not c.point and not s.unknown:
                             told = start.copy()
                             told.apply(a)
                             self.told.append(_Told(s.index, rec, c, start.copy(), told))
@@ -286,14 +318,18 @@ class _Replay:
                     continue
                 if referenced and branch is not None and not sketch_ended and _applies(self.task.action_index[c.value], branch.state):
                     # "after unstacking A, put A down": taken from the point the sentence named
-                    self.main, self.lost, self.restart = branch.copy(), False, False
+                    self.main, self.lost, self.restart, self.unsure, self.stale = branch.copy(), False, False, False, False
                 self.action(c, rec, text, s)
                 self._remember(self.main, *self.alternates)
                 last_before, last_actions = (self.main.befores[-1] if self.main.befores else None), self.main.actions[:-1]
+                if self.lost and rec["verdict"] == "unchecked":
+                    last_before = None  # placed in no line: the state its reason speaks of is not known
                 skipped_from = self.skip_from
                 continue
             if c.mood not in (ASSERT, GOAL) or "elsewhere" in s.marks:
                 continue  # a requirement, a plan, a question, a supposition, a hedge: not asserted
+            if s.unknown:
+                continue  # words it does not know may make it anything but an assertion of now
             if c.kind == "goal-reached":
                 states = [self.main.state] + [x.state for x in self.alternates]
                 if self.lost:
@@ -351,6 +387,9 @@ class _Replay:
                 # "Maybe stack A on B. Now A is on B": the trace goes on from an option that does not apply
                 rec["verdict"] = "unchecked"
                 self._take_told(told, text, s)
+                continue
+            if not ok and self._silent_right(lambda st: self.atom_true(c.value, st) != c.negated):
+                rec["context"] = "unknown-words"  # right one step on from words it does not know
                 continue
             if not ok and self.unread and lines and lines[0] is self.main and self._silent_step(c):
                 self.lost, self.alternates = True, []  # a step taken in words that did not read
@@ -413,6 +452,80 @@ class _Replay:
         self.last_before, self.last_actions, self.skipped_from = last_before, last_actions, skipped_from
         self.named_before = [x.value for x in s.claims if x.kind == "action"]
 
+    def _unsure(self) -> None:
+        """Lost in words it does not know, which may have taken a step (`unsure`, `silent`)."""
+        base = self.silent if self.silent is not None else frozenset([self.main.state])
+        if base is not ANY:
+            nxt = set(base)
+            for st in base:
+                nxt.update(successor(st, b) for b in applicable_actions(self.task, st))
+                if len(nxt) > MAX_SILENT:
+                    break
+            base = frozenset(nxt) if len(nxt) <= MAX_SILENT else ANY
+        self.silent = base
+        self.lost, self.alternates, self.unsure = True, [], True
+
+    def _silent_went(self, a) -> None:
+        """Action ``a`` was taken: the states words it did not know may have reached go along with it
+        (those where it does not apply are dropped; none left: the trace is in none of them)."""
+        if self.silent is not None and self.silent is not ANY:
+            self.silent = frozenset(successor(st, a) for st in self.silent if _applies(a, st)) or None
+
+    def _silent_right(self, test) -> bool:
+        """Whether ``test`` holds of a state the trace may be in after words it did not know (`silent`)."""
+        if self.silent is None:
+            return False
+        return self.silent is ANY or any(test(st) for st in self.silent)
+
+    def _untrusted_action(self, c: Claim, rec: dict) -> None:
+        """An action said in words the verifier does not know: it may be taken, or only considered.
+        Taken where it applies (the line where it stood stays a candidate, as for "I can X", and both
+        states are followed in `silent`), never an error: where it applies in no line, the line is lost
+        until an action places it."""
+        a = self.task.action_index[c.value]
+        self.skip_from = None
+        self.skips = []
+        line = self._place(a, self.main, self.restart, self.alternates)
+        if line is not None and self._guessed == "init" and self.item > 1:
+            line = None
+        if line is None:
+            self._unsure()
+            return
+        stood = [] if self.lost else [self.main.copy()]
+        kept = []
+        for alt in self.alternates:
+            if _applies(a, alt.state) and alt.state != line.state and alt.age < MAX_AGE:
+                alt = alt.copy()
+                alt.apply(a)
+                alt.age += 1
+                kept.append(alt)
+        taken = line.copy()
+        taken.apply(a)
+        # taken or not: the trace may be in either state from here on (`silent`)
+        base = self.silent if self.silent is not None else frozenset([self.main.state])
+        if base is not ANY:
+            base = base | {successor(st, a) for st in base if _applies(a, st)} | {taken.state}
+            self.silent = frozenset(base) if len(base) <= MAX_SILENT else ANY
+        self.main, self.lost, self.restart, self.unread = taken, False, False, False
+        self.unsure = self.stale = False
+        self.alternates = (kept + stood)[-MAX_ALTERNATES:]
+        self.told = []
+
+    def _may_withdraw(self, p: "_Pending", s: Sentence) -> bool:
+        """Whether sentence ``s`` (in words the verifier does not know) may take back pending error ``p``:
+        it stands right after it and states nothing, or it states the erring fact the other way, names
+        the erring action again, or states a fact the action lacked."""
+        if not s.claims:
+            return s.index == p.sentence + 1
+        for c in s.claims:
+            if p.fact is not None and c.kind == "fact" and c.value == p.fact[0] and c.negated != p.fact[1]:
+                return True
+            if p.undo is not None and c.kind == "action" and c.value == p.error["claimed"]:
+                return True
+            if p.undo is not None and c.kind == "fact" and c.value in p.error["truth"]:
+                return True
+        return False
+
     def _mood_uncertain(self, c: Claim, s: Sentence) -> bool:
         """Whether a fact wrong in the state would be right as a statement of the goal, or of what an
         action named in its sentence or the one before requires."""
@@ -444,6 +557,7 @@ class _Replay:
         self.error(t.record, "precondition", t.claim, text, t.claim.value, self._unmet(a, t.start.state), t.start, s,
                    (t.start.copy(), []))
         self.main, self.alternates, self.lost = t.told.copy(), [], False
+        self.unsure = self.stale = False
 
     def action(self, c: Claim, rec: dict, text: str, s: Sentence) -> None:
         a = self.task.action_index[c.value]
@@ -476,11 +590,18 @@ class _Replay:
                     alt.age += 1
                     kept.append(alt)
             self.main, self.lost, self.restart, self.alternates = line, False, False, (kept + stood)[-MAX_ALTERNATES:]
+            self.unsure = self.stale = False
             self.unread = False
             rec["verdict"] = "right"
             self.main.apply(a)
+            self._silent_went(a)
             return
         if self.lost:
+            if self.unsure:
+                # it applies nowhere the line may be: the words it did not know took a step, and the
+                # line is placed again only by a restart or a list that starts again ("1. ...")
+                self.stale = True
+                self._silent_went(a)
             return
         skipped = self._one_step_short(a) if s.retraction_at is None else None  # "wait, I can't": judged
         if skipped is not None:
@@ -504,6 +625,9 @@ class _Replay:
                 rec["verdict"] = "right"
                 self.main.apply(a)
                 return
+        if self._silent_right(lambda st: _applies(a, st)):
+            self._unsure()  # it applies one unread step on: those words may have taken the step
+            return
         undo = (self.main.copy(), [x.copy() for x in self.alternates])
         self.error(rec, "precondition", c, text, c.value, self._unmet(a, self.main.state), self.main, s, undo)
         self.main = self.main.copy()
@@ -589,11 +713,13 @@ class _Replay:
         self._guessed = ""
         if restart and ok(self.init):
             return Line(self.init)
-        if ok(line.state):
+        if ok(line.state) and not (self.stale and line is self.main):
             return line
         for alt in reversed(alternates):
             if ok(alt.state):
                 return alt.copy()
+        if self.unsure and line is self.main:
+            return None  # after words it does not know, which step they took is not guessed, nor a rewind or a restart
         # no words say the trace went back: a rewind to where it took the same action, or a restart
         for i in range(len(line.actions) - 1, -1, -1):
             if line.actions[i] == str(a) and ok(line.befores[i]):
@@ -653,6 +779,10 @@ def verify_trace(task: Task, text: str, *, style: str, templates: str = "widthbe
     errors = sorted(replay.errors, key=lambda e: e["span"][0])
     checked = sum(1 for r in replay.records if r["verdict"] != "unchecked")
     with_claims = sum(1 for s in sentences if s.claims)
+    unknown: dict[str, None] = {}
+    for s in sentences:
+        if s.claims:
+            unknown.update(dict.fromkeys(s.unknown))
     return {
         "claims": replay.records,
         "checked": checked,
@@ -661,4 +791,5 @@ def verify_trace(task: Task, text: str, *, style: str, templates: str = "widthbe
         "errors": len(errors),
         "sentences": len(sentences),
         "final_answer_correct": final_answer_correct,
+        "unknown_words": list(unknown),
     }

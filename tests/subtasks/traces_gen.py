@@ -129,14 +129,15 @@ def random_walk(task: Task, state: int, rng: random.Random, steps: int) -> list:
 
 
 def write_trace(task: Task, style: str, templates: str, seed: int, steps: int = 4, inject: str | None = None,
-                at: int = 1, weave: bool = True, hide_actions: bool = False) -> Written:
+                at: int = 1, weave: bool = True, hide_actions: bool = False, phrasing: Phrasing | None = None) -> Written:
     """A trace of a random walk of ``steps`` actions from the initial state, in `WIDE` words.
     ``inject``: "fact" (a wrong fact), "missing" (a true fact denied or left out of a complete
     list), "precondition" (an action that does not apply) after action ``at``, or "goal" (the goal
     misstated); ``weave``: options, suppositions, slips and a restart woven in; ``hide_actions``:
-    the steps in words no reader reads."""
+    the steps in words no reader reads; ``phrasing``: other sentence frames than `WIDE`."""
     rng = random.Random(seed)
-    w = WideWriter(task, style, templates, rng, (HIDDEN_PDDL if style == "pddl" else HIDDEN) if hide_actions else WIDE)
+    words = phrasing or WIDE
+    w = WideWriter(task, style, templates, rng, (HIDDEN_PDDL if style == "pddl" else HIDDEN) if hide_actions else words)
     walk = random_walk(task, task.init, rng, steps)
     t = write_thinking(w, task.init, walk, inject=INJECT.get(inject), at=at, options=weave and not hide_actions)
     out = Written(t.text, t.asserted)
@@ -149,3 +150,41 @@ def write_trace(task: Task, style: str, templates: str, seed: int, steps: int = 
         out.text += " " + sentence
         out.injected, out.kind = (start, start + len(sentence)), "goal"
     return out
+
+
+_SYLLABLES = ("bl", "qu", "zor", "vex", "mip", "trag", "snu", "dro", "plim", "gav", "yth", "kre", "fos", "wub")
+
+
+def made_up_word(rng: random.Random) -> str:
+    """A word of no language ("zorvexmip"), never one the verifier knows."""
+    from widthbench.pddl_domains.readers.lexicon import Lexicon
+
+    known = Lexicon()
+    while True:
+        w = "".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3)))
+        if not known.known(w):
+            return w
+
+
+def with_made_up_words(phrasing: Phrasing, seed: int, share: float = 0.5) -> Phrasing:
+    """``phrasing`` with a made-up word put between two words (or first) of about ``share`` of its
+    frames: words the verifier does not know, at any place of any kind of sentence."""
+    import dataclasses
+
+    rng = random.Random(seed)
+    out = {}
+    for f in dataclasses.fields(phrasing):
+        frames = []
+        for frame in getattr(phrasing, f.name):
+            if rng.random() < share:
+                parts = frame.split(" ")
+                i = rng.randint(0, len(parts))
+                word = made_up_word(rng)
+                parts.insert(i, _cap(word) if i == 0 else word)
+                if i == 0 and len(parts) > 1 and not parts[1].startswith("{"):
+                    parts[1] = parts[1][:1].lower() + parts[1][1:] if parts[1][:2] != "I " else parts[1]
+                frame = " ".join(parts)
+            frames.append(frame)
+        out[f.name] = tuple(frames)
+    return Phrasing(**out)
+

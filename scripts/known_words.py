@@ -1,0 +1,137 @@
+"""Write (or check) pddl_domains/readers/known_words.txt, the words the trace verifier stands behind
+(pddl_domains/readers/lexicon.py; docs/traces.md, principle 6).
+
+Two of its sections are computed here: ``[phrases]``, the words of the readers' phrases
+(phrases.txt), and ``[frames]``, the words of the sentences the verifier is tested and measured on:
+the trace writer's frames, the text the trace property tests and the simulated models write (the
+string literals of `TESTS`, docstrings left out), the held-out sets that have been measured (scripts/heldout_words.toml
+up to --sets). ``[neutral]`` is kept by hand and left as it stands.
+
+    .venv/bin/python scripts/known_words.py [--write] [--sets N]
+
+Without --write it prints what would change and exits 1 when the file is not current.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import dataclasses
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the property tests' words (tests/ is not installed)
+
+FILE = ROOT / "pddl_domains/readers/known_words.txt"
+PHRASES = ROOT / "pddl_domains/readers/phrases.txt"
+#: The held-out sets whose words are known: those measured before the known-words gate was built
+#: (scripts/heldout_words.toml says how each set was used). Raise it only after a set is measured.
+MEASURED_SETS = 8
+#: The texts the verifier is tested on: the trace property tests', and the simulated models' (their
+#: thinking and the notes they add to it).
+TESTS = ("tests/subtasks/traces_gen.py", "tests/subtasks/test_traces_property.py",
+         "tests/subtasks/test_traces_principles.py", "tests/subtasks/test_traces_points.py",
+         "widthbench/simulated/__init__.py", "widthbench/simulated/thoughts.py", "searches/sim_search_answers.py",
+         "subtasks/sim_answers.py")
+HEADER = """\
+# The words the trace verifier stands behind (lexicon.py; docs/traces.md, principle 6): a claim is
+# judged only when every word of its sentence is one of these, a word of its task, or one of these
+# with an ending. [phrases] and [frames] are written by scripts/known_words.py (the readers' phrases,
+# the sentence frames the verifier is tested and measured on); [neutral] is kept by hand: words of
+# real traces that say nothing of a claim's mood or time, each with why.
+"""
+
+
+def phrase_words(text: str) -> set[str]:
+    """The words of the patterns of phrases.txt (the letters of its regular expressions)."""
+    from widthbench.pddl_domains.readers.lexicon import tokens
+
+    out: set[str] = set()
+    for line in text.splitlines():
+        if not line.startswith("    "):
+            continue  # a section, a comment or a pattern's name
+        body = re.sub(r"\\[A-Za-z]|\{[A-Za-z_.]+\}|\(\?[a-zP<>=!:]*", " ", line)
+        out.update(t for t in tokens(body) if len(t) > 1 or not t.isalpha())
+    return out
+
+
+def literals(path: Path) -> list[str]:
+    """The string literals of a Python file (the constant parts of f-strings too), docstrings left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    docs = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docs.add(id(first.value))
+    return [n.value for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+
+
+def frame_words(sets: int) -> set[str]:
+    import tomllib
+
+    from widthbench.pddl_domains import thinking
+    from widthbench.pddl_domains.readers.lexicon import tokens
+
+    frames: list[str] = []
+    for f in dataclasses.fields(thinking.DEFAULT):
+        frames.extend(getattr(thinking.DEFAULT, f.name))
+    for path in TESTS:
+        frames.extend(literals(ROOT / path))
+    with open(ROOT / "scripts/heldout_words.toml", "rb") as fh:
+        held = tomllib.load(fh)
+    for n in range(1, sets + 1):
+        for values in held[f"set{n}"].values():
+            frames.extend(values)
+    out: set[str] = set()
+    for f in frames:
+        out.update(tokens(re.sub(r"\{[A-Za-z]*\}|\\[A-Za-z]", " ", f)))
+    return out
+
+
+def render(sections: dict[str, list[str]], neutral_text: str) -> str:
+    parts = [HEADER]
+    for name in ("phrases", "frames"):
+        words = sorted(sections[name])
+        lines, line = [], ""
+        for w in words:
+            if line and len(line) + 1 + len(w) > 100:
+                lines.append(line)
+                line = w
+            else:
+                line = f"{line} {w}" if line else w
+        if line:
+            lines.append(line)
+        parts.append(f"\n[{name}]\n" + "\n".join(lines) + "\n")
+    parts.append("\n" + neutral_text.strip() + "\n")
+    return "".join(parts)
+
+
+def current(sets: int) -> str:
+    old = FILE.read_text(encoding="utf-8") if FILE.exists() else "[neutral]\n"
+    neutral = old[old.index("[neutral]"):] if "[neutral]" in old else "[neutral]\n"
+    return render({"phrases": phrase_words(PHRASES.read_text(encoding="utf-8")), "frames": frame_words(sets)}, neutral)
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--write", action="store_true", help="write the file (else check it)")
+    p.add_argument("--sets", type=int, default=MEASURED_SETS, help="held-out sets whose words are known (1..N)")
+    args = p.parse_args()
+    want = current(args.sets)
+    have = FILE.read_text(encoding="utf-8") if FILE.exists() else ""
+    if args.write:
+        FILE.write_text(want, encoding="utf-8")
+        print(f"wrote {FILE}")
+    elif want != have:
+        print(f"{FILE} is not current: run scripts/known_words.py --write", file=sys.stderr)
+        sys.exit(1)
+    else:
+        print(f"{FILE} is current")
+
+
+if __name__ == "__main__":
+    main()
