@@ -57,17 +57,25 @@ def phrase_words(text: str) -> set[str]:
     return out
 
 
+#: Names whose strings are not words of a trace: a renamed domain's names (its own words are the task's)
+#: and the pieces of made-up words (words no lexicon may know).
+NOT_TEXT = frozenset({"RENAME", "_SYLLABLES"})
+
+
 def literals(path: Path) -> list[str]:
-    """The string literals of a Python file (the constant parts of f-strings too), docstrings left out."""
+    """The string literals of a Python file (the constant parts of f-strings too), docstrings and the
+    values of `NOT_TEXT` left out."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    docs = set()
+    skip = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
-                docs.add(id(first.value))
+                skip.add(id(first.value))
+        if isinstance(node, ast.Assign) and any(isinstance(x, ast.Name) and x.id in NOT_TEXT for x in node.targets):
+            skip.update(id(n) for n in ast.walk(node.value))
     return [n.value for n in ast.walk(tree)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docs]
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in skip]
 
 
 def frame_words(sets: int) -> set[str]:
@@ -111,8 +119,9 @@ def render(sections: dict[str, list[str]], neutral_text: str) -> str:
 
 
 def current(sets: int) -> str:
-    old = FILE.read_text(encoding="utf-8") if FILE.exists() else "[neutral]\n"
-    neutral = old[old.index("[neutral]"):] if "[neutral]" in old else "[neutral]\n"
+    old = FILE.read_text(encoding="utf-8") if FILE.exists() else ""
+    found = re.search(r"^\[neutral\]$", old, re.M)
+    neutral = old[found.start():] if found else "[neutral]\n"
     return render({"phrases": phrase_words(PHRASES.read_text(encoding="utf-8")), "frames": frame_words(sets)}, neutral)
 
 

@@ -68,7 +68,8 @@ def generated(count: int, seed: int, heldout: int, made_up: float = 0.0) -> None
     tried: Counter = Counter()
     first: Counter = Counter()
     at_start = with_error = 0
-    elsewhere: Counter = Counter()  # a first error reported, not the injected one
+    early: Counter = Counter()  # a first error before the injection (where the trace is clean: false)
+    later: Counter = Counter()  # another first error after it (the trace goes on from its error)
     for domain, style, templates in CASES:
         for i in range(count):
             task = tasks(domain)[i % 3]
@@ -86,7 +87,8 @@ def generated(count: int, seed: int, heldout: int, made_up: float = 0.0) -> None
                 a, b = w.injected
                 hit = fe is not None and fe["kind"] == w.kind and a <= fe["span"][0] and fe["span"][1] <= b
                 found[kind] += hit
-                elsewhere[kind] += fe is not None and not hit
+                early[kind] += fe is not None and not hit and fe["span"][0] < a
+                later[kind] += fe is not None and not hit and fe["span"][0] >= a
                 if fe is not None:
                     with_error += 1
                     first[fe["kind"]] += 1
@@ -98,7 +100,8 @@ def generated(count: int, seed: int, heldout: int, made_up: float = 0.0) -> None
     print(f"  clean: {clean} traces, {false} with a first error")
     for kind in KINDS:
         print(f"  injected {kind}: found at the injection {found[kind]} of {tried[kind]} "
-              f"({100 * found[kind] / max(1, tried[kind]):.1f}%); another first error {elsewhere[kind]}")
+              f"({100 * found[kind] / max(1, tried[kind]):.1f}%); a first error before it {early[kind]}, "
+              f"another one after it {later[kind]}")
     print(f"  first errors on injected traces: {with_error} ({', '.join(f'{k} {v}' for k, v in sorted(first.items()))}); "
           f"initial-state with no action applied: {at_start} (the injections after 0 actions)")
 
