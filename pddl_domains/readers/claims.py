@@ -219,7 +219,10 @@ class ClaimReader:
         # "To unstack A, ...": facts are its requirements, but for a reason given ("because A is clear")
         purpose = bool(MOOD.PURPOSE.match(whole))
         answered = False  # after a "yes" that opens the sentence
+        just_named = None  # the action the clause before named, if it named one
+        only_if = False  # after "only if" in the sentence
         for a, b, sep in _pieces(low, start):
+            named_before, just_named = just_named, None
             raw = low[a - start:b - start]
             nraw = layout.normalise(raw)
             said = re.sub(r"\([^()]*\)", " ", nraw).strip(" ,.;:-*")
@@ -252,8 +255,14 @@ class ClaimReader:
             conditional = bool(MOOD.CONDITIONAL.match(clean(nraw)))
             confirmed = answered or bool(MOOD.CONFIRMED.search(norm))
             lead = MOOD.REQUIRE_LEAD.match(MOOD.OPENER.sub("", bare).strip())
+            if not only_if and MOOD.ONLY_IF.search(low[:a - start]):
+                only_if = requiring = True  # "The rules say I can X only if A, and B": A and B are required
             if lead:
                 requiring = True
+                if claims and claims[-1] is named_before and named_before.mood in (ASSERT, CAN):
+                    # "Unstack A from B - precond: ...", "X: requires ...": the action is the subject of
+                    # the requirements that follow it, named, not taken
+                    claims[-1] = replace(named_before, mood=REFERENCE, point="at")
             elif requiring and (WORDS.REQUIRE_STOP.match(bare) or now_here):
                 requiring = False
             c = self._prepare(nraw)
@@ -293,6 +302,7 @@ class ClaimReader:
                             else "at"  # "when / by / while X-ing", or X-ing as the topic: the state at X
                         how = REFERENCE
                     claims.append(Claim("action", (a, b), action, how == REJECT, how, point=point))
+                    just_named = claims[-1]
                     if how != REJECT:
                         # "when unstacking A: ..." states the state at that action, "after unstacking A" the one after
                         last_action, before = action, point == "at"
@@ -613,16 +623,23 @@ class ClaimReader:
         planned = in_goal = requiring = False
         opens_now = bool(MOOD.OPENS_NOW.match(layout.normalise(low)))
         opens_start = bool(MOOD.OPENS_START.match(layout.normalise(low)))
+        just_named = None  # the action the clause before named, if it named one
         for a, b, sep in _pieces(low, start):
+            named_before, just_named = just_named, None
             c = low[a - start:b - start]
             in_goal = bool(MOOD.GOAL_WORD.search(c)) or (in_goal and not MOOD.GOAL_STOP.match(c.strip()) and not MOOD.AIM.search(c))
             planned = planned or bool(DISCOURSE.INTENT.search(c))
             words = clean(MOOD.OPENER.sub("", clean(layout.normalise(c))))
-            if MOOD.REQUIRE_LEAD.match(words) or MOOD.REQUIRED_VERB.search(words):
+            if MOOD.REQUIRE_LEAD.match(words) or MOOD.REQUIRED_VERB.search(words) or MOOD.ONLY_IF.search(words):
                 requiring = True
+                if MOOD.REQUIRE_LEAD.match(words) and claims and claims[-1] is named_before \
+                        and named_before.mood in (ASSERT, CAN):
+                    claims[-1] = replace(named_before, mood=REFERENCE, point="at")  # "(X) - precond: ...", as in words
             elif requiring and WORDS.REQUIRE_STOP.match(words):
                 requiring = False
             confirmed = bool(MOOD.CONFIRMED.search(c))
+            if MOOD.CONDITIONAL.match(clean(layout.normalise(c))):
+                hypothetical = True  # "Playing it forward: if I (X), ...": supposed, as in words (the if-clause anywhere)
             negated_clause = bool(MOOD.NEGATED.match(words))
             before = bool(last_action and MOOD.BEFORE.match(words))
             denied = {m.start(1) for m in MOOD.NOT_FORM.finditer(c)}
@@ -646,6 +663,7 @@ class ClaimReader:
                             else PLAN if planned else CAN if said == CAN or MOOD.ABILITY.match(words) else ASSERT
                         claims.append(Claim("action", span, text, how == REJECT, how,
                                             point=(point or "at") if how == REFERENCE else ""))
+                        just_named = claims[-1]
                         if said == REFERENCE:
                             requiring = True  # "(stack a b) requires (holding a) (clear b)"
                         if how != REJECT:

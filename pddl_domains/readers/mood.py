@@ -121,9 +121,9 @@ def enumerations(clause: str) -> list[Enumeration]:
 
 def mood_of_fact(raw: str) -> str | None:
     """The mood a fact clause's own words give it (None: none of its own, the sentence decides):
-    a requirement written into its verb, or a hedge."""
-    if WORDS.REQUIRED_VERB.search(raw):
-        return REQUIRE
+    a requirement written into its verb or set as a condition ("only if"), or a hedge."""
+    if WORDS.REQUIRED_VERB.search(raw) or WORDS.ONLY_IF.search(raw):
+        return REQUIRE  # "A must be clear", "that works only when A"
     if WORDS.AIMED_VERB.search(raw):
         return PLAN
     if WORDS.HEDGED.search(raw):

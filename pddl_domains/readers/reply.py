@@ -257,8 +257,8 @@ def strip_number(s: str) -> tuple[int | None, str]:
         m = WORDS.NUMBER.match(s)
         if not m or m.end() == 0:
             return number, s
-        if number is None and (m.group(1) or m.group(2)):
-            number = int(m.group(1) or m.group(2))
+        if number is None and (m.group(1) or m.group(2) or m.group(3)):
+            number = int(m.group(1) or m.group(2) or m.group(3))
         s = s[m.end():].strip()
 
 

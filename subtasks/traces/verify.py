@@ -217,7 +217,7 @@ class _Replay:
             self.asked.append(s.index)
         numbered = _STEP_NUMBER.match(text, s.span[0])
         if numbered:
-            self.item = int(numbered.group(1))
+            self.item = int(numbered.group(1) or numbered.group(2))
             if self.item == 1 and self.main.actions and (not self.lost or self.unsure):
                 self.alternates.append(Line(self.init))  # "1. ..." may restate the plan from the start
         elif "restart" in s.marks or re.search(r"\n[ \t]*\n", text[self.prev_end:s.span[0]]):
@@ -225,6 +225,8 @@ class _Replay:
         self.prev_end = s.span[1]
         if not s.claims and s.names and not s.marks & _NOT_NARRATED:
             self.unread, self.unread_at = True, s.index  # it may state an action in words that did not read
+            if s.verbs and not s.unknown:
+                self._maybe_step()  # an action's verb: what it may have done is followed (`silent`)
         if not s.claims and s.verbs and s.unknown:
             # an action's verb in words it does not know (whatever else they seem to say): it may be a
             # step taken, and where the line stands is not known until an action places it
@@ -454,6 +456,12 @@ class _Replay:
 
     def _unsure(self) -> None:
         """Lost in words it does not know, which may have taken a step (`unsure`, `silent`)."""
+        self._maybe_step()
+        self.lost, self.alternates, self.unsure = True, [], True
+
+    def _maybe_step(self) -> None:
+        """A sentence may have taken a step in words that did not read: the states one step on (or
+        none) are followed in `silent`."""
         base = self.silent if self.silent is not None else frozenset([self.main.state])
         if base is not ANY:
             nxt = set(base)
@@ -463,7 +471,6 @@ class _Replay:
                     break
             base = frozenset(nxt) if len(nxt) <= MAX_SILENT else ANY
         self.silent = base
-        self.lost, self.alternates, self.unsure = True, [], True
 
     def _silent_went(self, a) -> None:
         """Action ``a`` was taken: the states words it did not know may have reached go along with it
@@ -743,7 +750,7 @@ class _Replay:
 #: rejection, a requirement.
 _NOT_NARRATED = frozenset({"intent", "goal", "question", "hypothetical", "candidate", "retraction", "requirement"})
 _CONTEXT = {CANDIDATE: "candidate", PLAN: "planned", REFERENCE: "planned", SUPPOSE: "hypothetical"}
-_STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*)?(\d+)\s*[.):]", re.I)
+_STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*)?(?:(\d+)\s*[.):]|\[(\d+)\])", re.I)
 
 
 def _applies(a, state: int) -> bool:

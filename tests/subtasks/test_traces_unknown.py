@@ -169,7 +169,7 @@ def test_the_lexicon_reads_endings_drawn_out_sounds_and_signs():
     assert "hmm" in bases("hmmm")
     lex = Lexicon({"stack", "orange"})
     assert lex.unknown("Hmmm, stacking the orange's top, checked ✓.") == ()
-    assert lex.unknown("Zorblax, so florp ⇒ done.") == ("zorblax", "florp", "⇒")
+    assert lex.unknown("Zorblax, so florp ⊗ done.") == ("zorblax", "florp", "⊗")
     assert tokens("It's 3 a.m. (see: x)") == ["it's", "a", "m", "see", "x"]
     assert not lex.known("hasn't") or "hasn't" in lex.words  # a denial is listed, never an ending
     with pytest.raises(ValueError, match="line 1"):
