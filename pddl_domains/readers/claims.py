@@ -185,7 +185,8 @@ class ClaimReader:
             reached = DISCOURSE.GOAL_REACHED.search(low)
             if reached and "question" not in marks:
                 said = MOOD.GOAL_WORD.sub(" ", low[:reached.end()])
-                if not DISCOURSE.INTENT.search(said) and not re.search(r"\b(?:not|isn't|wasn't|if)\b", said):
+                if not DISCOURSE.INTENT.search(said) and not re.search(r"\b(?:not|isn't|wasn't|if)\b", said) \
+                        and not DISCOURSE.GOAL_DEFINED.match(low[reached.end():]):
                     claims.append(Claim("goal-reached", (a + reached.start(), a + reached.end()), "the goal"))
             out.append(Sentence(i, (a, b), marks, tuple(claims), None if r is None else a + r,
                                 None if wd is None else a + wd, None if wa is None else a + wa, gap, self._names(norm),
@@ -290,6 +291,8 @@ class ClaimReader:
                     if how in (ASSERT, CAN) and conditional:
                         how = SUPPOSE  # "hypothetically, if I unstack A, ...": an action in an if-clause is supposed
                         hypothetical = True  # and what follows it in its sentence is said of that point
+                    elif how in (ASSERT, CAN) and not point and MOOD.ONLY_IF.search(nraw):
+                        point, requiring = "at", True  # "can only X if A", "X only works when A": its condition
                     if how == ASSERT:
                         how = SUPPOSE if hypothetical else QUESTION if question else \
                             CANDIDATE if considered else PLAN if planned else ASSERT

@@ -13,6 +13,8 @@ groups them by cell: the record's ``subtask`` and ``mode`` (a PlanBench entry: i
 - ``recovered`` (a first error, yet the final answer right), ``carried`` (a first error and the final
   answer wrong), ``unknown_verdict`` (a first error, no verdict given), and ``wrong_without_error``
   (the answer wrong with no error found in the thinking);
+- ``unjudged_unknown_words``: claims left unjudged because their sentence holds words the verifier
+  does not know, and ``unknown_words``: those words, the 20 found in most traces (word -> traces);
 - ``injections`` (only when the records say what a simulated model injected into its thinking):
   `injections.summary` of each trace's `injections.outcome`.
 """
@@ -41,6 +43,7 @@ def _summary(traces: list[dict], outcomes: list[dict]) -> dict:
                 right += c.get("verdict") == "right"
                 wrong += c.get("verdict") == "wrong"
     steps = Counter(len(t["first_error"].get("actions", ())) for t in with_error)
+    unknown = Counter(w for t in traces for w in t.get("unknown_words", ()))
     kinds = Counter(t["first_error"]["kind"] for t in with_error)
     return {
         "traces": len(traces),
@@ -60,6 +63,8 @@ def _summary(traces: list[dict], outcomes: list[dict]) -> dict:
         "unknown_verdict": sum(1 for t in with_error if t.get("final_answer_correct") is None),
         "wrong_without_error": sum(1 for t in traces if not t.get("first_error")
                                    and t.get("final_answer_correct") is False),
+        "unjudged_unknown_words": sum(1 for t in traces for c in t.get("claims", ()) if c.get("context") == "unknown-words"),
+        "unknown_words": dict(sorted(unknown.items(), key=lambda kv: (-kv[1], kv[0]))[:20]),
         **({"injections": injections.summary(outcomes)} if outcomes else {}),
     }
 

@@ -22,8 +22,10 @@ def trace_line(rec: dict) -> str:
     got = injections.outcome(t, t.get("injected", rec.get("injected")))
     scored = "" if got is None else "; nothing injected" + (" (an error reported anyway)" if got["outcome"] != "clean" else "") \
         if got["kind"] is None else f"; injected {got['kind']} at {got['span'][0]}-{got['span'][1]}: {got['outcome']}"
+    unknown = t.get("unknown_words") or []
+    unread = "" if not unknown else f"; words it does not know: {', '.join(unknown[:5])}" + (" ..." if len(unknown) > 5 else "")
     return (f"{' '.join(head)}{sim}: {t['checked']} of {len(t['claims'])} claims checked, coverage "
-            f"{t['coverage']:.2f}; {err}; {verdict}{scored}")
+            f"{t['coverage']:.2f}; {err}; {verdict}{scored}{unread}")
 
 
 def _pct(x) -> str:
@@ -41,6 +43,11 @@ def summary_lines(summary: dict) -> list[str]:
         lines.append(f"  {name} | {s['traces']} | {_pct(s['coverage'])} | {_pct(s['state_tracking_accuracy'])} "
                      f"({s['facts_judged']} facts) | {s['with_error']} ({_pct(s['share_with_error'])}) | "
                      f"{s['recovered']} | {s['carried']} | {kinds} | {steps}")
+    run = summary["run"]
+    if run.get("unknown_words"):
+        words = ", ".join(f"{w} {n}" for w, n in run["unknown_words"].items())
+        lines.append(f"Not judged for words the verifier does not know (docs/traces.md, principle 6): "
+                     f"{run['unjudged_unknown_words']} claims; the words, by traces: {words}")
     inj = summary["run"].get("injections")
     if inj:
         kinds = ", ".join(f"{k} {f}/{n}" for k, (f, n) in inj["by_kind"].items()) or "-"

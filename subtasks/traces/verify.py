@@ -217,7 +217,7 @@ class _Replay:
             self.asked.append(s.index)
         numbered = _STEP_NUMBER.match(text, s.span[0])
         if numbered:
-            self.item = int(numbered.group(1) or numbered.group(2))
+            self.item = int(next(g for g in numbered.groups() if g))
             if self.item == 1 and self.main.actions and (not self.lost or self.unsure):
                 self.alternates.append(Line(self.init))  # "1. ..." may restate the plan from the start
         elif "restart" in s.marks or re.search(r"\n[ \t]*\n", text[self.prev_end:s.span[0]]):
@@ -750,7 +750,8 @@ class _Replay:
 #: rejection, a requirement.
 _NOT_NARRATED = frozenset({"intent", "goal", "question", "hypothetical", "candidate", "retraction", "requirement"})
 _CONTEXT = {CANDIDATE: "candidate", PLAN: "planned", REFERENCE: "planned", SUPPOSE: "hypothetical"}
-_STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*)?(?:(\d+)\s*[.):]|\[(\d+)\])", re.I)
+_STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*#?(\d+)\s*[.):=]?|(?:move|action)\s*#?(\d+)\s*[.):=]|(\d+)\s*[.):]|\[(\d+)\])",
+                          re.I)
 
 
 def _applies(a, state: int) -> bool:
