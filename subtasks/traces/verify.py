@@ -126,6 +126,7 @@ class _Replay:
         self.skipped_from: int | None = None  # the state before a step left out in words before it
         self.last_actions: list[str] = []  # the actions of its line before it
         self.restart = False
+        self.last_untaken = False  # the action `last_before` is the state before was not taken
         self.lost = False
         # lost in words it does not know: a step may have been taken there, so the line is placed again
         # only where the next action applies, or one step on (`_place`), never by a guess
@@ -246,6 +247,9 @@ class _Replay:
         sketch_ended = False  # an option or plan that could not be placed: followed no further
         referenced = False  # "after unstacking A, ...": the facts after it are about that point
         last_before, last_actions = self.last_before, self.last_actions  # the state before the last action
+        # the action last named was not taken (an option, a requirement's subject): a reason given for it
+        # may be about the state it was named in (the main line's) as well
+        untaken = self.last_untaken
         skipped_from = self.skipped_from
         self._remember(self.main, *self.alternates)
         said: list[tuple[str, bool]] = []  # the facts of the sentence no words tie to a point
@@ -269,6 +273,7 @@ class _Replay:
                     self._untrusted_action(c, rec)
                     self._remember(self.main, *self.alternates)
                     last_before, last_actions = (self.main.befores[-1] if self.main.befores else None), self.main.actions[:-1]
+                    untaken = False
                     if self.lost:
                         last_before = None
                     skipped_from = None
@@ -303,6 +308,7 @@ class _Replay:
                         branch = placed.copy()
                         if c.point != "after":  # "after X-ing" is no action the next facts justify
                             last_before, last_actions, skipped_from = branch.state, list(branch.actions), skip_from
+                            untaken = True
                         if rec["verdict"] == "unchecked":
                             rec["verdict"] = "right"
                         branch.apply(a)
@@ -324,6 +330,7 @@ class _Replay:
                 self.action(c, rec, text, s)
                 self._remember(self.main, *self.alternates)
                 last_before, last_actions = (self.main.befores[-1] if self.main.befores else None), self.main.actions[:-1]
+                untaken = False
                 if self.lost and rec["verdict"] == "unchecked":
                     last_before = None  # placed in no line: the state its reason speaks of is not known
                 skipped_from = self.skip_from
@@ -366,6 +373,8 @@ class _Replay:
                 lines = [Line(last_before, list(last_actions))]
                 if skipped_from is not None:
                     lines.append(Line(skipped_from))  # a reason for the left-out step as well
+                if untaken and not self.lost:
+                    lines.append(Line(self.main.state, list(self.main.actions)))
                 if referenced and branch is not None and not sketch_ended:
                     lines.append(branch)  # "because when you stack A on B, A is clear": at it or after it
             elif (hypothetical or referenced) and branch is not None and not sketch_ended:
@@ -452,6 +461,7 @@ class _Replay:
         if s.gap is not None:
             self.lost = True  # a step that did not read: the state is not known until an action places it
         self.last_before, self.last_actions, self.skipped_from = last_before, last_actions, skipped_from
+        self.last_untaken = untaken
         self.named_before = [x.value for x in s.claims if x.kind == "action"]
 
     def _unsure(self) -> None:
