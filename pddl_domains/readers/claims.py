@@ -258,6 +258,8 @@ class ClaimReader:
             lead = MOOD.REQUIRE_LEAD.match(MOOD.OPENER.sub("", bare).strip())
             if not only_if and MOOD.ONLY_IF.search(low[:a - start]):
                 only_if = requiring = True  # "The rules say I can X only if A, and B": A and B are required
+                answered = False  # "Right, I can't X unless A": what follows the answer word is a rule
+                confirmed = bool(MOOD.CONFIRMED.search(norm))
             if lead:
                 requiring = True
                 if claims and claims[-1] is named_before and named_before.mood in (ASSERT, CAN):
