@@ -122,6 +122,14 @@ def development() -> None:
               f"action applied {run['initial_state_no_action']}")
 
 
+def share(text: str) -> float:
+    """A share of the frames, 0 to 1 (argparse names the option and the value when it is not)."""
+    x = float(text)
+    if not 0.0 <= x <= 1.0:
+        raise ValueError(text)
+    return x
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--count", type=int, default=40)
@@ -129,7 +137,7 @@ def main() -> None:
     sets = sorted(heldout_sets())
     p.add_argument("--heldout", type=int, choices=sets,
                    help=f"write the generated traces in held-out words (set {sets[0]}-{sets[-1]}, scripts/heldout_words.toml)")
-    p.add_argument("--made-up", type=float, default=0.0, metavar="SHARE",
+    p.add_argument("--made-up", type=share, default=0.0, metavar="SHARE",
                    help="put a made-up word (one the verifier cannot know) into this share of the frames")
     args = p.parse_args()
     generated(args.count, args.seed, args.heldout, args.made_up)
