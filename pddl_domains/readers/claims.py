@@ -392,7 +392,7 @@ class ClaimReader:
         elif any(m.group(1) in self.rd.arity_action or m.group(1) in self.rd.arity_atom
                  or set(m.group(2).split()) & self.rd.objects for m in FORM.finditer(norm)):
             return True  # PDDL: a form of the task ("a" alone is an English word too)
-        return bool(self._verbs) and any(not WORDS.ON_MATTER.match(norm, m.end()) for m in self._verbs.finditer(norm))
+        return self._names_verb(norm)
 
     def _names_verb(self, norm: str) -> bool:
         """Whether a sentence names a verb of the task's actions (in PDDL, an action's form), not one

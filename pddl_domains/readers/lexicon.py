@@ -110,9 +110,14 @@ def task_vocabulary(grammar) -> frozenset[str]:
     return frozenset(words)
 
 
-@cache
-def _stems(words: frozenset[str]) -> frozenset[str]:
+def _stems(words) -> frozenset[str]:
+    """The words and the forms each may be an ending of (`bases`)."""
     return frozenset(b for w in words for b in bases(w))
+
+
+@cache
+def _known_stems() -> frozenset[str]:
+    return _stems(known_words())
 
 
 def _strings(value) -> list[str]:
@@ -130,7 +135,7 @@ class Lexicon:
     """The known words (`known_words`) and a task's own (``vocabulary``)."""
 
     def __init__(self, vocabulary=frozenset()):
-        self.words = _stems(known_words()) | _stems(frozenset(vocabulary))
+        self.words = _known_stems() | _stems(vocabulary)
         self._seen: dict[str, bool] = {}
 
     def known(self, token: str) -> bool:

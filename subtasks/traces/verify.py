@@ -269,15 +269,6 @@ class _Replay:
             if c.kind == "action":
                 if c.mood == REJECT or (c.mood == QUESTION and not s.unknown):
                     continue  # (in words it does not know, a question may open a supposition: followed)
-                if s.unknown and c.mood in (ASSERT, CAN):
-                    self._untrusted_action(c, rec)
-                    self._remember(self.main, *self.alternates)
-                    last_before, last_actions = (self.main.befores[-1] if self.main.befores else None), self.main.actions[:-1]
-                    untaken = False
-                    if self.lost:
-                        last_before = None
-                    skipped_from = None
-                    continue
                 if c.mood not in (ASSERT, CAN):
                     rec["context"] = "unknown-words" if s.unknown else _CONTEXT[c.mood]
                     referenced = referenced or bool(c.point)
@@ -324,10 +315,13 @@ class _Replay:
                         if c.point != "after":
                             last_before = None
                     continue
-                if referenced and branch is not None and not sketch_ended and _applies(self.task.action_index[c.value], branch.state):
-                    # "after unstacking A, put A down": taken from the point the sentence named
-                    self.main, self.lost, self.restart, self.unsure, self.stale = branch.copy(), False, False, False, False
-                self.action(c, rec, text, s)
+                if s.unknown:
+                    self._untrusted_action(c, rec)
+                else:
+                    if referenced and branch is not None and not sketch_ended and _applies(self.task.action_index[c.value], branch.state):
+                        # "after unstacking A, put A down": taken from the point the sentence named
+                        self.main, self.lost, self.restart, self.unsure, self.stale = branch.copy(), False, False, False, False
+                    self.action(c, rec, text, s)
                 self._remember(self.main, *self.alternates)
                 last_before, last_actions = (self.main.befores[-1] if self.main.befores else None), self.main.actions[:-1]
                 untaken = False
@@ -472,14 +466,19 @@ class _Replay:
     def _maybe_step(self) -> None:
         """A sentence may have taken a step in words that did not read: the states one step on (or
         none) are followed in `silent`."""
+        self._widen(lambda st: (successor(st, b) for b in applicable_actions(self.task, st)))
+
+    def _widen(self, more, *extra: int) -> None:
+        """Add to `silent` (the main line's state when it follows nothing yet) the states ``more(st)``
+        of each state in it, and ``extra``; past `MAX_SILENT` states, any state."""
         base = self.silent if self.silent is not None else frozenset([self.main.state])
         if base is not ANY:
-            nxt = set(base)
+            grown = set(base) | set(extra)
             for st in base:
-                nxt.update(successor(st, b) for b in applicable_actions(self.task, st))
-                if len(nxt) > MAX_SILENT:
+                grown.update(more(st))
+                if len(grown) > MAX_SILENT:
                     break
-            base = frozenset(nxt) if len(nxt) <= MAX_SILENT else ANY
+            base = frozenset(grown) if len(grown) <= MAX_SILENT else ANY
         self.silent = base
 
     def _silent_went(self, a) -> None:
@@ -509,20 +508,11 @@ class _Replay:
             self._unsure()
             return
         stood = [] if self.lost else [self.main.copy()]
-        kept = []
-        for alt in self.alternates:
-            if _applies(a, alt.state) and alt.state != line.state and alt.age < MAX_AGE:
-                alt = alt.copy()
-                alt.apply(a)
-                alt.age += 1
-                kept.append(alt)
+        kept = self._carried(a, line)
         taken = line.copy()
         taken.apply(a)
         # taken or not: the trace may be in either state from here on (`silent`)
-        base = self.silent if self.silent is not None else frozenset([self.main.state])
-        if base is not ANY:
-            base = base | {successor(st, a) for st in base if _applies(a, st)} | {taken.state}
-            self.silent = frozenset(base) if len(base) <= MAX_SILENT else ANY
+        self._widen(lambda st: (successor(st, a),) if _applies(a, st) else (), taken.state)
         self.main, self.lost, self.restart, self.unread = taken, False, False, False
         self.unsure = self.stale = False
         self.alternates = (kept + stood)[-MAX_ALTERNATES:]
@@ -542,6 +532,18 @@ class _Replay:
             if p.undo is not None and c.kind == "fact" and c.value in p.error["truth"]:
                 return True
         return False
+
+    def _carried(self, a, line: Line) -> list[Line]:
+        """The other lines the trace may be on, each gone along with action ``a`` while it applies there
+        too (at most `MAX_AGE` actions), but for one in the state of ``line``, where it is taken."""
+        kept = []
+        for alt in self.alternates:
+            if _applies(a, alt.state) and alt.state != line.state and alt.age < MAX_AGE:
+                alt = alt.copy()
+                alt.apply(a)
+                alt.age += 1
+                kept.append(alt)
+        return kept
 
     def _mood_uncertain(self, c: Claim, s: Sentence) -> bool:
         """Whether a fact wrong in the state would be right as a statement of the goal, or of what an
@@ -597,16 +599,8 @@ class _Replay:
             # the line where it stood stays a candidate
             stood = [Line(self.main.state, list(self.main.actions), list(self.main.befores))] \
                 if c.mood == CAN and not self.lost else []
-            # The other lines the trace may be on go along while the action applies in them too.
-            kept = []
-            for alt in self.alternates:
-                if _applies(a, alt.state) and alt.state != line.state \
-                        and alt.age < MAX_AGE:
-                    alt = alt.copy()
-                    alt.apply(a)
-                    alt.age += 1
-                    kept.append(alt)
-            self.main, self.lost, self.restart, self.alternates = line, False, False, (kept + stood)[-MAX_ALTERNATES:]
+            self.main, self.lost, self.restart = line, False, False
+            self.alternates = (self._carried(a, line) + stood)[-MAX_ALTERNATES:]
             self.unsure = self.stale = False
             self.unread = False
             rec["verdict"] = "right"

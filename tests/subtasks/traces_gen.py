@@ -189,7 +189,7 @@ def with_made_up_words(phrasing: Phrasing, seed: int, share: float = 0.5) -> Phr
                 word = made_up_word(rng)
                 parts.insert(i, _cap(word) if i == 0 else word)
                 if i == 0 and len(parts) > 1 and not parts[1].startswith("{"):
-                    parts[1] = parts[1][:1].lower() + parts[1][1:] if parts[1][:2] != "I " else parts[1]
+                    parts[1] = parts[1][:1].lower() + parts[1][1:]
                 frame = " ".join(parts)
             frames.append(frame)
         out[f.name] = tuple(frames)
