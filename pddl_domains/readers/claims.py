@@ -53,6 +53,11 @@ __all__ = ["Claim", "Sentence", "ClaimReader", "claim_reader"]
 WORDS, MOOD, DISCOURSE = phrases.section("claims"), phrases.section("mood"), phrases.section("discourse")
 
 
+#: The most words of narration read before a fact ("the immediate consequence of this is that A is
+#: clear"); each word is checked to name no object and to change nothing of what the fact says.
+NARRATION_WORDS = 8
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     kind: str  # "action" | "fact" | "goal-reached"
@@ -172,6 +177,12 @@ class ClaimReader:
                 claims, gap = self._claims(low, a, marks, after_action, goes_on, restates)
                 if any(c.kind == "action" and c.mood == SUPPOSE for c in claims):
                     marks = marks | {"hypothetical"}  # an action in an if-clause further into the sentence
+            if "at-step" in marks and not any(c.kind == "action" and c.mood in (ASSERT, CAN) for c in claims):
+                marks = marks | {"elsewhere"}  # "In step 1, A was clear": another point; "At step 2, I stack ...": its number
+            if "alternative" in marks and not any(c.kind == "action" for c in claims):
+                # "Alternatively, let's think again" starts over; "Alternatively, I might X": an option
+                marks = marks | {"restart"}
+                self._either = goal_talk = False
             # "we need to move orange to the table. Then place red on orange": the plan goes on
             prev_planned = any(c.kind == "action" and (c.mood in (PLAN, CANDIDATE) or c.point == "after")
                                for c in claims) or (
@@ -524,12 +535,13 @@ class ClaimReader:
         if re.match(r"^(?:was|were|had)\b", c) or DISCOURSE.PAST.search(c.split(" is ")[0] if " is " in c else c):
             return None
         r, first = self._truth_fact(c)
-        if r is not None or first != "mention":
+        if r is not None:
             return r
-        # a fact after a few words of narration ("that gives A is clear", "resulting in A on B"):
-        # read when those words name no object and change nothing of what it says
+        # a fact after a few words of narration ("that gives A is clear", "resulting in A on B", "it is
+        # now the case that the hand is empty"): read when those words name no object and change
+        # nothing of what it says
         words = c.split()
-        for k in range(1, min(4, len(words) - 1) + 1):
+        for k in range(1, min(NARRATION_WORDS, len(words) - 1) + 1):
             head = " ".join(words[:k])
             if MOOD.NOT_NARRATION.search(head) or self.rd.fact_clause(head) is not None:
                 break
@@ -681,7 +693,7 @@ class ClaimReader:
                     elif hypothetical and not any(x.kind == "action" for x in claims):
                         how = SUPPOSE
                     elif in_goal:
-                        how = GOAL if "goal" in marks else PLAN
+                        how = GOAL if marks & {"goal", "goal-reached"} else PLAN  # as in words
                     elif requiring and not confirmed:
                         how = REQUIRE
                     elif planned and not in_goal:

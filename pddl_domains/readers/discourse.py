@@ -19,6 +19,10 @@ numbered line ends none), each with its character span. `marks` names what a sen
   is achieved"; ``intent``: what should, must or needs to be (an aim, not the state);
 - ``initial``: the initial state stated ("initially", "the initial conditions");
 - ``elsewhere``: the state after some other point ("after step 2", "after all these");
+- ``alternative``: "alternatively, let me ...": a restart when the sentence names no action (the
+  claims reader decides);
+- ``at-step``: a step named by its number ("at step 2", "in move 3"): the number of the action the
+  sentence takes, or another point when it takes none (the claims reader decides);
 - ``state``: a labelled state ("Current state: ...", "Resulting State: ...", "the state is now"):
   about the point the line of reasoning is at, as the label says.
 """
@@ -68,7 +72,8 @@ def sentences(text: str) -> list[tuple[int, int]]:
 _MARKS = (("restart", WORDS.RESTART.search), ("retraction", WORDS.RETRACTION.search), ("hypothetical", WORDS.HYPOTHETICAL.match),
           ("candidate", WORDS.CANDIDATE.search), ("requirement", WORDS.REQUIREMENT.search),
           ("question", lambda low: low.rstrip(" )*_\"'").endswith("?")),
-          ("intent", WORDS.INTENT.search), ("initial", WORDS.INITIAL.search), ("elsewhere", WORDS.ELSEWHERE.search))
+          ("intent", WORDS.INTENT.search), ("initial", WORDS.INITIAL.search), ("elsewhere", WORDS.ELSEWHERE.search),
+          ("at-step", WORDS.AT_STEP.search), ("alternative", WORDS.ALTERNATIVELY.search))
 
 
 def marks(low: str) -> frozenset[str]:
@@ -78,7 +83,7 @@ def marks(low: str) -> frozenset[str]:
         out.add("goal-reached")
     elif WORDS.GOAL.search(low):
         out.add("goal")
-    if WORDS.STATE_LABEL.search(low) and not out & {"initial", "goal", "goal-reached", "intent", "elsewhere"}:
+    if WORDS.STATE_LABEL.search(low) and not out & {"initial", "goal", "goal-reached", "intent", "elsewhere", "at-step"}:
         out.add("state")
     return frozenset(out)
 
