@@ -570,13 +570,24 @@ class ClaimReader:
         predicate it speaks of denied (``implied``)."""
         norm = layout.normalise(low)
         body = MOOD.OPENER.sub("", norm.lstrip(" -*•#>0123456789.)")).strip()
-        stop = WORDS.CLAUSE_STOP.search(body)
-        seg = body[:stop.start()] if stop else body
-        for en in mood.enumerations(seg):
-            listed = self._enumerated(en)
-            if listed is not None:
+        listed = None
+        # the enumeration may follow a label or a lead of narration ("Let me count them: ...", "As far
+        # as I can tell, ..."): words before a ":" or "," that name nothing and negate nothing
+        for cut in [0] + [m.end() for m in re.finditer(r"[:,]\s*", body)][:2]:
+            head = body[:cut]
+            if cut and (self._names(head) or MOOD.NOT_NARRATION.search(head)):
                 break
-        else:
+            rest = MOOD.OPENER.sub("", body[cut:]).strip()
+            stop = WORDS.CLAUSE_STOP.search(rest)
+            seg = rest[:stop.start()] if stop else rest
+            for en in mood.enumerations(seg):
+                listed = self._enumerated(en)
+                if listed is not None:
+                    break
+            if listed is not None:
+                seg = body[:cut] + seg
+                break
+        if listed is None:
             return None
         atoms, scope = listed
         how = QUESTION if "question" in marks else SUPPOSE if "hypothetical" in marks else \

@@ -21,7 +21,8 @@ Negation and truth words: "no pain c", "not clear", "A is not clear" (`grammar.f
 is false", "planet b: no"; "province b is true", "harmony: yes", "(yes)". Enumerations the text says
 are complete (`enumerations`): "only A and C are clear", "only <fact> and <fact> hold", "nothing
 besides <fact> holds", "none but A is clear", "none of A, B
-is clear", "neither A nor B is clear", "all blocks are clear except A".
+is clear", "neither A nor B is clear", "all blocks are clear except A", "A is clear, and no other object
+is", "<fact> <fact>, and that's the complete list".
 """
 
 from __future__ import annotations
@@ -85,7 +86,8 @@ _ENUMERATIONS = (("only", WORDS.ONLY_OBJECTS), ("only", WORDS.OBJECTS_THE_ONLY),
                  ("only-facts", WORDS.ONLY_FACTS), ("only-facts", WORDS.ONLY_THESE_FACTS),
                  ("only-facts", WORDS.THE_ONLY_FACTS), ("only-facts", WORDS.FACTS_ARE_ONLY),
                  ("only-facts", WORDS.ALL_THAT_HOLDS), ("none", WORDS.NONE_OF), ("none", WORDS.NEITHER_NOR),
-                 ("except", WORDS.ALL_EXCEPT), ("except", WORDS.ALL_EXCEPT_ARE))
+                 ("except", WORDS.ALL_EXCEPT), ("except", WORDS.ALL_EXCEPT_ARE), ("only", WORDS.OBJECTS_NO_OTHER),
+                 ("only-facts", WORDS.FACTS_NO_OTHER))
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +117,7 @@ def enumerations(clause: str) -> list[Enumeration]:
                 out.append(Enumeration(kind, items))
             continue
         items = tuple(re.sub(r"^(?:both|either|neither)\s+", "", x) for x in WORDS.LIST_SPLIT.split(m.group("objs")) if x)
-        out.append(Enumeration(kind, items, m.group("pred").strip()))
+        out.append(Enumeration(kind, items, WORDS.TRAILING_TIME.sub("", m.group("pred").strip())))
     return out
 
 
