@@ -210,6 +210,7 @@ class ClaimReader:
             return self._pddl_claims(low, start, marks), None
         claims: list[Claim] = []
         gap: int | None = None
+        gap_sep = ""  # the separator after the clause that looked like a step and did not read
         last_action: str | None = None  # in this sentence
         subject: str | None = None
         before = False  # facts now state the preconditions of the last action
@@ -376,7 +377,10 @@ class ClaimReader:
             else:
                 listed = len(claims)
                 if self._looks_like_step(c) and gap is None and not requiring:
-                    gap = a
+                    gap, gap_sep = a, sep
+        if gap is not None and gap_sep == ":" and any(x.kind == "action" and x.span[0] > gap and x.mood in (ASSERT, CAN)
+                                                       for x in claims):
+            gap = None  # "Then I take care of package_0: I load it into truck_0": a label of the action after it
         return claims, gap
 
     def _after_lead(self, c: str) -> str:
