@@ -267,8 +267,8 @@ class _Replay:
             if s.unknown:
                 rec["context"] = "unknown-words"
             if c.kind == "action":
-                if c.mood == REJECT or (c.mood == QUESTION and not s.unknown):
-                    continue  # (in words it does not know, a question may open a supposition: followed)
+                if c.mood == REJECT:
+                    continue
                 if c.mood not in (ASSERT, CAN):
                     rec["context"] = "unknown-words" if s.unknown else _CONTEXT[c.mood]
                     referenced = referenced or bool(c.point)
@@ -753,7 +753,7 @@ class _Replay:
 #: Sentences that narrate no step taken: an aim, the goal, a question, a supposition, an option, a
 #: rejection, a requirement.
 _NOT_NARRATED = frozenset({"intent", "goal", "question", "hypothetical", "candidate", "retraction", "requirement"})
-_CONTEXT = {CANDIDATE: "candidate", PLAN: "planned", REFERENCE: "planned", SUPPOSE: "hypothetical"}
+_CONTEXT = {CANDIDATE: "candidate", PLAN: "planned", REFERENCE: "planned", SUPPOSE: "hypothetical", QUESTION: "candidate"}
 _STEP_NUMBER = re.compile(r"[\s>*_#-]*(?:step\s*#?(\d+)\s*[.):=]?|(?:move|action)\s*#?(\d+)\s*[.):=]|(\d+)\s*[.):]|\[(\d+)\])",
                           re.I)
 
