@@ -227,7 +227,7 @@ class ClaimReader:
             before = False  # "Then red is on the table": no longer the preconditions
         after_point = False  # the clause before was "after X-ing": a bare gerund goes on with it
         listed = len(claims)  # where the run of facts a verdict clause speaks of starts
-        opens_now = bool(MOOD.OPENS_NOW.match(whole))
+        opens_now = bool(MOOD.OPENS_NOW.match(whole)) or self._label_now(whole)
         opens_start = bool(MOOD.OPENS_START.match(whole))
         # "To unstack A, ...": facts are its requirements, but for a reason given ("because A is clear")
         purpose = bool(MOOD.PURPOSE.match(whole))
@@ -415,6 +415,13 @@ class ClaimReader:
         if self._object_names is None and any(m.group(1) in self.rd.arity_action for m in FORM.finditer(norm)):
             return True
         return bool(self._verbs) and any(not WORDS.ON_MATTER.match(norm, m.end()) for m in self._verbs.finditer(norm))
+
+    def _label_now(self, norm: str) -> bool:
+        """Whether a sentence opens with a label that says "now" and names nothing ("Holds now: ...",
+        "State as of now: ..."): what follows it is said of the point the line is at."""
+        m = layout.WORDS.LABEL.match(norm.lstrip(" -*•#>"))
+        return bool(m and MOOD.SAYS_NOW.search(m.group(1)) and not self._names(m.group(1))
+                    and not DISCOURSE.INITIAL.search(m.group(1)))
 
     def _says_now(self, raw: str, atom: str) -> bool:
         """Whether the clause says "now" / "currently" beyond the words of the fact's own template
@@ -653,7 +660,7 @@ class ClaimReader:
         considered = "candidate" in marks
         last_action = None
         planned = in_goal = requiring = False
-        opens_now = bool(MOOD.OPENS_NOW.match(layout.normalise(low)))
+        opens_now = bool(MOOD.OPENS_NOW.match(layout.normalise(low))) or self._label_now(layout.normalise(low))
         opens_start = bool(MOOD.OPENS_START.match(layout.normalise(low)))
         just_named = None  # the action the clause before named, if it named one
         for a, b, sep in _pieces(low, start):

@@ -68,9 +68,10 @@ class Line:
     actions: list = field(default_factory=list)
     befores: list = field(default_factory=list)
     age: int = 0  # as a candidate: actions taken in the current line since it was imagined
+    origin: int = -1  # as a candidate: the sentence whose option, plan or supposition made it (-1: none)
 
     def copy(self) -> "Line":
-        return Line(self.state, list(self.actions), list(self.befores), self.age)
+        return Line(self.state, list(self.actions), list(self.befores), self.age, self.origin)
 
     def apply(self, action) -> None:
         self.befores.append(self.state)
@@ -242,6 +243,12 @@ class _Replay:
         if s.retraction_at is not None:
             # "For example, stack A on B. But that's not possible": the option is rejected
             self.told = [t for t in self.told if t.sentence == s.index and t.record["span"][0] > s.retraction_at]
+            if s.withdrawal_at is None:
+                # rejected, not taken back ("..., so it won't work"): the line of the option last put is
+                # no candidate any more
+                last = max((x.origin for x in self.alternates if s.index - x.origin <= RETRACTION_WINDOW), default=-1)
+                if last >= 0:
+                    self.alternates = [x for x in self.alternates if x.origin != last]
         hypothetical = "hypothetical" in s.marks
         branch: Line | None = None
         sketch_ended = False  # an option or plan that could not be placed: followed no further
@@ -446,7 +453,9 @@ class _Replay:
                     self.main = alt
                     break
         if branch is not None:
-            self.alternates.append(branch.copy())
+            made = branch.copy()
+            made.origin = s.index
+            self.alternates.append(made)
         if s.retraction_at is not None:
             # "I could stack A on B, but that is not allowed": rejected in its own sentence
             self.told = [t for t in self.told if not (t.sentence == s.index and t.record["span"][0] < s.retraction_at)]
