@@ -179,8 +179,9 @@ class ClaimReader:
                     marks = marks | {"hypothetical"}  # an action in an if-clause further into the sentence
             if "at-step" in marks and not any(c.kind == "action" and c.mood in (ASSERT, CAN) for c in claims):
                 marks = marks | {"elsewhere"}  # "In step 1, A was clear": another point; "At step 2, I stack ...": its number
-            if "alternative" in marks and not any(c.kind == "action" for c in claims):
-                # "Alternatively, let's think again" starts over; "Alternatively, I might X": an option
+            if "alternative" in marks and not any(c.kind == "action" for c in claims) and not self._names_verb(norm):
+                # "Alternatively, let's think again" starts over; "Alternatively, I might X" (an action or
+                # its verb named): an option
                 marks = marks | {"restart"}
                 self._either = goal_talk = False
             # "we need to move orange to the table. Then place red on orange": the plan goes on

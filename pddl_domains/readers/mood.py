@@ -20,9 +20,9 @@ Time: "now", "currently", "at this point", a sentence that opens with a time wor
 Negation and truth words: "no pain c", "not clear", "A is not clear" (`grammar.fact_forms`), "pain c
 is false", "planet b: no"; "province b is true", "harmony: yes", "(yes)". Enumerations the text says
 are complete (`enumerations`): "only A and C are clear", "only <fact> and <fact> hold", "nothing
-besides <fact> holds", "none but A is clear", "none of A, B
-is clear", "neither A nor B is clear", "all blocks are clear except A", "A is clear, and no other object
-is", "<fact> <fact>, and that's the complete list", "Complete list: <fact> <fact>".
+besides <fact> holds", "none but A is clear", "none of A, B is clear", "neither A nor B is clear",
+"all blocks are clear except A", "A is clear, and no other object is", "<fact> <fact>, and that's
+the complete list", "Complete list: <fact> <fact>", "it's A and nothing else that is clear".
 """
 
 from __future__ import annotations
@@ -87,7 +87,8 @@ _ENUMERATIONS = (("only", WORDS.ONLY_OBJECTS), ("only", WORDS.OBJECTS_THE_ONLY),
                  ("only-facts", WORDS.THE_ONLY_FACTS), ("only-facts", WORDS.FACTS_ARE_ONLY),
                  ("only-facts", WORDS.ALL_THAT_HOLDS), ("none", WORDS.NONE_OF), ("none", WORDS.NEITHER_NOR),
                  ("except", WORDS.ALL_EXCEPT), ("except", WORDS.ALL_EXCEPT_ARE), ("only", WORDS.OBJECTS_NO_OTHER),
-                 ("only-facts", WORDS.FACTS_NO_OTHER), ("only-facts", WORDS.COMPLETE_LIST))
+                 ("only-facts", WORDS.FACTS_NO_OTHER), ("only-facts", WORDS.COMPLETE_LIST),
+                 ("only", WORDS.CLEFT_ONLY), ("only", WORDS.CLEFT_NO_OTHER))
 
 
 @dataclass(frozen=True, slots=True)
