@@ -101,6 +101,7 @@ class _Told:
     claim: Claim
     start: Line  # where it was considered
     told: Line  # the line with its effects applied anyway
+    untrusted: bool = False  # an action said in words the verifier does not know (`_untrusted_action`)
 
 
 @dataclass(slots=True)
@@ -323,7 +324,7 @@ class _Replay:
                             last_before = None
                     continue
                 if s.unknown:
-                    self._untrusted_action(c, rec)
+                    self._untrusted_action(c, rec, s)
                 else:
                     if referenced and branch is not None and not sketch_ended and _applies(self.task.action_index[c.value], branch.state):
                         # "after unstacking A, put A down": taken from the point the sentence named
@@ -387,6 +388,12 @@ class _Replay:
             elif c.when == "either" and not self.lost and self.main.befores:
                 lines = [self.main, Line(self.main.befores[-1], self.main.actions[:-1])] + self.alternates
             else:
+                t = self._untrusted_told(lambda st: self.atom_true(c.value, st) != c.negated) \
+                    if self.lost and (c.when == "now" or "state" in s.marks) else None
+                if t is not None:
+                    rec["verdict"] = "unchecked"  # "<X in words it does not know>. Now A is held": X taken
+                    self._take_told(t, text, s)
+                    continue
                 if self.lost and not self.alternates:
                     continue
                 lines = ([] if self.lost else [self.main]) + self.alternates
@@ -502,11 +509,12 @@ class _Replay:
             return False
         return self.silent is ANY or any(test(st) for st in self.silent)
 
-    def _untrusted_action(self, c: Claim, rec: dict) -> None:
+    def _untrusted_action(self, c: Claim, rec: dict, s: Sentence) -> None:
         """An action said in words the verifier does not know: it may be taken, or only considered.
         Taken where it applies (the line where it stood stays a candidate, as for "I can X", and both
-        states are followed in `silent`), never an error: where it applies in no line, the line is lost
-        until an action places it."""
+        states are followed in `silent`), never an error by its own words: where it applies in no line,
+        the line is lost until an action places it, unless the trace goes on from its result in words
+        it knows (an action that applies, or a fact said of now that holds, only after it: `_untrusted_told`)."""
         a = self.task.action_index[c.value]
         self.skip_from = None
         self.skips = []
@@ -514,6 +522,10 @@ class _Replay:
         if line is not None and self._guessed == "init" and self.item > 1:
             line = None
         if line is None:
+            if not self.lost and not self.unsure:
+                told = self.main.copy()
+                told.apply(a)
+                self.told.append(_Told(s.index, rec, c, self.main.copy(), told, untrusted=True))
             self._unsure()
             return
         stood = [] if self.lost else [self.main.copy()]
@@ -577,6 +589,15 @@ class _Replay:
                 return t
         return None
 
+    def _untrusted_told(self, test) -> "_Told | None":
+        """The action said in words the verifier does not know, applying nowhere, that the trace goes
+        on from: ``test`` holds after it, neither where it was said nor in any state the words around
+        it may have reached (`silent`)."""
+        for t in reversed(self.told):
+            if t.untrusted and test(t.told.state) and not test(t.start.state) and not self._silent_right(test):
+                return t
+        return None
+
     def _take_told(self, t: "_Told", text: str, s: Sentence) -> None:
         """The trace goes on from an option that does not apply: a precondition error at the option."""
         self.told = []
@@ -617,6 +638,14 @@ class _Replay:
             self._silent_went(a)
             return
         if self.lost:
+            t = self._untrusted_told(lambda st: _applies(a, st))
+            if t is not None:
+                # "<X in words it does not know>. Stack A on B": B was reached only by X, which does not apply
+                self._take_told(t, text, s)
+                rec["verdict"] = "right"
+                self.main.apply(a)
+                self._silent_went(a)
+                return
             if self.unsure:
                 # it applies nowhere the line may be: the words it did not know took a step, and the
                 # line is placed again only by a restart or a list that starts again ("1. ...")

@@ -118,6 +118,33 @@ def test_an_action_among_words_it_does_not_know_is_never_an_error(domain, style,
         assert verify_trace(task, text, style=style, templates=templates)["first_error"] is None, text
 
 
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(1, 3))
+@PROPS
+def test_an_action_among_words_it_does_not_know_is_taken_once_the_trace_goes_on_from_it(domain, style, templates,
+                                                                                     k, seed, steps):
+    """An action that does not apply, in words it does not know, followed by its effect said of now
+    in words it knows (which holds neither where the trace stood nor one step on, where the unknown
+    words might have gone): the trace went on from it, a precondition error at the action."""
+    task, rng, w, lines, state, passed = _setting(domain, style, templates, k, seed, steps)
+    near = passed + [successor(state, b) for b in applicable_actions(task, state)]
+    bad = [a for a in task.actions if not any(s & a.pre == a.pre and not s & a.neg_pre for s in near)]
+    assume(bad)
+    wrong = rng.choice(bad)
+    # an effect that holds in none of the states the words may have reached
+    effects = [x for x in task.atoms if wrong.add >> task.atom_index[x] & 1
+               and not any(s >> task.atom_index[x] & 1 for s in near)]
+    assume(effects)
+    said = f"{_cap(w.action(wrong))}, {made_up_word(rng)}."
+    text = "\n".join(lines + [said, f"Now {w.fact(rng.choice(effects))}."])
+    fe = verify_trace(task, text, style=style, templates=templates)["first_error"]
+    start = len("\n".join(lines)) + 1
+    assert fe is not None and fe["kind"] == "precondition" and start <= fe["span"][0] < start + len(said), (text, fe)
+    # rejected in the next sentence (in words it knows): an option, no error
+    text = "\n".join(lines + [said, "But that is not possible.", f"Now {w.fact(rng.choice(_held(task, state)))}."])
+    assert verify_trace(task, text, style=style, templates=templates)["first_error"] is None, text
+
+
 def _held(task, state):
     return [x for x in task.atoms if state >> task.atom_index[x] & 1] or ["(handempty)"]
 
