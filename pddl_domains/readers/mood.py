@@ -106,7 +106,7 @@ class Enumeration:
 def enumerations(clause: str) -> list[Enumeration]:
     """The enumerations a (normalised, opener-free) clause may state, in the order of `_ENUMERATIONS`
     (the reader keeps the first whose items name objects or facts of its task)."""
-    c = WORDS.TRAILING_TIME.sub("", " ".join(clause.split()).strip(" .!;:"))
+    c = WORDS.TIME_BEFORE_TAIL.sub("", WORDS.TRAILING_TIME.sub("", " ".join(clause.split()).strip(" .!;:")))
     out = []
     for kind, pat in _ENUMERATIONS:
         m = pat.match(c)
