@@ -28,7 +28,9 @@ sys.path.insert(0, str(ROOT))  # the property tests' words (tests/ is not instal
 FILE = ROOT / "pddl_domains/readers/known_words.txt"
 PHRASES = ROOT / "pddl_domains/readers/phrases.txt"
 #: The held-out sets whose words are known: those measured once (scripts/heldout_words.toml says how
-#: each set was used). Raise it only after a set is measured.
+#: each set was used). Raise it only after a set is measured and the rules its words need are written:
+#: known, the words of sets 15 and 16 give 243 and 343 of 520 of their clean traces a first error
+#: (misreadings the gate now keeps from being judged), so they stay unknown until then.
 MEASURED_SETS = 14
 #: The texts the verifier is tested on: the trace property tests', and the simulated models' (their
 #: thinking and the notes they add to it).
