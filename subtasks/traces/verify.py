@@ -283,6 +283,10 @@ class _Replay:
                     if sketch_ended:
                         continue
                     a = self.task.action_index[c.value]
+                    if s.unknown and not c.point:
+                        # a plan or an option in words it does not know may be a step taken ("X - exec'd"):
+                        # its result is followed too (`silent`)
+                        self._widen(lambda st: (successor(st, a),) if _applies(a, st) else ())
                     # a lost line still gives branches from the initial state after a restart
                     start = branch if branch is not None else self.main.copy() if not self.lost \
                         else Line(self.init) if self.restart else None
