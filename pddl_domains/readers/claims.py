@@ -661,8 +661,9 @@ class ClaimReader:
         considered = "candidate" in marks
         last_action = None
         planned = in_goal = requiring = False
-        opens_now = bool(MOOD.OPENS_NOW.match(layout.normalise(low))) or self._label_now(layout.normalise(low))
-        opens_start = bool(MOOD.OPENS_START.match(layout.normalise(low)))
+        whole = layout.normalise(low)
+        opens_now = bool(MOOD.OPENS_NOW.match(whole)) or self._label_now(whole)
+        opens_start = bool(MOOD.OPENS_START.match(whole))
         just_named = None  # the action the clause before named, if it named one
         for a, b, sep in _pieces(low, start):
             named_before, just_named = just_named, None

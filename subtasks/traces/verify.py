@@ -284,9 +284,8 @@ class _Replay:
                         continue
                     a = self.task.action_index[c.value]
                     if s.unknown and not c.point:
-                        # a plan or an option in words it does not know may be a step taken ("X - exec'd"):
-                        # its result is followed too (`silent`)
-                        self._widen(lambda st: (successor(st, a),) if _applies(a, st) else ())
+                        # a plan or an option in words it does not know may be a step taken ("X - exec'd")
+                        self._follow(a)
                     # a lost line still gives branches from the initial state after a restart
                     start = branch if branch is not None else self.main.copy() if not self.lost \
                         else Line(self.init) if self.restart else None
@@ -501,6 +500,11 @@ class _Replay:
             base = frozenset(grown) if len(grown) <= MAX_SILENT else ANY
         self.silent = base
 
+    def _follow(self, a, *extra: int) -> None:
+        """Action ``a`` may have been taken in words it does not know: its result, where it applies, is
+        followed in `silent` beside the states there already (and ``extra``)."""
+        self._widen(lambda st: (successor(st, a),) if _applies(a, st) else (), *extra)
+
     def _silent_went(self, a) -> None:
         """Action ``a`` was taken: the states words it did not know may have reached go along with it
         (those where it does not apply are dropped; none left: the trace is in none of them)."""
@@ -536,8 +540,8 @@ class _Replay:
         kept = self._carried(a, line)
         taken = line.copy()
         taken.apply(a)
-        # taken or not: the trace may be in either state from here on (`silent`)
-        self._widen(lambda st: (successor(st, a),) if _applies(a, st) else (), taken.state)
+        # taken or not: the trace may be in either state from here on
+        self._follow(a, taken.state)
         self.main, self.lost, self.restart, self.unread = taken, False, False, False
         self.unsure = self.stale = False
         self.alternates = (kept + stood)[-MAX_ALTERNATES:]
