@@ -53,6 +53,10 @@ def sentences(text: str) -> list[tuple[int, int]]:
                 # "1." opening a numbered line ends no sentence
                 if ch == "." and re.fullmatch(r"\s*(?:step\s*)?\d+", s[start - line.start():i], re.I):
                     continue
+                # "Opt. (untested): X", "prev. line": an abbreviation's period, unless a capital follows
+                if ch == "." and WORDS.ABBREVIATION.search(s[start - line.start():i].lower()) \
+                        and not s[i + 1:].lstrip()[:1].isupper() and s[i + 1:].strip():
+                    continue
                 out.append((start, line.start() + i + 1))
                 start = line.start() + i + 1
         out.append((start, line.end()))
