@@ -30,8 +30,9 @@ PHRASES = ROOT / "pddl_domains/readers/phrases.txt"
 #: The held-out sets whose words are known: those measured once (scripts/heldout_words.toml says how
 #: each set was used). Raise it only after a set is measured and the rules its words need are written
 #: (with the words of sets 15 and 16 known and none of their rules, 243 and 343 of their 520 clean
-#: traces had a first error, sets 17 and 18 129 and 316; with their rules, none).
-MEASURED_SETS = 18
+#: traces had a first error, sets 17 and 18 129 and 316; with their rules, none; sets 19 and 20, known
+#: after the rules their blind measurement showed missing, none).
+MEASURED_SETS = 20
 #: The texts the verifier is tested on: the trace property tests', and the simulated models' (their
 #: thinking and the notes they add to it).
 TESTS = ("tests/subtasks/traces_gen.py", "tests/subtasks/test_traces_property.py",
