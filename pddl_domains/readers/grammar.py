@@ -26,7 +26,7 @@ from widthbench.planners.strips import Task
 #: This module's words of English: its section of phrases.txt.
 WORDS = phrases.section("grammar")
 
-SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|" + layout.WORDS.SEPARATOR_WORDS + r"|\s[-~–—]\s")
+SEPARATORS = re.compile(r",|;|:(?=\s|$)|\.(?=\s|$)|" + layout.WORDS.SEPARATOR_WORDS + r"|\s[-~–—]\s|\s(?:->|=>|→|⟶)\s")
 FORM = re.compile(r"\(\s*([a-z_][\w\-]*)((?:\s+[^\s()]+)*)\s*\)")
 #: Between the objects an action is performed on: "object_0 and object_1", "a, b and c", "b from c".
 _ARG_SEP = r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+(?:from|to|onto|on|with|using|at|in|into)\s+)"
