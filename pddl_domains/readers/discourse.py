@@ -54,8 +54,9 @@ def sentences(text: str) -> list[tuple[int, int]]:
                 if ch == "." and re.fullmatch(r"\s*(?:step\s*)?\d+", s[start - line.start():i], re.I):
                     continue
                 # "Opt. (untested): X", "prev. line": an abbreviation's period, unless a capital follows
-                if ch == "." and WORDS.ABBREVIATION.search(s[start - line.start():i].lower()) \
-                        and not s[i + 1:].lstrip()[:1].isupper() and s[i + 1:].strip():
+                after = s[i + 1:].lstrip()
+                if ch == "." and after and not after[0].isupper() \
+                        and WORDS.ABBREVIATION.search(s[start - line.start():i].lower()):
                     continue
                 out.append((start, line.start() + i + 1))
                 start = line.start() + i + 1
