@@ -1,11 +1,13 @@
 """Write (or check) pddl_domains/readers/known_words.txt, the words the trace verifier stands behind
 (pddl_domains/readers/lexicon.py; docs/traces.md, principle 6).
 
-Two of its sections are computed here: ``[phrases]``, the words of the readers' phrases
+Three of its sections are computed here: ``[phrases]``, the words of the readers' phrases
 (phrases.txt), and ``[frames]``, the words of the sentences the verifier is tested and measured on:
 the trace writer's frames, the text the trace property tests and the simulated models write (the
 string literals of `TESTS`, docstrings left out), the held-out sets that have been measured (scripts/heldout_words.toml
-up to --sets). ``[neutral]`` is kept by hand and left as it stands.
+up to --sets); ``[answers]``, known to the plan reader only (docs/subtasks.md, rule 11), the words of
+the answers it is tested and measured on (the answer writer's literals, the measured held-out answer
+sets of scripts/heldout_answers.toml). ``[neutral]`` is kept by hand and left as it stands.
 
     .venv/bin/python scripts/known_words.py [--write] [--sets N]
 
@@ -33,6 +35,11 @@ PHRASES = ROOT / "pddl_domains/readers/phrases.txt"
 #: traces had a first error, sets 17 and 18 129 and 316; with their rules, none; sets 19 and 20, known
 #: after the rules their blind measurement showed missing, none).
 MEASURED_SETS = 20
+#: The held-out answer sets (scripts/heldout_answers.toml) whose words the plan reader knows: those
+#: measured once (its header says how each set was used).
+MEASURED_ANSWER_SETS = 4
+#: The answer texts the plan reader is tested on: the property tests' answer writer.
+ANSWER_TESTS = ("tests/pddl_domains/answer_gen.py",)
 #: The texts the verifier is tested on: the trace property tests', and the simulated models' (their
 #: thinking and the notes they add to it).
 TESTS = ("tests/subtasks/traces_gen.py", "tests/subtasks/test_traces_property.py",
@@ -44,7 +51,9 @@ HEADER = """\
 # judged only when every word of its sentence is one of these, a word of its task, or one of these
 # with an ending. [phrases] and [frames] are written by scripts/known_words.py (the readers' phrases,
 # the sentence frames the verifier is tested and measured on); [neutral] is kept by hand: words of
-# real traces that say nothing of a claim's mood or time, each with why.
+# real traces that say nothing of a claim's mood or time, each with why. [answers], also written by
+# the script, is known to the plan reader only (the words of the answers it is tested and measured
+# on; docs/subtasks.md, rule 11), not to the trace verifier.
 """
 
 
@@ -104,9 +113,30 @@ def frame_words(sets: int) -> set[str]:
     return out
 
 
+def answer_words(sets: int) -> set[str]:
+    """The words of the answers the plan reader is tested and measured on: the answer writer's string
+    literals and the measured held-out answer sets (`MEASURED_ANSWER_SETS`)."""
+    import tomllib
+
+    from widthbench.pddl_domains.readers.lexicon import tokens
+
+    texts: list[str] = []
+    for path in ANSWER_TESTS:
+        texts.extend(literals(ROOT / path))
+    with open(ROOT / "scripts/heldout_answers.toml", "rb") as fh:
+        held = tomllib.load(fh)
+    for n in range(1, sets + 1):
+        for values in held[f"set{n}"].values():
+            texts.extend(values)
+    out: set[str] = set()
+    for t in texts:
+        out.update(tokens(re.sub(r"\{[A-Za-z]*\}|\\[A-Za-z]", " ", t)))
+    return out
+
+
 def render(sections: dict[str, list[str]], neutral_text: str) -> str:
     parts = [HEADER]
-    for name in ("phrases", "frames"):
+    for name in ("phrases", "frames", "answers"):
         words = textwrap.fill(" ".join(sorted(sections[name])), 100, break_long_words=False, break_on_hyphens=False)
         parts.append(f"\n[{name}]\n{words}\n")
     parts.append("\n" + neutral_text.strip() + "\n")
@@ -117,7 +147,8 @@ def current(sets: int) -> str:
     old = FILE.read_text(encoding="utf-8") if FILE.exists() else ""
     found = re.search(r"^\[neutral\]$", old, re.M)
     neutral = old[found.start():] if found else "[neutral]\n"
-    return render({"phrases": phrase_words(PHRASES.read_text(encoding="utf-8")), "frames": frame_words(sets)}, neutral)
+    return render({"phrases": phrase_words(PHRASES.read_text(encoding="utf-8")), "frames": frame_words(sets),
+                   "answers": answer_words(MEASURED_ANSWER_SETS)}, neutral)
 
 
 def main() -> None:

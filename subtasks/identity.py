@@ -26,8 +26,9 @@ from widthbench.subtasks.prompts import context_for, prompt_digest
 # 2: issue 29's readers (answer blocks, commentary, PDDL-name calls, withdrawals, same-verdict readings);
 # 3: issue 40's readers by principle (copies of one plan, withdrawals that name a step, any notation and
 # spelling that names an action's objects, rules and labels no steps, the answer's end marker);
-# 4: a step said to be not needed and kept for a reason ("not necessary, but ...") is a step.
-READER_VERSION = 4
+# 4: a step said to be not needed and kept for a reason ("not necessary, but ...") is a step;
+# 5: an attempt the answer itself rejects gives way to the plan written afresh after it (rule 11).
+READER_VERSION = 5
 
 
 def digest(*parts: str | bytes) -> str:

@@ -57,10 +57,12 @@ def read_sections(text: str) -> dict[str, list[str]]:
 
 
 @cache
-def known_words() -> frozenset[str]:
-    """Every word of `known_words.txt`, lower case."""
+def known_words(answers: bool = False) -> frozenset[str]:
+    """Every word of `known_words.txt`, lower case; its ``[answers]`` section (the words of the plan
+    answers the plan reader is tested on) only with ``answers``."""
     text = resources.files(__package__).joinpath("known_words.txt").read_text(encoding="utf-8")
-    return frozenset(w.lower() for words in read_sections(text).values() for w in words)
+    return frozenset(w.lower() for name, words in read_sections(text).items() if answers or name != "answers"
+                     for w in words)
 
 
 def tokens(text: str) -> list[str]:
@@ -116,8 +118,8 @@ def _stems(words) -> frozenset[str]:
 
 
 @cache
-def _known_stems() -> frozenset[str]:
-    return _stems(known_words())
+def _known_stems(answers: bool = False) -> frozenset[str]:
+    return _stems(known_words(answers))
 
 
 def _strings(value) -> list[str]:
@@ -132,10 +134,11 @@ def _strings(value) -> list[str]:
 
 
 class Lexicon:
-    """The known words (`known_words`) and a task's own (``vocabulary``)."""
+    """The known words (`known_words`; with ``answers``, those of plan answers too) and a task's own
+    (``vocabulary``)."""
 
-    def __init__(self, vocabulary=frozenset()):
-        self.words = _known_stems() | _stems(vocabulary)
+    def __init__(self, vocabulary=frozenset(), answers: bool = False):
+        self.words = _known_stems(answers) | _stems(vocabulary)
         self._seen: dict[str, bool] = {}
 
     def known(self, token: str) -> bool:

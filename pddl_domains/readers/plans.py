@@ -20,11 +20,12 @@ import re
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import Ambiguous, Reading, layout, phrases
 from widthbench.pddl_domains.readers.grammar import SEPARATORS, clean, pddl
+from widthbench.pddl_domains.readers.lexicon import Lexicon, task_vocabulary
 from widthbench.pddl_domains.readers.reply import (MARK, Line, answer_end, find_blocks, located, outside_blocks, region,
                                                    region_lines, span_of, strip_number)
 from widthbench.pddl_domains.readers.steps import Alternatives, Run, StepReader, task_reader
-from widthbench.pddl_domains.readers.withdrawals import ANOTHER_PLAN, removal_by_number, withdrawal
-from widthbench.planners.strips import Task
+from widthbench.pddl_domains.readers.withdrawals import ANOTHER_PLAN, ATTEMPT_FAILS, removal_by_number, withdrawal
+from widthbench.planners.strips import Task, kept
 
 __all__ = ["read_plan", "read_action_list", "read_single_action"]
 
@@ -70,6 +71,8 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
         raise ParseError("no actions found in the answer")
     readings = [(run.actions, run.lines, rule) for run, rule in _copies_read_alike(rd, readings, lines)]
     readings = _without_narration(readings)
+    if not withdrawn:
+        readings = _without_rejected(rd, readings, lines)
     distinct = list(dict.fromkeys(tuple(r[0]) for r in readings))
     if withdrawn:
         if len(distinct) > 1:
@@ -83,9 +86,104 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
             seen.setdefault(tuple(acts), Reading(list(acts), span_of(rlines), located(label, rule, False)))
         raise Ambiguous(f"two different plans in one reply: {' '.join(a)} / {' '.join(b)}", seen.values())
     acts, rlines, rule = readings[0]
+    if label and _reopens(rd, [ln.norm for ln in lines if ln.start > rlines[-1].end]) \
+            and _other_attempt_before(rd, t, start, acts, bare):
+        raise ParseError("after the plan it marks as the answer, the reply doubts it or goes back to another attempt")
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
     return list(acts), span_of(rlines), located(label, rule, whole)
+
+
+def _without_rejected(rd, readings: list, lines: list) -> list:
+    """The readings without the attempts the answer itself rejects (rule 11): when the text between
+    one reading and the next rejects what came before ("But wait, this plan won't work: step 3 needs
+    an empty hand.", "Oops, that's wrong.") and nothing in it leaves it standing (`_rejected`), every
+    reading up to there is withdrawn, provided the next one is a plan written afresh (`_afresh`) and
+    the text after the last reading neither rejects it nor reopens the choice (`_reopens`). Otherwise
+    the readings stay as they are (several plans: refused unless they get the same verdict). Reading
+    the plan that replaces a rejected attempt is reading what the answer says; reading the rejected
+    one would credit what the answer withdrew."""
+    if len({tuple(r[0]) for r in readings}) < 2:
+        return readings
+    ordered = sorted(readings, key=lambda r: r[1][0].start)
+    cut = None
+    for i in range(len(ordered) - 1):
+        gap = [ln for ln in lines if ordered[i][1][-1].end < ln.start < ordered[i + 1][1][0].start]
+        if _rejected(rd, [ln.norm for ln in gap]) and _afresh(rd, gap, ordered[i + 1]):
+            cut = i + 1
+    if cut is None:
+        return readings
+    last = max(ln.end for r in ordered[cut:] for ln in r[1])
+    if _reopens(rd, [ln.norm for ln in lines if ln.start > last]):
+        return readings
+    return ordered[cut:]
+
+
+def _other_attempt_before(rd, t: str, start: int, plan: list, bare: bool) -> bool:
+    """Whether the answer (after any thinking) holds another plan before ``start``, where its last
+    answer label ("Final plan:") opens the region: a run of steps that is not ``plan`` (or text that
+    cannot be read, which may hold one)."""
+    think = t.lower().rfind("</think>")
+    try:
+        runs = rd.action_runs(region_lines(t, think + len("</think>") if think >= 0 else 0, start), bare)
+    except ParseError:
+        return True
+    return any(run.actions and run.actions != list(plan) for run in runs)
+
+
+def _sentences(texts: list[str]) -> list[str]:
+    """The sentences of ``texts`` (lines split after ".", "!" or "?"), bullets and emphasis stripped."""
+    return [x.strip(" *_#>-") for t in texts for x in re.split(r"(?<=[.!?])\s+", t) if x.strip(" *_#>-")]
+
+
+def _rejected(rd, texts: list[str]) -> bool:
+    """Whether the text between two attempts rejects the first: some sentence, not a question, says
+    it fails or is wrong, owns an error or drops it (`withdrawals` ATTEMPT_FAILS), or — where every
+    word of the text is known (`_unknown`) — judges something bad in words of failure with no
+    subject (`WORDS.FAILURE`: "unsound", "a dead end", "not allowed"); and no other sentence leaves
+    it standing: sets another attempt beside it, doubts which is meant, goes back to it
+    (`WORDS.ELSEWHERE`), or says it works (`WORDS.WORKS`) — unless that sentence introduces the next
+    attempt (it ends in a colon)."""
+    said = [x for x in _sentences(texts) if not x.endswith("?")]
+    known = not _unknown(rd, texts)
+    rejecting = [x for x in said if ATTEMPT_FAILS.search(x) or (known and WORDS.FAILURE.search(x))]
+    rest = [x for x in said if x not in rejecting]
+    return bool(rejecting) and not any(WORDS.ELSEWHERE.search(x) or (WORDS.WORKS.search(x) and not x.endswith(":"))
+                                       for x in rest)
+
+
+def _reopens(rd, texts: list[str]) -> bool:
+    """Whether the text after the last of several attempts may take it back or reopen the choice: a
+    word in it is not known (`_unknown`: what it says cannot be told), it rejects an attempt,
+    corrects a step or offers another plan (`_corrects`), doubts which is meant or goes back to an
+    earlier one (`WORDS.ELSEWHERE`), or says anything failed or is wrong (a failure word alone:
+    "Still wrong.", "illegal here as well")."""
+    said = [x for x in _sentences(texts) if not x.endswith("?")]
+    return bool(_unknown(rd, texts)) \
+        or any(ATTEMPT_FAILS.search(x) or WORDS.ELSEWHERE.search(x) or WORDS.FAILURE.search(x) for x in said) \
+        or any(x.endswith("?") and WORDS.ELSEWHERE.search(x) for x in _sentences(texts)) \
+        or bool(_corrects(rd, "\n".join(texts)))
+
+
+def _unknown(rd, texts: list[str]) -> tuple[str, ...]:
+    """The words of ``texts`` that are neither the readers' known words (with those of the answers
+    the reader is tested and measured on) nor the task's own (`lexicon`; the gate the trace verifier
+    judges behind: docs/traces.md, principle 6)."""
+    lex = kept(rd.task, ("plan-lexicon", rd.style, rd.r.templates), lambda: Lexicon(task_vocabulary(rd), answers=True))
+    return lex.unknown("\n".join(texts))
+
+
+def _afresh(rd, gap: list, reading: tuple) -> bool:
+    """Whether ``reading`` is a plan written afresh after ``gap``: a marked block, a list numbered from
+    1, or steps introduced by a line that ends in a colon and does not go on from a step
+    (`WORDS.GOES_ON`: "from step 3:", "the rest:")."""
+    said = [ln.norm.strip(" *_#>") for ln in gap if ln.norm.strip(" *_#>")]
+    label = said[-1] if said and said[-1].endswith(":") else None
+    if label is not None and WORDS.GOES_ON.search(label):
+        return False
+    first = reading[1][0]
+    return reading[2] is not None or label is not None or strip_number(first.norm)[0] == 1 \
+        or bool(re.match(r"(?i)\W*step\s*1\b", first.norm))
 
 
 def _after_the_end(rd, lines: list, bare: bool) -> None:

@@ -38,7 +38,7 @@ from widthbench.pddl_domains.readers import layout, phrases
 from widthbench.pddl_domains.readers.grammar import (FORM, SEPARATORS, TaskGrammar, clean, pddl,
                                                      strip_step_lead_in)
 from widthbench.pddl_domains.readers.reply import MARK, Line, strip_number
-from widthbench.pddl_domains.readers.withdrawals import removal_by_number, withdrawal
+from widthbench.pddl_domains.readers.withdrawals import ATTEMPT_FAILS, removal_by_number, withdrawal
 from widthbench.planners.strips import Task, kept
 
 __all__ = ["task_reader", "StepReader", "Run"]
@@ -201,7 +201,8 @@ class StepReader(TaskGrammar):
                 out.append(pddl(*cand2))
                 rest = rest[end2:].strip()
             self._check_asides(rest, out)
-        if out and (withdrawal(s, names=self.vocabulary) or any(withdrawal(x, True, self.vocabulary) for x in said)):
+        if out and (withdrawal(s, names=self.vocabulary) or any(withdrawal(x, True, self.vocabulary) for x in said)
+                    or ATTEMPT_FAILS.search(s)):
             raise ParseError(f"a withdrawn or negated step: {s!r}")
         return out, any(WORDS.WORD.search(x) for x in said)
 
@@ -308,6 +309,11 @@ class StepReader(TaskGrammar):
                 # followed by the step itself ("Put down block A on the table: (put-down a)").
                 if not body and len(title.split()) <= 6:
                     return LineRead("intro", number=number)
+                if body and number is None and WORDS.NAMES_A_STEP.search(title):
+                    # "v2 step 3: unstack b from c not doable either", "Error at step 3: ...": a remark
+                    # on a step the label names by its number, not a step of its own (between steps,
+                    # a step not read)
+                    return LineRead("mixed", indented=ln.raw[:1].isspace())
                 if body and (len(title.split()) <= 6 or self._lead_safe(body, bare)):
                     s = body
                     introduces = bool(WORDS.INTRO_WORDS.search(title))
@@ -319,6 +325,11 @@ class StepReader(TaskGrammar):
             return LineRead("bad", number=number, marked=marked, error=str(exc),
                              introduces=bool(WORDS.STEP_CONNECTIVE.match(s)),  # "Then put it down."
                              indented=ln.raw[:1].isspace())
+        if acts and ATTEMPT_FAILS.search(ln.norm):  # "Error at step 3: unstack b from c not applicable."
+            raise ParseError(f"a withdrawn or negated step: {ln.norm!r}")
+        if acts and number is None and not marked and WORDS.NAMES_A_STEP.search(s):
+            # "unstack b from c @ step 2 blocked here as well": a remark on a step named by its number
+            return LineRead("mixed", indented=ln.raw[:1].isspace())
         if acts:
             return LineRead("action", acts, number, title=acts[0] if is_title and len(acts) == 1 else None,
                              heading=heading and len(acts) == 1, marked=marked, introduces=introduces,
@@ -363,7 +374,7 @@ class StepReader(TaskGrammar):
         last_numbered = False
         words_are_prose = self.style == "pddl" and not bare  # sentences beside bracketed actions describe them
         lines = [part for ln in lines for part in _inline_steps(ln)]
-        infos = self._word_and_objects([(ln, self.read_line(ln, bare)) for ln in lines], bare)
+        infos = self._word_and_objects([(ln, self._read_in_run(ln, bare)) for ln in lines], bare)
         if self.nl:
             infos = self._resolve_pronouns(infos, bare)
         significant = [info for _, info in infos if info.kind not in ("blank", "neutral")]
@@ -386,7 +397,8 @@ class StepReader(TaskGrammar):
         withdrawn: Line | None = None
         for ln, info in infos:
             if cur is not None and info.kind not in ("action", "blank", "neutral", "intro", "unread") \
-                    and withdrawal(ln.norm, names=self.vocabulary) and not removal_by_number(ln.norm, self.vocabulary):
+                    and (withdrawal(ln.norm, names=self.vocabulary) or ATTEMPT_FAILS.search(ln.norm)) \
+                    and not removal_by_number(ln.norm, self.vocabulary):
                 withdrawn = ln
             if info.kind == "intro":
                 brk = cur is not None
@@ -465,6 +477,22 @@ class StepReader(TaskGrammar):
             # The list's last number reads as no action: a step or a closing remark ("3. Done!").
             cur.gaps.append(self._prose_gap(len(cur.actions), numbered_prose, 0))
         return runs
+
+    def _read_in_run(self, ln: Line, bare: bool) -> LineRead:
+        """`read_line`, except that a line neither numbered nor bulleted that rejects an attempt
+        before it names any action (`withdrawals` ATTEMPT_FAILS: "wait, step 3 is invalid: cannot
+        pick up b there. plan fails.") is prose, not a negated or unreadable step: it withdraws what
+        precedes it, which `action_runs` holds against the steps around it (a withdrawal inside or
+        after a plan)."""
+        try:
+            return self.read_line(ln, bare)
+        except ParseError:
+            number, rest = strip_number(ln.norm)
+            m = ATTEMPT_FAILS.search(ln.norm)
+            if m and number is None and rest == ln.norm and not re.match(r"[-*•+>]", ln.norm) \
+                    and self._lead_safe(ln.norm[:m.start()].strip(" ,;:-") or ".", bare) is None:
+                return LineRead("prose")
+            raise
 
     def _prose_gap(self, at: int | None, numbered: tuple, least: int) -> tuple:
         """The gap a numbered line in words leaves: it stands for ``least`` steps or more, and for one

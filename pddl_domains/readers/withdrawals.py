@@ -32,6 +32,9 @@ from widthbench.pddl_domains.readers import phrases
 
 #: This module's words of English: its section of phrases.txt.
 WORDS = phrases.section("withdrawals")
+#: An attempt rejected as a whole ("this plan won't work", "my mistake", "Discard."; docs/subtasks.md,
+#: rule 11): the plan reader withdraws the attempts before it, the step reader reads its line as no step.
+ATTEMPT_FAILS = WORDS.ATTEMPT_FAILS
 
 
 #: Words that offer another plan than the one written ("the correct plan is ...", "another plan that

@@ -8,7 +8,8 @@ notation with any separators, objects in any spelling (initials, underscores, su
 picks one object, the action word alone with its arguments after it, Unicode spaces, the plan written
 twice (a detailed copy, read partly, and a summary), narration, checklists, lines that are no steps
 (a final configuration, labels, the domain's rules restated), a completion that runs on past the
-answer's end marker, withdrawn steps with their withdrawal, several attempts.
+answer's end marker, withdrawn steps with their withdrawal, several attempts, an attempt rejected and
+written again.
 
 Every text says what a careful reader must get from it (`Answer`): the plan written, or no reading at
 all (a parse error) when the text is genuinely ambiguous, and never a withdrawn step. The texts are
@@ -633,6 +634,54 @@ def attempts_answer(w: Writer, plan: list[str], other: list[str]) -> Answer:
                   habits=("attempts",))
 
 
+#: Words between a first attempt and a second (development words; scripts/heldout_answers.toml holds
+#: held-out ones in the same keys): ``reject`` rejects the first attempt as a whole; ``keep`` leaves it
+#: standing (another way, a doubt, a check that finds it right); ``intro`` introduces the second;
+#: ``close`` ends the answer and changes nothing; ``undo`` (after the second) takes it back or reopens
+#: the choice. Slots: {n} a step's number, {action} that step.
+SELF_CORRECTIONS = {
+    "reject": ["But wait, this plan won't work: step {n} cannot be done.", "Oops, that's wrong.",
+               "Hmm, step {n} is not possible there ({action} needs other conditions), so the plan fails.",
+               "Checking it again, the plan does not reach the goal. My mistake.",
+               "Wait, no - step {n} is illegal.", "I made an error in step {n}.",
+               "That sequence doesn't work, because {action} is not applicable at step {n}.",
+               "There is a problem with this plan: step {n} breaks the rules."],
+    "keep": ["Another plan that also works:", "Alternatively, one could do it this way:",
+             "Is this plan right? Let me write another version:", "Or, equivalently:",
+             "Let me double-check step {n}: it is fine. A shorter variant:",
+             "I'm not sure which one is better, so here is a second plan:"],
+    "intro": ["Corrected plan:", "Here is the fixed plan:", "Let me redo it:", "**Revised plan:**", ""],
+    "close": ["", "This reaches the goal.", "Each step is applicable in order.", "Hope this helps!"],
+    "undo": ["Hmm, this one fails too at step {n}.", "Actually, the first plan was right after all.",
+             "Wait, I'm not sure which of the two plans works.", "Oops, step {n} is wrong here as well."],
+}
+
+
+def corrected_answer(w: Writer, plan: list[str], other: list[str], kind: str,
+                     words: dict[str, list[str]] = SELF_CORRECTIONS) -> Answer:
+    """A first attempt (``other``), words between, a second attempt (``plan``), words after.
+    ``kind`` "reject": the words between reject the first attempt, the answer is ``plan``; "keep":
+    they leave it standing, the answer is unreadable; "undo": the words after take the second back
+    or reopen the choice, the answer is unreadable."""
+    rng = w.rng
+    numbering = rng.choice(["{i}. ", "{i}) ", "Step {i}: ", "**Step {i}:** "])
+
+    def block(p: list[str]) -> str:
+        return "\n".join(steps_text(w, p, numbering=numbering, explain=0.2))
+
+    def fill(text: str, p: list[str]) -> str:
+        k = rng.randrange(len(p))
+        return text.format(n=k + 1, action=w.sentence(p[k]))
+
+    between = fill(rng.choice(words["keep" if kind == "keep" else "reject"]), other)
+    intro = rng.choice(words["intro"]) if kind != "keep" and rng.random() < 0.6 else ""
+    after = fill(rng.choice(words["undo"]), plan) if kind == "undo" else rng.choice(words["close"])
+    head = rng.choice(["Plan:", "Here is a plan:", "Let me solve it step by step.", ""])
+    parts = [head, block(other), "", between] + ([intro] if intro else []) + [block(plan)]
+    text = "\n".join(x for x in parts[:3] if x) + "\n\n" + "\n".join(parts[3:]) + (f"\n\n{after}" if after else "")
+    return Answer(text.strip(), tuple(plan) if kind == "reject" else None, habits=("corrected", kind))
+
+
 def word_alone_answer(w: Writer, plan: list[str]) -> Answer:
     """The action word alone (a bold title), its arguments on the line below: "**Feast**" /
     "   - object b from object c"."""
@@ -653,7 +702,10 @@ WRITERS = {
     "not-steps": not_steps_answer, "word-alone": word_alone_answer, "removed": removed_answer,
     "list-copy": list_then_copy_answer, "verbose": verbose_answer, "conceded": conceded_answer,
 }
-PAIRED = {"two-plans": two_complete_copies_answer, "run-on": run_on_answer, "attempts": attempts_answer}
+PAIRED = {"two-plans": two_complete_copies_answer, "run-on": run_on_answer, "attempts": attempts_answer,
+          "rejected": lambda w, plan, other: corrected_answer(w, plan, other, "reject"),
+          "kept": lambda w, plan, other: corrected_answer(w, plan, other, "keep"),
+          "undone": lambda w, plan, other: corrected_answer(w, plan, other, "undo")}
 
 
 def write(v: Vocabulary, rng: random.Random, habit: str | None = None) -> Answer:

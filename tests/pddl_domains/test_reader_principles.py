@@ -212,6 +212,64 @@ def test_a_step_left_without_its_objects_in_a_list_is_never_dropped(v, rng):
 
 
 # ---------------------------------------------------------------------------------------------
+# An attempt the answer itself rejects is not the answer: the plan written afresh after the rejection
+# is, unless something after it takes it back or reopens the choice (rule 11).
+
+test_an_attempt_the_answer_rejects_gives_way_to_the_plan_written_after_it = _habit("rejected")
+test_an_attempt_left_standing_beside_another_is_two_plans = _habit("kept")
+test_a_second_attempt_taken_back_or_doubted_leaves_the_answer_unreadable = _habit("undone")
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       how=st.sampled_from(["numbered", "from", "unlabelled"]))
+def test_steps_that_go_on_after_a_rejection_are_never_read_as_the_whole_plan(v, rng, how):
+    """A rejection, then steps that go on from a step of the first attempt (numbered from its step k,
+    "From step k:", or unnumbered and unintroduced): what the answer means needs the first attempt's
+    steps, so it is a parse error, never the steps after the rejection alone."""
+    plan = gen.true_plan(v.task, rng)
+    if len(plan) < 2:
+        return
+    w = gen.Writer(v, rng)
+    k = rng.randrange(2, len(plan) + 1)
+    first = [str(rng.choice(v.task.actions))] * len(plan)
+    lines = [f"{i}. {w.sentence(a)}" for i, a in enumerate(plan[:k - 1] + first[k - 1:], 1)]
+    rest = plan[k - 1:]
+    if how == "numbered":
+        again = [f"{i}. {w.sentence(a)}" for i, a in enumerate(rest, k)]
+    elif how == "from":
+        again = [f"From step {k}:"] + [f"{i}. {w.sentence(a)}" for i, a in enumerate(rest, 1)]
+    else:
+        again = [w.sentence(a) for a in rest]
+    text = "\n".join(lines + ["", f"Wait, step {k} is wrong, so that plan fails."] + again)
+    try:
+        got = _read(v, text)
+    except ParseError:
+        return
+    assert got != rest, f"read the steps after the rejection alone:\n{text}"
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       doubt=st.sampled_from(gen.SELF_CORRECTIONS["undo"]), close=st.sampled_from(gen.SELF_CORRECTIONS["close"]))
+def test_a_plan_marked_final_after_another_is_refused_when_the_answer_then_doubts_it(v, rng, doubt, close):
+    """"Final plan:" after another attempt is the answer (rule 1) -- unless the text after it takes it
+    back or reopens the choice; a closing remark that changes nothing leaves it the answer."""
+    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
+    if other == plan:
+        other = plan + [plan[-1]]
+    w = gen.Writer(v, rng)
+    block = lambda p: "\n".join(f"{i}. {w.sentence(a)}" for i, a in enumerate(p, 1))  # noqa: E731
+    k = rng.randrange(len(plan))
+    head = f"Plan:\n{block(other)}\n\nFinal plan:\n{block(plan)}\n\n"
+    assert _read(v, head + close) == plan
+    text = head + doubt.format(n=k + 1, action=w.sentence(plan[k]))
+    with pytest.raises(ParseError):
+        got = _read(v, text)
+        pytest.fail(f"read {got} from\n{text}")
+
+
+# ---------------------------------------------------------------------------------------------
 # The principles already in force: several attempts are two plans unless one is final; any habit,
 # and the data's vocabularies (PlanBench's Mystery config, ACPBench's ferry).
 
