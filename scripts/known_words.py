@@ -5,9 +5,10 @@ Three of its sections are computed here: ``[phrases]``, the words of the readers
 (phrases.txt), and ``[frames]``, the words of the sentences the verifier is tested and measured on:
 the trace writer's frames, the text the trace property tests and the simulated models write (the
 string literals of `TESTS`, docstrings left out), the held-out sets that have been measured (scripts/heldout_words.toml
-up to --sets); ``[answers]``, known to the plan reader only (docs/subtasks.md, rule 11), the words of
-the answers it is tested and measured on (the answer writer's literals, the measured held-out answer
-sets of scripts/heldout_answers.toml). ``[neutral]`` is kept by hand and left as it stands.
+up to --sets), but for the sections only the plan reader reads (`PLAN_ONLY`); ``[answers]``, known
+to the plan reader only (docs/subtasks.md, rule 11), the words of those sections and of the answers it
+is tested and measured on (the answer writer's literals, the measured held-out answer sets of
+scripts/heldout_answers.toml). ``[neutral]`` is kept by hand and left as it stands.
 
     .venv/bin/python scripts/known_words.py [--write] [--sets N]
 
@@ -57,14 +58,23 @@ HEADER = """\
 """
 
 
-def phrase_words(text: str) -> set[str]:
-    """The words of the patterns of phrases.txt (the letters of its regular expressions)."""
+#: The sections of phrases.txt only the plan reader reads: their words are known to it alone (``[answers]``).
+PLAN_ONLY = ("plans",)
+
+
+def phrase_words(text: str, sections: tuple[str, ...] | None = None, but: tuple[str, ...] = ()) -> set[str]:
+    """The words of the patterns of phrases.txt (the letters of its regular expressions): of the
+    ``sections`` named (every one when None), but those in ``but``."""
     from widthbench.pddl_domains.readers.lexicon import tokens
 
     out: set[str] = set()
+    section = None
     for line in text.splitlines():
-        if not line.startswith("    "):
-            continue  # a section, a comment or a pattern's name
+        head = re.match(r"^\[([a-z_]+)\]$", line)
+        if head:
+            section = head.group(1)
+        if not line.startswith("    ") or section in but or (sections is not None and section not in sections):
+            continue  # a section, a comment or a pattern's name, or a section not asked for
         body = re.sub(r"\\[A-Za-z]|\{[A-Za-z_.]+\}|\(\?[a-zP<>=!:]*", " ", line)
         out.update(t for t in tokens(body) if len(t) > 1 or not t.isalpha())
     return out
@@ -147,8 +157,9 @@ def current(sets: int) -> str:
     old = FILE.read_text(encoding="utf-8") if FILE.exists() else ""
     found = re.search(r"^\[neutral\]$", old, re.M)
     neutral = old[found.start():] if found else "[neutral]\n"
-    return render({"phrases": phrase_words(PHRASES.read_text(encoding="utf-8")), "frames": frame_words(sets),
-                   "answers": answer_words(MEASURED_ANSWER_SETS)}, neutral)
+    phrases_text = PHRASES.read_text(encoding="utf-8")
+    return render({"phrases": phrase_words(phrases_text, but=PLAN_ONLY), "frames": frame_words(sets),
+                   "answers": answer_words(MEASURED_ANSWER_SETS) | phrase_words(phrases_text, PLAN_ONLY)}, neutral)
 
 
 def main() -> None:
