@@ -75,7 +75,9 @@ def phrase_words(text: str, sections: tuple[str, ...] | None = None, but: tuple[
             section = head.group(1)
         if not line.startswith("    ") or section in but or (sections is not None and section not in sections):
             continue  # a section, a comment or a pattern's name, or a section not asked for
-        body = re.sub(r"\\[A-Za-z]|\{[A-Za-z_.]+\}|\(\?[a-zP<>=!:]*", " ", line)
+        # an escape ("\b"), a part's name ("{NOUN}"), a group's opening ("(?:", "(?=", "(?<!", "(?P<tail>",
+        # "(?i)"): none is a word, and the word after it is
+        body = re.sub(r"\\[A-Za-z]|\{[A-Za-z_.]+\}|\(\?(?:P<\w+>|<[=!]|[:=!]|[aiLmsux]+\))", " ", line)
         out.update(t for t in tokens(body) if len(t) > 1 or not t.isalpha())
     return out
 
