@@ -103,47 +103,38 @@ def literals(path: Path) -> list[str]:
             if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in skip]
 
 
-def frame_words(sets: int) -> set[str]:
+def held_out(name: str, sets: int) -> list[str]:
+    """The texts of held-out sets 1..``sets`` of scripts/``name`` (every key's values)."""
     import tomllib
 
-    from widthbench.pddl_domains import thinking
+    with open(ROOT / "scripts" / name, "rb") as fh:
+        held = tomllib.load(fh)
+    return [v for n in range(1, sets + 1) for values in held[f"set{n}"].values() for v in values]
+
+
+def words_of(texts: list[str]) -> set[str]:
+    """The words of texts with slots ("{fact}") and escapes left out."""
     from widthbench.pddl_domains.readers.lexicon import tokens
+
+    return {w for t in texts for w in tokens(re.sub(r"\{[A-Za-z]*\}|\\[A-Za-z]", " ", t))}
+
+
+def frame_words(sets: int) -> set[str]:
+    from widthbench.pddl_domains import thinking
 
     frames: list[str] = []
     for f in dataclasses.fields(thinking.DEFAULT):
         frames.extend(getattr(thinking.DEFAULT, f.name))
     for path in TESTS:
         frames.extend(literals(ROOT / path))
-    with open(ROOT / "scripts/heldout_words.toml", "rb") as fh:
-        held = tomllib.load(fh)
-    for n in range(1, sets + 1):
-        for values in held[f"set{n}"].values():
-            frames.extend(values)
-    out: set[str] = set()
-    for f in frames:
-        out.update(tokens(re.sub(r"\{[A-Za-z]*\}|\\[A-Za-z]", " ", f)))
-    return out
+    return words_of(frames + held_out("heldout_words.toml", sets))
 
 
 def answer_words(sets: int) -> set[str]:
     """The words of the answers the plan reader is tested and measured on: the answer writer's string
     literals and the measured held-out answer sets (`MEASURED_ANSWER_SETS`)."""
-    import tomllib
-
-    from widthbench.pddl_domains.readers.lexicon import tokens
-
-    texts: list[str] = []
-    for path in ANSWER_TESTS:
-        texts.extend(literals(ROOT / path))
-    with open(ROOT / "scripts/heldout_answers.toml", "rb") as fh:
-        held = tomllib.load(fh)
-    for n in range(1, sets + 1):
-        for values in held[f"set{n}"].values():
-            texts.extend(values)
-    out: set[str] = set()
-    for t in texts:
-        out.update(tokens(re.sub(r"\{[A-Za-z]*\}|\\[A-Za-z]", " ", t)))
-    return out
+    texts = [t for path in ANSWER_TESTS for t in literals(ROOT / path)]
+    return words_of(texts + held_out("heldout_answers.toml", sets))
 
 
 def render(sections: dict[str, list[str]], neutral_text: str) -> str:

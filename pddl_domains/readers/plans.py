@@ -154,14 +154,13 @@ def _rejected(rd, texts: list[str]) -> bool:
 
 def _reopens(rd, texts: list[str]) -> bool:
     """Whether the text after the last of several attempts may take it back or reopen the choice: a
-    word in it is not known (`_unknown`: what it says cannot be told), it rejects an attempt,
-    corrects a step or offers another plan (`_corrects`), doubts which is meant or goes back to an
-    earlier one (`WORDS.ELSEWHERE`), or says anything failed or is wrong (a failure word alone:
-    "Still wrong.", "illegal here as well")."""
-    said = [x for x in _sentences(texts) if not x.endswith("?")]
-    return bool(_unknown(rd, texts)) \
-        or any(ATTEMPT_FAILS.search(x) or WORDS.ELSEWHERE.search(x) or WORDS.FAILURE.search(x) for x in said) \
-        or any(x.endswith("?") and WORDS.ELSEWHERE.search(x) for x in _sentences(texts)) \
+    word in it is not known (`_unknown`: what it says cannot be told), it doubts which is meant or
+    goes back to an earlier one (`WORDS.ELSEWHERE`, asked or said), it rejects an attempt or says
+    anything failed or is wrong, not in a question (a failure word alone: "Still wrong.", "illegal
+    here as well"), or it corrects a step or offers another plan (`_corrects`)."""
+    sentences = _sentences(texts)
+    return bool(_unknown(rd, texts)) or any(WORDS.ELSEWHERE.search(x) for x in sentences) \
+        or any(ATTEMPT_FAILS.search(x) or WORDS.FAILURE.search(x) for x in sentences if not x.endswith("?")) \
         or bool(_corrects(rd, "\n".join(texts)))
 
 
