@@ -70,6 +70,8 @@ class Claim:
     #                       "start" ("initially": the state the trace starts from) | "untied"
     point: str = ""  # an action named as a point of a plan: "after" ("after unstacking A") | "at" ("when ...")
     implied: bool = False  # a denial an enumeration said to be complete implies ("only A is clear": B is not)
+    unsure: bool = False  # an action named among words that are not read as taking it (`ClaimReader.taken_as_said`):
+    #                       it may be taken or only named; followed, never judged by its own words
 
     @property
     def asserted(self) -> bool:
@@ -96,6 +98,11 @@ def lower(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
+#: Where a clause of reasoning ends: where a step of an answer does (`grammar.SEPARATORS`), and at a
+#: slash between spaces ("No. 1 / X", "Chk: A / yes").
+CLAUSES = re.compile(SEPARATORS.pattern + r"|\s/\s")
+
+
 def _pieces(low: str, start: int) -> list[tuple[int, int, str]]:
     """(start, end, separator after) of the clauses of one lower-cased sentence at text offset start."""
     depth, mask = 0, []
@@ -103,7 +110,7 @@ def _pieces(low: str, start: int) -> list[tuple[int, int, str]]:
         depth = depth + 1 if ch == "(" else max(0, depth - 1) if ch == ")" else depth
         mask.append(depth)
     out, a = [], 0
-    for m in SEPARATORS.finditer(low):
+    for m in CLAUSES.finditer(low):
         if mask[m.start()] == 0:
             out.append((start + a, start + m.start(), m.group(0).strip()))
             a = m.end()
@@ -235,8 +242,13 @@ class ClaimReader:
         answered = False  # after a "yes" that opens the sentence
         just_named = None  # the action the clause before named, if it named one
         only_if = False  # after "only if" in the sentence
+        # the clause before named an action's verb and read as nothing ("the thing about X is that it
+        # needs A"): the items of a list after it ("..., B and C") share its unread verb
+        head_unread, prev_sep = False, ""
         for a, b, sep in _pieces(low, start):
             named_before, just_named = just_named, None
+            listed_on = head_unread and prev_sep in (",", "and")
+            head_unread, prev_sep = False, sep
             raw = low[a - start:b - start]
             nraw = layout.normalise(raw)
             said = re.sub(r"\([^()]*\)", " ", nraw).strip(" ,.;:-*")
@@ -283,6 +295,7 @@ class ClaimReader:
                 requiring = False
             c = self._prepare(nraw)
             if not c:
+                head_unread = listed_on
                 continue
             why = MOOD.WHY.search(c)
             done = bool(MOOD.WHY_DONE.match(c[why.start():] if why else c))  # "because I put blue down": done before
@@ -319,7 +332,8 @@ class ClaimReader:
                         point = "after" if (done or MOOD.AFTER.match(bare) or (after_point and MOOD.BARE_GERUND.match(bare))) \
                             else "at"  # "when / by / while X-ing", or X-ing as the topic: the state at X
                         how = REFERENCE
-                    claims.append(Claim("action", (a, b), action, how == REJECT, how, point=point))
+                    unsure = how in (ASSERT, CAN) and not taken_as_said(rest)
+                    claims.append(Claim("action", (a, b), action, how == REJECT, how, point=point, unsure=unsure))
                     just_named = claims[-1]
                     if how != REJECT:
                         # "when unstacking A: ..." states the state at that action, "after unstacking A" the one after
@@ -366,10 +380,11 @@ class ClaimReader:
                     how = REQUIRE
                 elif (planned or own == PLAN or (restates and not confirmed)) and not in_goal:
                     how = PLAN
-                elif own == HEDGE:
-                    how = HEDGE
+                elif own == HEDGE or listed_on:
+                    how = HEDGE  # hedged, or an item of a list whose head did not read: not asserted
                 else:
                     how = ASSERT
+                head_unread = listed_on
                 start_here = opens_start or bool(MOOD.SAYS_START.search(re.sub(r"\([^()]*\)", " ", raw)))
                 when = "before" if before else "start" if start_here else \
                     "now" if opens_now or self._says_now(raw, atom) else "either" if self._either else "untied"
@@ -377,6 +392,7 @@ class ClaimReader:
                 subject = None if relative else _subject(atom)
             else:
                 listed = len(claims)
+                head_unread = self._names_verb(layout.normalise(raw))
                 if self._looks_like_step(c) and gap is None and not requiring:
                     gap, gap_sep = a, sep
         if gap is not None and gap_sep == ":" and any(x.kind == "action" and x.span[0] > gap and x.mood in (ASSERT, CAN)
@@ -653,6 +669,23 @@ class ClaimReader:
 
     # ---------------------------------------------------------------- PDDL
 
+    def _form_taken(self, clause: str, m: re.Match, text: str) -> bool:
+        """Whether an action's form is taken as its clause says, as an action in words is: the clause
+        leads with it after the narration words read (`_action`: "I", "let us", "performing", a step
+        number; earlier forms of a run of steps, "(X) (Y)", stand for nothing), and what follows it
+        up to the next action's form is `taken_as_said`."""
+        actions = [f for f in FORM.finditer(clause) if f.group(1) in self.rd.arity_action]
+        ahead = clause[:m.start()]
+        for f in reversed([f for f in actions if f.end() <= m.start()]):
+            if ahead[f.end():].strip(" ,;>→-–—*"):
+                break
+            ahead = ahead[:f.start()]  # "(unstack a b) (put-down a)": a run of steps
+        got = self._action(self._prepare(layout.normalise(ahead + m.group(0))), None)
+        if got is None or got[0] != text or got[3].strip():
+            return False
+        after = [f.start() for f in actions if f.start() >= m.end()]
+        return taken_as_said(clause[m.end():after[0] if after else len(clause)])
+
     def _pddl_claims(self, low: str, start: int, marks: frozenset[str]) -> list[Claim]:
         claims: list[Claim] = []
         rd = self.rd
@@ -702,8 +735,9 @@ class ClaimReader:
                             else QUESTION if question else REFERENCE if said == REFERENCE or requiring or point \
                             else CANDIDATE if considered or said == CANDIDATE or option or MOOD.CONSIDERED.search(words) \
                             else PLAN if planned else CAN if said == CAN or MOOD.ABILITY.match(words) else ASSERT
+                        unsure = how in (ASSERT, CAN) and not self._form_taken(c, m, text)
                         claims.append(Claim("action", span, text, how == REJECT, how,
-                                            point=(point or "at") if how == REFERENCE else ""))
+                                            point=(point or "at") if how == REFERENCE else "", unsure=unsure))
                         just_named = claims[-1]
                         if said == REFERENCE:
                             requiring = True  # "(stack a b) requires (holding a) (clear b)"
@@ -730,6 +764,15 @@ class ClaimReader:
                                         "before" if before else "start" if opens_start or MOOD.SAYS_START.search(c)
                                         else "now" if opens_now or MOOD.SAYS_NOW.search(c) else "untied"))
         return claims
+
+
+def taken_as_said(rest: str) -> bool:
+    """Whether the words after an action in its clause leave it taken as the clause says: nothing, or
+    words of time, of its being done or of what results (phrases.txt: TAKEN_TAIL), or what the
+    clause says of it (`mood.OF_ACTION`: "is possible", "requires ..."). Other words ("X permitted
+    only given A", "the thing about X is that ...") say something of the action that is not read:
+    whether it is taken is not certain, and it is not judged as taken (docs/traces.md, "How a trace is read")."""
+    return bool(MOOD.TAKEN_TAIL.match(rest)) or _said_of(rest) is not None
 
 
 def _said_of(rest: str) -> str | None:

@@ -58,6 +58,8 @@ def sentences(text: str) -> list[tuple[int, int]]:
                 if ch == "." and after and not after[0].isupper() \
                         and WORDS.ABBREVIATION.search(s[start - line.start():i].lower()):
                     continue
+                if ch == "." and after[:1].isdigit() and WORDS.NUMBER_SIGN.search(s[start - line.start():i].lower()):
+                    continue  # "No. 1 / X": the sign of a number
                 out.append((start, line.start() + i + 1))
                 start = line.start() + i + 1
         out.append((start, line.end()))

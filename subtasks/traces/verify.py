@@ -326,7 +326,9 @@ class _Replay:
                         if c.point != "after":
                             last_before = None
                     continue
-                if s.unknown:
+                if s.unknown or c.unsure:
+                    if c.unsure and not s.unknown:
+                        rec["context"] = "uncertain"  # named among words not read as taking it
                     self._untrusted_action(c, rec, s)
                 else:
                     if referenced and branch is not None and not sketch_ended and _applies(self.task.action_index[c.value], branch.state):
@@ -488,9 +490,11 @@ class _Replay:
         self._widen(lambda st: (successor(st, b) for b in applicable_actions(self.task, st)))
 
     def _widen(self, more, *extra: int) -> None:
-        """Add to `silent` (the main line's state when it follows nothing yet) the states ``more(st)``
-        of each state in it, and ``extra``; past `MAX_SILENT` states, any state."""
-        base = self.silent if self.silent is not None else frozenset([self.main.state])
+        """Add to `silent` (when it follows nothing yet: the main line's state, and after a restart the
+        initial state too) the states ``more(st)`` of each state in it, and ``extra``; past `MAX_SILENT`
+        states, any state."""
+        base = self.silent if self.silent is not None else \
+            frozenset([self.main.state] + ([self.init] if self.restart else []))
         if base is not ANY:
             grown = set(base) | set(extra)
             for st in base:

@@ -19,6 +19,10 @@ nothing is reported; where it says the claim is judged, the error is reported th
    hesitation alone ("Hmm, maybe ...") takes back nothing, and a phrase that says the action just
    taken is done or of its consequence ("after doing that", "upon completing this", "as a
    consequence") speaks of now.
+7. An action is taken only as its clause says: it leads the clause (after narration the grammar
+   reads) and what follows it says only when, that it is done or what results. An action named
+   among other words, known ones too ("the thing about X is that ...", "X permitted only given A"),
+   is followed without trust and never an error by its own words.
 """
 
 from __future__ import annotations
@@ -267,3 +271,52 @@ def test_a_hesitation_alone_withdraws_nothing(domain, style, templates, k, seed,
     assert _inside(text, said, fe) and fe["kind"] == "false-fact", (text, fe)
     text, got = _verify(task, lines + [said, rng.choice(WITHDRAWN)], style, templates)
     assert got["first_error"] is None, (text, got["first_error"])
+
+
+def _remark_words():
+    """Known words that say nothing the grammar reads of an action beside them: the verifier's known
+    words, less the words of what may follow an action taken (phrases.txt TAKEN_TAIL), of what is
+    said of an action (ACTION_NEEDS ... ACTION_CAN), of the goal and of clause separators."""
+    from widthbench.pddl_domains.readers.discourse import WORDS as discourse
+    from widthbench.pddl_domains.readers.grammar import SEPARATORS
+    from widthbench.pddl_domains.readers.lexicon import known_words
+    from widthbench.pddl_domains.readers.mood import WORDS as mood
+
+    said = " ".join(p.pattern for p in (mood.ACTION_NEEDS, mood.ACTION_REJECTED, mood.ACTION_CONSIDERED,
+                                        mood.ACTION_CAN, discourse.GOAL_REACHED)).lower()
+    return sorted(w for w in known_words() if w.isalpha() and len(w) > 3 and w not in said
+                  and not mood.TAKEN_TAIL.match(w) and not mood.GOAL_WORD.search(w)
+                  and not SEPARATORS.search(f" {w} "))
+
+
+REMARK_WORDS = _remark_words()
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(0, 3),
+       before=st.booleans(), words=st.lists(st.sampled_from(REMARK_WORDS), min_size=1, max_size=4))
+@PROPS
+def test_an_action_named_among_other_words_is_not_judged_as_taken(domain, style, templates, k, seed, steps, before,
+                                                                   words):
+    """Principle 7: an action that applies nowhere, named with known words after it or before it
+    that are not read as taking it, reports nothing, and the trace goes on from where it stood (the
+    next applicable action is right); the same action with a word of time after it ("X now") is
+    taken: a precondition error there."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    now = passed[-1]
+    bad = _inapplicable(task, passed)
+    good = [a for a in applicable_actions(task, now) if successor(now, a) != now]
+    assume(bad and good)
+    x, y = rng.choice(bad), rng.choice(good)
+    tail = " ".join(words)
+    if before:
+        remark = f"{_cap(tail)} about {w.action(x)} {rng.choice(REMARK_WORDS)}."  # "the thing about X is ..."
+    else:
+        remark = f"{_cap(w.action(x))} {tail}."  # "X permitted only given ..."
+    go_on = f"{_cap(w.action(y))}."
+    text, got = _verify(task, lines + [remark, go_on], style, templates)
+    assert got["first_error"] is None and got["claims"][-1]["verdict"] == "right", (text, got["claims"][-1])
+    taken = f"{_cap(w.action(x))} now."
+    text, got = _verify(task, lines + [taken], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, taken, fe) and fe["kind"] == "precondition", (text, fe)
