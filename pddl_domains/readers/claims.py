@@ -319,7 +319,7 @@ class ClaimReader:
                     if how in (ASSERT, CAN) and conditional:
                         how = SUPPOSE  # "hypothetically, if I unstack A, ...": an action in an if-clause is supposed
                         hypothetical = True  # and what follows it in its sentence is said of that point
-                    elif how in (ASSERT, CAN) and not point and MOOD.ONLY_IF.search(nraw):
+                    elif how in (ASSERT, CAN, CANDIDATE) and not point and MOOD.ONLY_IF.search(nraw):
                         point, requiring = "at", True  # "can only X if A", "X only works when A": its condition
                     if how == ASSERT:
                         how = SUPPOSE if hypothetical else QUESTION if question else \
@@ -669,11 +669,12 @@ class ClaimReader:
 
     # ---------------------------------------------------------------- PDDL
 
-    def _form_taken(self, clause: str, m: re.Match, text: str) -> bool:
-        """Whether an action's form is taken as its clause says, as an action in words is: the clause
-        leads with it after the narration words read (`_action`: "I", "let us", "performing", a step
-        number; earlier forms of a run of steps, "(X) (Y)", stand for nothing), and what follows it
-        up to the next action's form is `taken_as_said`."""
+    def _form_mood(self, clause: str, m: re.Match, text: str) -> str | None:
+        """The mood the words around an action's form give it, as they would the action in words
+        (`_action`: "I X", "one might X", "consider the case in which we were to X"), when the
+        clause leads with it after the narration words read (earlier forms of a run of steps, "(X)
+        (Y)", stand for nothing) and what follows it up to the next action's form is
+        `taken_as_said`; else None: whether it is taken is not certain."""
         actions = [f for f in FORM.finditer(clause) if f.group(1) in self.rd.arity_action]
         ahead = clause[:m.start()]
         for f in reversed([f for f in actions if f.end() <= m.start()]):
@@ -682,9 +683,11 @@ class ClaimReader:
             ahead = ahead[:f.start()]  # "(unstack a b) (put-down a)": a run of steps
         got = self._action(self._prepare(layout.normalise(ahead + m.group(0))), None)
         if got is None or got[0] != text or got[3].strip():
-            return False
+            return None
         after = [f.start() for f in actions if f.start() >= m.end()]
-        return taken_as_said(clause[m.end():after[0] if after else len(clause)])
+        if not taken_as_said(clause[m.end():after[0] if after else len(clause)]):
+            return None
+        return REFERENCE if got[2] else got[1]
 
     def _pddl_claims(self, low: str, start: int, marks: frozenset[str]) -> list[Claim]:
         claims: list[Claim] = []
@@ -735,7 +738,11 @@ class ClaimReader:
                             else QUESTION if question else REFERENCE if said == REFERENCE or requiring or point \
                             else CANDIDATE if considered or said == CANDIDATE or option or MOOD.CONSIDERED.search(words) \
                             else PLAN if planned else CAN if said == CAN or MOOD.ABILITY.match(words) else ASSERT
-                        unsure = how in (ASSERT, CAN) and not self._form_taken(c, m, text)
+                        unsure = False
+                        if how in (ASSERT, CAN):
+                            said_how = self._form_mood(c, m, text)  # as the same words would in words
+                            unsure = said_how is None
+                            how = how if said_how in (None, ASSERT) else said_how
                         claims.append(Claim("action", span, text, how == REJECT, how,
                                             point=(point or "at") if how == REFERENCE else "", unsure=unsure))
                         just_named = claims[-1]

@@ -88,7 +88,8 @@ def _inside(text, sentence, fe):
 NOT_ASSERTED = ("To {action}, we need {fact}.", "{Action} requires {fact}.", "The preconditions of {action} are {fact}.",
                 "Pre: {fact}.", "We need {fact}.", "Need to get to: {fact}.", "Is {fact}?", "If {fact}, then I can go on.",
                 "Suppose {fact}.", "Maybe {fact}.", "I want {fact} in the end.", "The conditions for {action}: {fact}.",
-                "In the event that {fact}, I can go on.")
+                "In the event that {fact}, I can go on.", "By the rules, to {action} it is necessary that {fact}.",
+                "Rule: {action} permitted only given {fact}.")
 REJECTED = ("For example, {action}. But that is not possible.", "What about {action}? No, that won't work.",
             "Maybe {action}. Hmm, I can't do that.", "I could {action}, but that is not allowed.",
             "One approach: {action}. But that is not possible.", "It would be better to {action}. No, that won't work.")
