@@ -16,6 +16,9 @@ guessed; this module only prepares clauses for it (docs/traces.md, "How a trace 
   of the last action, never an object its own clause names; a clause that is only a predicate
   ("clear") shares the subject of the fact before it; "which" opening a clause is the object named
   just before it, and a bare predicate after such a clause is not read;
+- an action is taken only where it leads its clause and what follows it says only when, that it is
+  done or what results (`taken_as_said`; in PDDL the words around a form read as in words,
+  `ClaimReader._form_mood`); named among other words it is ``unsure``: followed, not judged;
 - each claim's mood (`mood`): the sentence's question mark or if-part, the goal, a requirement lead
   ("we need", "Pre:", "the preconditions are") and what follows it in its sentence, an aim
   ("should", "will"), a hedge ("maybe"), an option considered (a "for example" / "maybe" sentence,
@@ -70,8 +73,8 @@ class Claim:
     #                       "start" ("initially": the state the trace starts from) | "untied"
     point: str = ""  # an action named as a point of a plan: "after" ("after unstacking A") | "at" ("when ...")
     implied: bool = False  # a denial an enumeration said to be complete implies ("only A is clear": B is not)
-    unsure: bool = False  # an action named among words that are not read as taking it (`ClaimReader.taken_as_said`):
-    #                       it may be taken or only named; followed, never judged by its own words
+    unsure: bool = False  # an action named among words that are not read as taking it (`taken_as_said`,
+    #                       `ClaimReader._form_mood`): it may be taken or only named; followed, never judged by its own words
 
     @property
     def asserted(self) -> bool:
@@ -778,7 +781,7 @@ def taken_as_said(rest: str) -> bool:
     words of time, of its being done or of what results (phrases.txt: TAKEN_TAIL), or what the
     clause says of it (`mood.OF_ACTION`: "is possible", "requires ..."). Other words ("X permitted
     only given A", "the thing about X is that ...") say something of the action that is not read:
-    whether it is taken is not certain, and it is not judged as taken (docs/traces.md, "How a trace is read")."""
+    whether it is taken is not certain, and it is not judged as taken (docs/traces.md, principle 7)."""
     return bool(MOOD.TAKEN_TAIL.match(rest)) or _said_of(rest) is not None
 
 
