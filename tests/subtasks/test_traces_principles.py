@@ -75,6 +75,16 @@ def _inapplicable(task, passed):
     return [a for a in task.actions if not any(_ok(a, p) for p in passed) and not any(_ok(a, t) for t in one_step)]
 
 
+def _stuck_and_free(task, rng, passed):
+    """An action that applies at no point the walk passed (`_inapplicable`) and one that applies at its
+    end and changes the state, each drawn at random; an example that has none is not drawn."""
+    now = passed[-1]
+    bad = _inapplicable(task, passed)
+    good = [a for a in applicable_actions(task, now) if successor(now, a) != now]
+    assume(bad and good)
+    return rng.choice(bad), rng.choice(good)
+
+
 def _verify(task, lines, style, templates):
     text = "\n".join(lines)
     return text, verify_trace(task, text, style=style, templates=templates)
@@ -216,10 +226,7 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
     and built upon, is taken with no error."""
     task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
     now = passed[-1]
-    bad = _inapplicable(task, passed)
-    good = [a for a in applicable_actions(task, now) if successor(now, a) != now]
-    assume(bad and good)
-    x, y = rng.choice(bad), rng.choice(good)
+    x, y = _stuck_and_free(task, rng, passed)
     unmet = state_atoms(task, x.pre & ~now)
     assume(unmet)
     go_on = f"{_cap(w.action(y))}."
@@ -304,11 +311,7 @@ def test_an_action_named_among_other_words_is_not_judged_as_taken(domain, style,
     next applicable action is right); the same action with a word of time after it ("X now") is
     taken: a precondition error there."""
     task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
-    now = passed[-1]
-    bad = _inapplicable(task, passed)
-    good = [a for a in applicable_actions(task, now) if successor(now, a) != now]
-    assume(bad and good)
-    x, y = rng.choice(bad), rng.choice(good)
+    x, y = _stuck_and_free(task, rng, passed)
     tail = " ".join(words)
     if before:
         remark = f"{_cap(tail)} about {w.action(x)} {rng.choice(REMARK_WORDS)}."  # "the thing about X is ..."
