@@ -81,6 +81,19 @@ def test_run_folder_traces_are_labelled_simulated(tmp_path, capsys):
     assert recs and all(r["simulated"] and r["trace"] is not None for r in recs)
 
 
+def test_traces_of_a_run_of_every_subtask_read_every_prompt_back(tmp_path, capsys):
+    """Every sub-task's prompt reads back into a task, formalize-goal's too (it gives the problem as a
+    PDDL file and no state of its own): `widthbench traces` on a run of them all checks every trace."""
+    run = tmp_path / "run"
+    assert main(["score", "--subtask", "all", "--count", "1", "--style", "nl", "--thinking", "on",
+                 "--model", "sim:oracle", "--out", str(run), "--quiet", "--no-cache"]) == 0
+    capsys.readouterr()
+    assert main(["traces", str(run), "--out", str(tmp_path / "o")]) == 0
+    recs = [json.loads(line) for line in (tmp_path / "o" / "traces.jsonl").read_text().splitlines()]
+    assert "formalize-goal" in {r["subtask"] for r in recs}
+    assert [r["subtask"] for r in recs if r["trace"] is None] == []
+
+
 def _scored(recs):
     """(found at the injection, injected, errors on traces with nothing injected) of traces.jsonl records."""
     from widthbench.subtasks.traces.injections import outcome

@@ -95,9 +95,12 @@ class ReadPrompt:
 
     @property
     def task(self) -> strips.Task:
-        """The task with the prompt's state (or new state) as its initial state."""
-        init = self.state(self.state_field)
+        """The task with the prompt's state (or new state) as its initial state; a prompt that gives
+        the problem whole (formalize-goal: its PDDL file) and no state of its own, the problem's task."""
         base = self.problem.task
+        if self.state_field not in self.fields:
+            return base
+        init = self.state(self.state_field)
         return base if init == base.init else dataclasses.replace(base, init=init)
 
     def state(self, field: str = "state") -> int:
