@@ -63,7 +63,7 @@ def generated(count: int, seed: int, heldout: int, made_up: float = 0.0) -> None
         phrasing = gen.with_made_up_words(words, args[3], made_up) if made_up else words
         return gen.write_trace(*args, phrasing=phrasing, **kw)
 
-    clean = false = 0
+    clean = false = concluded = 0
     found: Counter = Counter()
     tried: Counter = Counter()
     first: Counter = Counter()
@@ -77,6 +77,7 @@ def generated(count: int, seed: int, heldout: int, made_up: float = 0.0) -> None
             fe = verify_trace(task, w.text, style=style, templates=templates)["first_error"]
             clean += 1
             false += fe is not None
+            concluded += fe is not None and said_reached(fe, w.text, words)
             for kind in KINDS:
                 at = (i % 4) if kind != "precondition" else 1 + i % 3
                 w = write_trace(task, style, templates, seed + i, steps=4, inject=kind, at=at)
@@ -97,13 +98,26 @@ def generated(count: int, seed: int, heldout: int, made_up: float = 0.0) -> None
     if made_up:
         words += f", a made-up word in {100 * made_up:.0f}% of the frames"
     print(f"generated traces in {words} ({len(CASES)} cases, {count} per case and kind, seeds {seed}..{seed + count - 1}):")
-    print(f"  clean: {clean} traces, {false} with a first error")
+    print(f"  clean: {clean} traces, {false} with a first error" + (
+        f" ({concluded} of them at a closing sentence that says the goal is reached, which the walk does not "
+        f"reach: the trace's error, not the verifier's; {false - concluded} false)" if concluded else ""))
     for kind in KINDS:
         print(f"  injected {kind}: found at the injection {found[kind]} of {tried[kind]} "
               f"({100 * found[kind] / max(1, tried[kind]):.1f}%); a first error before it {early[kind]}, "
               f"another one after it {later[kind]}")
     print(f"  first errors on injected traces: {with_error} ({', '.join(f'{k} {v}' for k, v in sorted(first.items()))}); "
           f"initial-state with no action applied: {at_start} (the injections after 0 actions)")
+
+
+def said_reached(fe: dict, text: str, words) -> bool:
+    """Whether the first error ``fe`` of a trace written clean is a "goal reached" said by the trace's
+    closing sentence (a frame of the ``conclude`` slot, which the writer puts last): a set of words
+    may close with "goal reached", and a random walk seldom reaches the goal, so the trace says
+    something false there that the verifier is right to report."""
+    if fe["kind"] != "goal":
+        return False
+    closing = [f for f in words.conclude if text.rstrip().lower().endswith(f.strip().lower())]
+    return bool(closing) and fe["span"][0] >= len(text.rstrip()) - len(closing[0].strip())
 
 
 def development() -> None:

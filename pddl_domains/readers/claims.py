@@ -703,10 +703,15 @@ class ClaimReader:
         whole = layout.normalise(low)
         opens_now = bool(MOOD.OPENS_NOW.match(whole)) or self._label_now(whole)
         opens_start = bool(MOOD.OPENS_START.match(whole))
+        # "To (X), ...": facts are its requirements, as in words, but for a reason given ("because (A)")
+        # or facts said of now
+        purpose = bool(MOOD.PURPOSE.match(whole))
         just_named = None  # the action the clause before named, if it named one
         for a, b, sep in _pieces(low, start):
             named_before, just_named = just_named, None
             c = low[a - start:b - start]
+            if MOOD.WHY.search(c) or MOOD.NOW.match(clean(layout.normalise(c)).strip()) or re.search(r"\bnow\b", c):
+                purpose = False
             in_goal = bool(MOOD.GOAL_WORD.search(c)) or (in_goal and not MOOD.GOAL_STOP.match(c.strip()) and not MOOD.AIM.search(c))
             planned = planned or bool(DISCOURSE.INTENT.search(c))
             words = clean(MOOD.OPENER.sub("", clean(layout.normalise(c))))
@@ -762,7 +767,7 @@ class ClaimReader:
                         how = SUPPOSE
                     elif in_goal:
                         how = GOAL if marks & {"goal", "goal-reached"} else PLAN  # as in words
-                    elif requiring and not confirmed:
+                    elif (requiring or purpose) and not confirmed:
                         how = REQUIRE
                     elif planned and not in_goal:
                         how = PLAN

@@ -406,7 +406,9 @@ class _Replay:
                     lines = [Line(self.init)] + lines
             holds = [self.atom_true(c.value, ln.state) for ln in lines]
             ok = any(h != c.negated for h in holds)
-            told = self._told_fact(c) if not ok and c.when != "before" else None
+            # a fact said of a supposed or referenced point is about that point: never a sign that the
+            # trace went on from an option
+            told = self._told_fact(c) if not ok and c.when != "before" and rec["context"] != "hypothetical" else None
             if told is not None and told.sentence > self.unread_at:
                 # "Maybe stack A on B. Now A is on B": the trace goes on from an option that does not apply
                 rec["verdict"] = "unchecked"

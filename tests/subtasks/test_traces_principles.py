@@ -222,8 +222,9 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
     """Principle 4: an action that does not apply, considered and rejected, is no error and the line
     stays where it was (the next applicable action is right); considered and not built upon, no error;
     checked, found "possible" and then taken, an error at the action taken; considered and then built
-    upon (its effect said to hold now), an error at the option. An action that applies, considered
-    and built upon, is taken with no error."""
+    upon (its effect said to hold now), an error at the option, but not when its effect is said of
+    another point ("After (Y), A"). An action that applies, considered and built upon, is taken with
+    no error."""
     task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
     now = passed[-1]
     x, y = _stuck_and_free(task, rng, passed)
@@ -248,6 +249,16 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
         text, got = _verify(task, lines + [option, f"Now {w.fact(rng.choice(effects))}."], style, templates)
         fe = got["first_error"]
         assert _inside(text, option, fe) and fe["kind"] == "precondition", (text, fe)
+    if style == "pddl":
+        # a fact said of another point ("After (Y), A": in PDDL the point after Y) is about that point,
+        # never a sign that the trace went on from an option that does not apply: A holds after the
+        # option X and not after Y, and no error is reported at the option
+        there = [e for e in state_atoms(task, successor(now, x)) if not _holds(task, e, successor(now, y))]
+        if there:
+            option = f"Maybe {w.action(x)}."
+            text, got = _verify(task, lines + [option, f"After {w.action(y)}, {w.fact(rng.choice(there))}."],
+                                style, templates)
+            assert not _inside(text, option, got["first_error"]), (text, got["first_error"])
     new = [e for e in state_atoms(task, successor(now, y)) if not _holds(task, e, now)]
     assume(new and near)
     text, got = _verify(task, lines + [f"Maybe {w.action(y)}.", f"Now {w.fact(rng.choice(new))}."], style, templates)
@@ -257,7 +268,7 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
 HESITATIONS = ("Hmm, maybe {action}.", "Hmm, let me think about what comes next.", "Hmm, what about {action}?",
                "Hmmm. Perhaps {action}.")
 WITHDRAWN = ("Hmm, no, that is wrong.", "Hmm, not quite.", "Wait, no.", "I misspoke there.", "Let me correct that.",
-             "My bad.", "Let me fix that.")
+             "My bad.", "Let me fix that.", "I said that wrong.", "Disregard the previous line.", "Bug in the last line.")
 DONE_NOW = ("After doing that, {fact}.", "Upon completing this, {fact}.", "After performing it, {fact}.",
             "Following that, {fact}.", "As a consequence, {fact}.", "That way, {fact}.")
 
