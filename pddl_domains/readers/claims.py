@@ -159,6 +159,7 @@ class ClaimReader:
         low_all = lower(text)
         out = []
         prev_end, after_action, prev_planned, prev_goal, goal_talk = 0, False, False, False, False
+        asked = None  # what the question just put asks ("required", "supposed", "said"): its answer's mood
         self._last_action = None
         self._either = False
         for i, (a, b) in enumerate(discourse.sentences(text)):
@@ -166,6 +167,9 @@ class ClaimReader:
             norm = layout.normalise(low)
             marks = discourse.marks(norm)
             r, wd, wa = discourse.retraction_at(low), discourse.withdrawal_at(low), discourse.withdrawal_at(low, True)
+            answer = asked if "question" not in marks else None
+            if answer == "said" and MOOD.ANSWERS_NO.match(norm):
+                r = wd = wa = 0  # "Was that true, what I just said? No, it was not: A": withdrawn
             same_line = "\n" not in text[prev_end:a]
             if marks & {"restart", "initial"}:
                 self._either = False
@@ -187,6 +191,15 @@ class ClaimReader:
                 claims, gap = self._claims(low, a, marks, after_action, goes_on, restates)
                 if any(c.kind == "action" and c.mood == SUPPOSE for c in claims):
                     marks = marks | {"hypothetical"}  # an action in an if-clause further into the sentence
+            if answer in ("required", "supposed") and not any(c.kind == "action" and c.mood in (ASSERT, CAN) for c in claims):
+                # "Under what conditions may one X? Under these only: A", "What would happen if I were
+                # to X? Then A": the answer says what the question asks, in its mood; a fact said of now
+                # is said of now
+                how = REQUIRE if answer == "required" else SUPPOSE
+                claims = [replace(c, mood=how) if c.kind == "fact" and c.mood == ASSERT and c.when != "now" else c
+                          for c in claims]
+            asked = None if "question" not in marks else "required" if MOOD.ASKS_REQUIRED.search(norm) else \
+                "supposed" if "hypothetical" in marks else "said" if MOOD.ASKS_SAID.search(norm) else None
             if "at-step" in marks and not any(c.kind == "action" and c.mood in (ASSERT, CAN) for c in claims):
                 marks = marks | {"elsewhere"}  # "In step 1, A was clear": another point; "At step 2, I stack ...": its number
             if "alternative" in marks and not any(c.kind == "action" for c in claims) and not self._names_verb(norm):

@@ -99,7 +99,10 @@ NOT_ASSERTED = ("To {action}, we need {fact}.", "{Action} requires {fact}.", "Th
                 "Pre: {fact}.", "We need {fact}.", "Need to get to: {fact}.", "Is {fact}?", "If {fact}, then I can go on.",
                 "Suppose {fact}.", "Maybe {fact}.", "I want {fact} in the end.", "The conditions for {action}: {fact}.",
                 "In the event that {fact}, I can go on.", "By the rules, to {action} it is necessary that {fact}.",
-                "Rule: {action} permitted only given {fact}.")
+                "Rule: {action} permitted only given {fact}.",
+                "Under what conditions may one {action}? Under these only: {fact}.",
+                "What must be true before one may {action}? That {fact}.",
+                "What would happen if I were to {action}? Then {fact}.")
 REJECTED = ("For example, {action}. But that is not possible.", "What about {action}? No, that won't work.",
             "Maybe {action}. Hmm, I can't do that.", "I could {action}, but that is not allowed.",
             "One approach: {action}. But that is not possible.", "It would be better to {action}. No, that won't work.")
@@ -268,7 +271,8 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
 HESITATIONS = ("Hmm, maybe {action}.", "Hmm, let me think about what comes next.", "Hmm, what about {action}?",
                "Hmmm. Perhaps {action}.")
 WITHDRAWN = ("Hmm, no, that is wrong.", "Hmm, not quite.", "Wait, no.", "I misspoke there.", "Let me correct that.",
-             "My bad.", "Let me fix that.", "I said that wrong.", "Disregard the previous line.", "Bug in the last line.")
+             "My bad.", "Let me fix that.", "I said that wrong.", "Disregard the previous line.", "Bug in the last line.",
+             "Was that true, what I just said? No, it was not.", "Did I say that right? I did not.")
 DONE_NOW = ("After doing that, {fact}.", "Upon completing this, {fact}.", "After performing it, {fact}.",
             "Following that, {fact}.", "As a consequence, {fact}.", "That way, {fact}.")
 
