@@ -23,6 +23,9 @@ guessed; this module only prepares clauses for it (docs/traces.md, "How a trace 
   ("we need", "Pre:", "the preconditions are") and what follows it in its sentence, an aim
   ("should", "will"), a hedge ("maybe"), an option considered (a "for example" / "maybe" sentence,
   "I could", "would be possible"), a rejected one ("I can't X", "instead of X"), "I can X";
+- the question a sentence answers (`ClaimReader.read`): after a question that asks what an action
+  requires its facts are requirements, after one that asks what would follow suppositions, and after
+  one that asks whether what was just said is right, an answer no withdraws it;
 - each fact's time: "now" / "currently" / "then ..." (the point the line is at); after an action
   in its sentence, after ":" or "because" / "since" (its preconditions: ``when="before"``); on the
   text line of the action just taken (its preconditions or its effects: ``when="either"``); else
