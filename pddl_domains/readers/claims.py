@@ -194,7 +194,8 @@ class ClaimReader:
                 claims, gap = self._claims(low, a, marks, after_action, goes_on, restates)
                 if any(c.kind == "action" and c.mood == SUPPOSE for c in claims):
                     marks = marks | {"hypothetical"}  # an action in an if-clause further into the sentence
-            if answer in ("required", "supposed") and not any(c.kind == "action" and c.mood in (ASSERT, CAN) for c in claims):
+            takes = any(c.kind == "action" and c.mood in (ASSERT, CAN) for c in claims)  # an action taken or said to apply
+            if answer in ("required", "supposed") and not takes:
                 # "Under what conditions may one X? Under these only: A", "What would happen if I were
                 # to X? Then A": the answer says what the question asks, in its mood; a fact said of now
                 # is said of now
@@ -203,7 +204,7 @@ class ClaimReader:
                           for c in claims]
             asked = None if "question" not in marks else "required" if MOOD.ASKS_REQUIRED.search(norm) else \
                 "supposed" if "hypothetical" in marks else "said" if MOOD.ASKS_SAID.search(norm) else None
-            if "at-step" in marks and not any(c.kind == "action" and c.mood in (ASSERT, CAN) for c in claims):
+            if "at-step" in marks and not takes:
                 marks = marks | {"elsewhere"}  # "In step 1, A was clear": another point; "At step 2, I stack ...": its number
             if "alternative" in marks and not any(c.kind == "action" for c in claims) and not self._names_verb(norm):
                 # "Alternatively, let's think again" starts over; "Alternatively, I might X" (an action or
