@@ -279,6 +279,7 @@ def _walk(pair: _Pair, match: dict, max_states: int) -> _Walk:
     back = {m.init: t.init}
     parent: dict = {t.init: None}
     queue = deque([t.init])
+    image: dict = {}  # true action id -> its model action under the matching (None: the model has none)
     while queue:
         s = queue.popleft()
         sm = paired[s]
@@ -288,7 +289,10 @@ def _walk(pair: _Pair, match: dict, max_states: int) -> _Walk:
         for a in applicable_actions(t, s):
             if a.name not in match:
                 continue
-            am = m.action_index.get(_model_key(a, match))
+            if a.id in image:
+                am = image[a.id]
+            else:
+                am = image[a.id] = m.action_index.get(_model_key(a, match))
             ts = (s & ~a.dele) | a.add
             if am is None or am.id not in mine:
                 return _Walk(paired, parent, _Conflict(s, a, am, ts, None), False)
