@@ -102,7 +102,8 @@ NOT_ASSERTED = ("To {action}, we need {fact}.", "{Action} requires {fact}.", "Th
                 "Rule: {action} permitted only given {fact}.",
                 "Under what conditions may one {action}? Under these only: {fact}.",
                 "What must be true before one may {action}? That {fact}.",
-                "What would happen if I were to {action}? Then {fact}.")
+                "What would happen if I were to {action}? Then {fact}.",
+                "What happens if I {action}? {Fact}.", "You might wonder what happens if you {action}: {fact}.")
 REJECTED = ("For example, {action}. But that is not possible.", "What about {action}? No, that won't work.",
             "Maybe {action}. Hmm, I can't do that.", "I could {action}, but that is not allowed.",
             "One approach: {action}. But that is not possible.", "It would be better to {action}. No, that won't work.")
@@ -269,10 +270,11 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
 
 
 HESITATIONS = ("Hmm, maybe {action}.", "Hmm, let me think about what comes next.", "Hmm, what about {action}?",
-               "Hmmm. Perhaps {action}.")
+               "Hmmm. Perhaps {action}.", "That is not the case for every object.")
 WITHDRAWN = ("Hmm, no, that is wrong.", "Hmm, not quite.", "Wait, no.", "I misspoke there.", "Let me correct that.",
              "My bad.", "Let me fix that.", "I said that wrong.", "Disregard the previous line.", "Bug in the last line.",
-             "Was that true, what I just said? No, it was not.", "Did I say that right? I did not.")
+             "Was that true, what I just said? No, it was not.", "Did I say that right? I did not.",
+             "No, that's not the case.", "That is not so.", "No, that isn't what we have.")
 DONE_NOW = ("After doing that, {fact}.", "Upon completing this, {fact}.", "After performing it, {fact}.",
             "Following that, {fact}.", "As a consequence, {fact}.", "That way, {fact}.")
 
