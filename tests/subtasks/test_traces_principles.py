@@ -284,8 +284,9 @@ DONE_NOW = ("After doing that, {fact}.", "Upon completing this, {fact}.", "After
 @PROPS
 def test_a_hesitation_alone_withdraws_nothing(domain, style, templates, k, seed, steps):
     """Principle 5: a fact false at every point the trace passed, said of now (after a phrase that
-    says the action just taken is done), is an error there, whatever hesitation follows it; a
-    hesitation with a denial ("hmm, no") withdraws it."""
+    says the action just taken is done), is an error there, whatever hesitation follows it (or a
+    denial said of something else: "that is not the case for every object"); a hesitation with a
+    denial ("hmm, no") withdraws it."""
     task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
     never, bad = _never(task, passed), _inapplicable(task, passed)
     assume(never and bad)
