@@ -10,6 +10,7 @@ numbered line ends none), each with its character span. `marks` names what a sen
 - ``retraction``: "wait, no", "actually", "that's wrong" (a withdrawal of what was just said), or
   "I can't", "not possible", "so no" (the rejection of an action or option just named);
 - ``hypothetical``: "if I unstack A, ...", "suppose", "what if": an imagined point, not the state;
+  at the sentence's start or after a colon that ends its lead-in ("A sketch, not done: if I X, A");
 - ``candidate``: "for example", "maybe", "perhaps", "what about", "let's try", "alternatively", "a
   possibility is", "whether to": an option considered, not (yet) taken;
 - ``requirement``: "requires", "we need A", "the preconditions are": what an action needs (the
@@ -76,11 +77,17 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 #: The marks a sentence carries by its words alone, each with the test that finds it ("goal" and
 #: "goal-reached" exclude each other, and "state" depends on the others: `marks`).
-_MARKS = (("restart", WORDS.RESTART.search), ("retraction", WORDS.RETRACTION.search), ("hypothetical", WORDS.HYPOTHETICAL.match),
+_MARKS = (("restart", WORDS.RESTART.search), ("retraction", WORDS.RETRACTION.search), ("hypothetical", lambda low: _opens(WORDS.HYPOTHETICAL.match, low)),
           ("candidate", WORDS.CANDIDATE.search), ("requirement", WORDS.REQUIREMENT.search),
           ("question", lambda low: low.rstrip(" )*_\"'").endswith("?")),
           ("intent", WORDS.INTENT.search), ("initial", WORDS.INITIAL.search), ("elsewhere", WORDS.ELSEWHERE.search),
           ("at-step", WORDS.AT_STEP.search), ("alternative", WORDS.ALTERNATIVELY.search))
+
+
+def _opens(match, low: str) -> bool:
+    """Whether ``match`` reads at the start of the sentence ``low`` or right after a colon in it: a
+    lead-in or label that ends in a colon opens what it introduces ("A plan only sketched: if I X, A")."""
+    return bool(match(low)) or any(match(low[m.end():]) for m in re.finditer(r":(?!\d)", low))
 
 
 def marks(low: str) -> frozenset[str]:

@@ -145,6 +145,7 @@ class _Replay:
         self.prev_end = 0  # where the sentence before ends
         self.item = 0  # the number of the numbered step the trace is in ("3. ..."), 0 outside a list
         self._guessed = ""  # how the last `_place` went back to a point no words named: "rewind" | "init"
+        self._again = False  # the last `_place` went back to before the action the line took last (said again)
         self.skips: list[_Skip] = []  # actions taken with a step skipped in words, not yet settled
         self.seen: set[int] = {init}  # every state of every line the trace has reached (`_remember`)
         self.told: list[_Told] = []  # options considered that do not apply, not yet settled
@@ -226,7 +227,10 @@ class _Replay:
         elif "restart" in s.marks or re.search(r"\n[ \t]*\n", text[self.prev_end:s.span[0]]):
             self.item = 0  # a paragraph that opens with no number ends the list
         self.prev_end = s.span[1]
-        if not s.claims and s.names and not s.marks & _NOT_NARRATED:
+        # a will or a would somewhere in a sentence that names an action's verb and did not read is no
+        # sign that nothing was done ("I said I would X, and now I do"): what it says is not known
+        narrates_none = s.marks & _NOT_NARRATED - ({"intent"} if s.verbs else set())
+        if not s.claims and s.names and not narrates_none:
             self.unread, self.unread_at = True, s.index  # it may state an action in words that did not read
             if s.verbs and not s.unknown:
                 self._maybe_step()  # an action's verb: what it may have done is followed (`silent`)
@@ -533,7 +537,9 @@ class _Replay:
         self.skip_from = None
         self.skips = []
         line = self._place(a, self.main, self.restart, self.alternates)
-        if line is not None and self._guessed == "init" and self.item > 1:
+        if line is not None and (self._guessed or (self.lost and self._again)):
+            # words it does not know are no sign that the trace went back (a rewind, a restart), nor,
+            # once the line is lost, that they say again the action it took last
             line = None
         if line is None:
             if not self.lost and not self.unsure:
@@ -597,7 +603,11 @@ class _Replay:
 
     def _told_fact(self, c: Claim) -> "_Told | None":
         """The option considered that the (wrong) fact ``c`` goes on from: it holds after the option's
-        action, which does not apply where it was considered."""
+        action, which does not apply where it was considered. None when a step the words it did not
+        read may have taken makes it right as well (`silent`, and since a sentence that did not read,
+        one action from the main line): which of the two it goes on from is not known."""
+        if self._silent_right(lambda st: self.atom_true(c.value, st) != c.negated) or (self.unread and self._silent_step(c)):
+            return None
         for t in reversed(self.told):
             if self.atom_true(c.value, t.told.state) != c.negated:
                 return t
@@ -773,7 +783,7 @@ class _Replay:
         def ok(state: int) -> bool:
             return _applies(a, state)
 
-        self._guessed = ""
+        self._guessed, self._again = "", False
         if restart and ok(self.init):
             return Line(self.init)
         if ok(line.state) and not (self.stale and line is self.main):
@@ -787,6 +797,7 @@ class _Replay:
         for i in range(len(line.actions) - 1, -1, -1):
             if line.actions[i] == str(a) and ok(line.befores[i]):
                 self._guessed = "rewind" if i < len(line.actions) - 1 else ""  # the action just taken, said again
+                self._again = not self._guessed
                 return Line(line.befores[i], line.actions[:i], line.befores[:i])
         if ok(self.init):
             self._guessed = "init"

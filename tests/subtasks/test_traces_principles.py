@@ -103,7 +103,9 @@ NOT_ASSERTED = ("To {action}, we need {fact}.", "{Action} requires {fact}.", "Th
                 "Under what conditions may one {action}? Under these only: {fact}.",
                 "What must be true before one may {action}? That {fact}.",
                 "What would happen if I were to {action}? Then {fact}.",
-                "What happens if I {action}? {Fact}.", "You might wonder what happens if you {action}: {fact}.")
+                "What happens if I {action}? {Fact}.", "You might wonder what happens if you {action}: {fact}.",
+                "Not one of these may be missing if I am to {action}: {fact}.",
+                "A plan only, not carried out: if my next move were to {action}, then afterwards {fact}.")
 REJECTED = ("For example, {action}. But that is not possible.", "What about {action}? No, that won't work.",
             "Maybe {action}. Hmm, I can't do that.", "I could {action}, but that is not allowed.",
             "One approach: {action}. But that is not possible.", "It would be better to {action}. No, that won't work.")
@@ -181,6 +183,11 @@ def test_a_claim_is_judged_only_at_a_point_the_trace_reached(domain, style, temp
     assume(only_after)
     hidden = f"Then I deal with {w.object_of(a)} somehow." if style == "nl" else f"Then I do (something-with {a.args[0]})."
     text, got = _verify(task, lines + [hidden, f"Now {w.fact(rng.choice(only_after))}."], style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
+    # nor after one that names the action beside a will or a would and did not read as taking it: a
+    # will somewhere in a sentence is no sign that it took no step
+    said = f"I said I would {w.action(a)}, and now I do."
+    text, got = _verify(task, lines + [said, f"Now {w.fact(rng.choice(only_after))}."], style, templates)
     assert got["first_error"] is None, (text, got["first_error"])
 
 
@@ -263,6 +270,14 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
             text, got = _verify(task, lines + [option, f"After {w.action(y)}, {w.fact(rng.choice(there))}."],
                                 style, templates)
             assert not _inside(text, option, got["first_error"]), (text, got["first_error"])
+    # a fact that a step in words no reader reads may have made right as well is no sign that the trace
+    # went on from the option: which of the two it goes on from is not known
+    shared = [e for e in state_atoms(task, x.add & successor(now, y)) if not _holds(task, e, now)]
+    if shared and y.args:
+        hidden = f"Then I deal with {w.object_of(y)} somehow." if style == "nl" else f"Then I do (something-with {y.args[0]})."
+        option = f"Maybe {w.action(x)}."
+        text, got = _verify(task, lines + [hidden, option, f"Now {w.fact(rng.choice(shared))}."], style, templates)
+        assert not _inside(text, option, got["first_error"]), (text, got["first_error"])
     new = [e for e in state_atoms(task, successor(now, y)) if not _holds(task, e, now)]
     assume(new and near)
     text, got = _verify(task, lines + [f"Maybe {w.action(y)}.", f"Now {w.fact(rng.choice(new))}."], style, templates)
