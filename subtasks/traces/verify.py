@@ -537,12 +537,14 @@ class _Replay:
         self.skip_from = None
         self.skips = []
         line = self._place(a, self.main, self.restart, self.alternates)
-        if line is not None and (self._guessed or (self.lost and self._again)):
-            # words it does not know are no sign that the trace went back (a rewind, a restart), nor,
-            # once the line is lost, that they say again the action it took last
+        # words it does not know are no sign that the trace went back (a rewind, a restart), nor, once
+        # the line is lost, that they say again the action it took last; nor, as it applies at a point
+        # the trace went through, is it an option that applies nowhere (`_untrusted_told`)
+        went_back = line is not None and bool(self._guessed or (self.lost and self._again))
+        if went_back:
             line = None
         if line is None:
-            if not self.lost and not self.unsure:
+            if not self.lost and not self.unsure and not went_back:
                 told = self.main.copy()
                 told.apply(a)
                 self.told.append(_Told(s.index, rec, c, self.main.copy(), told, untrusted=True))
