@@ -606,9 +606,9 @@ class _Replay:
     def _told_fact(self, c: Claim) -> "_Told | None":
         """The option considered that the (wrong) fact ``c`` goes on from: it holds after the option's
         action, which does not apply where it was considered. None when a step the words it did not
-        read may have taken makes it right as well (`silent`, and since a sentence that did not read,
-        one action from the main line): which of the two it goes on from is not known."""
-        if self._silent_right(lambda st: self.atom_true(c.value, st) != c.negated) or (self.unread and self._silent_step(c)):
+        read may have taken (words that name an action's verb: `silent`) makes it right as well:
+        which of the two it goes on from is not known."""
+        if self._silent_right(lambda st: self.atom_true(c.value, st) != c.negated):
             return None
         for t in reversed(self.told):
             if self.atom_true(c.value, t.told.state) != c.negated:
