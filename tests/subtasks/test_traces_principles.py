@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tests.subtasks.test_traces_property import CASES, tasks
-from tests.subtasks.traces_gen import WideWriter, _cap, random_walk
+from tests.subtasks.traces_gen import WideWriter, _cap, random_walk, said_and_done, unread_step
 from widthbench.planners.strips import applicable_actions, state_atoms, successor
 from widthbench.subtasks.traces import verify_trace
 
@@ -181,13 +181,11 @@ def test_a_claim_is_judged_only_at_a_point_the_trace_reached(domain, style, temp
     a = rng.choice(nxt)
     only_after = [x for x in state_atoms(task, successor(now, a)) if not _holds(task, x, now)]
     assume(only_after)
-    hidden = f"Then I deal with {w.object_of(a)} somehow." if style == "nl" else f"Then I do (something-with {a.args[0]})."
-    text, got = _verify(task, lines + [hidden, f"Now {w.fact(rng.choice(only_after))}."], style, templates)
+    text, got = _verify(task, lines + [unread_step(w, a, style), f"Now {w.fact(rng.choice(only_after))}."], style, templates)
     assert got["first_error"] is None, (text, got["first_error"])
     # nor after one that names the action beside a will or a would and did not read as taking it: a
     # will somewhere in a sentence is no sign that it took no step
-    said = f"I said I would {w.action(a)}, and now I do."
-    text, got = _verify(task, lines + [said, f"Now {w.fact(rng.choice(only_after))}."], style, templates)
+    text, got = _verify(task, lines + [said_and_done(w, a), f"Now {w.fact(rng.choice(only_after))}."], style, templates)
     assert got["first_error"] is None, (text, got["first_error"])
 
 
@@ -274,9 +272,8 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
     # no sign that the trace went on from the option: which of the two it goes on from is not known
     shared = [e for e in state_atoms(task, x.add & successor(now, y)) if not _holds(task, e, now)]
     if shared and style == "nl":
-        hidden = f"I said I would {w.action(y)}, and now I do."
         option = f"Maybe {w.action(x)}."
-        text, got = _verify(task, lines + [hidden, option, f"Now {w.fact(rng.choice(shared))}."], style, templates)
+        text, got = _verify(task, lines + [said_and_done(w, y), option, f"Now {w.fact(rng.choice(shared))}."], style, templates)
         assert not _inside(text, option, got["first_error"]), (text, got["first_error"])
     new = [e for e in state_atoms(task, successor(now, y)) if not _holds(task, e, now)]
     assume(new and near)

@@ -178,6 +178,16 @@ def _cap(s: str) -> str:
     return s[:1].upper() + s[1:]
 
 
+def unread_step(w: Writer, a, style: str) -> str:
+    """A step ``a`` written in words no reader reads, naming its first object and not its action."""
+    return f"Then I deal with {w.object_of(a)} somehow." if style == "nl" else f"Then I do (something-with {a.args[0]})."
+
+
+def said_and_done(w: Writer, a) -> str:
+    """A step ``a`` named beside a would, with words no reader reads as taking it ("and now I do")."""
+    return f"I said I would {w.action(a)}, and now I do."
+
+
 def random_walk(task: Task, state: int, rng: random.Random, steps: int) -> list:
     walk = []
     for _ in range(steps):
