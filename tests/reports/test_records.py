@@ -94,40 +94,42 @@ def _csv(path: Path) -> list[dict]:
         return list(csv.DictReader(f))
 
 
-def test_an_edited_score_summary_is_overridden_by_the_records_and_said_once(made, tmp_path, capsys):
+def test_an_edited_score_summary_is_overridden_by_the_records_and_said_once(made, tmp_path, capsys, monkeypatch):
     run = _copy(made, "score", tmp_path)
+    monkeypatch.chdir(tmp_path)  # the run named as a user names it: a short path, the whole note in one line
     capsys.readouterr()
-    assert main(["report", str(run)]) == 0
+    assert main(["report", "score"]) == 0
     assert _err_lines(capsys) == []  # a run as `score` wrote it: nothing to say
     data = summary(run)
     row = next(r for r in data["rows"] if r["correct"] < r["n"])
     truth = (row["correct"], row["n"])
     row["correct"], row["accuracy"] = row["n"], 1.0
     (run / "summary.json").write_text(json.dumps(data), encoding="utf-8")
-    assert main(["report", str(run)]) == 0
+    assert main(["report", "score"]) == 0
     notes = _err_lines(capsys)
     assert len(notes) == 1, notes
-    assert (f"{run / 'summary.json'} disagrees with items.jsonl (1 of {len(data['rows'])} rows differ; "
-            f"{row['subtask']} {row['metric']} pddl/thinking off (flexible reader) k/n: {truth[1]}/{truth[1]} "
-            f"in summary.json, {truth[0]}/{truth[1]} in the records)") in notes[0]
+    assert notes[0] == (
+        "widthbench report: note: score/summary.json disagrees with items.jsonl; the report shows the records' "
+        f"numbers (1 of {len(data['rows'])} rows differ; {row['subtask']} {row['metric']} pddl/thinking off "
+        f"(flexible reader) k/n: {truth[1]}/{truth[1]} in summary.json, {truth[0]}/{truth[1]} in the records)")
     shown = next(r for r in _csv(run / "rows.csv") if r["subtask"] == row["subtask"]
                  and r["metric"] == row["metric"] and r["reader"] == "flexible")
     assert (int(shown["correct"]), int(shown["n"])) == truth
 
 
-def test_an_edited_solve_summary_is_overridden_by_the_records_and_said_once(made, tmp_path, capsys):
+def test_an_edited_solve_summary_is_overridden_by_the_records_and_said_once(made, tmp_path, capsys, monkeypatch):
     run = _copy(made, "solve", tmp_path)
+    monkeypatch.chdir(tmp_path)
     capsys.readouterr()
-    assert main(["report", str(run)]) == 0
+    assert main(["report", "solve"]) == 0
     assert _err_lines(capsys) == []
     data = summary(run)
     solved, n = data["solved"], data["n"]
     data["solved"] = solved - 1
     (run / "summary.json").write_text(json.dumps(data), encoding="utf-8")
-    assert main(["report", str(run)]) == 0
+    assert main(["report", "solve"]) == 0
     notes = _err_lines(capsys)
-    assert notes == [f"widthbench report: note: {run / 'summary.json'} disagrees with items.jsonl (solved: "
-                     f"{solved - 1} in summary.json, {solved} in the records); the report shows the records' "
-                     "numbers"]
+    assert notes == ["widthbench report: note: solve/summary.json disagrees with items.jsonl; the report shows the "
+                     f"records' numbers (solved: {solved - 1} in summary.json, {solved} in the records)"]
     (line,) = _csv(run / "search_table.csv")
     assert f"{solved}/{n}" in line.values()
