@@ -25,6 +25,9 @@ cd "$(dirname "$0")/.."
 
 say() { printf 'widthbench tests: %s\n' "$*" >&2; }
 fail() { say "$*"; exit 1; }
+# the parallel phase's workers, checked before any set-up step (a typo costs no install)
+workers="${WIDTHBENCH_TEST_WORKERS:-2}"
+[[ "$workers" =~ ^[1-9][0-9]*$ ]] || fail "WIDTHBENCH_TEST_WORKERS must be a whole number of workers, 1 or more (got '$workers')"
 logs="${TMPDIR:-/tmp}/widthbench-setup-logs"
 mkdir -p "$logs"
 
@@ -61,8 +64,6 @@ if [[ $# -gt 0 ]]; then
     [[ "$code" -eq 5 ]] && { say "pytest collected no tests"; exit 1; }
     exit "$code"
 fi
-workers="${WIDTHBENCH_TEST_WORKERS:-2}"
-[[ "$workers" =~ ^[1-9][0-9]*$ ]] || fail "WIDTHBENCH_TEST_WORKERS must be a whole number of workers, 1 or more (got '$workers')"
 start=$SECONDS
 say "phase 1 of 2: the tests that can run side by side, $workers at a time"
 .venv/bin/python -m pytest -q -n "$workers" --dist loadgroup -m "not slow and not vllm and not serial"

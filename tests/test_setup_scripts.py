@@ -1,6 +1,8 @@
 """The README's test command on a fresh machine (scripts/test.sh): its long steps say what they do
 while they run (scripts/progress.sh), and system packages it may not install are named in one line
-with the command that installs them (scripts/system_packages.sh). .ci/run runs exactly that command."""
+with the command that installs them (scripts/system_packages.sh). .ci/run runs exactly that command.
+Its two phases (the tests that can share the machine in parallel, then the end-to-end and toy-extension
+tests one at a time) run every test once."""
 
 from __future__ import annotations
 
@@ -71,3 +73,59 @@ def test_ci_runs_exactly_the_readme_test_command():
     ci = [line for line in (REPO / ".ci" / "run").read_text().splitlines()
           if line.strip() and not line.startswith("#") and not line.startswith("set ") and not line.startswith("cd ")]
     assert ci == [f"exec {test_command}"]
+
+
+def test_a_bad_worker_count_is_one_line_before_any_set_up_step():
+    done = subprocess.run(["bash", str(SCRIPTS / "test.sh")], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "WIDTHBENCH_TEST_WORKERS": "two"})
+    assert done.returncode == 1
+    assert done.stderr.strip().splitlines() == [
+        "widthbench tests: WIDTHBENCH_TEST_WORKERS must be a whole number of workers, 1 or more (got 'two')"]
+
+
+
+PLUGIN = """
+import json, os, pytest
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items):
+    with open(os.environ["MARKS_OUT"], "w") as f:
+        json.dump({i.nodeid: sorted({m.name for m in i.iter_markers()}) for i in items}, f)
+"""
+
+
+def _marks(tmp_path) -> dict[str, set[str]]:
+    """Every test's id -> its marker names, after tests/conftest.py has added its own (one collection)."""
+    import json
+    import sys
+
+    (tmp_path / "marks_plugin.py").write_text(PLUGIN, encoding="utf-8")
+    out = tmp_path / "marks.json"
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           "-p", "marks_plugin", "-m", "slow or not slow"], cwd=REPO, capture_output=True, text=True,
+                          timeout=600, env={**os.environ, "MARKS_OUT": str(out),
+                                            "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])})
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    return {test: set(names) for test, names in json.loads(out.read_text()).items()}
+
+
+def test_the_two_phases_run_every_test_once_and_keep_the_end_to_end_and_toy_tests_out_of_the_parallel_one(tmp_path):
+    from _pytest.mark.expression import Expression
+
+    script = (SCRIPTS / "test.sh").read_text(encoding="utf-8")
+    phases = [Expression.compile(m) for m in re.findall(r'pytest -q (?:-n "\$workers" --dist loadgroup )?-m "([^"]+)"', script)]
+    assert len(phases) == 2
+    marks = _marks(tmp_path)
+    runs = [{t for t, names in marks.items() if phase.evaluate(lambda name, names=names: name in names)} for phase in phases]
+    parallel, alone = runs
+    everything = {t for t, names in marks.items() if "slow" not in names}
+    assert parallel | alone == everything and not parallel & alone
+    assert all("slow" not in marks[t] for t in parallel | alone)
+    # the modules that write a toy extension into the checkout: any that uses the toy_files fixture
+    toy = {p.relative_to(REPO).as_posix() for p in (REPO / "tests").rglob("test_*.py")
+           if re.search(r"\bdef test_\w+\([^)]*\btoy_files\b", p.read_text(encoding="utf-8"))}
+    assert len(toy) >= 4
+    vllm = {t for t in everything if "vllm" in marks[t]}
+    assert len(vllm) >= 20 and vllm <= alone
+    assert not any(t.split("::")[0] in toy for t in parallel)
+    assert {t.split("::")[0] for t in alone} >= toy
