@@ -66,7 +66,7 @@ if [[ $# -gt 0 ]]; then
 fi
 start=$SECONDS
 say "phase 1 of 2: the tests that can run side by side, $workers at a time"
-.venv/bin/python -m pytest -q -n "$workers" --dist loadgroup -m "not slow and not vllm and not serial"
+.venv/bin/python -m pytest -q -n "$workers" -m "not slow and not vllm and not serial"
 first=$?
 say "phase 1 took $((SECONDS - start)) s; phase 2 of 2: the end-to-end tests and the toy-extension tests, one at a time"
 mid=$SECONDS

@@ -155,22 +155,14 @@ def pytest_collection_finish(session):
 
 
 # scripts/test.sh runs the suite in two phases: first every test that can share the machine, in
-# parallel (pytest-xdist: -n 2 --dist loadgroup), then, one at a time, the end-to-end tests (marker
-# `vllm`: their servers take both cores) and the tests marked `serial` here: the modules whose toy
-# extensions are written into the source checkout for the length of a test (the `toy_files` fixture),
-# where a test running beside them would find the toy in its registries. Within the parallel phase,
-# the tests of one local Ray instance run in one worker. Without pytest-xdist the marks are inert.
-_GROUPS = {"tests/test_executor_ray.py": "ray"}
-
-
+# parallel (pytest-xdist: -n 2), then, one at a time, the end-to-end tests (marker `vllm`: their
+# servers take both cores) and the tests marked `serial` here: the modules whose toy extensions are
+# written into the source checkout for the length of a test (the `toy_files` fixture), where a test
+# running beside them would find the toy in its registries, and whose "gone after its test" checks
+# follow their toy's test in file order.
+@pytest.hookimpl(tryfirst=True)  # before -m selects by the marks
 def pytest_collection_modifyitems(config, items):
     toy_modules = {item.path for item in items if "toy_files" in getattr(item, "fixturenames", ())}
     for item in items:
         if item.path in toy_modules:
             item.add_marker(pytest.mark.serial)
-        where = Path(str(item.path)).resolve().relative_to(REPO).as_posix()
-        group = next((g for prefix, g in _GROUPS.items() if where.startswith(prefix)), None)
-        if group is None and item.get_closest_marker("vllm") is not None:
-            group = "vllm"
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))

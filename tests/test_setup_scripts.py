@@ -113,7 +113,7 @@ def test_the_two_phases_run_every_test_once_and_keep_the_end_to_end_and_toy_test
     from _pytest.mark.expression import Expression
 
     script = (SCRIPTS / "test.sh").read_text(encoding="utf-8")
-    phases = [Expression.compile(m) for m in re.findall(r'pytest -q (?:-n "\$workers" --dist loadgroup )?-m "([^"]+)"', script)]
+    phases = [Expression.compile(m) for m in re.findall(r'pytest -q (?:-n "\$workers" )?-m "([^"]+)"', script)]
     assert len(phases) == 2
     marks = _marks(tmp_path)
     runs = [{t for t, names in marks.items() if phase.evaluate(lambda name, names=names: name in names)} for phase in phases]
