@@ -153,7 +153,6 @@ def pytest_collection_finish(session):
                             "each step prints a line when it starts")
 
 
-
 # scripts/test.sh runs the suite in two phases: first every test that can share the machine, in
 # parallel (pytest-xdist: -n 2), then, one at a time, the end-to-end tests (marker `vllm`: their
 # servers take both cores) and the tests marked `serial` here: the modules whose toy extensions are
