@@ -268,6 +268,7 @@ class ClaimReader:
         for a, b, sep in _pieces(low, start):
             named_before, just_named = just_named, None
             listed_on = head_unread and prev_sep in (",", "and")
+            aside = prev_sep == "," and sep == ","  # a clause between two commas: it may be an aside
             head_unread, prev_sep = False, sep
             raw = low[a - start:b - start]
             nraw = layout.normalise(raw)
@@ -316,6 +317,7 @@ class ClaimReader:
             c = self._prepare(nraw)
             if not c:
                 head_unread = listed_on
+                just_named = named_before if aside else None
                 continue
             why = MOOD.WHY.search(c)
             done = bool(MOOD.WHY_DONE.match(c[why.start():] if why else c))  # "because I put blue down": done before
@@ -333,6 +335,14 @@ class ClaimReader:
             self._named = self._last_object(low[:a - start])
             if not requiring:
                 got = self._action(c, last_action or self._last_action)
+                inner = None if got is not None or conditional else MOOD.INNER_IF.search(c)
+                if inner is not None:
+                    # "I wonder what happens if I X": X is supposed (and what follows it in its sentence)
+                    got = self._action(c[inner.end():], last_action or self._last_action)
+                    if got is not None and got[1] in (ASSERT, CAN) and not got[2]:
+                        got, conditional = (got[0], ASSERT, got[2], got[3]), True
+                    else:
+                        got = None
                 if got is not None:
                     action, how, point, rest = got
                     point = point or ("after" if done else "")
@@ -374,7 +384,8 @@ class ClaimReader:
                     listed = len(claims)
                     continue
             after_point = False
-            relative = MOOD.RELATIVE.match(c)
+            # "which" that opens a requirement lead ("X, which is that it needs A") is no object
+            relative = None if lead else MOOD.RELATIVE.match(c)
             if relative:
                 # "red is on blue, which is on orange": "which" is the object named last before it; a
                 # bare predicate after it ("..., on table") may be about either object: not read
@@ -413,6 +424,11 @@ class ClaimReader:
             else:
                 listed = len(claims)
                 head_unread = self._names_verb(layout.normalise(raw))
+                if named_before is not None and aside and not (self._object_names and self._object_names.search(
+                        layout.normalise(raw))):
+                    # an aside that names no object between an action and what its sentence says of it
+                    # ("X, like every move, has its conditions"): the action is still the subject of what follows
+                    just_named = named_before
                 if self._looks_like_step(c) and gap is None and not requiring:
                     gap, gap_sep = a, sep
         if gap is not None and gap_sep == ":" and any(x.kind == "action" and x.span[0] > gap and x.mood in (ASSERT, CAN)
@@ -724,9 +740,13 @@ class ClaimReader:
         # or facts said of now
         purpose = bool(MOOD.PURPOSE.match(whole))
         just_named = None  # the action the clause before named, if it named one
+        prev_sep = ""
         for a, b, sep in _pieces(low, start):
             named_before, just_named = just_named, None
+            aside, prev_sep = prev_sep == "," and sep == ",", sep  # a clause between two commas: it may be an aside
             c = low[a - start:b - start]
+            if aside and not FORM.search(c):
+                just_named = named_before  # "(X), like every move, has its conditions": as in words
             if MOOD.WHY.search(c) or MOOD.NOW.match(clean(layout.normalise(c)).strip()) or re.search(r"\bnow\b", c):
                 purpose = False
             in_goal = bool(MOOD.GOAL_WORD.search(c)) or (in_goal and not MOOD.GOAL_STOP.match(c.strip()) and not MOOD.AIM.search(c))

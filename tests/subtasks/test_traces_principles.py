@@ -105,7 +105,12 @@ NOT_ASSERTED = ("To {action}, we need {fact}.", "{Action} requires {fact}.", "Th
                 "What would happen if I were to {action}? Then {fact}.",
                 "What happens if I {action}? {Fact}.", "You might wonder what happens if you {action}: {fact}.",
                 "Not one of these may be missing if I am to {action}: {fact}.",
-                "A plan only, not carried out: if my next move were to {action}, then afterwards {fact}.")
+                "A plan only, not carried out: if my next move were to {action}, then afterwards {fact}.",
+                "{Action}, as with any step, has its requirements: {fact}.",
+                "{Action}, in this domain, needs {fact}.",
+                "There is a rule for {action}, namely that it requires {fact}.",
+                "I know the rule of {action}, which says that it needs {fact}.",
+                "{Action} has preconditions, and these preconditions are {fact}.")
 REJECTED = ("For example, {action}. But that is not possible.", "What about {action}? No, that won't work.",
             "Maybe {action}. Hmm, I can't do that.", "I could {action}, but that is not allowed.",
             "One approach: {action}. But that is not possible.", "It would be better to {action}. No, that won't work.")
@@ -145,6 +150,10 @@ def test_what_is_not_asserted_is_not_judged(domain, style, templates, k, seed, s
         assert _inside(text, now, got["first_error"]), (text, got["first_error"])
 
 
+REVIEWS_NOW = ("Let me go over where things stand now: {facts}.", "Let's walk through the state as it is right now: {facts}.",
+               "Let me run through where we are at the moment: {facts}.")
+
+
 @pytest.mark.parametrize("domain,style,templates", CASES)
 @given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(2, 4))
 @PROPS
@@ -175,6 +184,20 @@ def test_a_claim_is_judged_only_at_a_point_the_trace_reached(domain, style, temp
         text, got = _verify(task, lines + [told], style, templates)
         fe = got["first_error"]
         assert _inside(text, told, fe) and fe["kind"] == "initial-state", (text, fe)
+    # a review of where the line is now ("let me go over where things stand now: A") restarts nothing:
+    # A is said of now
+    now_not_start = [x for x in task.atoms if _holds(task, x, now) and not _holds(task, x, start)]
+    if now_not_start:
+        review = rng.choice(REVIEWS_NOW)
+        said = review.format(facts=w.fact(rng.choice(now_not_start)))
+        text, got = _verify(task, lines + [said], style, templates)
+        assert got["first_error"] is None, (text, got["first_error"])
+        start_not_now = [x for x in task.atoms if _holds(task, x, start) and not _holds(task, x, now)
+                         and not _holds(task, x, behind)]
+        if start_not_now:
+            said = review.format(facts=w.fact(rng.choice(start_not_now)))
+            text, got = _verify(task, lines + [said], style, templates)
+            assert _inside(text, said, got["first_error"]), (text, got["first_error"])
     # a step in words no reader reads: what holds only after it cannot be placed
     nxt = [a for a in applicable_actions(task, now) if successor(now, a) != now and a.args]
     assume(nxt)
@@ -286,7 +309,8 @@ HESITATIONS = ("Hmm, maybe {action}.", "Hmm, let me think about what comes next.
 WITHDRAWN = ("Hmm, no, that is wrong.", "Hmm, not quite.", "Wait, no.", "I misspoke there.", "Let me correct that.",
              "My bad.", "Let me fix that.", "I said that wrong.", "Disregard the previous line.", "Bug in the last line.",
              "Was that true, what I just said? No, it was not.", "Did I say that right? I did not.",
-             "No, that's not the case.", "That is not so.", "No, that isn't what we have.")
+             "No, that's not the case.", "That is not so.", "No, that isn't what we have.", "I take that back.",
+             "I retract what I just said.", "Scratch it, it's wrong.")
 DONE_NOW = ("After doing that, {fact}.", "Upon completing this, {fact}.", "After performing it, {fact}.",
             "Following that, {fact}.", "As a consequence, {fact}.", "That way, {fact}.")
 
