@@ -18,7 +18,10 @@ guessed; this module only prepares clauses for it (docs/traces.md, "How a trace 
   just before it, and a bare predicate after such a clause is not read;
 - an action is taken only where it leads its clause and what follows it says only when, that it is
   done or what results (`taken_as_said`; in PDDL the words around a form read as in words,
-  `ClaimReader._form_mood`); named among other words it is ``unsure``: followed, not judged;
+  `ClaimReader._form_mood`); named among other words it is ``unsure``: followed, not judged; an
+  aside between commas that names no object ("X, like every move, has its conditions") leaves the
+  action the subject of what follows it; an if-clause inside a clause whose head reads as nothing
+  ("I wonder what happens if I X") supposes its action;
 - each claim's mood (`mood`): the sentence's question mark or if-part, the goal, a requirement lead
   ("we need", "Pre:", "the preconditions are") and what follows it in its sentence, an aim
   ("should", "will"), a hedge ("maybe"), an option considered (a "for example" / "maybe" sentence,
