@@ -21,7 +21,7 @@ guessed; this module only prepares clauses for it (docs/traces.md, "How a trace 
   `ClaimReader._form_mood`); named among other words it is ``unsure``: followed, not judged; an
   aside between commas that names no object ("X, like every move, has its conditions") leaves the
   action the subject of what follows it; an if-clause inside a clause whose head reads as nothing
-  ("I wonder what happens if I X") supposes its action;
+  and names no object ("I wonder what happens if I X") supposes its action;
 - each claim's mood (`mood`): the sentence's question mark or if-part, the goal, a requirement lead
   ("we need", "Pre:", "the preconditions are") and what follows it in its sentence, an aim
   ("should", "will"), a hedge ("maybe"), an option considered (a "for example" / "maybe" sentence,
@@ -339,7 +339,7 @@ class ClaimReader:
             if not requiring:
                 got = self._action(c, last_action or self._last_action)
                 inner = None if got is not None or conditional else MOOD.INNER_IF.search(c)
-                if inner is not None:
+                if inner is not None and not (self._object_names and self._object_names.search(c[:inner.start()])):
                     # "I wonder what happens if I X": X is supposed (and what follows it in its sentence)
                     got = self._action(c[inner.end():], last_action or self._last_action)
                     if got is not None and got[1] in (ASSERT, CAN) and not got[2]:
