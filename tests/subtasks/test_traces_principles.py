@@ -305,7 +305,7 @@ def test_an_action_is_taken_when_the_trace_goes_on_from_it(domain, style, templa
 
 
 HESITATIONS = ("Hmm, maybe {action}.", "Hmm, let me think about what comes next.", "Hmm, what about {action}?",
-               "Hmmm. Perhaps {action}.", "That is not the case for every object.")
+               "Hmmm. Perhaps {action}.", "That is not the case for every object.", "It's wrong to {action}.")
 WITHDRAWN = ("Hmm, no, that is wrong.", "Hmm, not quite.", "Wait, no.", "I misspoke there.", "Let me correct that.",
              "My bad.", "Let me fix that.", "I said that wrong.", "Disregard the previous line.", "Bug in the last line.",
              "Was that true, what I just said? No, it was not.", "Did I say that right? I did not.",
