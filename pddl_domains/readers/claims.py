@@ -309,7 +309,12 @@ class ClaimReader:
                 only_if = requiring = True  # "The rules say I can X only if A, and B": A and B are required
                 answered = False  # "Right, I can't X unless A": what follows the answer word is a rule
                 confirmed = bool(MOOD.CONFIRMED.search(norm))
-            if lead:
+            pron = MOOD.NAMED_SUBJECT.match(bare) if claims and claims[-1] is named_before else None
+            if pron and named_before.mood in (ASSERT, CAN) and mood.OF_ACTION[0][1].match(
+                    (" is" if bare[pron.end() - 2:pron.end()] == "'s" else "") + bare[pron.end():]):
+                # "X... that one is only allowed when A": said of X, as right after it (`mood.OF_ACTION`)
+                claims[-1], requiring = replace(named_before, mood=REFERENCE, point="at"), True
+            elif lead:
                 requiring = True
                 if claims and claims[-1] is named_before and named_before.mood in (ASSERT, CAN):
                     # "Unstack A from B - precond: ...", "X: requires ...": the action is the subject of
@@ -755,6 +760,10 @@ class ClaimReader:
             in_goal = bool(MOOD.GOAL_WORD.search(c)) or (in_goal and not MOOD.GOAL_STOP.match(c.strip()) and not MOOD.AIM.search(c))
             planned = planned or bool(DISCOURSE.INTENT.search(c))
             words = clean(MOOD.OPENER.sub("", clean(layout.normalise(c))))
+            pron = MOOD.NAMED_SUBJECT.match(words) if claims and claims[-1] is named_before else None
+            if pron and named_before.mood in (ASSERT, CAN) and mood.OF_ACTION[0][1].match(
+                    (" is" if words[pron.end() - 2:pron.end()] == "'s" else "") + words[pron.end():]):
+                claims[-1] = replace(named_before, mood=REFERENCE, point="at")  # "(X)... that one is only allowed when", as in words
             if MOOD.REQUIRE_LEAD.match(words) or MOOD.REQUIRED_VERB.search(words) or MOOD.ONLY_IF.search(words):
                 requiring = True
                 if MOOD.REQUIRE_LEAD.match(words) and claims and claims[-1] is named_before \

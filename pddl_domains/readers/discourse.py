@@ -3,7 +3,8 @@
 How models write while they think, in words of English reasoning and of no domain, so that the same
 rules read every domain (docs/traces.md, "How a trace is read"). A text is cut into sentences
 (`sentences`: a line break, or ``.`` ``!`` ``?`` before white space, outside brackets; "1." opening a
-numbered line ends none), each with its character span. `marks` names what a sentence does:
+numbered line ends none, nor does an ellipsis before a lower-case word: "X... uh, that one needs A"
+is one sentence), each with its character span. `marks` names what a sentence does:
 
 - ``restart``: "let me start over", "from the beginning", "let me check each step", "the plan is:":
   the next action may be taken from the initial state again;
@@ -61,6 +62,8 @@ def sentences(text: str) -> list[tuple[int, int]]:
                     continue
                 if ch == "." and after[:1].isdigit() and WORDS.NUMBER_SIGN.search(s[start - line.start():i].lower()):
                     continue  # "No. 1 / X": the sign of a number
+                if ch == "." and s[max(0, i - 2):i] == ".." and after[:1].islower():
+                    continue  # "X... uh, that one needs A": an ellipsis before a lower-case word is a pause
                 out.append((start, line.start() + i + 1))
                 start = line.start() + i + 1
         out.append((start, line.end()))

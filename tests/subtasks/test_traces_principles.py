@@ -111,6 +111,9 @@ NOT_ASSERTED = ("To {action}, we need {fact}.", "{Action} requires {fact}.", "Th
                 "There is a rule for {action}, namely that it requires {fact}.",
                 "I know the rule of {action}, which says that it needs {fact}.",
                 "{Action} has preconditions, and these preconditions are {fact}.")
+#: An action named, then its requirements said in a clause of their own with a pronoun for it.
+NAMED_THEN_REQUIRED = ("{Action}... that one is only allowed when {fact}.", "{Action}; it requires {fact}.",
+                       "{Action}... this move is possible only if {fact}.")
 REJECTED = ("For example, {action}. But that is not possible.", "What about {action}? No, that won't work.",
             "Maybe {action}. Hmm, I can't do that.", "I could {action}, but that is not allowed.",
             "One approach: {action}. But that is not possible.", "It would be better to {action}. No, that won't work.")
@@ -131,6 +134,9 @@ def test_what_is_not_asserted_is_not_judged(domain, style, templates, k, seed, s
     said = [w.frame((f,), fact=fact, action=action) for f in NOT_ASSERTED + REJECTED]
     text, got = _verify(task, lines + said, style, templates)
     assert got["first_error"] is None, (text, got["first_error"])
+    for f in NAMED_THEN_REQUIRED:  # each alone: the line is not lost before it
+        text, got = _verify(task, lines + [w.frame((f,), fact=fact, action=action)], style, templates)
+        assert got["first_error"] is None, (text, got["first_error"])
     asserted = w.frame(w.p.effect, fact=fact)
     text, got = _verify(task, lines + said + [asserted], style, templates)
     fe = got["first_error"]
