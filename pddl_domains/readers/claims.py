@@ -309,10 +309,8 @@ class ClaimReader:
                 only_if = requiring = True  # "The rules say I can X only if A, and B": A and B are required
                 answered = False  # "Right, I can't X unless A": what follows the answer word is a rule
                 confirmed = bool(MOOD.CONFIRMED.search(norm))
-            pron = MOOD.NAMED_SUBJECT.match(bare) if claims and claims[-1] is named_before else None
-            if pron and named_before.mood in (ASSERT, CAN) and mood.OF_ACTION[0][1].match(
-                    (" is" if bare[pron.end() - 2:pron.end()] == "'s" else "") + bare[pron.end():]):
-                # "X... that one is only allowed when A": said of X, as right after it (`mood.OF_ACTION`)
+            if claims and claims[-1] is named_before and named_before.mood in (ASSERT, CAN) and _said_of_named(bare):
+                # "X... that one is only allowed when A": said of X, as right after it
                 claims[-1], requiring = replace(named_before, mood=REFERENCE, point="at"), True
             elif lead:
                 requiring = True
@@ -344,7 +342,7 @@ class ClaimReader:
             if not requiring:
                 got = self._action(c, last_action or self._last_action)
                 inner = None if got is not None or conditional else MOOD.INNER_IF.search(c)
-                if inner is not None and not (self._object_names and self._object_names.search(c[:inner.start()])):
+                if inner is not None and not self._names_object(c[:inner.start()]):
                     # "I wonder what happens if I X": X is supposed (and what follows it in its sentence)
                     got = self._action(c[inner.end():], last_action or self._last_action)
                     if got is not None and got[1] in (ASSERT, CAN) and not got[2]:
@@ -432,8 +430,7 @@ class ClaimReader:
             else:
                 listed = len(claims)
                 head_unread = self._names_verb(layout.normalise(raw))
-                if named_before is not None and aside and not (self._object_names and self._object_names.search(
-                        layout.normalise(raw))):
+                if named_before is not None and aside and not self._names_object(nraw):
                     # an aside that names no object between an action and what its sentence says of it
                     # ("X, like every move, has its conditions"): the action is still the subject of what follows
                     just_named = named_before
@@ -463,12 +460,16 @@ class ClaimReader:
         """Whether a sentence names an object of the task or a verb of its actions (not one whose object
         is the reasoning's own matter: "lay out the problem")."""
         if self._object_names is not None:
-            if self._object_names.search(norm):
+            if self._names_object(norm):
                 return True
         elif any(m.group(1) in self.rd.arity_action or m.group(1) in self.rd.arity_atom
                  or set(m.group(2).split()) & self.rd.objects for m in FORM.finditer(norm)):
             return True  # PDDL: a form of the task ("a" alone is an English word too)
         return self._names_verb(norm)
+
+    def _names_object(self, norm: str) -> bool:
+        """Whether words (in natural language) name an object of the task."""
+        return bool(self._object_names and self._object_names.search(norm))
 
     def _names_verb(self, norm: str) -> bool:
         """Whether a sentence names a verb of the task's actions (in PDDL, an action's form), not one
@@ -760,9 +761,7 @@ class ClaimReader:
             in_goal = bool(MOOD.GOAL_WORD.search(c)) or (in_goal and not MOOD.GOAL_STOP.match(c.strip()) and not MOOD.AIM.search(c))
             planned = planned or bool(DISCOURSE.INTENT.search(c))
             words = clean(MOOD.OPENER.sub("", clean(layout.normalise(c))))
-            pron = MOOD.NAMED_SUBJECT.match(words) if claims and claims[-1] is named_before else None
-            if pron and named_before.mood in (ASSERT, CAN) and mood.OF_ACTION[0][1].match(
-                    (" is" if words[pron.end() - 2:pron.end()] == "'s" else "") + words[pron.end():]):
+            if claims and claims[-1] is named_before and named_before.mood in (ASSERT, CAN) and _said_of_named(words):
                 claims[-1] = replace(named_before, mood=REFERENCE, point="at")  # "(X)... that one is only allowed when", as in words
             if MOOD.REQUIRE_LEAD.match(words) or MOOD.REQUIRED_VERB.search(words) or MOOD.ONLY_IF.search(words):
                 requiring = True
@@ -845,6 +844,17 @@ def _said_of(rest: str) -> str | None:
         if pat.match(rest):
             return how
     return None
+
+
+def _said_of_named(words: str) -> bool:
+    """Whether a clause opens with a pronoun for the action just named and says what that action
+    requires ("that one is only allowed when A", "it requires A", "which needs A"): said of the
+    action, as the same words right after it would be (`_said_of`)."""
+    pron = MOOD.NAMED_SUBJECT.match(words)
+    if pron is None:
+        return False
+    rest = words[pron.end():]
+    return _said_of(" is" + rest if pron.group(0).endswith("'s") else rest) == REFERENCE
 
 
 def _predicate(atom: str) -> str:
