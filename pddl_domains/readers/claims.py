@@ -379,11 +379,12 @@ class ClaimReader:
                             self._either = True
                     subject = None
                     after_point = point == "after"
-                    needs = mood.OF_ACTION[0][1].match(rest)
+                    said = _said_after(rest)
+                    needs = mood.OF_ACTION[0][1].match(said)
                     if needs:
                         # "unstack A from B requires A clear, ...": what follows are its requirements
                         requiring = True
-                        fact = self._fact(mood.required_as_is(clean(rest[needs.end():])), None)
+                        fact = self._fact(mood.required_as_is(clean(said[needs.end():])), None)
                         if fact is not None:
                             claims.append(Claim("fact", (a, b), fact[1], fact[0], REQUIRE))
                             subject = _subject(fact[1])
@@ -501,8 +502,9 @@ class ClaimReader:
         """A (normalised) clause ready for the grammar (module docstring)."""
         if self._squashed is not None:
             c = self._squashed.sub(lambda m: self._spaced[m.group(0)], c)
-        # an aside in brackets is dropped; a bracket right after a word is call notation ("Unstack(a, b)")
-        c = re.sub(r"(?<!\w)\([^()]*\)", " ", c) if self.rd.nl else c
+        # an aside in brackets is dropped; a bracket right after a word is call notation ("Unstack(a, b)");
+        # one that says what an action requires is kept ("X (requirements): A")
+        c = re.sub(r"(?<!\w)\(([^()]*)\)", _aside, c) if self.rd.nl else c
         c = clean(c)
         for _ in range(3):
             c2 = MOOD.GOAL_LEAD.sub("", MOOD.OPENER.sub("", c).strip())
@@ -840,10 +842,24 @@ def taken_as_said(rest: str) -> bool:
 
 def _said_of(rest: str) -> str | None:
     """The mood what follows an action in its clause gives it (`mood.OF_ACTION`), or None."""
+    rest = _said_after(rest)
     for how, pat in mood.OF_ACTION:
         if pat.match(rest):
             return how
     return None
+
+
+def _aside(m: re.Match) -> str:
+    """A bracketed aside of a clause in words: dropped, unless it says what an action requires
+    (phrases.txt: REQUIREMENT_ASIDE), which reads as its words do without the brackets."""
+    inner = m.group(1)
+    return f" {inner} " if MOOD.REQUIREMENT_ASIDE.match(inner) else " "
+
+
+def _said_after(rest: str) -> str:
+    """What follows an action in its clause, as said of it: an opening bracket between them does not
+    part them ("X (requirements): A", "X [requires A]" say what X needs, as "X requires A" does)."""
+    return re.sub(r"^\s*[(\[]\s*", " ", rest, count=1)
 
 
 def _said_of_named(words: str) -> bool:

@@ -110,7 +110,9 @@ NOT_ASSERTED = ("To {action}, we need {fact}.", "{Action} requires {fact}.", "Th
                 "{Action}, in this domain, needs {fact}.",
                 "There is a rule for {action}, namely that it requires {fact}.",
                 "I know the rule of {action}, which says that it needs {fact}.",
-                "{Action} has preconditions, and these preconditions are {fact}.")
+                "{Action} has preconditions, and these preconditions are {fact}.",
+                "{Action} (requirements): {fact}.", "{Action} (requires {fact}).",
+                "You can't {action} until {fact}.")
 #: An action named, then its requirements said in a clause of their own with a pronoun for it.
 NAMED_THEN_REQUIRED = ("{Action}... that one is only allowed when {fact}.", "{Action}; it requires {fact}.",
                        "{Action}... this move is possible only if {fact}.")
@@ -154,6 +156,33 @@ def test_what_is_not_asserted_is_not_judged(domain, style, templates, k, seed, s
         now = f"Now {g}."
         text, got = _verify(task, lines + [now], style, templates)
         assert _inside(text, now, got["first_error"]), (text, got["first_error"])
+
+
+#: An action named with what it requires: after it, in brackets after it, or as a limit.
+REQUIRED_OF_NAMED = ("{Action} requires {facts}.", "{Action} (requirements): {facts}.", "{Action} (requires {facts}).",
+                     "You can't {action} until {facts}.", "{Action}, in this domain, needs {facts}.")
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(0, 3))
+@PROPS
+def test_an_action_stated_with_its_requirements_is_not_taken(domain, style, templates, k, seed, steps):
+    """Principle 1: an action that does not apply, stated with what it requires (after it, in brackets
+    after it, or as a limit: "you can't X until A"), is not taken, and its requirements, some of them
+    true now, are not judged: no error, and an action that applies now is right next. The same
+    action said of now is an error there."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    x, y = _stuck_and_free(task, rng, passed)
+    facts = w.facts(state_atoms(task, x.pre))
+    go_on = f"{_cap(w.action(y))}."
+    for f in REQUIRED_OF_NAMED:
+        said = w.frame((f,), action=w.action(x), facts=facts)
+        text, got = _verify(task, lines + [said, go_on], style, templates)
+        assert got["first_error"] is None and got["claims"][-1]["verdict"] == "right", (text, got["claims"][-1])
+    taken = f"{_cap(w.action(x))} now."
+    text, got = _verify(task, lines + [taken, go_on], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, taken, fe) and fe["kind"] == "precondition", (text, fe)
 
 
 REVIEWS_NOW = ("Let me go over where things stand now: {facts}.", "Let's walk through the state as it is right now: {facts}.",
