@@ -368,7 +368,7 @@ class ClaimReader:
                         point = "after" if (done or MOOD.AFTER.match(bare) or (after_point and MOOD.BARE_GERUND.match(bare))) \
                             else "at"  # "when / by / while X-ing", or X-ing as the topic: the state at X
                         how = REFERENCE
-                    unsure = how in (ASSERT, CAN) and not taken_as_said(rest)
+                    unsure = how in (ASSERT, CAN) and not (taken_as_said(rest) and _aside_as_said(nraw))
                     claims.append(Claim("action", (a, b), action, how == REJECT, how, point=point, unsure=unsure))
                     just_named = claims[-1]
                     if how != REJECT:
@@ -847,6 +847,18 @@ def _said_of(rest: str) -> str | None:
         if pat.match(rest):
             return how
     return None
+
+
+def _aside_as_said(raw: str) -> bool:
+    """Whether an aside in round brackets that closes a clause, dropped before the clause is read,
+    leaves the action the clause opens with taken as its words say: not when it denies or doubts
+    that the action is done (phrases.txt: ASIDE_UNDONE; "I X (not done yet)", "X (pending)"), which
+    is said of the action and not read, as such words after it in its clause are (docs/traces.md,
+    principle 7)."""
+    m = re.search(r"\(([^()]*)\)[\s.,;:!?]*$", raw)
+    if m is None:
+        return True
+    return not MOOD.ASIDE_UNDONE.search(m.group(1))
 
 
 def _aside(m: re.Match) -> str:

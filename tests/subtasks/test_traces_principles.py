@@ -185,6 +185,30 @@ def test_an_action_stated_with_its_requirements_is_not_taken(domain, style, temp
     assert _inside(text, taken, fe) and fe["kind"] == "precondition", (text, fe)
 
 
+#: An action with an aside in brackets that says it is not done, or doubts it.
+UNDONE_ASIDES = ("I {action} (not done yet).", "{Action} (pending).", "I {action} (maybe later).")
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(0, 3))
+@PROPS
+def test_an_aside_that_says_an_action_is_not_done_leaves_it_untaken(domain, style, templates, k, seed, steps):
+    """Principle 7: an action that applies nowhere, with an aside after it that says it is not done
+    or doubts it ("I X (not done yet)", "X (pending)"), is not judged as taken: no error. With an
+    aside that says it is done ("I X (done)"), it is an error there."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    bad = _inapplicable(task, passed)
+    assume(bad)
+    action = w.action(rng.choice(bad))
+    for f in UNDONE_ASIDES:
+        text, got = _verify(task, lines + [w.frame((f,), action=action)], style, templates)
+        assert got["first_error"] is None, (text, got["first_error"])
+    done = f"I {action} (done)."
+    text, got = _verify(task, lines + [done], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, done, fe) and fe["kind"] == "precondition", (text, fe)
+
+
 REVIEWS_NOW = ("Let me go over where things stand now: {facts}.", "Let's walk through the state as it is right now: {facts}.",
                "Let me run through where we are at the moment: {facts}.")
 
