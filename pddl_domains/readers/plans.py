@@ -306,7 +306,9 @@ def _without_commentary(rd, lines: list, bare: bool) -> list:
     heading to the end, or to a line that introduces a plan again ("Plan:"). The steps above are the
     answer and the commentary restates or explains them (never a second plan, even where it cannot
     be read step for step). Commentary that corrects or withdraws anything is not set aside: it makes
-    the answer unreadable (a `ParseError`), never a silent change of the plan."""
+    the answer unreadable (a `ParseError`), never a silent change of the plan. Commentary that judges
+    something bad ("The plan above is **not a valid solution**", words of failure as between two
+    attempts) is no restatement either: the answer is read as it stands, attempts and all (rule 11)."""
     for i, ln in enumerate(lines):
         if not WORDS.COMMENTARY.match(ln.norm.strip()) or _corrects(rd, ln.norm):
             continue
@@ -323,6 +325,8 @@ def _without_commentary(rd, lines: list, bare: bool) -> list:
         hit = _corrects(rd, rest)
         if hit:
             raise ParseError(f"the commentary after the plan corrects or withdraws something ({hit!r})")
+        if any(WORDS.FAILURE.search(x) for x in _sentences([rest]) if not x.endswith("?")):
+            return lines  # it judges something bad ("the plan above is not valid"): no commentary, read as it stands
         told, _ = _told(rd, lines[i + 1:end], bare)
         if told is None or not _in_order(told, [a for info in above for a in info.actions]):
             return lines  # it offers another step or an alternative: no commentary, read as it stands

@@ -653,7 +653,8 @@ SELF_CORRECTIONS = {
     "intro": ["Corrected plan:", "Here is the fixed plan:", "Let me redo it:", "**Revised plan:**", ""],
     "close": ["", "This reaches the goal.", "Each step is applicable in order.", "Hope this helps!"],
     "undo": ["Hmm, this one fails too at step {n}.", "Actually, the first plan was right after all.",
-             "Wait, I'm not sure which of the two plans works.", "Oops, step {n} is wrong here as well."],
+             "Wait, I'm not sure which of the two plans works.", "Oops, step {n} is wrong here as well.",
+             "Weighing both again, I cannot settle on one.", "This one still falls short of the goal."],
 }
 
 

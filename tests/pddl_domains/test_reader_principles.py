@@ -222,6 +222,29 @@ test_a_second_attempt_taken_back_or_doubted_leaves_the_answer_unreadable = _habi
 
 @SETTINGS
 @given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       heading=st.sampled_from(["## Verification", "**Explanation:**", "Reasoning:"]),
+       verdict=st.sampled_from(["The plan above is **not a valid solution**.", "Step {n} fails, so the plan above is wrong.",
+                                "Checking it, the plan does not reach the goal."]))
+def test_commentary_that_judges_the_plan_above_bad_is_no_restatement_of_it(v, rng, heading, verdict):
+    """Under a commentary heading, words that judge the plan above bad ("The plan above is not a
+    valid solution"), then a shorter plan whose steps are among the first's in order: the shorter
+    plan is an attempt written afresh after a rejection (rule 11), not the commentary restating the
+    plan above, which is never read."""
+    plan = gen.true_plan(v.task, rng)
+    w = gen.Writer(v, rng)
+    other = plan + [str(rng.choice(v.task.actions)) for _ in range(rng.randint(1, 2))]
+    block = lambda p: "\n".join(f"{i}. {w.sentence(a)}" for i, a in enumerate(p, 1))  # noqa: E731
+    said = verdict.format(n=len(other))
+    text = f"{block(other)}\n\n{heading}\n\n{said}\n{block(plan)}"
+    try:
+        got = _read(v, text)
+    except ParseError:
+        return
+    assert got == plan, f"read {got} from\n{text}"
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
        how=st.sampled_from(["numbered", "from", "unlabelled"]))
 def test_steps_that_go_on_after_a_rejection_are_never_read_as_the_whole_plan(v, rng, how):
     """A rejection, then steps that go on from a step of the first attempt (numbered from its step k,
