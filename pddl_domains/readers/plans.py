@@ -326,7 +326,7 @@ def _without_commentary(rd, lines: list, bare: bool) -> list:
         if hit:
             raise ParseError(f"the commentary after the plan corrects or withdraws something ({hit!r})")
         if any(WORDS.FAILURE.search(x) for x in _sentences([rest]) if not x.endswith("?")):
-            return lines  # it judges something bad ("the plan above is not valid"): no commentary, read as it stands
+            return lines  # it judges something bad ("the plan above is not valid"): read as it stands
         told, _ = _told(rd, lines[i + 1:end], bare)
         if told is None or not _in_order(told, [a for info in above for a in info.actions]):
             return lines  # it offers another step or an alternative: no commentary, read as it stands
