@@ -309,15 +309,15 @@ class ClaimReader:
                 only_if = requiring = True  # "The rules say I can X only if A, and B": A and B are required
                 answered = False  # "Right, I can't X unless A": what follows the answer word is a rule
                 confirmed = bool(MOOD.CONFIRMED.search(norm))
-            if claims and claims[-1] is named_before and named_before.mood in (ASSERT, CAN) and _said_of_named(bare):
+            if _named_last(claims, named_before) and _said_of_named(bare):
                 # "X... that one is only allowed when A": said of X, as right after it
-                claims[-1], requiring = replace(named_before, mood=REFERENCE, point="at"), True
+                claims[-1], requiring = _named_subject(named_before), True
             elif lead:
                 requiring = True
-                if claims and claims[-1] is named_before and named_before.mood in (ASSERT, CAN):
+                if _named_last(claims, named_before):
                     # "Unstack A from B - precond: ...", "X: requires ...": the action is the subject of
                     # the requirements that follow it, named, not taken
-                    claims[-1] = replace(named_before, mood=REFERENCE, point="at")
+                    claims[-1] = _named_subject(named_before)
             elif requiring and (WORDS.REQUIRE_STOP.match(bare) or now_here):
                 requiring = False
             c = self._prepare(nraw)
@@ -763,13 +763,11 @@ class ClaimReader:
             in_goal = bool(MOOD.GOAL_WORD.search(c)) or (in_goal and not MOOD.GOAL_STOP.match(c.strip()) and not MOOD.AIM.search(c))
             planned = planned or bool(DISCOURSE.INTENT.search(c))
             words = clean(MOOD.OPENER.sub("", clean(layout.normalise(c))))
-            if claims and claims[-1] is named_before and named_before.mood in (ASSERT, CAN) and _said_of_named(words):
-                claims[-1] = replace(named_before, mood=REFERENCE, point="at")  # "(X)... that one is only allowed when", as in words
+            if _named_last(claims, named_before) and (_said_of_named(words) or MOOD.REQUIRE_LEAD.match(words)):
+                # "(X)... that one is only allowed when A", "(X) - precond: ...": as in words
+                claims[-1] = _named_subject(named_before)
             if MOOD.REQUIRE_LEAD.match(words) or MOOD.REQUIRED_VERB.search(words) or MOOD.ONLY_IF.search(words):
                 requiring = True
-                if MOOD.REQUIRE_LEAD.match(words) and claims and claims[-1] is named_before \
-                        and named_before.mood in (ASSERT, CAN):
-                    claims[-1] = replace(named_before, mood=REFERENCE, point="at")  # "(X) - precond: ...", as in words
             elif requiring and WORDS.REQUIRE_STOP.match(words):
                 requiring = False
             confirmed = bool(MOOD.CONFIRMED.search(c))
@@ -872,6 +870,16 @@ def _said_after(rest: str) -> str:
     """What follows an action in its clause, as said of it: an opening bracket between them does not
     part them ("X (requirements): A", "X [requires A]" say what X needs, as "X requires A" does)."""
     return re.sub(r"^\s*[(\[]\s*", " ", rest, count=1)
+
+
+def _named_last(claims: list[Claim], named: Claim | None) -> bool:
+    """Whether the last claim is the action the clause before named, read as taken or possible."""
+    return bool(claims) and claims[-1] is named and named.mood in (ASSERT, CAN)
+
+
+def _named_subject(claim: Claim) -> Claim:
+    """An action that a clause after it says the requirements of: named at its point, not taken."""
+    return replace(claim, mood=REFERENCE, point="at")
 
 
 def _said_of_named(words: str) -> bool:
