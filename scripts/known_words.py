@@ -83,9 +83,9 @@ def phrase_words(text: str, sections: tuple[str, ...] | None = None, but: tuple[
     return out
 
 
-#: Names whose strings are not words of a trace: a renamed domain's names (its own words are the task's)
-#: and the pieces of made-up words (words no lexicon may know).
-NOT_TEXT = frozenset({"RENAME", "_SYLLABLES"})
+#: Names whose strings are not words of a trace: a renamed domain's names (its own words are the task's),
+#: the pieces of made-up words (words no lexicon may know) and English spelling (letters, endings).
+NOT_TEXT = frozenset({"RENAME", "_SYLLABLES", "_SPELLING"})
 
 
 def literals(path: Path) -> list[str]:

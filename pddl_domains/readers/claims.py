@@ -49,6 +49,7 @@ from dataclasses import dataclass, replace
 from widthbench.core.errors import ParseError
 from widthbench.pddl_domains.readers import discourse, layout, mood, phrases
 from widthbench.pddl_domains.readers.lexicon import Lexicon, task_vocabulary
+from widthbench.pddl_domains.readers.person import Teller
 from widthbench.pddl_domains.readers.grammar import FORM, SEPARATORS, clean, pddl, strip_step_lead_in
 from widthbench.pddl_domains.readers.mood import (ASSERT, CAN, CANDIDATE, GOAL, HEDGE, PLAN, QUESTION, REFERENCE,
                                                   REJECT, REQUIRE, SUPPOSE)
@@ -135,7 +136,11 @@ class ClaimReader:
         self.style = style
         self.rd: StepReader = task_reader(task, style, templates)
         self.names = self.rd.r.names  # PDDL object -> its name in words
-        self.lexicon = Lexicon(task_vocabulary(self.rd))
+        vocabulary = task_vocabulary(self.rd)
+        self.lexicon = Lexicon(vocabulary)
+        # the third person and the past told in the first person and the present (`person`)
+        self.teller = Teller({re.split(r"[\s_-]", v)[0] for v in self.rd.verbs if v}, vocabulary)
+        self._past: tuple[int, ...] = ()
         names = sorted(self.rd.object_by_name, key=len, reverse=True)
         self._object_names = re.compile(r"(?<![\w-])(?:" + "|".join(map(re.escape, names)) + r")(?![\w-])") \
             if names and self.rd.nl else None
@@ -162,7 +167,8 @@ class ClaimReader:
     # ---------------------------------------------------------------- sentences
 
     def read(self, text: str) -> list[Sentence]:
-        low_all = lower(text)
+        told = self.teller.first_person(lower(text))
+        low_all, self._past = told.text, told.past
         out = []
         prev_end, after_action, prev_planned, prev_goal, goal_talk = 0, False, False, False, False
         asked = None  # what the question just put asks ("required", "supposed", "said"): its answer's mood
@@ -368,7 +374,9 @@ class ClaimReader:
                         point = "after" if (done or MOOD.AFTER.match(bare) or (after_point and MOOD.BARE_GERUND.match(bare))) \
                             else "at"  # "when / by / while X-ing", or X-ing as the topic: the state at X
                         how = REFERENCE
-                    unsure = how in (ASSERT, CAN) and not (taken_as_said(rest) and _aside_as_said(nraw))
+                    # told in the past ("I unstacked A"): it may retell a step taken earlier
+                    unsure = how in (ASSERT, CAN) and (not (taken_as_said(rest) and _aside_as_said(nraw))
+                                                       or self._told_past(a, b))
                     claims.append(Claim("action", (a, b), action, how == REJECT, how, point=point, unsure=unsure))
                     just_named = claims[-1]
                     if how != REJECT:
@@ -435,12 +443,19 @@ class ClaimReader:
                     # an aside that names no object between an action and what its sentence says of it
                     # ("X, like every move, has its conditions"): the action is still the subject of what follows
                     just_named = named_before
-                if self._looks_like_step(c) and gap is None and not requiring:
+                # a step told in the past that did not read ("since we just stacked red there") retells
+                # one taken earlier: no step taken here in words that did not read
+                if self._looks_like_step(c) and gap is None and not requiring and not self._told_past(a, b):
                     gap, gap_sep = a, sep
         if gap is not None and gap_sep == ":" and any(x.kind == "action" and x.span[0] > gap and x.mood in (ASSERT, CAN)
                                                        for x in claims):
             gap = None  # "Then I take care of package_0: I load it into truck_0": a label of the action after it
         return claims, gap
+
+    def _told_past(self, a: int, b: int) -> bool:
+        """Whether the clause at text offsets ``a``-``b`` holds a verb of the task's actions told in the past
+        (`person`)."""
+        return any(a <= p < b for p in self._past)
 
     def _after_lead(self, c: str) -> str:
         """A clause after its requirement lead ("the preconditions of X are A is clear" -> "A is

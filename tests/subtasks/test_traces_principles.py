@@ -23,6 +23,8 @@ nothing is reported; where it says the claim is judged, the error is reported th
    reads) and what follows it says only when, that it is done or what results. An action named
    among other words, known ones too ("the thing about X is that ...", "X permitted only given A"),
    is followed without trust and never an error by its own words.
+8. Who tells an action, and when, does not change it: told in the third person it is read as in the
+   first; told in the past it is followed without trust (it may retell an earlier step).
 """
 
 from __future__ import annotations
@@ -437,3 +439,86 @@ def test_an_action_named_among_other_words_is_not_judged_as_taken(domain, style,
     text, got = _verify(task, lines + [taken], style, templates)
     fe = got["first_error"]
     assert _inside(text, taken, fe) and fe["kind"] == "precondition", (text, fe)
+
+
+#: English spelling, for the test's own inflection of the cases' verbs (independent of the reader's
+#: `person` module): the letters "-es" follows, the vowels, the endings, and the verbs of the cases
+#: whose past is not "-ed" or doubles its last letter. Pieces of words, not words of a trace
+#: (scripts/known_words.py leaves them out).
+_SPELLING = (("s", "sh", "ch", "x", "z", "o"), "aeiou", ("es", "ies", "s", "d", "ed", "e", "y"),
+             {"take": "took", "drive": "drove", "fly": "flew", "put": "put", "set": "set", "overcome": "overcame",
+              "grab": "grabbed", "drop": "dropped", "lay": "laid"})
+_SIBILANT, _VOWELS, (_ES, _IES, _S, _D, _ED, _E, _Y), _PAST = _SPELLING
+
+
+def _third(verb: str) -> str:
+    if verb.endswith(_SIBILANT):
+        return verb + _ES
+    return verb[:-1] + _IES if verb.endswith(_Y) and verb[-2:-1] not in _VOWELS else verb + _S
+
+
+def _past(verb: str) -> str:
+    return _PAST.get(verb) or (verb + _D if verb.endswith(_E) else verb + _ED)
+
+
+def _told(text: str, form) -> str:
+    """An action's words with its first word (the verb) in another form: "unstack A from B" -> "unstacks A from B"."""
+    verb, _, rest = text.partition(" ")
+    return f"{form(verb)} {rest}"
+
+
+#: The cases in words whose action verbs are words ("random" names its actions with digits: "x7q").
+NL_CASES = [c for c in CASES if c[1] == "nl" and c[0] != "random"]
+#: Third-person narrators: an agent the task has no word for, "he", "she".
+NARRATORS = ("The solver", "The planner then", "He", "She now", "Our agent")
+
+
+@pytest.mark.parametrize("domain,style,templates", NL_CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(1, 3))
+@PROPS
+def test_who_tells_an_action_and_when_does_not_change_it(domain, style, templates, k, seed, steps):
+    """Principle 8: a walk told in the third person ("The solver unstacks A from B.") is read as the
+    same walk in the first person: no error, every action right, a fact false at its end said of now
+    an error there, an action that applies nowhere a precondition error. Told in the past ("I
+    unstacked A from B.") it is followed without trust (it may retell steps taken earlier): no error,
+    and a fact false at every point it passed said of now is an error there; an action in the past
+    that applies nowhere is never an error by its own words. Told as not done ("The solver does not
+    X", "He never X-s"), nothing is taken; "it takes A" says what is required."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    said = [w.action(a) for a in walk]  # each action's words, once: the writer words them at random
+    verbs = [t.partition(" ")[0] for t in said]
+    assume(all(v.isalpha() for v in verbs))  # a made-up name with digits ("x7q") has no English forms
+    bad = _inapplicable(task, passed)
+    never = _never(task, passed)
+    wrong = [a for a in task.atoms if not _holds(task, a, passed[-1]) and not _holds(task, a, passed[-2])]
+    assume(bad and never and wrong)
+    x = w.action(rng.choice(bad))
+    x_verb = x.partition(" ")[0]
+    assume(x_verb.isalpha())
+    third = [f"{rng.choice(NARRATORS)} {_told(t, _third)}." for t in said]
+    past = [f"{rng.choice(('I', 'We', 'Then I', 'I then'))} {_told(t, _past)}." for t in said]
+    text, got = _verify(task, third, style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
+    assert all(c["verdict"] == "right" for c in got["claims"] if c["kind"] == "action"), (text, got["claims"])
+    text, got = _verify(task, past, style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
+    # followed without trust, but a past the same word as the present ("put") reads as the present
+    assert all(c["verdict"] == ("right" if _past(v) == v else "unchecked")
+               for c, v in zip([c for c in got["claims"] if c["kind"] == "action"], verbs)), (text, got["claims"])
+    for told, atom in ((third, rng.choice(wrong)), (past, rng.choice(never))):
+        misstated = f"Now {w.fact(atom)}."
+        text, got = _verify(task, told + [misstated], style, templates)
+        fe = got["first_error"]
+        assert _inside(text, misstated, fe) and fe["kind"] == "false-fact", (text, fe)
+    taken = f"{rng.choice(NARRATORS)} {_told(x, _third)}."
+    text, got = _verify(task, third + [taken], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, taken, fe) and fe["kind"] == "precondition", (text, fe)
+    # "it takes": what an action requires ("take" is a verb of some cases' actions), not "I take"
+    untaken = [f"The solver does not {x}.", f"He never {_told(x, _third)}.",
+               f"What does it take to {x}? It takes {w.fact(rng.choice(wrong))}."]
+    if _past(x_verb) != x_verb:
+        untaken.append(f"I {_told(x, _past)}.")
+    for said in untaken:
+        text, got = _verify(task, third + [said], style, templates)
+        assert got["first_error"] is None, (text, got["first_error"])
