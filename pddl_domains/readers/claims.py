@@ -203,6 +203,8 @@ class ClaimReader:
                 claims, gap = self._claims(low, a, marks, after_action, goes_on, restates)
                 if any(c.kind == "action" and c.mood == SUPPOSE for c in claims):
                     marks = marks | {"hypothetical"}  # an action in an if-clause further into the sentence
+            if "restart" in marks and DISCOURSE.LISTING.search(norm) and any(c.kind == "fact" for c in claims):
+                marks = marks - {"restart"}  # "Let me list them: A, B": the facts listed, no new start
             takes = any(c.kind == "action" and c.mood in (ASSERT, CAN) for c in claims)  # an action taken or said to apply
             if answer in ("required", "supposed") and not takes:
                 # "Under what conditions may one X? Under these only: A", "What would happen if I were
@@ -320,6 +322,10 @@ class ClaimReader:
                 claims[-1], requiring = _named_subject(named_before), True
             elif lead:
                 requiring = True
+                if answered:
+                    # "Okay, it needs A", "Yes, we need A": the lead says what follows is required; the
+                    # answer word before it confirms nothing of it
+                    answered, confirmed = False, bool(MOOD.CONFIRMED.search(norm))
                 if _named_last(claims, named_before):
                     # "Unstack A from B - precond: ...", "X: requires ...": the action is the subject of
                     # the requirements that follow it, named, not taken

@@ -654,7 +654,8 @@ SELF_CORRECTIONS = {
     "close": ["", "This reaches the goal.", "Each step is applicable in order.", "Hope this helps!"],
     "undo": ["Hmm, this one fails too at step {n}.", "Actually, the first plan was right after all.",
              "Wait, I'm not sure which of the two plans works.", "Oops, step {n} is wrong here as well.",
-             "Weighing both again, I cannot settle on one.", "This one still falls short of the goal."],
+             "Weighing both again, I cannot settle on one.", "This one still falls short of the goal.",
+             "Ran it once more: the goal is still not reached."],
 }
 
 

@@ -114,7 +114,9 @@ NOT_ASSERTED = ("To {action}, we need {fact}.", "{Action} requires {fact}.", "Th
                 "I know the rule of {action}, which says that it needs {fact}.",
                 "{Action} has preconditions, and these preconditions are {fact}.",
                 "{Action} (requirements): {fact}.", "{Action} (requires {fact}).",
-                "You can't {action} until {fact}.")
+                "You can't {action} until {fact}.",
+                # an answer word before a requirement lead confirms nothing of what the lead requires
+                "Okay, it needs {fact}.", "Yes, we need {fact}.", "Right, {action} requires {fact}.")
 #: An action named, then its requirements said in a clause of their own with a pronoun for it.
 NAMED_THEN_REQUIRED = ("{Action}... that one is only allowed when {fact}.", "{Action}; it requires {fact}.",
                        "{Action}... this move is possible only if {fact}.")
@@ -522,3 +524,28 @@ def test_who_tells_an_action_and_when_does_not_change_it(domain, style, template
     for said in untaken:
         text, got = _verify(task, third + [said], style, templates)
         assert got["first_error"] is None, (text, got["first_error"])
+
+
+#: Words that say the facts after them are listed: a list of the state, no new start.
+LISTED = ("Let me list them: {facts}.", "Let me write it all down: {facts}.", "I'll list all of that kind: {facts}.")
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(2, 4))
+@PROPS
+def test_a_list_of_facts_is_no_new_start(domain, style, templates, k, seed, steps):
+    """Principle 2: "let me list ..." followed by facts lists them; the trace stays where it is, so a
+    fact said of now after it is judged in the state the walk reached, not in the state it started
+    from too (as after "let me start over"): one that held at the start and not now is an error."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    now, behind, start = passed[-1], passed[-2], passed[0]
+    held = [x for x in task.atoms if _holds(task, x, now)]
+    gone = [x for x in task.atoms if _holds(task, x, start) and not _holds(task, x, now) and not _holds(task, x, behind)]
+    assume(held and gone)
+    listed = w.frame((rng.choice(LISTED),), facts=w.fact(rng.choice(held)))
+    misstated = f"Now {w.fact(rng.choice(gone))}."
+    text, got = _verify(task, lines + [listed], style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
+    text, got = _verify(task, lines + [listed, misstated], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, misstated, fe) and fe["kind"] == "false-fact", (text, fe)
