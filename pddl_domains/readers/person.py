@@ -6,16 +6,17 @@ what is said of it. So before a sentence is read, its words are told again in th
 the present (`Teller.first_person`), each rewritten stretch padded with spaces to its own length, so
 that every offset into the text still holds (docs/traces.md, principle 8):
 
-- an agent as the subject (`WORDS.AGENT_NOUN`, `WORDS.PERSONAL`: "the solver", "the planner", "he", "she") and the verb
-  after it, with any adverbs between ("also weighs", "does not", "is", "has", "can"), read as "I" and
-  that verb in the first person: "I also weigh", "I do not", "I am", "I have", "I can";
+- an agent as the subject ("the solver", "the planner", "he", "she": phrases.txt `[person]`) and the
+  verb after it, with any adverbs between ("also weighs", "does not", "is", "has", "can"), read as "I"
+  and that verb in the first person: "I also weigh", "I do not", "I am", "I have", "I can";
 - "they" reads as "I" only before a verb of the task's actions ("they unstack A", "could they unstack
   A"): objects of the task do not do its actions. "it" never does: "it takes A and B", "what does it
   take to X" say what an action requires, whatever the task's verbs;
 - a verb of the task's actions told in the past after its subject ("I unstacked", "we have put", "she
-  took", "he has not yet unstacked") reads in the present. Where it was, is kept (`Told.past`): a
-  step told in the past may retell one taken earlier, so it is followed but never judged by its own
-  words (`claims.ClaimReader`);
+  took") reads in the present, and where it was is kept (`Told.past`): a step told in the past may
+  retell one taken earlier, so it is followed but never judged by its own words
+  (`claims.ClaimReader`); the perfect denied ("he has not yet unstacked") reads "I do not yet
+  unstack": not taken;
 - a verb of the task's actions in the past perfect ("I had unstacked") is left as it stands: it
   speaks of a point before the one the trace is at.
 
@@ -41,7 +42,7 @@ WORDS = phrases.section("person")
 IRREGULAR = {
     "become": ("became", "become"), "begin": ("began", "begun"), "bend": ("bent", "bent"), "bind": ("bound", "bound"),
     "blow": ("blew", "blown"), "break": ("broke", "broken"), "bring": ("brought", "brought"),
-    "build": ("built", "built"), "buy": ("bought", "bought"), "carry": ("carried", "carried"),
+    "build": ("built", "built"), "buy": ("bought", "bought"),
     "cast": ("cast", "cast"), "catch": ("caught", "caught"), "choose": ("chose", "chosen"),
     "come": ("came", "come"), "cut": ("cut", "cut"), "deal": ("dealt", "dealt"), "dig": ("dug", "dug"),
     "do": ("did", "done"), "draw": ("drew", "drawn"), "drive": ("drove", "driven"), "eat": ("ate", "eaten"),
@@ -100,8 +101,8 @@ def past_forms(verb: str) -> tuple[str, ...]:
 
 
 #: The perfect: a step said to be done ("I have unstacked A"), or not yet ("we haven't unstacked A").
-#: Here and not in phrases.txt, as are `_NOT_VERB`: their words are not known words (lexicon.py) by
-#: being read here, where only the verb after them is read.
+#: Here, as `_NOT_VERB`, and not in phrases.txt, whose words are known words (lexicon.py): these are
+#: read only before a verb of the task, and a sentence with "haven't" elsewhere stays unjudged.
 _PERFECT = r"have|has|'ve|haven't|hasn't|have\s+not|has\s+not"
 _DENIED_PERFECT = re.compile(r"haven't|hasn't|have\s+not|has\s+not")
 #: Words in -s right after a subject that are no verb ("he thus", "the solver always").

@@ -540,7 +540,8 @@ def test_a_list_of_facts_is_no_new_start(domain, style, templates, k, seed, step
     task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
     now, behind, start = passed[-1], passed[-2], passed[0]
     held = [x for x in task.atoms if _holds(task, x, now)]
-    gone = [x for x in task.atoms if _holds(task, x, start) and not _holds(task, x, now) and not _holds(task, x, behind)]
+    gone = [x for x in task.atoms
+            if _holds(task, x, start) and not _holds(task, x, now) and not _holds(task, x, behind)]
     assume(held and gone)
     listed = w.frame((rng.choice(LISTED),), facts=w.fact(rng.choice(held)))
     misstated = f"Now {w.fact(rng.choice(gone))}."
