@@ -153,7 +153,6 @@ class Teller:
                 self._past.add(f)
         nouns = [n for n in WORDS.AGENT_NOUN.split("|") if n not in vocabulary]
         agent = rf"(?:{WORDS.PERSONAL}|(?:{WORDS.DETERMINER})\s+(?:{'|'.join(nouns) or '(?!)'}))"
-        self._agent = re.compile(agent)
         forms = sorted(set(self._base) | self._heads, key=len, reverse=True)
         verb = "(?:" + ("|".join(map(re.escape, forms)) or "(?!)") + r")(?![\w'-])"
         adverbs = rf"(?:(?:{WORDS.ADVERB})\s+)*"
@@ -174,34 +173,38 @@ class Teller:
             said = self._say(m)
             if said is None:
                 continue
-            text, was_past = said
+            text, verb_at = said
             if len(text) > m.end() - m.start():
                 continue  # no room to say it in the first person: left as it stands
             out += [low[at:m.start()], text.ljust(m.end() - m.start())]
-            if was_past:
-                past.append(m.start() + len(text) - len(self._base.get(m.group("verb"), "")))  # where the verb is now
+            if verb_at is not None:
+                past.append(m.start() + verb_at)
             at = m.end()
         out.append(low[at:])
         return Told("".join(out), tuple(past))
 
-    def _say(self, m: re.Match) -> tuple[str, bool] | None:
-        """The words of one match in the first person, and whether a verb of the task was told in the past."""
+    def _say(self, m: re.Match) -> tuple[str, int | None] | None:
+        """The words of one match in the first person, and where in them the verb of the task told in
+        the past now stands (None when none was)."""
         if m.group("modal"):
             modal = _AUXILIARY.get(m.group("modal"), m.group("modal"))
-            return f"{modal}{m.group('gap')}i", False
+            return f"{modal}{m.group('gap')}i", None
         if m.group("agent"):
             word = m.group("other")
             said = word if re.fullmatch(WORDS.MODAL, word) else present(" ".join(word.split()))
-            return None if said is None else (f"i {m.group('adverbs3')}{said}", False)
+            return None if said is None else (f"i {m.group('adverbs3')}{said}", None)
         subject, verb, aux = m.group("subject"), m.group("verb"), m.group("aux")
         base = self._base.get(verb, verb)
         if aux is not None:
             if subject == "they" or verb not in self._past:
                 return None  # "they have stacked": maybe the objects'; "we have stack": no perfect
-            denied = _DENIED_PERFECT.fullmatch(aux) is not None
-            return f"i {m.group('adverbs')}{'do not ' if denied else ''}{m.group('adverbs2')}{base}", not denied
+            if _DENIED_PERFECT.fullmatch(aux):
+                return f"i {m.group('adverbs')}do not {m.group('adverbs2')}{base}", None
+            said = f"i {m.group('adverbs')}{m.group('adverbs2')}{base}"
+            return said, len(said) - len(base)
         if verb in self._heads:
             # the base form: "they unstack" ("I unstack" is already the first person; "I put" may be
             # the past, as the same word: read as it stands)
-            return None if subject in ("i", "we", "you") else (f"i {m.group('adverbs')}{verb}", False)
-        return f"i {m.group('adverbs')}{base}", verb in self._past
+            return None if subject in ("i", "we", "you") else (f"i {m.group('adverbs')}{verb}", None)
+        said = f"i {m.group('adverbs')}{base}"
+        return said, len(said) - len(base) if verb in self._past else None
