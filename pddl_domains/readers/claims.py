@@ -451,7 +451,9 @@ class ClaimReader:
                     just_named = named_before
                 # a step told in the past that did not read ("since we just stacked red there") retells
                 # one taken earlier: no step taken here in words that did not read
-                if self._looks_like_step(c) and gap is None and not requiring and not self._told_past(a, b):
+                # "I take that back": words about what was said, in a verb of the task, are no step
+                if self._looks_like_step(c) and gap is None and not requiring and not self._told_past(a, b) \
+                        and not DISCOURSE.WITHDRAWAL.search(raw):
                     gap, gap_sep = a, sep
         if gap is not None and gap_sep == ":" and any(x.kind == "action" and x.span[0] > gap and x.mood in (ASSERT, CAN)
                                                        for x in claims):

@@ -550,3 +550,31 @@ def test_a_list_of_facts_is_no_new_start(domain, style, templates, k, seed, step
     text, got = _verify(task, lines + [listed, misstated], style, templates)
     fe = got["first_error"]
     assert _inside(text, misstated, fe) and fe["kind"] == "false-fact", (text, fe)
+
+
+#: Taking back what was said in a verb the task's actions may also use ("take"): no step.
+TAKEN_BACK = ("I take that back, it's wrong: {fact}.", "Let me take that back - {fact}.",
+              "I take back what I said: {fact}.", "Take that back; {fact}.")
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(2, 4))
+@PROPS
+def test_taking_back_what_was_said_is_no_step(domain, style, templates, k, seed, steps):
+    """Principle 5: "I take that back: A" withdraws the claim before it and says A. Its words are about
+    what was said, not a step written in words that do not read, so the line is not lost there: a fact
+    said of now after it is judged in the state the walk reached, and one that does not hold is an error."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    now = passed[-1]
+    held = [x for x in task.atoms if _holds(task, x, now)]
+    wrong = [x for x in task.atoms if not _holds(task, x, now)]
+    gone = [x for x in wrong if _holds(task, x, passed[0]) and not _holds(task, x, passed[-2])]
+    assume(held and gone)
+    slip = f"{_cap(w.fact(rng.choice(wrong)))}."
+    corrected = w.frame((rng.choice(TAKEN_BACK),), fact=w.fact(rng.choice(held)))
+    misstated = f"Now {w.fact(rng.choice(gone))}."
+    text, got = _verify(task, lines + [slip, corrected], style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
+    text, got = _verify(task, lines + [slip, corrected, misstated], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, misstated, fe) and fe["kind"] == "false-fact", (text, fe)
