@@ -80,7 +80,7 @@ def sentences(text: str) -> list[tuple[int, int]]:
 
 #: The marks a sentence carries by its words alone, each with the test that finds it ("goal" and
 #: "goal-reached" exclude each other, and "state" depends on the others: `marks`).
-_MARKS = (("restart", WORDS.RESTART.search), ("retraction", WORDS.RETRACTION.search), ("hypothetical", lambda low: _opens(WORDS.HYPOTHETICAL.match, low)),
+_MARKS = (("restart", WORDS.RESTART.search), ("retraction", lambda low: retraction_at(low) is not None), ("hypothetical", lambda low: _opens(WORDS.HYPOTHETICAL.match, low)),
           ("candidate", WORDS.CANDIDATE.search), ("requirement", WORDS.REQUIREMENT.search),
           ("question", lambda low: low.rstrip(" )*_\"'").endswith("?")),
           ("intent", WORDS.INTENT.search), ("initial", WORDS.INITIAL.search), ("elsewhere", WORDS.ELSEWHERE.search),
@@ -105,10 +105,19 @@ def marks(low: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def _marker_at(pattern: re.Pattern, low: str, start: int = 0) -> int | None:
+    """Where the first match of ``pattern`` from ``start`` stands that is not inside a verdict the
+    sentence denies ("I can't say it's wrong": `WORDS.DENIED_VERDICT`), or None."""
+    denied = [m.span() for m in WORDS.DENIED_VERDICT.finditer(low)]
+    for m in pattern.finditer(low, start):
+        if not any(m.start() < b and a < m.end() for a, b in denied):
+            return m.start()
+    return None
+
+
 def retraction_at(low: str) -> int | None:
     """Where in the sentence the first retraction marker (a withdrawal or a rejection) stands (None: none)."""
-    m = WORDS.RETRACTION.search(low)
-    return m.start() if m else None
+    return _marker_at(WORDS.RETRACTION, low)
 
 
 def withdrawal_at(low: str, answer: bool = False) -> int | None:
@@ -118,5 +127,4 @@ def withdrawal_at(low: str, answer: bool = False) -> int | None:
     start = 0
     if answer and WORDS.ANSWER_NO.match(low):
         start = WORDS.ANSWER_NO.match(low).end()
-    m = WORDS.WITHDRAWAL.search(low, start)
-    return m.start() if m else None
+    return _marker_at(WORDS.WITHDRAWAL, low, start)

@@ -140,13 +140,16 @@ def _rejected(rd, texts: list[str]) -> bool:
     """Whether the text between two attempts rejects the first: some sentence, not a question, says
     it fails or is wrong, owns an error or drops it (`withdrawals` ATTEMPT_FAILS), or — where every
     word of the text is known (`_unknown`) — judges something bad in words of failure with no
-    subject (`WORDS.FAILURE`: "unsound", "a dead end", "not allowed"); and no other sentence leaves
+    subject (`WORDS.FAILURE`: "unsound", "a dead end", "not allowed"), not in a verdict it denies
+    (`WORDS.DENIED_VERDICT`: "I can't say it's wrong"); and no other sentence leaves
     it standing: sets another attempt beside it, doubts which is meant, goes back to it
     (`WORDS.ELSEWHERE`), or says it works (`WORDS.WORKS`) — unless that sentence introduces the next
     attempt (it ends in a colon)."""
     said = [x for x in _sentences(texts) if not x.endswith("?")]
     known = not _unknown(rd, texts)
-    rejecting = [x for x in said if ATTEMPT_FAILS.search(x) or (known and WORDS.FAILURE.search(x))]
+    # a verdict denied ("I can't say it's wrong") rejects nothing; the rest of its sentence still may
+    judged = {x: WORDS.DENIED_VERDICT.sub(" ", x) for x in said}
+    rejecting = [x for x in said if ATTEMPT_FAILS.search(judged[x]) or (known and WORDS.FAILURE.search(judged[x]))]
     rest = [x for x in said if x not in rejecting]
     return bool(rejecting) and not any(WORDS.ELSEWHERE.search(x) or (WORDS.WORKS.search(x) and not x.endswith(":"))
                                        for x in rest)

@@ -677,6 +677,9 @@ class _Replay:
                 # line is placed again only by a restart or a list that starts again ("1. ...")
                 self.stale = True
                 self._silent_went(a)
+            # taken where it applies in no line the trace may be on: it is on none of them any more
+            # (a state said of the start while lost is no place to judge what it says next)
+            self.alternates = []
             return
         skipped = self._one_step_short(a) if s.retraction_at is None else None  # "wait, I can't": judged
         if skipped is not None:
@@ -702,6 +705,11 @@ class _Replay:
                 return
         if self._silent_right(lambda st: _applies(a, st)):
             self._unsure()  # it applies one unread step on: those words may have taken the step
+            return
+        if self.unread and any(_applies(a, successor(self.main.state, b)) for b in applicable_actions(self.task, self.main.state)):
+            # "Then I deal with A somehow. Pick up B": words that named an object and did not read may
+            # have taken the step it needs, as for a fact said after them (`_silent_step`)
+            self._unsure()
             return
         undo = (self.main.copy(), [x.copy() for x in self.alternates])
         self.error(rec, "precondition", c, text, c.value, self._unmet(a, self.main.state), self.main, s, undo)

@@ -292,6 +292,35 @@ def test_a_plan_marked_final_after_another_is_refused_when_the_answer_then_doubt
         pytest.fail(f"read {got} from\n{text}")
 
 
+#: Words between two attempts that deny a verdict of error on the first: they leave it standing.
+DENIED_VERDICTS = ["I can't say step {n} is wrong, but here is another way:", "I don't think {action} is a mistake. A variant:",
+                   "Not that the plan above is wrong. Another order:", "I wouldn't call step {n} an error; a second version:",
+                   "Checking step {n} again, I do not find any error there. Also:"]
+#: ... and a denied verdict beside a real one, in another clause: the first attempt is rejected.
+DENIED_THEN_REJECTED = ["I don't think step {n} is wrong, but the plan fails: the goal is not reached.",
+                        "Not that {action} is a mistake; still, this plan does not work."]
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       denied=st.sampled_from(DENIED_VERDICTS), rejected=st.sampled_from(DENIED_THEN_REJECTED))
+def test_a_verdict_of_error_denied_rejects_nothing(v, rng, denied, rejected):
+    """Rule 11: "I can't say step 2 is wrong" between two attempts denies a verdict of error: the first
+    attempt stands beside the second, and two different plans are a parse error, never the second read;
+    a rejection in another clause of the same words still rejects it."""
+    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
+    if other == plan:
+        other = plan + [plan[-1]]
+    w = gen.Writer(v, rng)
+    kept = gen.corrected_answer(w, plan, other, "keep", {"keep": [denied], "reject": [], "intro": [""],
+                                                          "close": [""], "undo": []})
+    with pytest.raises(ParseError):
+        got = _read(v, kept.text)
+        pytest.fail(f"read {got} from\n{kept.text}")
+    words = {"reject": [rejected], "keep": [], "intro": [""], "close": [""], "undo": []}
+    _reads_as_written(v, gen.corrected_answer(w, plan, other, "reject", words))
+
+
 # ---------------------------------------------------------------------------------------------
 # The principles already in force: several attempts are two plans unless one is final; any habit,
 # and the data's vocabularies (PlanBench's Mystery config, ACPBench's ferry).

@@ -224,7 +224,8 @@ def test_a_claim_is_judged_only_at_a_point_the_trace_reached(domain, style, temp
     """Principle 2: before any action, a fact misstated is an error of the state the trace starts from;
     after the walk, a fact that held at its start (and not now, nor one step back) said with no words
     that tie it to a point is not judged, and never as an initial-state error; "Initially, ..." ties it
-    to the start; a fact true only after a step written in words no reader reads is not judged."""
+    to the start; a fact true only after a step written in words no reader reads is not judged, nor is
+    an action that applies only after it."""
     task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
     assume(len(walk) >= 2)
     start, now, behind = passed[0], passed[-1], passed[-2]
@@ -273,6 +274,12 @@ def test_a_claim_is_judged_only_at_a_point_the_trace_reached(domain, style, temp
     # will somewhere in a sentence is no sign that it took no step
     text, got = _verify(task, lines + [said_and_done(w, a), f"Now {w.fact(rng.choice(only_after))}."], style, templates)
     assert got["first_error"] is None, (text, got["first_error"])
+    # nor an action that applies only after it: those words may have taken the step it needs
+    then = [b for b in applicable_actions(task, successor(now, a)) if not _ok(b, now)]
+    if then:
+        b = rng.choice(then)
+        text, got = _verify(task, lines + [unread_step(w, a, style), f"{_cap(w.action(b))}."], style, templates)
+        assert got["first_error"] is None, (text, got["first_error"])
 
 
 @pytest.mark.parametrize("domain,style,templates", CASES)
@@ -396,6 +403,28 @@ def test_a_hesitation_alone_withdraws_nothing(domain, style, templates, k, seed,
     assert _inside(text, said, fe) and fe["kind"] == "false-fact", (text, fe)
     text, got = _verify(task, lines + [said, rng.choice(WITHDRAWN)], style, templates)
     assert got["first_error"] is None, (text, got["first_error"])
+
+
+#: A verdict of error denied: no verdict, so nothing is taken back.
+DENIED_VERDICTS = ("I can't say that's wrong.", "I don't think that is a mistake.", "Not that it's wrong.",
+                   "I wouldn't call that an error.", "Checking it, I do not find any error there.",
+                   "I'm not saying it's incorrect.")
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(1, 10_000), steps=st.integers(1, 3),
+       denied=st.sampled_from(DENIED_VERDICTS))
+@PROPS
+def test_a_verdict_of_error_denied_withdraws_nothing(domain, style, templates, k, seed, steps, denied):
+    """Principle 5: "I can't say that's wrong", "I don't think that is a mistake" deny a verdict of
+    error: the fact before them, false at every point the trace passed, is still an error there."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    never = _never(task, passed)
+    assume(never)
+    said = w.frame((rng.choice(DONE_NOW),), fact=w.fact(rng.choice(never)))
+    text, got = _verify(task, lines + [said, denied], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, said, fe) and fe["kind"] == "false-fact", (text, fe)
 
 
 def _remark_words():
@@ -578,3 +607,33 @@ def test_taking_back_what_was_said_is_no_step(domain, style, templates, k, seed,
     text, got = _verify(task, lines + [slip, corrected, misstated], style, templates)
     fe = got["first_error"]
     assert _inside(text, misstated, fe) and fe["kind"] == "false-fact", (text, fe)
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(1, 3))
+@PROPS
+def test_a_start_restated_while_lost_is_no_place_to_judge_what_follows(domain, style, templates, k, seed, steps):
+    """Principle 2: a fact said of another point ("After step 1, A") loses the line; a fact said of the
+    start ("Initially, A") is judged in the state the trace starts from, and that state becomes a place
+    the line may be. An action the trace then takes that applies at none of the places it may be (a
+    step in words that do not read came before it) shows it is at none of them, so a fact said of now
+    after it cannot be placed and is unjudged, never judged in the state the trace started from."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    assume(walk)
+    start, now = passed[0], passed[-1]
+    at_start = state_atoms(task, start)
+    hidden = [a for a in applicable_actions(task, now) if successor(now, a) != now and a.args]
+    assume(at_start and hidden)
+    a = rng.choice(hidden)
+    unseen = successor(now, a)
+    nxt = [b for b in applicable_actions(task, unseen)
+           if successor(unseen, b) != unseen and not any(_ok(b, p) for p in passed)]
+    assume(nxt)
+    b = rng.choice(nxt)
+    after = [x for x in state_atoms(task, successor(unseen, b)) if not _holds(task, x, start)]
+    assume(after)
+    said = [f"After step 1, {w.fact(rng.choice(state_atoms(task, passed[1])))}.",
+            f"Initially, {w.fact(rng.choice(at_start))}.", unread_step(w, a, style), f"{_cap(w.action(b))}.",
+            f"Now {w.fact(rng.choice(after))}."]
+    text, got = _verify(task, lines + said, style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
