@@ -205,6 +205,7 @@ class _Replay:
                     and s.index - sk.sentence <= RETRACTION_WINDOW:
                 # "2. Unstack orange from red. Wait, can't do that": the action and its skipped step are withdrawn
                 self.main, self.alternates, self.lost = sk.undo[0], list(sk.undo[1]), sk.undo[2]
+                self.unsure = self.stale = False
                 self._withdrawn()
                 sk.record["verdict"] = "retracted"
                 skips = []
@@ -708,8 +709,11 @@ class _Replay:
             return
         if self.unread and any(_applies(a, successor(self.main.state, b)) for b in applicable_actions(self.task, self.main.state)):
             # "Then I deal with A somehow. Pick up B": words that named an object and did not read may
-            # have taken the step it needs, as for a fact said after them (`_silent_step`)
+            # have taken the step it needs, as for a fact said after them (`_silent_step`); a
+            # retraction right after it ("Pick up B. Wait, no") puts the line back where it stood
+            undo = (self.main, list(self.alternates), self.lost)
             self._unsure()
+            self.skips.append(_Skip(s.index, undo, rec, c, self.main, self.main))
             return
         undo = (self.main.copy(), [x.copy() for x in self.alternates])
         self.error(rec, "precondition", c, text, c.value, self._unmet(a, self.main.state), self.main, s, undo)
