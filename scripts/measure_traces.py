@@ -67,7 +67,7 @@ def generated(count: int, seed: int, heldout: int, made_up: float = 0.0) -> None
     found: Counter = Counter()
     tried: Counter = Counter()
     first: Counter = Counter()
-    at_start = with_error = 0
+    at_start = at_start_injected = with_error = 0
     early: Counter = Counter()  # a first error before the injection (where the trace is clean: false)
     later: Counter = Counter()  # another first error after it (the trace goes on from its error)
     for domain, style, templates in CASES:
@@ -93,7 +93,9 @@ def generated(count: int, seed: int, heldout: int, made_up: float = 0.0) -> None
                 if fe is not None:
                     with_error += 1
                     first[fe["kind"]] += 1
-                    at_start += fe["kind"] == "initial-state" and not fe["actions"]
+                    if fe["kind"] == "initial-state" and not fe["actions"]:
+                        at_start += 1
+                        at_start_injected += hit and at == 0  # the trace misstates the state it starts from
     words = f"held-out words (set {heldout})" if heldout else "the property tests' wide words"
     if made_up:
         words += f", a made-up word in {100 * made_up:.0f}% of the frames"
@@ -106,7 +108,8 @@ def generated(count: int, seed: int, heldout: int, made_up: float = 0.0) -> None
               f"({100 * found[kind] / max(1, tried[kind]):.1f}%); a first error before it {early[kind]}, "
               f"another one after it {later[kind]}")
     print(f"  first errors on injected traces: {with_error} ({', '.join(f'{k} {v}' for k, v in sorted(first.items()))}); "
-          f"initial-state with no action applied: {at_start} (the injections after 0 actions)")
+          f"initial-state with no action applied: {at_start} ({at_start_injected} of them found at an injection made "
+          f"before any action, {at_start - at_start_injected} elsewhere)")
 
 
 def said_reached(fe: dict, text: str, words) -> bool:
