@@ -106,7 +106,9 @@ class _Told:
 
 @dataclass(slots=True)
 class _Skip:
-    """An action taken with one step skipped in words, until the trace goes on to another action."""
+    """An action taken with one step skipped in words, until the trace goes on to another action; or
+    one that may follow a step in words that did not read (``told`` is ``taken``: nothing the trace
+    says next can contradict it, and only a retraction undoes it)."""
 
     sentence: int
     undo: tuple  # (main line, alternates, lost) before it
@@ -707,7 +709,8 @@ class _Replay:
         if self._silent_right(lambda st: _applies(a, st)):
             self._unsure()  # it applies one unread step on: those words may have taken the step
             return
-        if self.unread and any(_applies(a, successor(self.main.state, b)) for b in applicable_actions(self.task, self.main.state)):
+        if self.unread and any(_applies(a, successor(self.main.state, b))
+                               for b in applicable_actions(self.task, self.main.state)):
             # "Then I deal with A somehow. Pick up B": words that named an object and did not read may
             # have taken the step it needs, as for a fact said after them (`_silent_step`); a
             # retraction right after it ("Pick up B. Wait, no") puts the line back where it stood
