@@ -321,6 +321,23 @@ def test_a_verdict_of_error_denied_rejects_nothing(v, rng, denied, rejected):
     _reads_as_written(v, gen.corrected_answer(w, plan, other, "reject", words))
 
 
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       doubt=st.sampled_from(["**Confidence: low** for both plans.", "Confidence is low here.",
+                              "Confidence level - weak.", "I have little confidence in either of them."]))
+def test_low_confidence_after_the_last_attempt_reopens_the_choice(v, rng, doubt):
+    """Rule 11 (c): a statement of low confidence after the last attempt, in any word order ("low
+    confidence", "confidence: low"), reopens the choice: the answer is a parse error."""
+    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
+    if other == plan:
+        other = plan + [plan[-1]]
+    words = {"reject": ["Oops, that's wrong."], "keep": [], "intro": [""], "close": [""], "undo": [doubt]}
+    answer = gen.corrected_answer(gen.Writer(v, rng), plan, other, "undo", words)
+    with pytest.raises(ParseError):
+        got = _read(v, answer.text)
+        pytest.fail(f"read {got} from\n{answer.text}")
+
+
 # ---------------------------------------------------------------------------------------------
 # The principles already in force: several attempts are two plans unless one is final; any habit,
 # and the data's vocabularies (PlanBench's Mystery config, ACPBench's ferry).
