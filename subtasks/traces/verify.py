@@ -243,11 +243,8 @@ class _Replay:
             self._unsure()
         if "restart" in s.marks and s.unknown:
             # words it does not know may make it no restart ("let me go through where <unknown> we are
-            # now: ..." reviews the present): the start becomes a place the line may be, beside where it
-            # is, and a state the words it did not know may have reached (`silent`)
+            # now: ..." reviews the present): the start becomes a place the line may be, beside where it is
             self.alternates.append(Line(self.init))
-            if self.silent is not None:
-                self._widen(lambda st: (), self.init)
         elif "restart" in s.marks:
             self.restart, self.silent = True, None
             self.alternates = [Line(self.init)]
