@@ -241,11 +241,7 @@ class _Replay:
             # an action's verb in words it does not know (whatever else they seem to say): it may be a
             # step taken, and where the line stands is not known until an action places it
             self._unsure()
-        if "restart" in s.marks and s.unknown:
-            # words it does not know may make it no restart ("let me go through where <unknown> we are
-            # now: ..." reviews the present): the start becomes a place the line may be, beside where it is
-            self.alternates.append(Line(self.init))
-        elif "restart" in s.marks:
+        if "restart" in s.marks:
             self.restart, self.silent = True, None
             self.alternates = [Line(self.init)]
             self.told = []

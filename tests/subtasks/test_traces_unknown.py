@@ -217,28 +217,6 @@ def test_a_step_in_words_it_does_not_know_loses_the_line(domain, style, template
     assert got["first_error"] is None, (text, got["first_error"])
 
 
-@pytest.mark.parametrize("domain,style,templates", CASES)
-@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(1, 3))
-@PROPS
-def test_a_restart_among_words_it_does_not_know_keeps_the_line_where_it_is(domain, style, templates, k, seed, steps):
-    """"Let me go through where we are now: A" reviews the present; with a word it does not know inside
-    ("... where <word> we are now ..."), its words may read as a restart ("let me go through"). That
-    restart is not trusted: the start becomes a place the line may be, beside where it is, so an action
-    that applies in both and a fact after it that holds only where the line was are no error."""
-    task, rng, w, lines, state, passed = _setting(domain, style, templates, k, seed, steps)
-    start = passed[0]
-    both = [a for a in applicable_actions(task, state) if is_applicable(start, a) and successor(state, a) != state]
-    assume(both)
-    a = rng.choice(both)
-    here, there = successor(state, a), successor(start, a)
-    only_here = [x for x in task.atoms if here >> task.atom_index[x] & 1 and not there >> task.atom_index[x] & 1]
-    assume(only_here)
-    review = f"Let me go through where {made_up_word(rng)} we are now: {w.fact(rng.choice(task.atoms))}."
-    text = "\n".join(lines + [review, f"{_cap(w.action(a))}.", f"Now {w.fact(rng.choice(only_here))}."])
-    got = verify_trace(task, text, style=style, templates=templates)
-    assert got["first_error"] is None, (text, got["first_error"])
-
-
 def test_the_lexicon_reads_endings_drawn_out_sounds_and_signs():
     assert list(bases("stacking"))[:1] == ["stacking"] and "stack" in bases("stacking")
     assert "move" in bases("moving") and "put" in bases("putting") and "orange" in bases("orange's")
