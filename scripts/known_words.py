@@ -80,6 +80,8 @@ def phrase_words(text: str, sections: tuple[str, ...] | None = None, but: tuple[
         # "(?i)"): none is a word, and the word after it is
         body = re.sub(r"\\[A-Za-z]|\{[A-Za-z_.]+\}|\(\?(?:P<\w+>|<[=!]|[:=!]|[aiLmsux]+\))", " ", line)
         out.update(t for t in tokens(body) if len(t) > 1 or not t.isalpha())
+        # a hyphen the pattern may leave out ("re-?check"): the word written without it ("recheck") too
+        out.update(tokens(" ".join(re.findall(r"[A-Za-z]+-\?[A-Za-z]+", body)).replace("-?", "")))
     return out
 
 

@@ -92,7 +92,7 @@ class Claim:
 class Sentence:
     index: int
     span: tuple[int, int]
-    marks: frozenset[str]
+    marks: frozenset[str]  # `discourse.marks`, and "maybe-restart": a restart read only for a word not known
     claims: tuple[Claim, ...]
     retraction_at: int | None  # text offset of its first retraction marker (a withdrawal or a rejection)
     withdrawal_at: int | None  # text offset of its first withdrawal marker ("wait, no", "actually")
@@ -108,9 +108,10 @@ def lower(text: str) -> str:
     return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
 
 
-#: Where a clause of reasoning ends: where a step of an answer does (`grammar.SEPARATORS`), and at a
-#: slash between spaces ("No. 1 / X", "Chk: A / yes").
-CLAUSES = re.compile(SEPARATORS.pattern + r"|\s/\s")
+#: Where a clause of reasoning ends: where a step of an answer does (`grammar.SEPARATORS`), at a
+#: slash between spaces ("No. 1 / X", "Chk: A / yes"), and at a markdown table's cell border
+#: ("| pre | X | A and B |": each cell is a clause).
+CLAUSES = re.compile(SEPARATORS.pattern + r"|\s/\s|\|")
 
 
 def _pieces(low: str, start: int) -> list[tuple[int, int, str]]:
@@ -205,6 +206,10 @@ class ClaimReader:
                     marks = marks | {"hypothetical"}  # an action in an if-clause further into the sentence
             if "restart" in marks and DISCOURSE.LISTING.search(norm) and any(c.kind == "fact" for c in claims):
                 marks = marks - {"restart"}  # "Let me list them: A, B": the facts listed, no new start
+            if "restart" in marks and "restart" not in discourse.marks(self._without_unknown(norm)):
+                # "let me go through where <unknown> we are now: ..." reads as a restart only for a word
+                # it does not know: whether the trace starts again is not known (`verify`)
+                marks = marks - {"restart"} | {"maybe-restart"}
             takes = any(c.kind == "action" and c.mood in (ASSERT, CAN) for c in claims)  # an action taken or said to apply
             if answer in ("required", "supposed") and not takes:
                 # "Under what conditions may one X? Under these only: A", "What would happen if I were
@@ -242,6 +247,12 @@ class ClaimReader:
                                 None if wd is None else a + wd, None if wa is None else a + wa, gap, self._names(norm),
                                 self.lexicon.unknown(low), self._names_verb(norm)))
         return out
+
+    def _without_unknown(self, norm: str) -> str:
+        """``norm`` without the words and signs the verifier does not know (`lexicon`)."""
+        for w in self.lexicon.unknown(norm):
+            norm = re.sub(rf"(?<![\w']){re.escape(w)}(?![\w'])", " ", norm)
+        return " ".join(norm.split())
 
     def _claims(self, low: str, start: int, marks: frozenset[str], after_action: bool = False,
                 goes_on: bool = False, restates: bool = False) -> tuple[list[Claim], int | None]:
@@ -445,6 +456,11 @@ class ClaimReader:
             else:
                 listed = len(claims)
                 head_unread = self._names_verb(layout.normalise(raw))
+                if not aside:
+                    # "A is on the table; every other object -> not on the table": a clause that read as
+                    # nothing may be the subject of the next; only the fact right before (or an aside
+                    # after it) lends a bare predicate its subject
+                    subject = None
                 if named_before is not None and aside and not self._names_object(nraw):
                     # an aside that names no object between an action and what its sentence says of it
                     # ("X, like every move, has its conditions"): the action is still the subject of what follows

@@ -54,7 +54,9 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
             readings.append((run, rule))
             last = blines[0].start
     outside = outside_blocks(lines, blocks)
+    drafted = []  # the text before the last block that reads: reasoning or a draft, not the answer
     if last is not None:  # the text before the answer block (reasoning, a draft) is not the answer
+        drafted = [ln for ln in outside if ln.start < last]
         outside = [ln for ln in outside if ln.start > last]
     try:
         runs, unread = rd.action_runs(outside, bare), None
@@ -86,9 +88,11 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
             seen.setdefault(tuple(acts), Reading(list(acts), span_of(rlines), located(label, rule, False)))
         raise Ambiguous(f"two different plans in one reply: {' '.join(a)} / {' '.join(b)}", seen.values())
     acts, rlines, rule = readings[0]
-    if label and _reopens(rd, [ln.norm for ln in lines if ln.start > rlines[-1].end]) \
-            and _other_attempt_before(rd, t, start, acts, bare):
+    later = [ln.norm for ln in lines if ln.start > rlines[-1].end]
+    if label and _reopens(rd, later) and _other_attempt_before(rd, t, start, acts, bare):
         raise ParseError("after the plan it marks as the answer, the reply doubts it or goes back to another attempt")
+    if drafted and _doubts_which(later) and _drafts_another(rd, drafted, acts, bare):
+        raise ParseError("after the plan read, the reply doubts which of its attempts is meant")
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
     return list(acts), span_of(rlines), located(label, rule, whole)
@@ -158,13 +162,35 @@ def _rejected(rd, texts: list[str]) -> bool:
 def _reopens(rd, texts: list[str]) -> bool:
     """Whether the text after the last of several attempts may take it back or reopen the choice: a
     word in it is not known (`_unknown`: what it says cannot be told), it doubts which is meant or
-    goes back to an earlier one (`WORDS.ELSEWHERE`, asked or said), it rejects an attempt or says
-    anything failed or is wrong, not in a question (a failure word alone: "Still wrong.", "illegal
-    here as well"), or it corrects a step or offers another plan (`_corrects`)."""
+    goes back to an earlier one (`WORDS.ELSEWHERE`, asked or said), it asks whether the attempt or a
+    step of it holds and no "yes" answers (`WORDS.DOUBTING_QUESTION`: "Can we really X here?"), it
+    rejects an attempt or says anything failed or is wrong, not in a question (a failure word alone:
+    "Still wrong.", "illegal here as well"), or it corrects a step or offers another plan
+    (`_corrects`)."""
     sentences = _sentences(texts)
-    return bool(_unknown(rd, texts)) or any(WORDS.ELSEWHERE.search(x) for x in sentences) \
+    return bool(_unknown(rd, texts)) or _doubts_which(texts) \
         or any(ATTEMPT_FAILS.search(x) or WORDS.FAILURE.search(x) for x in sentences if not x.endswith("?")) \
         or bool(_corrects(rd, "\n".join(texts)))
+
+
+def _doubts_which(texts: list[str]) -> bool:
+    """Whether ``texts`` doubt which attempt is meant or go back to an earlier one (`WORDS.ELSEWHERE`:
+    "undecided between the two plans", "confidence: low for both"), or ask whether one holds with no
+    "yes" after (`WORDS.DOUBTING_QUESTION`)."""
+    sentences = _sentences(texts)
+    return any(WORDS.ELSEWHERE.search(x) for x in sentences) or any(
+        x.endswith("?") and WORDS.DOUBTING_QUESTION.search(x)
+        and not (i + 1 < len(sentences) and WORDS.AFFIRMED.match(sentences[i + 1])) for i, x in enumerate(sentences))
+
+
+def _drafts_another(rd, drafted: list, plan: list, bare: bool) -> bool:
+    """Whether the text ``drafted`` before the last block (reasoning, not the answer) holds another
+    attempt: a run of steps that is not ``plan``, or text that cannot be read, which may hold one."""
+    try:
+        runs = rd.action_runs(drafted, bare)
+    except ParseError:
+        return True
+    return any(run.actions and run.actions != list(plan) for run in runs)
 
 
 def _unknown(rd, texts: list[str]) -> tuple[str, ...]:

@@ -241,6 +241,11 @@ class _Replay:
             # an action's verb in words it does not know (whatever else they seem to say): it may be a
             # step taken, and where the line stands is not known until an action places it
             self._unsure()
+        if "maybe-restart" in s.marks:
+            # a restart read only for a word it does not know: the start becomes one more place the
+            # line may be, and a state the words it did not know may have reached (`silent`)
+            self.alternates.append(Line(self.init))
+            self._widen(lambda st: (), self.init)
         if "restart" in s.marks:
             self.restart, self.silent = True, None
             self.alternates = [Line(self.init)]

@@ -338,6 +338,54 @@ def test_low_confidence_after_the_last_attempt_reopens_the_choice(v, rng, doubt)
         pytest.fail(f"read {got} from\n{answer.text}")
 
 
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       doubt=st.sampled_from(["Can we really {action} at step {n}?", "// step {n}: is that even legal? probably not",
+                              "Does step {n} actually work here?", "Is it correct to {action} there? Hmm."]),
+       settled=st.sampled_from(["Does step {n} work? Yes, it does.", "Would you like me to explain step {n}?"]))
+def test_a_doubt_asked_after_the_last_attempt_reopens_the_choice(v, rng, doubt, settled):
+    """Rule 11 (c): a question after the last attempt that doubts whether it or a step of it holds
+    ("Can we really X at step 3?"), not answered yes, reopens the choice: the answer is a parse error.
+    Answered yes, or put to the reader ("Would you like me to explain?"), it leaves the last attempt read."""
+    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
+    if other == plan:
+        other = plan + [plan[-1]]
+    w = gen.Writer(v, rng)
+    words = {"reject": ["Oops, that's wrong."], "keep": [], "intro": [""], "close": [""], "undo": [doubt]}
+    answer = gen.corrected_answer(w, plan, other, "undo", words)
+    with pytest.raises(ParseError):
+        got = _read(v, answer.text)
+        pytest.fail(f"read {got} from\n{answer.text}")
+    words["undo"] = [settled]
+    answer = gen.corrected_answer(w, plan, other, "undo", words)
+    assert _read(v, answer.text) == plan, answer.text
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       doubt=st.sampled_from(["Verdict: undecided between the two plans.", "Both plans look plausible; no decision yet.",
+                              "Can we really {action} at step {n}?"]))
+def test_a_doubt_after_the_answer_block_brings_back_the_draft_before_it(v, rng, doubt):
+    """Rule 2 and rule 11 (c): the text before the last block that reads is reasoning, not the answer,
+    so a plan drafted there does not stand beside the block's; but when the text after the block
+    doubts which attempt is meant ("undecided between the two plans", "Can we really X at step 3?"),
+    the draft is an attempt again and the answer is a parse error. With no doubt after it, the
+    block's plan is read."""
+    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
+    if other == plan:
+        other = plan + [plan[-1]]
+    w = gen.Writer(v, rng)
+    k = rng.randrange(len(plan))
+    head = ["Plan:", *gen.steps_text(w, other), "", "Let me write it out properly.", "```",
+            *gen.steps_text(w, plan), "```", ""]
+    text = "\n".join(head + [doubt.format(n=k + 1, action=w.sentence(plan[k]))])
+    with pytest.raises(ParseError):
+        got = _read(v, text)
+        pytest.fail(f"read {got} from\n{text}")
+    text = "\n".join(head + ["This reaches the goal."])
+    assert _read(v, text) == plan, text
+
+
 # ---------------------------------------------------------------------------------------------
 # The principles already in force: several attempts are two plans unless one is final; any habit,
 # and the data's vocabularies (PlanBench's Mystery config, ACPBench's ferry).

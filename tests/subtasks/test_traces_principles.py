@@ -189,6 +189,28 @@ def test_an_action_stated_with_its_requirements_is_not_taken(domain, style, temp
     assert _inside(text, taken, fe) and fe["kind"] == "precondition", (text, fe)
 
 
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(1, 3))
+@PROPS
+def test_a_markdown_tables_cells_are_its_clauses(domain, style, templates, k, seed, steps):
+    """Principle 7: a markdown table's cells are clauses: a walk written as rows ("| 2 | X | done |")
+    reads as the steps it takes, no error; an action that applies nowhere in such a row is an error in
+    it; and a row of what an action requires ("| pre | X | A |") takes nothing."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    x, y = _stuck_and_free(task, rng, passed)
+    rows = ["| step | action | status |", "|---|---|---|"] + [f"| {i} | {w.action(a)} | done |"
+                                                            for i, a in enumerate(walk, 1)]
+    text, got = _verify(task, rows, style, templates)
+    assert got["first_error"] is None and [c["verdict"] for c in got["claims"]] == ["right"] * len(walk), (text, got)
+    bad = f"| {len(walk) + 1} | {w.action(x)} | done |"
+    text, got = _verify(task, rows + [bad], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, bad, fe) and fe["kind"] == "precondition", (text, fe)
+    required = f"| pre | {w.action(x)} | {w.facts(state_atoms(task, x.pre))} |"
+    text, got = _verify(task, rows + [required, f"| {len(walk) + 1} | {w.action(y)} | done |"], style, templates)
+    assert got["first_error"] is None and got["claims"][-1]["verdict"] == "right", (text, got["claims"][-1])
+
+
 #: An action with an aside in brackets that says it is not done, or doubts it.
 UNDONE_ASIDES = ("I {action} (not done yet).", "{Action} (pending).", "I {action} (maybe later).")
 
@@ -211,6 +233,69 @@ def test_an_aside_that_says_an_action_is_not_done_leaves_it_untaken(domain, styl
     text, got = _verify(task, lines + [done], style, templates)
     fe = got["first_error"]
     assert _inside(text, done, fe) and fe["kind"] == "precondition", (text, fe)
+
+
+#: An action said to be not yet carried out: an option, whatever its label.
+NOT_YET_APPLIED = ("// candidate move, not executed yet: {action}", "{Action} - not applied yet.",
+                   "Not performed yet: {action}.", "| next | {action} | not executed yet |")
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(0, 3))
+@PROPS
+def test_an_action_said_not_yet_carried_out_is_not_taken(domain, style, templates, k, seed, steps):
+    """Principle 1: an action that applies nowhere, said not to be carried out yet ("not executed
+    yet", "not applied yet"), is an option: no error, and an action that applies now is right next.
+    Said to be carried out ("executed"), it is an error there."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    x, y = _stuck_and_free(task, rng, passed)
+    go_on = f"{_cap(w.action(y))}."
+    for f in NOT_YET_APPLIED:
+        said = w.frame((f,), action=w.action(x))
+        text, got = _verify(task, lines + [said, go_on], style, templates)
+        assert got["first_error"] is None and got["claims"][-1]["verdict"] == "right", (text, got["claims"][-1])
+    done = f"{_cap(w.action(x))} - executed."
+    text, got = _verify(task, lines + [done], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, done, fe) and fe["kind"] == "precondition", (text, fe)
+
+
+#: A fact, then a clause whose subject names no object and that reads as nothing, then a bare predicate.
+UNREAD_SUBJECTS = ("{Fact}; every other object -> not {predicate}.", "{Fact}; all the rest: not {predicate}.",
+                   "{Fact}, whereas each remaining one -> not {predicate}.")
+
+
+# the cases in words whose task has a fact of one object written "<object> is <predicate>"
+@pytest.mark.parametrize("domain,style,templates", [c for c in CASES if c[1] == "nl" and c[0] in (
+    "blocksworld", "renamed", "mystery", "random")])
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(0, 3))
+@PROPS
+def test_a_bare_predicate_takes_its_subject_only_from_the_fact_right_before_it(domain, style, templates, k, seed,
+                                                                              steps):
+    """Principle 7: "A is on the table and clear" lends the bare predicate its subject, but a clause
+    between them that reads as nothing ("A is on the table; every other object -> not on the table")
+    may be its subject: the predicate is not read of A, and no error. Said of A ("Current state: A is
+    on the table, and not on the table"), it is an error."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    said = []
+    for atom in state_atoms(task, passed[-1]):
+        parts = atom.strip("()").split()
+        if len(parts) != 2:
+            continue
+        text, name = w.r.atom(atom), w.r.names[parts[1]]
+        at = text.find(name)
+        if at >= 0 and text[at + len(name):].startswith(" is "):
+            said.append((w.fact(atom), text[at + len(name) + 4:]))
+    assume(said)
+    fact, predicate = rng.choice(said)
+    for f in UNREAD_SUBJECTS:
+        sentence = f.format(Fact=_cap(fact), predicate=predicate)
+        text, got = _verify(task, lines + [sentence], style, templates)
+        assert got["first_error"] is None, (text, got["first_error"])
+    denied = f"Current state: {fact}, and not {predicate}."
+    text, got = _verify(task, lines + [denied], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, denied, fe) and fe["kind"] in ("denied-fact", "initial-state"), (text, fe)
 
 
 REVIEWS_NOW = ("Let me go over where things stand now: {facts}.", "Let's walk through the state as it is right now: {facts}.",
