@@ -9,6 +9,7 @@ ambiguous forms are parse errors that say why.
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -164,6 +165,32 @@ def test_a_withdrawn_step_is_never_read_as_the_action(case, rng, n, inline):
         assert re.search(r"withdrawn|negated|two different plans|cannot read", str(exc)), exc
         return
     assert withdrawn not in got.value, text  # read at all, the withdrawn step is not in the plan
+
+
+#: Words after a step's action, on its line, that say it cannot be taken there.
+CANNOT_BE_TAKEN = ("{w} is blocked at this point", "({w}) is inapplicable here", "{w} is not permitted now",
+                   "{w} - which is infeasible")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("said", CANNOT_BE_TAKEN)
+def test_a_step_said_not_to_apply_is_never_read_as_the_action(case, said):
+    """A step line whose words after the action say it cannot be taken there ("X is blocked at this
+    point", "(X) is inapplicable here", a bracket closed around the action or not) withdraws it: never
+    a plan with X (a parse error, or the plan without that line)."""
+    task, r, style, templates = _drawn(case)
+    rng = random.Random(7)
+    plan = _plan(task, rng, 3)
+    withdrawn = next(str(a) for a in task.actions if str(a) not in plan)
+    lines = [f"{i}. {r.action(a)}" for i, a in enumerate(plan, 1)]
+    lines.insert(2, "3. " + said.format(w=r.action(withdrawn)))
+    text = "Here is the plan:\n" + "\n".join(lines)
+    try:
+        got = flexible.read_plan(task, text, style, templates)
+    except ParseError as exc:
+        assert re.search(r"withdrawn|negated", str(exc)), exc
+        return
+    assert withdrawn not in got.value, text
 
 
 RETRACTION_CORPUS = [
