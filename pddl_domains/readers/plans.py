@@ -91,7 +91,7 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     later = [ln.norm for ln in lines if ln.start > rlines[-1].end]
     if label and _reopens(rd, later) and _other_attempt_before(rd, t, start, acts, bare):
         raise ParseError("after the plan it marks as the answer, the reply doubts it or goes back to another attempt")
-    if drafted and _doubts_which(later) and _drafts_another(rd, drafted, acts, bare):
+    if drafted and _doubts_which(later) and _holds_another(rd, drafted, acts, bare):
         raise ParseError("after the plan read, the reply doubts which of its attempts is meant")
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
@@ -128,11 +128,7 @@ def _other_attempt_before(rd, t: str, start: int, plan: list, bare: bool) -> boo
     answer label ("Final plan:") opens the region: a run of steps that is not ``plan`` (or text that
     cannot be read, which may hold one)."""
     think = t.lower().rfind("</think>")
-    try:
-        runs = rd.action_runs(region_lines(t, think + len("</think>") if think >= 0 else 0, start), bare)
-    except ParseError:
-        return True
-    return any(run.actions and run.actions != list(plan) for run in runs)
+    return _holds_another(rd, region_lines(t, think + len("</think>") if think >= 0 else 0, start), plan, bare)
 
 
 def _sentences(texts: list[str]) -> list[str]:
@@ -183,11 +179,12 @@ def _doubts_which(texts: list[str]) -> bool:
         and not (i + 1 < len(sentences) and WORDS.AFFIRMED.match(sentences[i + 1])) for i, x in enumerate(sentences))
 
 
-def _drafts_another(rd, drafted: list, plan: list, bare: bool) -> bool:
-    """Whether the text ``drafted`` before the last block (reasoning, not the answer) holds another
-    attempt: a run of steps that is not ``plan``, or text that cannot be read, which may hold one."""
+def _holds_another(rd, lines: list, plan: list, bare: bool) -> bool:
+    """Whether ``lines`` (text before the plan read: before its answer label, or a draft before the
+    last block) hold another attempt: a run of steps that is not ``plan``, or text that cannot be
+    read, which may hold one."""
     try:
-        runs = rd.action_runs(drafted, bare)
+        runs = rd.action_runs(lines, bare)
     except ParseError:
         return True
     return any(run.actions and run.actions != list(plan) for run in runs)
