@@ -91,7 +91,7 @@ def _read_sequence(task: Task, text: str, style: str, templates: str) -> tuple[l
     later = [ln.norm for ln in lines if ln.start > rlines[-1].end]
     if label and _reopens(rd, later) and _other_attempt_before(rd, t, start, acts, bare):
         raise ParseError("after the plan it marks as the answer, the reply doubts it or goes back to another attempt")
-    if drafted and _doubts_which(later) and _holds_another(rd, drafted, acts, bare):
+    if drafted and _doubts_which(_sentences(later)) and _holds_another(rd, drafted, acts, bare):
         raise ParseError("after the plan read, the reply doubts which of its attempts is meant")
     used = [ln for ln in lines if ln.norm and not MARK.match(ln.norm)]
     whole = len(readings) == 1 and len(rlines) == len(used)
@@ -164,16 +164,15 @@ def _reopens(rd, texts: list[str]) -> bool:
     "Still wrong.", "illegal here as well"), or it corrects a step or offers another plan
     (`_corrects`)."""
     sentences = _sentences(texts)
-    return bool(_unknown(rd, texts)) or _doubts_which(texts) \
+    return bool(_unknown(rd, texts)) or _doubts_which(sentences) \
         or any(ATTEMPT_FAILS.search(x) or WORDS.FAILURE.search(x) for x in sentences if not x.endswith("?")) \
         or bool(_corrects(rd, "\n".join(texts)))
 
 
-def _doubts_which(texts: list[str]) -> bool:
-    """Whether ``texts`` doubt which attempt is meant or go back to an earlier one (`WORDS.ELSEWHERE`:
-    "undecided between the two plans", "confidence: low for both"), or ask whether one holds with no
-    "yes" after (`WORDS.DOUBTING_QUESTION`)."""
-    sentences = _sentences(texts)
+def _doubts_which(sentences: list[str]) -> bool:
+    """Whether ``sentences`` (`_sentences`) doubt which attempt is meant or go back to an earlier one
+    (`WORDS.ELSEWHERE`: "undecided between the two plans", "confidence: low for both"), or ask whether
+    one holds with no "yes" after (`WORDS.DOUBTING_QUESTION`)."""
     return any(WORDS.ELSEWHERE.search(x) for x in sentences) or any(
         x.endswith("?") and WORDS.DOUBTING_QUESTION.search(x)
         and not (i + 1 < len(sentences) and WORDS.AFFIRMED.match(sentences[i + 1])) for i, x in enumerate(sentences))

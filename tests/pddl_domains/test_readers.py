@@ -158,13 +158,19 @@ def test_a_withdrawn_step_is_never_read_as_the_action(case, rng, n, inline):
         lines.insert(at, f"{at + 1}. {line}")
     else:
         lines[at:at] = [f"{at + 1}. {r.action(withdrawn)}", rng.choice(WITHDRAWING_LINES).format(k=at + 1)]
-    text = "Here is the plan:\n" + "\n".join(lines)
+    _withdrawn_never_read(task, "Here is the plan:\n" + "\n".join(lines), style, templates, withdrawn,
+                          r"withdrawn|negated|two different plans|cannot read")
+
+
+def _withdrawn_never_read(task, text: str, style: str, templates: str, withdrawn: str, reasons: str) -> None:
+    """The answer is a parse error whose message names one of ``reasons``, or, read at all, a plan
+    without the ``withdrawn`` step."""
     try:
         got = flexible.read_plan(task, text, style, templates)
     except ParseError as exc:
-        assert re.search(r"withdrawn|negated|two different plans|cannot read", str(exc)), exc
+        assert re.search(reasons, str(exc)), exc
         return
-    assert withdrawn not in got.value, text  # read at all, the withdrawn step is not in the plan
+    assert withdrawn not in got.value, text
 
 
 #: Words after a step's action, on its line, that say it cannot be taken there.
@@ -184,13 +190,8 @@ def test_a_step_said_not_to_apply_is_never_read_as_the_action(case, said):
     withdrawn = next(str(a) for a in task.actions if str(a) not in plan)
     lines = [f"{i}. {r.action(a)}" for i, a in enumerate(plan, 1)]
     lines.insert(2, "3. " + said.format(w=r.action(withdrawn)))
-    text = "Here is the plan:\n" + "\n".join(lines)
-    try:
-        got = flexible.read_plan(task, text, style, templates)
-    except ParseError as exc:
-        assert re.search(r"withdrawn|negated", str(exc)), exc
-        return
-    assert withdrawn not in got.value, text
+    _withdrawn_never_read(task, "Here is the plan:\n" + "\n".join(lines), style, templates, withdrawn,
+                          r"withdrawn|negated")
 
 
 RETRACTION_CORPUS = [
