@@ -138,6 +138,7 @@ class StepReader(TaskGrammar):
         line states what an action needs."""
         out: list[str] = []
         said: list[str] = []  # what follows each action in its clause, and the clauses after one
+        after: list[str] = []  # what follows each action in its own clause
         content = False
         parts = layout.split_depth0(s, SEPARATORS)
         for i, part in enumerate(parts):
@@ -190,6 +191,7 @@ class StepReader(TaskGrammar):
                 return None  # "feast b from c requires craves b c": what the action needs, no step
             out.append(pddl(*cand))
             said.append(body[end:])
+            after.append(body[end:])
             rest = body[end:].strip()
             while rest:
                 if WORDS.ALTERNATIVE.match(rest):
@@ -202,6 +204,7 @@ class StepReader(TaskGrammar):
                 rest = rest[end2:].strip()
             self._check_asides(rest, out)
         if out and (withdrawal(s, names=self.vocabulary) or any(withdrawal(x, True, self.vocabulary) for x in said)
+                    or any(withdrawal(x, names=self.vocabulary, after_action=True) for x in after)
                     or ATTEMPT_FAILS.search(s)):
             raise ParseError(f"a withdrawn or negated step: {s!r}")
         return out, any(WORDS.WORD.search(x) for x in said)

@@ -74,15 +74,20 @@ def _conceded(text: str, m: re.Match, names: frozenset[str]) -> bool:
     return not WORDS.OTHER_WAY.search(tail) and not ANOTHER_PLAN.search(tail) and withdrawal(tail, names=names) is None
 
 
-def withdrawal(text: str, said_of_step: bool = False, names: frozenset[str] = frozenset()) -> Withdrawal | None:
+def withdrawal(text: str, said_of_step: bool = False, names: frozenset[str] = frozenset(),
+               after_action: bool = False) -> Withdrawal | None:
     """The withdrawal ``text`` (normalised, lower case) makes, or None. ``said_of_step``: the text
     follows a step's action on its own line, so words said of it ("is not correct", ", which is
-    wrong") withdraw that step. ``names``: words of the task's vocabulary (a domain whose action is
-    "drop" or "wait"): a withdrawing word that is one of them names the action instead."""
+    wrong") withdraw that step. ``after_action``: the text follows the action in the action's own
+    clause, so a verdict withdraws the step after words that only modify the action too ("pick up the
+    blue block | from the table is not correct"), not after words that open a clause of their own
+    ("... because stacking is not possible"). ``names``: words of the task's vocabulary (a domain
+    whose action is "drop" or "wait"): a withdrawing word that is one of them names the action
+    instead."""
     if not WORDS.ANY.search(text):
         return None
-    if said_of_step:
-        m = WORDS.SAID_OF_IT.search(text)
+    if said_of_step or after_action:
+        m = (WORDS.SAID_AFTER_ACTION if after_action else WORDS.SAID_OF_IT).search(text)
         if m and not _conceded(text, m, names):
             return Withdrawal("rejection", frozenset(), m.group(0).strip())
     for pattern, kind in ((WORDS.INTERJECTION, "rejection"), (WORDS.REJECTION, "rejection"), (WORDS.REMOVAL, "removal")):

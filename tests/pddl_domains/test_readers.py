@@ -152,12 +152,15 @@ def test_a_withdrawn_step_is_never_read_as_the_action(case, rng, n, inline):
     plan = _plan(task, rng, n)
     withdrawn = next(str(a) for a in rng.sample(task.actions, len(task.actions)) if str(a) not in plan)
     at = rng.randrange(1, n)
-    lines = [f"{i}. {r.action(a)}" for i, a in enumerate(plan, 1)]
+    steps, after = [r.action(a) for a in plan], None
     if inline:
-        line = rng.choice(WITHDRAWALS).format(w=r.action(withdrawn), r=r.action(plan[at]))
-        lines.insert(at, f"{at + 1}. {line}")
+        steps.insert(at, rng.choice(WITHDRAWALS).format(w=r.action(withdrawn), r=r.action(plan[at])))
     else:
-        lines[at:at] = [f"{at + 1}. {r.action(withdrawn)}", rng.choice(WITHDRAWING_LINES).format(k=at + 1)]
+        steps.insert(at, r.action(withdrawn))
+        after = rng.choice(WITHDRAWING_LINES).format(k=at + 1)
+    lines = [f"{i}. {x}" for i, x in enumerate(steps, 1)]  # numbered on: a number said twice reads as two plans
+    if after is not None:
+        lines.insert(at + 1, after)
     _withdrawn_never_read(task, "Here is the plan:\n" + "\n".join(lines), style, templates, withdrawn,
                           r"withdrawn|negated|two different plans|cannot read")
 
@@ -188,10 +191,49 @@ def test_a_step_said_not_to_apply_is_never_read_as_the_action(case, said):
     rng = random.Random(7)
     plan = _plan(task, rng, 3)
     withdrawn = next(str(a) for a in task.actions if str(a) not in plan)
-    lines = [f"{i}. {r.action(a)}" for i, a in enumerate(plan, 1)]
-    lines.insert(2, "3. " + said.format(w=r.action(withdrawn)))
+    steps = [r.action(a) for a in plan]
+    steps.insert(2, said.format(w=r.action(withdrawn)))
+    lines = [f"{i}. {x}" for i, x in enumerate(steps, 1)]
     _withdrawn_never_read(task, "Here is the plan:\n" + "\n".join(lines), style, templates, withdrawn,
-                          r"withdrawn|negated")
+                          r"withdrawn|negated|cannot read")
+
+
+#: Words that only modify the action before them (where, when, how): a verdict after them is still
+#: said of the step.
+MODIFIERS = ("right now", "at this point", "in this state", "here", "first of all", "immediately")
+
+
+@SETTINGS
+@given(case=st.sampled_from(CASES), rng=st.randoms(use_true_random=False), n=st.integers(2, 4),
+       modifier=st.sampled_from(MODIFIERS), verdict=st.sampled_from(["is not correct", "is blocked",
+                                                                    "would be wrong", "should be skipped"]))
+def test_a_verdict_after_words_that_modify_the_action_withdraws_it(case, rng, n, modifier, verdict):
+    """"<X> right now is not correct, instead <Y>": the words between the action and the verdict
+    open no clause of their own, so the verdict is said of X, and X is never read."""
+    task, r, style, templates = _drawn(case)
+    plan = _plan(task, rng, n)
+    withdrawn = next(str(a) for a in rng.sample(task.actions, len(task.actions)) if str(a) not in plan)
+    at = rng.randrange(1, n)
+    lines = [r.action(a) for a in plan]
+    lines.insert(at, f"{r.action(withdrawn)} {modifier} {verdict}, instead {r.action(plan[at])}")
+    lines = [f"{i}. {line}" for i, line in enumerate(lines, 1)]
+    _withdrawn_never_read(task, "Here is the plan:\n" + "\n".join(lines), style, templates, withdrawn,
+                          r"withdrawn|negated|two different plans|cannot read")
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("opener", ["because", "since", "as otherwise", "so that later", "while"])
+def test_a_verdict_in_a_clause_of_its_own_leaves_the_step_read(case, opener):
+    """"<X> because <Y> is not possible": the verdict's subject is Y, in a clause of its own; the step
+    X is read (a reader that withdrew every step with a verdict on its line would lose it)."""
+    task, r, style, templates = _drawn(case)
+    rng = random.Random(11)
+    plan = _plan(task, rng, 3)
+    other = next(str(a) for a in task.actions if str(a) not in plan)
+    lines = [f"{i}. {r.action(a)}" for i, a in enumerate(plan, 1)]
+    lines[1] += f" {opener} a direct move is not possible"
+    text = "Here is the plan:\n" + "\n".join(lines)
+    assert flexible.read_plan(task, text, style, templates).value == plan, (text, other)
 
 
 RETRACTION_CORPUS = [
