@@ -652,8 +652,10 @@ class _Replay:
             line = None  # step 3 of a list goes on from step 2, not from the initial state
         self.skips = []  # a skip stands once the trace goes on to another action
         if line is not None and self._guessed and not self.lost and s.retraction_at is None \
-                and self._one_step_short(a) is not None:
-            line = None  # the current line one step short beats a rewind or a restart without words
+                and (self._one_step_short(a) is not None or self.unread and self._one_step_on(a)):
+            # the current line one step short beats a rewind or a restart without words; so does a
+            # step that words which did not read may have taken, whichever step that was
+            line = None
         if line is not None and line is not self.main and len(line.actions) < len(self.main.actions) \
                 and self.main.actions[len(line.actions)] == str(a):
             self._restated(len(line.actions), line.state)
@@ -714,8 +716,7 @@ class _Replay:
         if self._silent_right(lambda st: _applies(a, st)):
             self._unsure()  # it applies one unread step on: those words may have taken the step
             return
-        if self.unread and any(_applies(a, successor(self.main.state, b))
-                               for b in applicable_actions(self.task, self.main.state)):
+        if self.unread and self._one_step_on(a):
             # "Then I deal with A somehow. Pick up B": words that named an object and did not read may
             # have taken the step it needs, as for a fact said after them (`_silent_step`); a
             # retraction right after it ("Pick up B. Wait, no") puts the line back where it stood
@@ -728,6 +729,10 @@ class _Replay:
         self.main = self.main.copy()
         self.main.apply(a)
         self.lost = True
+
+    def _one_step_on(self, a) -> bool:
+        """Whether ``a`` applies one step on from the main line (after some action applicable there)."""
+        return any(_applies(a, successor(self.main.state, b)) for b in applicable_actions(self.task, self.main.state))
 
     def _one_step_short(self, a, state: int | None = None):
         """The one action applicable in ``state`` (the main line's) after which ``a`` applies, if

@@ -379,6 +379,31 @@ def test_a_claim_is_judged_only_at_a_point_the_trace_reached(domain, style, temp
             assert _inside(text, misstated, fe) and fe["kind"] == "false-fact", (text, fe)
 
 
+@pytest.mark.parametrize("domain,style,templates", [c for c in CASES if c[1] == "nl"])
+@given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(1, 4))
+@PROPS
+def test_after_words_that_did_not_read_an_action_one_step_on_is_no_guessed_restart(domain, style, templates, k,
+                                                                                 seed, steps):
+    """Principle 2: after a step in words no reader reads, an action that applies one step on from
+    where the trace stood, and at its start too, is not placed at the start by a guess (the words may
+    have taken the step it needs). Taken back at once ("Wait, no."), the line is where it stood, and a
+    fact false there, one step on and everywhere the walk passed is an error there."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    now = passed[-1]
+    pairs = [(a, b) for a in applicable_actions(task, now) if successor(now, a) != now and a.args
+             for b in applicable_actions(task, successor(now, a)) if not _ok(b, now) and _ok(b, task.init)]
+    assume(walk and pairs)
+    a, b = rng.choice(pairs)
+    one_on = [successor(now, x) for x in applicable_actions(task, now)]
+    never = [x for x in _never(task, passed) if not any(_holds(task, x, st) for st in one_on)]
+    assume(never)
+    misstated = f"Now {w.fact(rng.choice(never))}."
+    text, got = _verify(task, lines + [unread_step(w, a, style), f"{_cap(w.action(b))}.", "Wait, no.", misstated],
+                        style, templates)
+    fe = got["first_error"]
+    assert _inside(text, misstated, fe) and fe["kind"] == "false-fact", (text, fe)
+
+
 @pytest.mark.parametrize("domain,style,templates", CASES)
 @given(k=st.integers(0, 2), seed=st.integers(0, 10_000), steps=st.integers(1, 4))
 @PROPS
