@@ -138,7 +138,7 @@ def _sentences(texts: list[str]) -> list[str]:
 
 def _rejected(rd, texts: list[str]) -> bool:
     """Whether the text between two attempts rejects the first: some sentence, not a question, says
-    it fails or is wrong, owns an error or drops it (`withdrawals` ATTEMPT_FAILS), or — where every
+    it fails or is wrong, owns an error, drops or withdraws it (`_fails`), or — where every
     word of the text is known (`_unknown`) — judges something bad in words of failure with no
     subject (`WORDS.FAILURE`: "unsound", "a dead end", "not allowed"), not in a verdict it denies
     (`WORDS.DENIED_VERDICT`: "I can't say it's wrong"); and no other sentence leaves
@@ -149,10 +149,16 @@ def _rejected(rd, texts: list[str]) -> bool:
     known = not _unknown(rd, texts)
     # a verdict denied ("I can't say it's wrong") rejects nothing; the rest of its sentence still may
     judged = {x: WORDS.DENIED_VERDICT.sub(" ", x) for x in said}
-    rejecting = [x for x in said if ATTEMPT_FAILS.search(judged[x]) or (known and WORDS.FAILURE.search(judged[x]))]
+    rejecting = [x for x in said if _fails(judged[x]) or (known and WORDS.FAILURE.search(judged[x]))]
     rest = [x for x in said if x not in rejecting]
     return bool(rejecting) and not any(WORDS.ELSEWHERE.search(x) or (WORDS.WORKS.search(x) and not x.endswith(":"))
                                        for x in rest)
+
+
+def _fails(sentence: str) -> bool:
+    """Whether ``sentence`` names an attempt and says it fails, is wrong or is withdrawn
+    (`withdrawals` ATTEMPT_FAILS, `WORDS.ATTEMPT_WITHDRAWN`), whatever other words it holds."""
+    return bool(ATTEMPT_FAILS.search(sentence) or WORDS.ATTEMPT_WITHDRAWN.search(sentence))
 
 
 def _reopens(rd, texts: list[str]) -> bool:
@@ -165,7 +171,7 @@ def _reopens(rd, texts: list[str]) -> bool:
     (`_corrects`)."""
     sentences = _sentences(texts)
     return bool(_unknown(rd, texts)) or _doubts_which(sentences) \
-        or any(ATTEMPT_FAILS.search(x) or WORDS.FAILURE.search(x) for x in sentences if not x.endswith("?")) \
+        or any(_fails(x) or WORDS.FAILURE.search(x) for x in sentences if not x.endswith("?")) \
         or bool(_corrects(rd, "\n".join(texts)))
 
 

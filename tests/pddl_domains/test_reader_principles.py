@@ -292,6 +292,40 @@ def test_a_plan_marked_final_after_another_is_refused_when_the_answer_then_doubt
         pytest.fail(f"read {got} from\n{text}")
 
 
+#: The first attempt named: right before its verdict, or with words that say only where or when it was given.
+ATTEMPTS_NAMED = ["the plan above", "the earlier plan", "the plan provided earlier", "the sequence sent previously",
+                  "the solution shown above", "my first attempt", "that plan"]
+#: What is said of it: withdrawn in a word of withdrawal, or judged wrong with an adverb.
+SAID_OF_AN_ATTEMPT = ["{a} has been withdrawn.", "{a} is hereby cancelled.", "{a} was discarded.",
+                      "{a} has unfortunately been rejected.", "{a} is superseded by the plan below.",
+                      "{a} must be replaced.", "{a} is therefore invalid.", "{a} is clearly wrong.",
+                      "{a} contains an error.", "{a} should not be used.", "Please treat {a} as void.",
+                      "Do not act on {a}.", "We must reject {a}.", "I retract {a}.",
+                      "It asks us to {action} at step {n}, which is not allowed there; {a} is withdrawn."]
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       named=st.sampled_from(ATTEMPTS_NAMED), said=st.sampled_from(SAID_OF_AN_ATTEMPT))
+def test_an_attempt_withdrawn_or_judged_wrong_in_any_words_gives_way_to_the_next(v, rng, named, said):
+    """Rule 11: an attempt named (after words that say where it was given, too) and said to be
+    withdrawn, replaced or wrong (an adverb between), or one the writer withdraws ("I retract it"),
+    gives way to the attempt after it; the same words after the last attempt take it back: a parse
+    error. A "which" after a comma opens a relative clause, no doubt of which attempt is meant."""
+    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
+    if other == plan:
+        other = plan + [plan[-1]]
+    text = said.format(a=named, n="{n}", action="{action}")
+    text = text[0].upper() + text[1:]
+    w = gen.Writer(v, rng)
+    words = {"reject": [text], "keep": [], "intro": [""], "close": [""], "undo": [text]}
+    _reads_as_written(v, gen.corrected_answer(w, plan, other, "reject", words))
+    undone = gen.corrected_answer(w, plan, other, "undo", words)
+    with pytest.raises(ParseError):
+        got = _read(v, undone.text)
+        pytest.fail(f"read {got} from\n{undone.text}")
+
+
 #: Words between two attempts that deny a verdict of error on the first: they leave it standing.
 DENIED_VERDICTS = ["I can't say step {n} is wrong, but here is another way:", "I don't think {action} is a mistake. A variant:",
                    "Not that the plan above is wrong. Another order:", "I wouldn't call step {n} an error; a second version:",
