@@ -301,7 +301,8 @@ SAID_OF_AN_ATTEMPT = ["{a} has been withdrawn.", "{a} is hereby cancelled.", "{a
                       "{a} must be replaced.", "{a} is therefore invalid.", "{a} is clearly wrong.",
                       "{a} contains an error.", "{a} should not be used.", "Please treat {a} as void.",
                       "Do not act on {a}.", "We must reject {a}.", "I retract {a}.",
-                      "It asks us to {action} at step {n}, which is not allowed there; {a} is withdrawn."]
+                      "It asks us to {action} at step {n}, which is not allowed there; {a} is withdrawn.",
+                      "Outcome: {a} withdrawn."]
 
 
 @SETTINGS
@@ -324,6 +325,13 @@ def test_an_attempt_withdrawn_or_judged_wrong_in_any_words_gives_way_to_the_next
     with pytest.raises(ParseError):
         got = _read(v, undone.text)
         pytest.fail(f"read {got} from\n{undone.text}")
+    # a word of withdrawal in the active voice, its object another thing, withdraws no attempt
+    active = f"{named[0].upper()}{named[1:]} replaced step {{n}} and abandoned the tower."
+    kept = gen.corrected_answer(w, plan, other, "keep", {"keep": [active], "reject": [], "intro": [""], "close": [""],
+                                                          "undo": []})
+    with pytest.raises(ParseError):
+        got = _read(v, kept.text)
+        pytest.fail(f"read {got} from\n{kept.text}")
 
 
 #: Words between two attempts that deny a verdict of error on the first: they leave it standing.
