@@ -138,7 +138,8 @@ def _sentences(texts: list[str]) -> list[str]:
 
 def _rejected(rd, texts: list[str]) -> bool:
     """Whether the text between two attempts rejects the first: some sentence, not a question, says
-    it fails or is wrong, owns an error, drops or withdraws it (`_fails`), or — where every
+    it fails or is wrong, owns an error, drops or withdraws it (`_fails`), answers no to a question
+    whether it holds (`_answered_no`), or — where every
     word of the text is known (`_unknown`) — judges something bad in words of failure with no
     subject (`WORDS.FAILURE`: "unsound", "a dead end", "not allowed"), not in a verdict it denies
     (`WORDS.DENIED_VERDICT`: "I can't say it's wrong"); and no other sentence leaves
@@ -149,10 +150,18 @@ def _rejected(rd, texts: list[str]) -> bool:
     known = not _unknown(rd, texts)
     # a verdict denied ("I can't say it's wrong") rejects nothing; the rest of its sentence still may
     judged = {x: WORDS.DENIED_VERDICT.sub(" ", x) for x in said}
-    rejecting = [x for x in said if _fails(judged[x]) or (known and WORDS.FAILURE.search(judged[x]))]
+    denied = _answered_no(_sentences(texts))
+    rejecting = [x for x in said if _fails(judged[x]) or x in denied or (known and WORDS.FAILURE.search(judged[x]))]
     rest = [x for x in said if x not in rejecting]
     return bool(rejecting) and not any(WORDS.ELSEWHERE.search(x) or (WORDS.WORKS.search(x) and not x.endswith(":"))
                                        for x in rest)
+
+
+def _answered_no(sentences: list[str]) -> list[str]:
+    """The answers among ``sentences`` that say no to a question, just before, whether an attempt or a
+    step of it holds ("Does it work? It does not.", "Was the plan sound? No."): each judges it to fail."""
+    return [b for a, b in zip(sentences, sentences[1:])
+            if WORDS.ASKS_IF_IT_HOLDS.search(a) and WORDS.DENIED_ANSWER.match(b)]
 
 
 def _fails(sentence: str) -> bool:

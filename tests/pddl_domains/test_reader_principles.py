@@ -334,6 +334,38 @@ def test_an_attempt_withdrawn_or_judged_wrong_in_any_words_gives_way_to_the_next
         pytest.fail(f"read {got} from\n{kept.text}")
 
 
+#: A question whether an attempt, or a step of it, holds; and answers that say no to it.
+QUESTIONS_OF_AN_ATTEMPT = ["Does it work?", "So, is the plan above valid?", "Was that plan sound?",
+                           "Is step {n} really legal?", "But does this sequence actually reach the goal?"]
+ANSWERS_NO = ["No.", "It does not.", "Not at all.", "It is not, sadly.", "Nope, it doesn't."]
+
+
+@SETTINGS
+@given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False),
+       question=st.sampled_from(QUESTIONS_OF_AN_ATTEMPT), answer=st.sampled_from(ANSWERS_NO))
+def test_a_question_whether_an_attempt_holds_answered_no_rejects_it(v, rng, question, answer):
+    """Rule 11: "Does it work? It does not." between two attempts rejects the first, as "it does not
+    work" would; after the last attempt it takes it back (a parse error; "It does not." is no yes)."""
+    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
+    if other == plan:
+        other = plan + [plan[-1]]
+    text = f"{question} {answer}"
+    w = gen.Writer(v, rng)
+    words = {"reject": [text], "keep": [], "intro": [""], "close": [""], "undo": [text]}
+    _reads_as_written(v, gen.corrected_answer(w, plan, other, "reject", words))
+    undone = gen.corrected_answer(w, plan, other, "undo", words)
+    with pytest.raises(ParseError):
+        got = _read(v, undone.text)
+        pytest.fail(f"read {got} from\n{undone.text}")
+    # a "no" to a question about something else than whether it holds leaves it standing
+    other_question = {"keep": ["Is it the only valid one? No; here is a different one that is also correct:"],
+                      "reject": [], "intro": [""], "close": [""], "undo": []}
+    kept = gen.corrected_answer(w, plan, other, "keep", other_question)
+    with pytest.raises(ParseError):
+        got = _read(v, kept.text)
+        pytest.fail(f"read {got} from\n{kept.text}")
+
+
 #: Words between two attempts that deny a verdict of error on the first: they leave it standing.
 DENIED_VERDICTS = ["I can't say step {n} is wrong, but here is another way:", "I don't think {action} is a mistake. A variant:",
                    "Not that the plan above is wrong. Another order:", "I wouldn't call step {n} an error; a second version:",
