@@ -527,6 +527,30 @@ def test_a_hesitation_alone_withdraws_nothing(domain, style, templates, k, seed,
     assert got["first_error"] is None, (text, got["first_error"])
 
 
+#: What was said, named as said, its verdict recorded by a verb or after an adverb.
+SAID_STRUCK = ("The foregoing sentence is hereby struck as erroneous.", "The previous statement is marked as wrong.",
+               "The last line was formally declared void.", "The entry above is hereby rescinded.",
+               "The preceding remark is deemed inaccurate.")
+
+
+@pytest.mark.parametrize("domain,style,templates", CASES)
+@given(k=st.integers(0, 2), seed=st.integers(1, 10_000), steps=st.integers(1, 3), struck=st.sampled_from(SAID_STRUCK))
+@PROPS
+def test_what_was_said_struck_with_any_verdict_is_withdrawn(domain, style, templates, k, seed, steps, struck):
+    """Principle 5: a fact false at every point the trace passed, said of now, is an error there; a
+    sentence after it that names it as said and records a verdict on it ("The foregoing sentence is
+    hereby struck as erroneous", "The previous statement is marked as wrong") withdraws it."""
+    task, rng, w, walk, passed, lines = _walked(domain, style, templates, k, seed, steps)
+    never = _never(task, passed)
+    assume(never)
+    said = w.frame((rng.choice(DONE_NOW),), fact=w.fact(rng.choice(never)))
+    text, got = _verify(task, lines + [said], style, templates)
+    fe = got["first_error"]
+    assert _inside(text, said, fe) and fe["kind"] == "false-fact", (text, fe)
+    text, got = _verify(task, lines + [said, struck], style, templates)
+    assert got["first_error"] is None, (text, got["first_error"])
+
+
 #: A verdict of error denied: no verdict, so nothing is taken back.
 DENIED_VERDICTS = ("I can't say that's wrong.", "I don't think that is a mistake.", "Not that it's wrong.",
                    "I wouldn't call that an error.", "Checking it, I do not find any error there.",
