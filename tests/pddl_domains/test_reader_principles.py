@@ -294,7 +294,7 @@ def test_a_plan_marked_final_after_another_is_refused_when_the_answer_then_doubt
 
 #: The first attempt named: right before its verdict, or with words that say only where or when it was given.
 ATTEMPTS_NAMED = ["the plan above", "the earlier plan", "the plan provided earlier", "the sequence sent previously",
-                  "the solution shown above", "my first attempt", "that plan"]
+                  "the solution shown above", "my first attempt", "that plan", "the plan set out in section 1"]
 #: What is said of it: withdrawn in a word of withdrawal, or judged wrong with an adverb.
 SAID_OF_AN_ATTEMPT = ["{a} has been withdrawn.", "{a} is hereby cancelled.", "{a} was discarded.",
                       "{a} has unfortunately been rejected.", "{a} is superseded by the plan below.",
@@ -302,7 +302,8 @@ SAID_OF_AN_ATTEMPT = ["{a} has been withdrawn.", "{a} is hereby cancelled.", "{a
                       "{a} contains an error.", "{a} should not be used.", "Please treat {a} as void.",
                       "Do not act on {a}.", "We must reject {a}.", "I retract {a}.",
                       "It asks us to {action} at step {n}, which is not allowed there; {a} is withdrawn.",
-                      "Outcome: {a} withdrawn."]
+                      "Outcome: {a} withdrawn.", "{a} is accordingly declared null and void.",
+                      "{a} is hereby rescinded.", "The writer hereby withdraws {a}."]
 
 
 @SETTINGS
