@@ -42,6 +42,33 @@ def _reads_as_written(v: gen.Vocabulary, answer: gen.Answer) -> None:
         assert got == list(answer.plan), f"{v.label}/{v.style}: read {got}\n{answer.text}"
 
 
+def _refused(v: gen.Vocabulary, text: str) -> None:
+    """The answer is a parse error: no plan is read from it."""
+    with pytest.raises(ParseError):
+        got = _read(v, text)
+        pytest.fail(f"read {got} from\n{text}")
+
+
+def _two_attempts(v: gen.Vocabulary, rng) -> tuple[list[str], list[str]]:
+    """Two true plans of the task that differ: (the second attempt's, the first attempt's)."""
+    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
+    return plan, (other if other != plan else plan + [plan[-1]])
+
+
+def _corrected(w: gen.Writer, plan: list[str], other: list[str], kind: str, **words: list[str]) -> gen.Answer:
+    """An answer of two attempts, ``other`` then ``plan`` (`answer_gen.corrected_answer`), in only the
+    ``words`` given: no intro and no closing remark."""
+    return gen.corrected_answer(w, plan, other, kind, {"reject": [], "keep": [], "intro": [""], "close": [""],
+                                                      "undo": [], **words})
+
+
+def _gives_way_then_takes_back(v: gen.Vocabulary, w: gen.Writer, plan: list[str], other: list[str], text: str) -> None:
+    """``text`` between two attempts rejects the first: the second is read; the same words after the
+    last attempt take it back: a parse error."""
+    _reads_as_written(v, _corrected(w, plan, other, "reject", reject=[text], undo=[text]))
+    _refused(v, _corrected(w, plan, other, "undo", reject=[text], undo=[text]).text)
+
+
 def _habit(habit: str):
     @SETTINGS
     @given(v=st.sampled_from(VOCABULARIES), rng=st.randoms(use_true_random=False))
@@ -75,9 +102,7 @@ def test_a_narrative_that_offers_another_way_is_no_copy(v, rng, offer):
     w = gen.Writer(v, rng)
     listed = "\n".join(f"{i}. {w.sentence(a)}" for i, a in enumerate(plan, 1))
     told = f"{offer}we {w.sentence(plan[0])}, and then we {w.sentence(plan[-1])}, which also works."
-    with pytest.raises(ParseError):
-        got = _read(v, f"{listed}\n\n{told}")
-        pytest.fail(f"read {got} from\n{listed}\n\n{told}")
+    _refused(v, f"{listed}\n\n{told}")
 
 
 @SETTINGS
@@ -106,9 +131,7 @@ def test_a_copy_read_partly_that_differs_where_it_reads_is_no_copy(v, rng, k):
     detailed[gap] = f"{gap + 1}. Now get the next object ready for the goal."
     detailed[wrong] = f"{wrong + 1}. {w.sentence(other)}"
     text = "\n".join(detailed) + "\n\n**Summary:**\n" + "\n".join(f"- {w.sentence(a)}" for a in plan)
-    with pytest.raises(ParseError):
-        got = _read(v, text)
-        pytest.fail(f"read {got} from\n{text}")
+    _refused(v, text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -187,9 +210,7 @@ def test_a_withdrawal_or_another_plan_after_the_end_marker_still_refuses_the_ans
     w = gen.Writer(v, rng)
     text = "\n".join(w.sentence(a) for a in plan) + "\n[PLAN END]\n\n" + after.format(
         k=rng.randint(1, len(plan)), x=w.sentence(str(rng.choice(v.task.actions))))
-    with pytest.raises(ParseError):
-        got = _read(v, text)
-        pytest.fail(f"read {got} from\n{text}")
+    _refused(v, text)
 
 
 @SETTINGS
@@ -206,9 +227,7 @@ def test_a_step_left_without_its_objects_in_a_list_is_never_dropped(v, rng):
     lines = [f"{i}. {w.sentence(a)}" for i, a in enumerate(plan, 1)]
     lines[at] = f"{at + 1}. " + rng.choice([f"**{name.capitalize()}**", f"{name.capitalize()} object"])
     text = "\n".join(lines)
-    with pytest.raises(ParseError):
-        got = _read(v, text)
-        pytest.fail(f"read {got} from\n{text}")
+    _refused(v, text)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,18 +297,14 @@ def test_steps_that_go_on_after_a_rejection_are_never_read_as_the_whole_plan(v, 
 def test_a_plan_marked_final_after_another_is_refused_when_the_answer_then_doubts_it(v, rng, doubt, close):
     """"Final plan:" after another attempt is the answer (rule 1) -- unless the text after it takes it
     back or reopens the choice; a closing remark that changes nothing leaves it the answer."""
-    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
-    if other == plan:
-        other = plan + [plan[-1]]
+    plan, other = _two_attempts(v, rng)
     w = gen.Writer(v, rng)
     block = lambda p: "\n".join(f"{i}. {w.sentence(a)}" for i, a in enumerate(p, 1))  # noqa: E731
     k = rng.randrange(len(plan))
     head = f"Plan:\n{block(other)}\n\nFinal plan:\n{block(plan)}\n\n"
     assert _read(v, head + close) == plan
     text = head + doubt.format(n=k + 1, action=w.sentence(plan[k]))
-    with pytest.raises(ParseError):
-        got = _read(v, text)
-        pytest.fail(f"read {got} from\n{text}")
+    _refused(v, text)
 
 
 #: The first attempt named: right before its verdict, or with words that say only where or when it was given.
@@ -314,25 +329,14 @@ def test_an_attempt_withdrawn_or_judged_wrong_in_any_words_gives_way_to_the_next
     withdrawn, replaced or wrong (an adverb between), or one the writer withdraws ("I retract it"),
     gives way to the attempt after it; the same words after the last attempt take it back: a parse
     error. A "which" after a comma opens a relative clause, no doubt of which attempt is meant."""
-    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
-    if other == plan:
-        other = plan + [plan[-1]]
+    plan, other = _two_attempts(v, rng)
     text = said.format(a=named, n="{n}", action="{action}")
     text = text[0].upper() + text[1:]
     w = gen.Writer(v, rng)
-    words = {"reject": [text], "keep": [], "intro": [""], "close": [""], "undo": [text]}
-    _reads_as_written(v, gen.corrected_answer(w, plan, other, "reject", words))
-    undone = gen.corrected_answer(w, plan, other, "undo", words)
-    with pytest.raises(ParseError):
-        got = _read(v, undone.text)
-        pytest.fail(f"read {got} from\n{undone.text}")
+    _gives_way_then_takes_back(v, w, plan, other, text)
     # a word of withdrawal in the active voice, its object another thing, withdraws no attempt
     active = f"{named[0].upper()}{named[1:]} replaced step {{n}} and abandoned the tower."
-    kept = gen.corrected_answer(w, plan, other, "keep", {"keep": [active], "reject": [], "intro": [""], "close": [""],
-                                                          "undo": []})
-    with pytest.raises(ParseError):
-        got = _read(v, kept.text)
-        pytest.fail(f"read {got} from\n{kept.text}")
+    _refused(v, _corrected(w, plan, other, "keep", keep=[active]).text)
 
 
 #: A question whether an attempt, or a step of it, holds; and answers that say no to it.
@@ -347,24 +351,13 @@ ANSWERS_NO = ["No.", "It does not.", "Not at all.", "It is not, sadly.", "Nope, 
 def test_a_question_whether_an_attempt_holds_answered_no_rejects_it(v, rng, question, answer):
     """Rule 11: "Does it work? It does not." between two attempts rejects the first, as "it does not
     work" would; after the last attempt it takes it back (a parse error; "It does not." is no yes)."""
-    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
-    if other == plan:
-        other = plan + [plan[-1]]
+    plan, other = _two_attempts(v, rng)
     text = f"{question} {answer}"
     w = gen.Writer(v, rng)
-    words = {"reject": [text], "keep": [], "intro": [""], "close": [""], "undo": [text]}
-    _reads_as_written(v, gen.corrected_answer(w, plan, other, "reject", words))
-    undone = gen.corrected_answer(w, plan, other, "undo", words)
-    with pytest.raises(ParseError):
-        got = _read(v, undone.text)
-        pytest.fail(f"read {got} from\n{undone.text}")
+    _gives_way_then_takes_back(v, w, plan, other, text)
     # a "no" to a question about something else than whether it holds leaves it standing
-    other_question = {"keep": ["Is it the only valid one? No; here is a different one that is also correct:"],
-                      "reject": [], "intro": [""], "close": [""], "undo": []}
-    kept = gen.corrected_answer(w, plan, other, "keep", other_question)
-    with pytest.raises(ParseError):
-        got = _read(v, kept.text)
-        pytest.fail(f"read {got} from\n{kept.text}")
+    other_question = "Is it the only valid one? No; here is a different one that is also correct:"
+    _refused(v, _corrected(w, plan, other, "keep", keep=[other_question]).text)
 
 
 #: Words between two attempts that deny a verdict of error on the first: they leave it standing.
@@ -383,17 +376,10 @@ def test_a_verdict_of_error_denied_rejects_nothing(v, rng, denied, rejected):
     """Rule 11: "I can't say step 2 is wrong" between two attempts denies a verdict of error: the first
     attempt stands beside the second, and two different plans are a parse error, never the second read;
     a rejection in another clause of the same words still rejects it."""
-    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
-    if other == plan:
-        other = plan + [plan[-1]]
+    plan, other = _two_attempts(v, rng)
     w = gen.Writer(v, rng)
-    kept = gen.corrected_answer(w, plan, other, "keep", {"keep": [denied], "reject": [], "intro": [""],
-                                                          "close": [""], "undo": []})
-    with pytest.raises(ParseError):
-        got = _read(v, kept.text)
-        pytest.fail(f"read {got} from\n{kept.text}")
-    words = {"reject": [rejected], "keep": [], "intro": [""], "close": [""], "undo": []}
-    _reads_as_written(v, gen.corrected_answer(w, plan, other, "reject", words))
+    _refused(v, _corrected(w, plan, other, "keep", keep=[denied]).text)
+    _reads_as_written(v, _corrected(w, plan, other, "reject", reject=[rejected]))
 
 
 @SETTINGS
@@ -403,14 +389,8 @@ def test_a_verdict_of_error_denied_rejects_nothing(v, rng, denied, rejected):
 def test_low_confidence_after_the_last_attempt_reopens_the_choice(v, rng, doubt):
     """Rule 11 (c): a statement of low confidence after the last attempt, in any word order ("low
     confidence", "confidence: low"), reopens the choice: the answer is a parse error."""
-    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
-    if other == plan:
-        other = plan + [plan[-1]]
-    words = {"reject": ["Oops, that's wrong."], "keep": [], "intro": [""], "close": [""], "undo": [doubt]}
-    answer = gen.corrected_answer(gen.Writer(v, rng), plan, other, "undo", words)
-    with pytest.raises(ParseError):
-        got = _read(v, answer.text)
-        pytest.fail(f"read {got} from\n{answer.text}")
+    plan, other = _two_attempts(v, rng)
+    _refused(v, _corrected(gen.Writer(v, rng), plan, other, "undo", reject=["Oops, that's wrong."], undo=[doubt]).text)
 
 
 @SETTINGS
@@ -422,17 +402,10 @@ def test_a_doubt_asked_after_the_last_attempt_reopens_the_choice(v, rng, doubt, 
     """Rule 11 (c): a question after the last attempt that doubts whether it or a step of it holds
     ("Can we really X at step 3?"), not answered yes, reopens the choice: the answer is a parse error.
     Answered yes, or put to the reader ("Would you like me to explain?"), it leaves the last attempt read."""
-    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
-    if other == plan:
-        other = plan + [plan[-1]]
+    plan, other = _two_attempts(v, rng)
     w = gen.Writer(v, rng)
-    words = {"reject": ["Oops, that's wrong."], "keep": [], "intro": [""], "close": [""], "undo": [doubt]}
-    answer = gen.corrected_answer(w, plan, other, "undo", words)
-    with pytest.raises(ParseError):
-        got = _read(v, answer.text)
-        pytest.fail(f"read {got} from\n{answer.text}")
-    words["undo"] = [settled]
-    answer = gen.corrected_answer(w, plan, other, "undo", words)
+    _refused(v, _corrected(w, plan, other, "undo", reject=["Oops, that's wrong."], undo=[doubt]).text)
+    answer = _corrected(w, plan, other, "undo", reject=["Oops, that's wrong."], undo=[settled])
     assert _read(v, answer.text) == plan, answer.text
 
 
@@ -446,17 +419,13 @@ def test_a_doubt_after_the_answer_block_brings_back_the_draft_before_it(v, rng, 
     doubts which attempt is meant ("undecided between the two plans", "Can we really X at step 3?"),
     the draft is an attempt again and the answer is a parse error. With no doubt after it, the
     block's plan is read."""
-    plan, other = gen.true_plan(v.task, rng), gen.true_plan(v.task, rng)
-    if other == plan:
-        other = plan + [plan[-1]]
+    plan, other = _two_attempts(v, rng)
     w = gen.Writer(v, rng)
     k = rng.randrange(len(plan))
     head = ["Plan:", *gen.steps_text(w, other), "", "Let me write it out properly.", "```",
             *gen.steps_text(w, plan), "```", ""]
     text = "\n".join(head + [doubt.format(n=k + 1, action=w.sentence(plan[k]))])
-    with pytest.raises(ParseError):
-        got = _read(v, text)
-        pytest.fail(f"read {got} from\n{text}")
+    _refused(v, text)
     text = "\n".join(head + ["This reaches the goal."])
     assert _read(v, text) == plan, text
 
