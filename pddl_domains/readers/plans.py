@@ -146,11 +146,12 @@ def _rejected(rd, texts: list[str]) -> bool:
     it standing: sets another attempt beside it, doubts which is meant, goes back to it
     (`WORDS.ELSEWHERE`), or says it works (`WORDS.WORKS`) — unless that sentence introduces the next
     attempt (it ends in a colon)."""
-    said = [x for x in _sentences(texts) if not x.endswith("?")]
+    sentences = _sentences(texts)
+    said = [x for x in sentences if not x.endswith("?")]
     known = not _unknown(rd, texts)
     # a verdict denied ("I can't say it's wrong") rejects nothing; the rest of its sentence still may
     judged = {x: WORDS.DENIED_VERDICT.sub(" ", x) for x in said}
-    denied = _answered_no(_sentences(texts))
+    denied = _answered_no(sentences)
     rejecting = [x for x in said if _fails(judged[x]) or x in denied or (known and WORDS.FAILURE.search(judged[x]))]
     rest = [x for x in said if x not in rejecting]
     return bool(rejecting) and not any(WORDS.ELSEWHERE.search(x) or (WORDS.WORKS.search(x) and not x.endswith(":"))

@@ -137,8 +137,8 @@ class StepReader(TaskGrammar):
         step line; later clauses add the actions they start with; the rest is explanation. None: the
         line states what an action needs."""
         out: list[str] = []
-        said: list[str] = []  # what follows each action in its clause, and the clauses after one
         after: list[str] = []  # what follows each action in its own clause
+        clauses: list[str] = []  # the clauses after one that start with no action
         content = False
         parts = layout.split_depth0(s, SEPARATORS)
         for i, part in enumerate(parts):
@@ -184,13 +184,12 @@ class StepReader(TaskGrammar):
                 if self.starts_with_verb(c) and not FORM.match(c) and not words_are_prose:
                     raise ParseError(f"cannot read the step {c!r}: it reads as no action of this task")
                 self._check_asides(c, out)
-                said.append(" " + part.strip())
+                clauses.append(" " + part.strip())
                 continue
             (cand,), end = r
             if first and WORDS.REQUIRES.match(body[end:]):
                 return None  # "feast b from c requires craves b c": what the action needs, no step
             out.append(pddl(*cand))
-            said.append(body[end:])
             after.append(body[end:])
             rest = body[end:].strip()
             while rest:
@@ -203,11 +202,13 @@ class StepReader(TaskGrammar):
                 out.append(pddl(*cand2))
                 rest = rest[end2:].strip()
             self._check_asides(rest, out)
-        if out and (withdrawal(s, names=self.vocabulary) or any(withdrawal(x, True, self.vocabulary) for x in said)
+        # a verdict said of the action, right after it or after words that only modify it, withdraws it
+        # (`withdrawals.withdrawal`: ``after_action`` reads all that ``said_of_step`` reads, and more)
+        if out and (withdrawal(s, names=self.vocabulary) or any(withdrawal(x, True, self.vocabulary) for x in clauses)
                     or any(withdrawal(x, names=self.vocabulary, after_action=True) for x in after)
                     or ATTEMPT_FAILS.search(s)):
             raise ParseError(f"a withdrawn or negated step: {s!r}")
-        return out, any(WORDS.WORD.search(x) for x in said)
+        return out, any(WORDS.WORD.search(x) for x in after + clauses)
 
     def _word_call_line(self, s: str, bare: bool) -> str:
         """``s`` with a leading action word and its objects written across separators ("Feast: b, c",
